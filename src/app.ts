@@ -1,0 +1,36 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Container } from './container.ts';
+import { jwksRoutes } from './http/oauth/jwks.ts';
+import { registerOpenApi } from './http/plugins/openapi.ts';
+import { requestId } from './http/plugins/request-id.ts';
+import { restErrorHandler, sendRestError } from './http/plugins/rest-errors.ts';
+import { restSurface } from './http/rest/index.ts';
+import './http/types.ts';
+
+/** Builds the HTTP application over a container; it does no I/O of its own until it listens. */
+export async function buildApp(c: Container): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: c.logger as FastifyBaseLogger,
+    genReqId: requestId,
+    trustProxy: c.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Strings stay strings: a PIN sent as a number is a client bug to report, not to coerce.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    forceCloseConnections: false,
+    return503OnClosing: true,
+  });
+  // Only JSON bodies are accepted on the JSON surfaces; anything else is INVALID_REQUEST, not a parse of text.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-ID', request.id);
+  });
+  app.setErrorHandler(restErrorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendRestError(reply, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`, {}),
+  );
+
+  await registerOpenApi(app, c);
+  jwksRoutes(app, c);
+  await app.register(async (rest) => restSurface(rest, c));
+  return app;
+}

@@ -1,0 +1,48 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, readDotEnv } from '../config/config.ts';
+import { serve } from '../main.ts';
+import { openDatabase } from '../storage/db.ts';
+import { migrate } from '../storage/migrate.ts';
+
+const HELP = `callsign <command>
+
+Commands:
+  serve      start the HTTP server (the default)
+  migrate    apply database migrations and exit
+  help       show this text
+
+Configuration comes from environment variables and a .env file (see README.md).`;
+
+async function main(argv: string[]) {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
+  const command = positionals[0] ?? 'serve';
+  const env = { ...readDotEnv(), ...process.env };
+  switch (command) {
+    case 'serve':
+      await serve(env);
+      return;
+    case 'migrate': {
+      const config = loadConfig(env);
+      const db = await openDatabase(config.databaseUrl, config.dataDir);
+      try {
+        const applied = await migrate(db);
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      } finally {
+        await db.close();
+      }
+      return;
+    }
+    case 'help':
+    case '--help':
+      process.stdout.write(`${HELP}\n`);
+      return;
+    default:
+      process.stderr.write(`unknown command "${command}"\n\n${HELP}\n`);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack}\n`);
+  process.exit(err instanceof ConfigError ? 2 : 1);
+});

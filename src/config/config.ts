@@ -1,0 +1,180 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseRateLimits, type RateLimits } from './rate-limits.ts';
+
+export type AppEnv = 'development' | 'staging' | 'production';
+export type SmsProviderName = 'console' | 'http' | 'twilio';
+
+export interface Config {
+  appEnv: AppEnv;
+  port: number;
+  host: string;
+  baseUrl: string;
+  authUrl: string;
+  verifyUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  adminToken: string | undefined;
+  smsProvider: SmsProviderName;
+  smsHttpUrl: string | undefined;
+  twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
+  testPhoneNumbers: ReadonlyMap<string, string>;
+  kycProvider: string;
+  webhookAllowPrivateNetworks: boolean;
+  firstPartyClientId: string;
+  pinPepper: string | undefined;
+  keyEncryptionKey: string | undefined;
+  enumerationProtection: boolean;
+  trustProxy: boolean;
+  logLevel: string;
+  rateLimits: RateLimits;
+  version: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** D39: reads a `.env` file (KEY=VALUE lines) without overriding variables already set. */
+export function readDotEnv(path = resolve('.env')): Env {
+  if (!existsSync(path)) return {};
+  const out: Env = {};
+  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line);
+    if (!m || line.trimStart().startsWith('#')) continue;
+    out[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return out;
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return pkg.version;
+}
+
+/** D39: one schema for every variable, validated at start; every bad variable is named in one error. */
+export function loadConfig(env: Env): Readonly<Config> {
+  const problems: string[] = [];
+  const str = (name: string) => {
+    const v = env[name]?.trim();
+    return v ? v : undefined;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const v = str(name);
+    if (v === undefined) return fallback;
+    if (v === 'true' || v === '1') return true;
+    if (v === 'false' || v === '0') return false;
+    problems.push(`${name} must be true or false (got "${v}")`);
+    return fallback;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const v = str(name) ?? fallback;
+    if ((allowed as readonly string[]).includes(v)) return v as T;
+    problems.push(`${name} must be one of ${allowed.join(', ')} (got "${v}")`);
+    return fallback;
+  };
+  const url = (name: string, fallback: string) => {
+    const v = str(name) ?? fallback;
+    try {
+      const u = new URL(v);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+      return v.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be an http(s) URL (got "${v}")`);
+      return fallback;
+    }
+  };
+
+  const appEnv = oneOf<AppEnv>('APP_ENV', ['development', 'staging', 'production'], 'development');
+  const portRaw = str('PORT') ?? '3000';
+  const port = Number(portRaw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be 0-65535 (got "${portRaw}")`);
+  const own = `http://localhost:${port}`;
+  const baseUrl = url('BASE_URL', own);
+
+  const smsProvider = oneOf<SmsProviderName>('SMS_PROVIDER', ['console', 'http', 'twilio'], 'console');
+  const smsHttpUrl = str('SMS_HTTP_URL');
+  if (smsProvider === 'http' && !smsHttpUrl) problems.push('SMS_HTTP_URL is required when SMS_PROVIDER=http');
+  let twilio: Config['twilio'];
+  if (smsProvider === 'twilio') {
+    const [accountSid, authToken, from] = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'].map(str);
+    for (const [n, v] of Object.entries({ TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: from })) {
+      if (!v) problems.push(`${n} is required when SMS_PROVIDER=twilio`);
+    }
+    twilio = {
+      accountSid: accountSid ?? '',
+      authToken: authToken ?? '',
+      from: from ?? '',
+      apiUrl: url('TWILIO_API_URL', 'https://api.twilio.com'),
+    };
+  }
+
+  const testPhoneNumbers = new Map<string, string>();
+  for (const pair of (str('TEST_PHONE_NUMBERS') ?? '').split(',').filter((p) => p.trim())) {
+    const m = /^\s*(\+\d{6,15})\s*=\s*(\d{6})\s*$/.exec(pair);
+    if (m) testPhoneNumbers.set(m[1], m[2]);
+    else problems.push(`TEST_PHONE_NUMBERS entry "${pair.trim()}" must look like +14155550100=000000`);
+  }
+
+  const kycProvider = oneOf('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
+  const { limits: rateLimits, problems: rlProblems } = parseRateLimits(str('RATE_LIMITS'));
+  problems.push(...rlProblems.map((p) => `RATE_LIMITS: ${p}`));
+
+  const pinPepper = str('PIN_PEPPER');
+  const keyEncryptionKey = str('KEY_ENCRYPTION_KEY');
+  for (const [name, v] of [
+    ['PIN_PEPPER', pinPepper],
+    ['KEY_ENCRYPTION_KEY', keyEncryptionKey],
+  ] as const) {
+    if (v !== undefined && Buffer.from(v, 'base64').length < 32) {
+      problems.push(`${name} must be at least 32 bytes, base64-encoded`);
+    }
+  }
+
+  // D35: production refuses test numbers, the sandbox KYC provider, missing secrets, and the console SMS
+  // provider (it would write one-time codes into the logs).
+  if (appEnv === 'production') {
+    if (testPhoneNumbers.size) problems.push('TEST_PHONE_NUMBERS is not allowed when APP_ENV=production');
+    if (kycProvider === 'sandbox') problems.push('KYC_PROVIDER=sandbox is not allowed when APP_ENV=production');
+    if (!pinPepper) problems.push('PIN_PEPPER is required when APP_ENV=production');
+    if (!keyEncryptionKey) problems.push('KEY_ENCRYPTION_KEY is required when APP_ENV=production');
+    if (smsProvider === 'console') problems.push('SMS_PROVIDER=console is not allowed when APP_ENV=production');
+    if (!str('DATABASE_URL')) problems.push('DATABASE_URL is required when APP_ENV=production');
+  }
+
+  const config: Config = {
+    appEnv,
+    port,
+    host: str('HOST') ?? '0.0.0.0',
+    baseUrl,
+    authUrl: url('AUTH_URL', baseUrl),
+    verifyUrl: url('VERIFY_URL', baseUrl),
+    databaseUrl: str('DATABASE_URL'),
+    dataDir: resolve(str('DATA_DIR') ?? './data'),
+    redisUrl: str('REDIS_URL'),
+    redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'callsign:',
+    adminToken: str('ADMIN_TOKEN'),
+    smsProvider,
+    smsHttpUrl,
+    twilio,
+    testPhoneNumbers,
+    kycProvider,
+    webhookAllowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    firstPartyClientId: str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
+    pinPepper,
+    keyEncryptionKey,
+    enumerationProtection: bool('ENUMERATION_PROTECTION', false),
+    trustProxy: bool('TRUST_PROXY', false),
+    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    rateLimits,
+    version: packageVersion(),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return Object.freeze(config);
+}

@@ -1,0 +1,38 @@
+// The spec's "Limits" table and D28: every limit is named, counted against one thing, and overridable
+// by the operator through RATE_LIMITS (`name=count/seconds,...`), because a benchmark from one address
+// must be able to raise them.
+export interface RateLimitRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+export const DEFAULT_RATE_LIMITS = {
+  otp_send_phone: { limit: 3, windowSeconds: 3600 },
+  otp_send_address: { limit: 10, windowSeconds: 3600 },
+  signin_phone: { limit: 5, windowSeconds: 900 },
+  signin_address: { limit: 50, windowSeconds: 900 },
+  handle_check_address: { limit: 30, windowSeconds: 60 },
+  rest_user: { limit: 100, windowSeconds: 60 },
+  rest_address: { limit: 100, windowSeconds: 60 },
+  oauth_token_client: { limit: 300, windowSeconds: 60 },
+  oauth_authorize_address: { limit: 60, windowSeconds: 60 },
+} satisfies Record<string, RateLimitRule>;
+
+export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
+export type RateLimits = Record<RateLimitName, RateLimitRule>;
+
+/** Parses `name=count/seconds,...`; returns the problems found so config can report them all at once. */
+export function parseRateLimits(raw: string | undefined): { limits: RateLimits; problems: string[] } {
+  const limits: RateLimits = structuredClone(DEFAULT_RATE_LIMITS);
+  const problems: string[] = [];
+  if (!raw?.trim()) return { limits, problems };
+  for (const part of raw.split(',')) {
+    const m = /^\s*([a-z_]+)\s*=\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(part);
+    if (!m || !(m[1] in limits) || Number(m[2]) < 1 || Number(m[3]) < 1) {
+      problems.push(`"${part.trim()}" is not name=count/seconds with a known name (${Object.keys(limits).join(', ')})`);
+      continue;
+    }
+    limits[m[1] as RateLimitName] = { limit: Number(m[2]), windowSeconds: Number(m[3]) };
+  }
+  return { limits, problems };
+}

@@ -1,0 +1,123 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config/config.ts';
+import { resolveSecrets, type Secrets } from './config/secrets.ts';
+import { AccessTokens } from './domain/access-tokens.ts';
+import { AccountService } from './domain/accounts.ts';
+import { deriveKey } from './domain/crypto.ts';
+import { Events } from './domain/events.ts';
+import { KeyRing } from './domain/key-ring.ts';
+import { OtpService } from './domain/otp.ts';
+import { PinHasher } from './domain/pin-hasher.ts';
+import { RateLimiter } from './domain/rate-limiter.ts';
+import { SessionService } from './domain/sessions.ts';
+import { createLogger } from './logger.ts';
+import { type Clock, systemClock } from './providers/clock.ts';
+import { cryptoRandom, type Random } from './providers/random.ts';
+import { RedisRateCounterStore } from './providers/redis-rate-counter-store.ts';
+import { smsProviderFor } from './providers/sms/index.ts';
+import type { SmsProvider } from './providers/sms/sms-provider.ts';
+import { type Database, openDatabase } from './storage/db.ts';
+import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
+import { migrate } from './storage/migrate.ts';
+
+export interface Container {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  redis: Redis | undefined;
+  clock: Clock;
+  random: Random;
+  keys: KeyRing;
+  rateLimiter: RateLimiter;
+  otp: OtpService;
+  sessions: SessionService;
+  accounts: AccountService;
+  tokens: AccessTokens;
+  close(): Promise<void>;
+}
+
+/** Parts a caller (a test, the CLI) may supply instead of the ones config would build. */
+export interface ContainerParts {
+  db?: Database;
+  redis?: Redis;
+  clock?: Clock;
+  random?: Random;
+  sms?: SmsProvider;
+  logger?: Logger;
+  secrets?: Secrets;
+  /** close the database with the container (false when the caller shares it) */
+  ownsDb?: boolean;
+}
+
+/** The composition root: the only place that names concrete classes. */
+export async function buildContainer(config: Config, parts: ContainerParts = {}): Promise<Container> {
+  const logger = parts.logger ?? createLogger(config.logLevel);
+  const clock = parts.clock ?? systemClock;
+  const random = parts.random ?? cryptoRandom;
+  const secrets = parts.secrets ?? resolveSecrets(config);
+  const db = parts.db ?? (await openDatabase(config.databaseUrl, config.dataDir));
+  const ownsDb = parts.ownsDb ?? !parts.db;
+  const redis = parts.redis ?? (config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined);
+  const ownsRedis = !parts.redis;
+
+  try {
+    if (ownsDb) await migrate(db);
+    const keys = new KeyRing(db, deriveKey(secrets.keyEncryptionKey, 'signing-keys'), clock);
+    await keys.load();
+    const events = new Events(clock, random);
+    const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
+    const otp = new OtpService({
+      db,
+      clock,
+      random,
+      sms: parts.sms ?? smsProviderFor(config),
+      testPhoneNumbers: config.appEnv === 'production' ? new Map() : config.testPhoneNumbers,
+      codeKey: deriveKey(secrets.keyEncryptionKey, 'otp-codes'),
+      enumerationProtection: config.enumerationProtection,
+    });
+    const sessions = new SessionService({
+      db,
+      clock,
+      random,
+      events,
+      refreshKey: deriveKey(secrets.keyEncryptionKey, 'refresh-successor'),
+    });
+    const accounts = new AccountService({
+      db,
+      clock,
+      random,
+      events,
+      otp,
+      pins: new PinHasher(secrets.pinPepper),
+      sessions,
+      tokens,
+      firstPartyClientId: config.firstPartyClientId,
+    });
+    const store = redis ? new RedisRateCounterStore(redis, config.redisKeyPrefix) : new DbRateCounterStore(db);
+    const rateLimiter = new RateLimiter(store, config.rateLimits, clock);
+
+    return {
+      config,
+      logger,
+      db,
+      redis,
+      clock,
+      random,
+      keys,
+      rateLimiter,
+      otp,
+      sessions,
+      accounts,
+      tokens,
+      async close() {
+        if (redis && ownsRedis) await redis.quit().catch(() => redis.disconnect());
+        if (ownsDb) await db.close();
+      },
+    };
+  } catch (err) {
+    if (redis && ownsRedis) redis.disconnect();
+    if (ownsDb) await db.close().catch(() => {});
+    throw err;
+  }
+}

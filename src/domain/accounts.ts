@@ -1,0 +1,165 @@
+import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Random } from '../providers/random.ts';
+import { type Database, uniqueViolation } from '../storage/db.ts';
+import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
+import type { AccessTokens } from './access-tokens.ts';
+import { maskIp, parseDevice } from './device.ts';
+import { DomainError, fieldError } from './errors.ts';
+import { type Events, payloads } from './events.ts';
+import { assertAcceptableHandle } from './handle-rules.ts';
+import type { OtpService } from './otp.ts';
+import { parsePhone } from './phone.ts';
+import type { PinHasher } from './pin-hasher.ts';
+import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
+import type { SessionService } from './sessions.ts';
+
+/** Spec "Token lifetimes": REST access tokens say expires_in 900. */
+export const REST_ACCESS_TOKEN_TTL_SECONDS = 900;
+/** D14 */
+export const REST_SCOPE = 'openid profile phone email kyc';
+/** D9 */
+export const PIN_LOCK_THRESHOLD = 10;
+export const PIN_LOCK_SECONDS = 3600;
+
+export interface AccountDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  events: Events;
+  otp: OtpService;
+  pins: PinHasher;
+  sessions: SessionService;
+  tokens: AccessTokens;
+  firstPartyClientId: string;
+}
+
+export interface RestTokens {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+type Body = Record<string, unknown>;
+
+/** D13: a display name is 1-100 characters. */
+export function parseName(input: unknown): string | null {
+  if (input === undefined || input === null) return null;
+  const name = typeof input === 'string' ? input.trim() : '';
+  if (name.length < 1 || name.length > 100) throw fieldError('INVALID_REQUEST', 'name', 'name must be 1-100 characters');
+  return name;
+}
+
+/** The REST surface's account flows: sign-up, sign-in, PIN reset, refresh, logout. */
+export class AccountService {
+  constructor(private readonly d: AccountDeps) {}
+
+  private async restTokens(userId: string, sessionId: string, refreshToken: string): Promise<RestTokens> {
+    const access_token = await this.d.tokens.issue({
+      sub: userId,
+      aud: this.d.firstPartyClientId,
+      scope: REST_SCOPE,
+      sid: sessionId,
+      ttlSeconds: REST_ACCESS_TOKEN_TTL_SECONDS,
+    });
+    return { access_token, refresh_token: refreshToken, expires_in: REST_ACCESS_TOKEN_TTL_SECONDS };
+  }
+
+  async signUp(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
+    const { temp_token: tempToken, pin, handle } = body;
+    assertAcceptablePin(pin);
+    assertAcceptableHandle(handle);
+    const name = parseName(body.name);
+    const device = parseDevice(body.device);
+    await this.d.otp.assertTempToken(tempToken, 'signup');
+    if (await usersRepo.handleInUse(this.d.db, handle)) throw handleTaken();
+    const pinHash = await this.d.pins.hash(pin);
+
+    try {
+      const { user, opened } = await this.d.db.transaction(async (tx) => {
+        // Consuming the temp_token is the gate; a refused insert rolls it back, so the user may retry.
+        const phone = parsePhone(await this.d.otp.consumeTempToken(tx, tempToken as string, 'signup'));
+        const user = await usersRepo.insert(tx, {
+          id: this.d.random.uuid(),
+          phone: phone.e164,
+          handle,
+          name,
+          country: phone.country, // D3
+          pinHash,
+          now: this.d.clock.now(),
+        });
+        await this.d.events.emit(tx, 'user.created', payloads.userCreated(user));
+        const opened = await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip));
+        return { user, opened };
+      });
+      return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
+    } catch (err) {
+      const index = uniqueViolation(err);
+      if (index === 'users_handle_live') throw handleTaken();
+      if (index === 'users_phone_live') throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
+      throw err;
+    }
+  }
+
+  private sessionInput(userId: string, device: ReturnType<typeof parseDevice>, ip: string) {
+    return { userId, clientId: this.d.firstPartyClientId, device, ipAddress: maskIp(ip) };
+  }
+
+  /** Phone and PIN, with the lock of D9. Shared by the REST surface and the hosted sign-in page. */
+  async checkPin(phoneInput: unknown, pin: unknown): Promise<UserRow> {
+    const phone = parsePhone(phoneInput).e164;
+    if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
+    const user = await usersRepo.findLiveByPhone(this.d.db, phone);
+    if (!user) {
+      await this.d.pins.verifyNothing(pin);
+      throw invalidCredentials();
+    }
+    const now = this.d.clock.now();
+    const attempt = await usersRepo.takePinAttempt(this.d.db, user.id, now, PIN_LOCK_THRESHOLD, addSeconds(now, PIN_LOCK_SECONDS));
+    if (!attempt) throw accountLocked(await usersRepo.lockedUntil(this.d.db, user.id));
+    if (await this.d.pins.verify(user.pin_hash, pin)) {
+      await usersRepo.clearPinFailures(this.d.db, user.id);
+      return { ...user, failed_pin_attempts: 0, locked_until: null };
+    }
+    // The attempt that reached the threshold locked the account: say so now rather than on the next try.
+    if (attempt.locked_until) throw accountLocked(attempt.locked_until);
+    throw invalidCredentials();
+  }
+
+  async signIn(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
+    const device = parseDevice(body.device);
+    const user = await this.checkPin(body.phone, body.pin);
+    const opened = await this.d.db.transaction((tx) => this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)));
+    return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
+  }
+
+  /** D10: sets the PIN, unlocks, revokes every session, and signs in on a new one. */
+  async resetPin(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
+    const { temp_token: tempToken, pin } = body;
+    assertAcceptablePin(pin);
+    const device = parseDevice(body.device);
+    await this.d.otp.assertTempToken(tempToken, 'pin_reset');
+    const pinHash = await this.d.pins.hash(pin);
+    const { user, opened } = await this.d.db.transaction(async (tx) => {
+      const phone = await this.d.otp.consumeTempToken(tx, tempToken as string, 'pin_reset');
+      const found = await usersRepo.findLiveByPhone(tx, phone);
+      if (!found) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+      const user = (await usersRepo.setPin(tx, found.id, pinHash, this.d.clock.now())) as UserRow;
+      await this.d.sessions.revokeAllOfUser(tx, user.id, 'pin_reset');
+      const opened = await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip));
+      return { user, opened };
+    });
+    return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
+  }
+
+  async refresh(token: unknown): Promise<RestTokens> {
+    const rotated = await this.d.sessions.rotate(token, this.d.firstPartyClientId);
+    return this.restTokens(rotated.userId, rotated.sessionId, rotated.refreshToken);
+  }
+}
+
+const handleTaken = () => new DomainError('HANDLE_TAKEN', 'this handle is already in use', { field: 'handle' });
+const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'wrong phone number or PIN');
+const accountLocked = (until: Date | null) =>
+  new DomainError('ACCOUNT_LOCKED', 'too many wrong PINs; the account is locked for a while, or reset the PIN', {
+    locked_until: until?.toISOString() ?? null,
+  });

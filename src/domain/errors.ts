@@ -1,0 +1,38 @@
+// The REST surface's error codes (spec "Errors"). Domain code throws these; the HTTP layer alone knows
+// their statuses and envelopes.
+export type ErrorCode =
+  | 'INVALID_REQUEST'
+  | 'INVALID_PHONE'
+  | 'INVALID_PIN'
+  | 'INVALID_HANDLE'
+  | 'INVALID_OTP'
+  | 'OTP_EXPIRED'
+  | 'INVALID_CREDENTIALS'
+  | 'INVALID_TOKEN'
+  | 'TOKEN_EXPIRED'
+  | 'INVALID_REFRESH_TOKEN'
+  | 'ACCOUNT_LOCKED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'PHONE_NOT_FOUND'
+  | 'HANDLE_TAKEN'
+  | 'HANDLE_RESERVED'
+  | 'PHONE_EXISTS'
+  | 'HANDLE_COOLDOWN'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** D26: `details.field` names the offending field. */
+export const fieldError = (code: ErrorCode, field: string, message: string, extra: Record<string, unknown> = {}) =>
+  new DomainError(code, message, { field, ...extra });

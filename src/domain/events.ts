@@ -1,0 +1,59 @@
+import type { Clock } from '../providers/clock.ts';
+import type { Random } from '../providers/random.ts';
+import type { Queryable } from '../storage/db.ts';
+import { outboxRepo } from '../storage/repositories/outbox.ts';
+import type { SessionRow } from '../storage/repositories/sessions.ts';
+import type { UserRow } from '../storage/repositories/users.ts';
+
+// The spec's "Event types and data": one entry per event type, so adding an event is one line here.
+export interface EventPayloads {
+  'user.created': { user: { id: string; phone: string; handle: string; name: string | null; created_at: string } };
+  'session.created': {
+    user_id: string;
+    session_id: string;
+    device_name: string | null;
+    platform: string;
+    ip_address: string | null;
+  };
+  'session.revoked': { user_id: string; session_id: string; reason: SessionRevokeReason };
+}
+export type EventType = keyof EventPayloads;
+
+/** D34 */
+export type SessionRevokeReason =
+  | 'logout'
+  | 'user_revoked'
+  | 'pin_reset'
+  | 'refresh_token_reuse'
+  | 'account_deleted'
+  | 'admin';
+
+export const payloads = {
+  userCreated: (u: UserRow): EventPayloads['user.created'] => ({
+    user: { id: u.id, phone: u.phone, handle: u.handle, name: u.name, created_at: u.created_at.toISOString() },
+  }),
+  sessionCreated: (s: SessionRow): EventPayloads['session.created'] => ({
+    user_id: s.user_id,
+    session_id: s.id,
+    device_name: s.device_name,
+    platform: s.platform,
+    ip_address: s.ip_address,
+  }),
+  sessionRevoked: (s: SessionRow, reason: SessionRevokeReason): EventPayloads['session.revoked'] => ({
+    user_id: s.user_id,
+    session_id: s.id,
+    reason,
+  }),
+};
+
+/** D32: events go into the outbox inside the caller's transaction, so a change and its event commit together. */
+export class Events {
+  constructor(
+    private readonly clock: Clock,
+    private readonly random: Random,
+  ) {}
+
+  emit<T extends EventType>(tx: Queryable, type: T, data: EventPayloads[T]) {
+    return outboxRepo.insert(tx, { id: this.random.uuid(), type, data, createdAt: this.clock.now() });
+  }
+}

@@ -1,0 +1,84 @@
+import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
+import type { Clock } from '../providers/clock.ts';
+import type { Database } from '../storage/db.ts';
+import { signingKeysRepo } from '../storage/repositories/signing-keys.ts';
+import { decrypt, encrypt } from './crypto.ts';
+
+const generateRsa = promisify(generateKeyPair);
+
+interface PublishedKey {
+  jwk: JWK;
+  publicKey: KeyObject;
+}
+
+/**
+ * RS256 keys: RSA-2048, `kid` = RFC 7638 thumbprint, private half encrypted at rest with the
+ * key-encryption key. The newest unretired key signs; every published key verifies.
+ */
+export class KeyRing {
+  #published = new Map<string, PublishedKey>();
+  #signing: { kid: string; privateKey: KeyObject } | undefined;
+  #lastReload = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly encryptionKey: Buffer,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates the first key if there is none (once, even when instances start together), then loads. */
+  async load(): Promise<void> {
+    const now = this.clock.now();
+    if (!(await signingKeysRepo.published(this.db, now)).some((k) => !k.retired_at)) {
+      const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
+      await this.db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(724202)');
+        if ((await signingKeysRepo.published(tx, now)).some((k) => !k.retired_at)) return;
+        await this.insert(tx, publicKey, privateKey, now);
+      });
+    }
+    await this.reload();
+  }
+
+  private async insert(tx: Parameters<typeof signingKeysRepo.insert>[0], publicKey: KeyObject, privateKey: KeyObject, now: Date) {
+    const jwk = await exportJWK(publicKey);
+    const kid = await calculateJwkThumbprint(jwk);
+    const der = privateKey.export({ type: 'pkcs8', format: 'der' });
+    await signingKeysRepo.insert(tx, {
+      kid,
+      public_jwk: { kty: jwk.kty, kid, use: 'sig', alg: 'RS256', n: jwk.n, e: jwk.e },
+      private_key_enc: encrypt(this.encryptionKey, der),
+      created_at: now,
+    });
+  }
+
+  private async reload(): Promise<void> {
+    const rows = await signingKeysRepo.published(this.db, this.clock.now());
+    this.#published = new Map(rows.map((r) => [r.kid, { jwk: r.public_jwk, publicKey: createPublicKey({ key: r.public_jwk, format: 'jwk' }) }]));
+    const active = rows.find((r) => !r.retired_at);
+    if (!active) throw new Error('no active signing key');
+    if (this.#signing?.kid !== active.kid) {
+      const der = decrypt(this.encryptionKey, active.private_key_enc);
+      this.#signing = { kid: active.kid, privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }) };
+    }
+    this.#lastReload = Date.now();
+  }
+
+  signingKey() {
+    if (!this.#signing) throw new Error('KeyRing.load() was not called');
+    return this.#signing;
+  }
+
+  /** A kid we do not know may come from a key another instance just created: look again, at most every 5 s. */
+  async publicKey(kid: string | undefined): Promise<KeyObject | undefined> {
+    if (!kid) return undefined;
+    if (!this.#published.has(kid) && Date.now() - this.#lastReload > 5000) await this.reload();
+    return this.#published.get(kid)?.publicKey;
+  }
+
+  jwks(): { keys: JWK[] } {
+    return { keys: [...this.#published.values()].map((k) => k.jwk) };
+  }
+}

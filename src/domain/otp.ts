@@ -1,0 +1,155 @@
+import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Random } from '../providers/random.ts';
+import type { SmsProvider } from '../providers/sms/sms-provider.ts';
+import type { Database, Queryable } from '../storage/db.ts';
+import { otpsRepo } from '../storage/repositories/otps.ts';
+import { tempTokensRepo } from '../storage/repositories/temp-tokens.ts';
+import { usersRepo } from '../storage/repositories/users.ts';
+import { hmac, safeEqual, sha256 } from './crypto.ts';
+import { DomainError, fieldError } from './errors.ts';
+import { maskPhone, parsePhone } from './phone.ts';
+
+export const OTP_TTL_SECONDS = 300;
+export const TEMP_TOKEN_TTL_SECONDS = 600;
+/** Spec "Limits": 5 verifications per code (D6). */
+export const OTP_MAX_ATTEMPTS = 5;
+
+export const OTP_PURPOSES = ['signup', 'pin_reset'] as const;
+export type OtpPurpose = (typeof OTP_PURPOSES)[number];
+
+export function parsePurpose(input: unknown): OtpPurpose {
+  if (!OTP_PURPOSES.includes(input as OtpPurpose)) {
+    throw fieldError('INVALID_REQUEST', 'purpose', 'purpose must be signup or pin_reset');
+  }
+  return input as OtpPurpose;
+}
+
+export interface OtpDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  sms: SmsProvider;
+  /** D35: fixed codes for configured test numbers (never in production) */
+  testPhoneNumbers: ReadonlyMap<string, string>;
+  codeKey: Buffer;
+  enumerationProtection: boolean;
+}
+
+export class OtpService {
+  constructor(private readonly d: OtpDeps) {}
+
+  // D6: only a keyed hash is stored; the key is not in the database.
+  private hashCode(phone: string, purpose: string, code: string) {
+    return hmac(this.d.codeKey, `${phone}\n${purpose}\n${code}`).toString('base64url');
+  }
+
+  async send(phoneInput: unknown, purposeInput: unknown): Promise<{ expires_in: number; message: string }> {
+    const phone = parsePhone(phoneInput).e164;
+    const purpose = parsePurpose(purposeInput);
+    const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
+    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
+
+    // D6: without enumeration protection, say plainly why no code is sent; with it, answer the same success
+    // and tell only the phone's owner.
+    if (purpose === 'signup' && registered) {
+      if (!this.d.enumerationProtection) throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
+      await this.deliver(phone, 'Someone tried to create an account with this number, which already has one. Sign in or reset your PIN instead.');
+      return answer;
+    }
+    if (purpose === 'pin_reset' && !registered) {
+      if (!this.d.enumerationProtection) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+      return answer;
+    }
+
+    const fixed = this.d.testPhoneNumbers.get(phone);
+    const code = fixed ?? this.d.random.digits(6);
+    const now = this.d.clock.now();
+    const id = this.d.random.uuid();
+    await this.d.db.transaction((tx) =>
+      otpsRepo.replace(tx, {
+        id,
+        phone,
+        purpose,
+        code_hash: this.hashCode(phone, purpose, code),
+        created_at: now,
+        expires_at: addSeconds(now, OTP_TTL_SECONDS),
+      }),
+    );
+    if (fixed) return answer;
+    try {
+      await this.deliver(phone, `Your verification code is ${code}. It expires in 5 minutes. Never share it.`);
+    } catch (err) {
+      // D37: a failed send leaves no usable code behind.
+      await otpsRepo.consume(this.d.db, id, now);
+      throw err;
+    }
+    return answer;
+  }
+
+  private async deliver(phone: string, message: string) {
+    try {
+      await this.d.sms.send(phone, message);
+    } catch (err) {
+      throw new DomainError('INTERNAL_ERROR', 'the text message could not be sent; try again later', {
+        cause: (err as Error).message,
+      });
+    }
+  }
+
+  async verify(
+    phoneInput: unknown,
+    codeInput: unknown,
+    purposeInput: unknown,
+  ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
+    const phone = parsePhone(phoneInput).e164;
+    const purpose = parsePurpose(purposeInput);
+    if (typeof codeInput !== 'string' || codeInput.length > 32) throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
+    const now = this.d.clock.now();
+    const otp = await otpsRepo.current(this.d.db, phone, purpose);
+    if (!otp || otp.consumed_at) throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
+    if (otp.expires_at <= now) throw fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
+
+    // D6: count the evaluation before making it; the 6th burns the code.
+    const attempt = await otpsRepo.countAttempt(this.d.db, otp.id);
+    if (attempt === undefined) throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
+    if (attempt > OTP_MAX_ATTEMPTS) {
+      await otpsRepo.consume(this.d.db, otp.id, now);
+      throw new DomainError('RATE_LIMITED', 'too many attempts for this code; request a new one', { field: 'code' });
+    }
+    if (!safeEqual(this.hashCode(phone, purpose, codeInput), otp.code_hash)) {
+      throw fieldError('INVALID_OTP', 'code', 'the code is wrong', { attempts_remaining: OTP_MAX_ATTEMPTS - attempt });
+    }
+
+    const tempToken = this.d.random.token(32);
+    const won = await this.d.db.transaction(async (tx) => {
+      if (!(await otpsRepo.consume(tx, otp.id, now))) return false;
+      await tempTokensRepo.insert(tx, {
+        token_hash: sha256(tempToken),
+        phone,
+        purpose,
+        created_at: now,
+        expires_at: addSeconds(now, TEMP_TOKEN_TTL_SECONDS),
+      });
+      return true;
+    });
+    if (!won) throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
+    return { verified: true, temp_token: tempToken, expires_in: TEMP_TOKEN_TTL_SECONDS };
+  }
+
+  /** D7: a cheap look before the expensive PIN hash; consumeTempToken is the real gate. */
+  async assertTempToken(token: unknown, purpose: OtpPurpose): Promise<void> {
+    if (typeof token !== 'string' || !(await tempTokensRepo.findUsable(this.d.db, sha256(token), purpose, this.d.clock.now()))) {
+      throw invalidTempToken();
+    }
+  }
+
+  /** D7: single use, 600 s, bound to its purpose; answers the phone it was issued for. */
+  async consumeTempToken(tx: Queryable, token: string, purpose: OtpPurpose): Promise<string> {
+    const row = await tempTokensRepo.consume(tx, sha256(token), purpose, this.d.clock.now());
+    if (!row) throw invalidTempToken();
+    return row.phone;
+  }
+}
+
+const invalidTempToken = () =>
+  fieldError('INVALID_TOKEN', 'temp_token', 'temp_token is unknown, used or expired; verify the phone again');

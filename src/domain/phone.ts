@@ -1,0 +1,24 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { fieldError } from './errors.ts';
+
+export interface Phone {
+  e164: string;
+  /** ISO 3166-1 alpha-2 region of the number, or null for non-geographic numbers (D3) */
+  country: string | null;
+}
+
+/** D5: accept any spelling libphonenumber understands in international form, store E.164. */
+export function parsePhone(input: unknown): Phone {
+  const parsed = typeof input === 'string' && input.length <= 40 ? parsePhoneNumberFromString(input) : undefined;
+  if (!parsed?.isPossible() || !parsed.isValid() || !input?.toString().trim().startsWith('+')) {
+    throw fieldError('INVALID_PHONE', 'phone', 'phone must be a valid number in international format, e.g. +14155550100');
+  }
+  return { e164: parsed.number, country: parsed.country ?? null };
+}
+
+/** "+14155550100" -> "+1******0100": enough for the owner to recognise, too little to harvest. */
+export function maskPhone(e164: string): string {
+  const cc = parsePhoneNumberFromString(e164)?.countryCallingCode ?? '';
+  const rest = e164.slice(1 + cc.length);
+  return `+${cc}${'*'.repeat(Math.max(0, rest.length - 4))}${rest.slice(-4)}`;
+}

@@ -1,0 +1,56 @@
+import type { RateLimitName, RateLimits } from '../config/rate-limits.ts';
+import type { Clock } from '../providers/clock.ts';
+import { DomainError } from './errors.ts';
+
+/** Where counters live (D29): the database by default, Redis when configured. */
+export interface RateCounterStore {
+  /** Counts one hit in the window starting at windowStart and answers the count so far. */
+  hit(key: string, windowStart: Date, windowSeconds: number): Promise<number>;
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetAt: Date;
+}
+
+/**
+ * Fixed windows aligned to the epoch, so every instance (and the injected clock in tests) agrees on
+ * which window a hit falls in.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly store: RateCounterStore,
+    private readonly rules: RateLimits,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Counts one hit against each named limit. Answers the state with the fewest requests remaining (its
+   * headers go on the answer, D28) and whether any limit is exceeded.
+   */
+  async hit(subjects: Array<[RateLimitName, string]>): Promise<{ state: RateLimitState; exceeded: DomainError | null }> {
+    const now = this.clock.now().getTime();
+    const results = await Promise.all(
+      subjects.map(async ([name, subject]) => {
+        const { limit, windowSeconds } = this.rules[name];
+        const windowMs = windowSeconds * 1000;
+        const start = Math.floor(now / windowMs) * windowMs;
+        const count = await this.store.hit(`${name}:${subject}`, new Date(start), windowSeconds);
+        return { limit, remaining: Math.max(0, limit - count), resetAt: new Date(start + windowMs), over: count > limit };
+      }),
+    );
+    const state = results.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    const over = results.filter((r) => r.over);
+    if (!over.length) return { state, exceeded: null };
+    const resetAt = new Date(Math.max(...over.map((r) => r.resetAt.getTime())));
+    const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000));
+    return {
+      state: { ...state, remaining: 0, resetAt },
+      exceeded: new DomainError('RATE_LIMITED', 'too many requests; try again later', {
+        retry_after: resetAt.toISOString(),
+        retry_after_seconds: retryAfterSeconds,
+      }),
+    };
+  }
+}

@@ -1,0 +1,131 @@
+import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Random } from '../providers/random.ts';
+import type { Database, Queryable } from '../storage/db.ts';
+import { refreshTokensRepo } from '../storage/repositories/refresh-tokens.ts';
+import { type SessionRow, sessionsRepo } from '../storage/repositories/sessions.ts';
+import { hmac, sha256 } from './crypto.ts';
+import type { Device } from './device.ts';
+import { DomainError } from './errors.ts';
+import { type Events, payloads, type SessionRevokeReason } from './events.ts';
+
+/** D16 */
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
+
+export interface SessionDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  events: Events;
+  /** keys the derivation of a token's successor */
+  refreshKey: Buffer;
+}
+
+export interface OpenedSession {
+  session: SessionRow;
+  refreshToken: string;
+}
+
+const invalidRefreshToken = () => new DomainError('INVALID_REFRESH_TOKEN', 'refresh token is invalid, expired or revoked');
+
+/** D15-D17: sessions, their refresh-token families, rotation and revocation. */
+export class SessionService {
+  constructor(private readonly d: SessionDeps) {}
+
+  /** D15: one sign-in on one device; writes session.created in the caller's transaction. */
+  async open(tx: Queryable, s: { userId: string; clientId: string; device: Device; ipAddress: string | null }): Promise<OpenedSession> {
+    const now = this.d.clock.now();
+    const session = await sessionsRepo.insert(tx, {
+      id: this.d.random.uuid(),
+      user_id: s.userId,
+      client_id: s.clientId,
+      device_name: s.device.name,
+      platform: s.device.platform,
+      ip_address: s.ipAddress,
+      now,
+    });
+    const refreshToken = this.d.random.token(32);
+    await refreshTokensRepo.insert(tx, {
+      token_hash: sha256(refreshToken),
+      session_id: session.id,
+      client_id: s.clientId,
+      issued_at: now,
+      expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
+    });
+    await this.d.events.emit(tx, 'session.created', payloads.sessionCreated(session));
+    return { session, refreshToken };
+  }
+
+  /**
+   * D16: the successor is derived from the token itself (HMAC under a server key), so a repeat within
+   * the grace window can be answered with the very same new token without storing it anywhere.
+   */
+  private successorOf(token: string) {
+    return hmac(this.d.refreshKey, token).toString('base64url');
+  }
+
+  /** D16: rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */
+  async rotate(token: unknown, clientId: string): Promise<{ userId: string; sessionId: string; refreshToken: string }> {
+    if (typeof token !== 'string' || token.length > 200) throw invalidRefreshToken();
+    const now = this.d.clock.now();
+    const hash = sha256(token);
+    const successor = this.successorOf(token);
+    const successorHash = sha256(successor);
+
+    const outcome = await this.d.db.transaction(async (tx) => {
+      const claimed = await refreshTokensRepo.claimRotation(tx, hash, clientId, successorHash, now);
+      if (claimed) {
+        await refreshTokensRepo.insert(tx, {
+          token_hash: successorHash,
+          session_id: claimed.session_id,
+          client_id: clientId,
+          issued_at: now,
+          expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
+        });
+        await sessionsRepo.touch(tx, claimed.session_id, now);
+        return { ok: true as const, userId: claimed.user_id, sessionId: claimed.session_id };
+      }
+      const row = await refreshTokensRepo.findWithSession(tx, hash);
+      // Unknown, another client's, expired, or of a revoked session: plainly invalid.
+      if (!row || row.client_id !== clientId || row.session_revoked_at || !row.rotated_at) return { ok: false as const };
+      const age = (now.getTime() - row.rotated_at.getTime()) / 1000;
+      if (age <= REFRESH_REUSE_GRACE_SECONDS && row.successor_hash === successorHash) {
+        const next = await refreshTokensRepo.findWithSession(tx, successorHash);
+        if (next && !next.rotated_at) return { ok: true as const, userId: row.user_id, sessionId: row.session_id };
+      }
+      // Reuse of a rotated token: the family is compromised, so the whole session goes.
+      await this.revoke(tx, row.session_id, 'refresh_token_reuse');
+      return { ok: false as const };
+    });
+    if (!outcome.ok) throw invalidRefreshToken();
+    return { userId: outcome.userId, sessionId: outcome.sessionId, refreshToken: successor };
+  }
+
+  /** Revokes and writes session.revoked, once, whoever else revokes at the same time. */
+  async revoke(tx: Queryable, sessionId: string, reason: SessionRevokeReason): Promise<SessionRow | undefined> {
+    const revoked = await sessionsRepo.revoke(tx, sessionId, reason, this.d.clock.now());
+    if (revoked) await this.d.events.emit(tx, 'session.revoked', payloads.sessionRevoked(revoked, reason));
+    return revoked;
+  }
+
+  async revokeAllOfUser(tx: Queryable, userId: string, reason: SessionRevokeReason): Promise<SessionRow[]> {
+    const revoked = await sessionsRepo.revokeAllOfUser(tx, userId, reason, this.d.clock.now());
+    for (const s of revoked) await this.d.events.emit(tx, 'session.revoked', payloads.sessionRevoked(s, reason));
+    return revoked;
+  }
+
+  /** D14: logout revokes the whole session of the refresh token given, which must be the caller's. */
+  async logout(userId: string, token: unknown): Promise<void> {
+    if (typeof token !== 'string') throw invalidRefreshToken();
+    await this.d.db.transaction(async (tx) => {
+      const row = await refreshTokensRepo.findWithSession(tx, sha256(token));
+      if (!row || row.user_id !== userId) throw invalidRefreshToken();
+      await this.revoke(tx, row.session_id, 'logout');
+    });
+  }
+
+  /** D17: an access token is good only while its session is. */
+  isActive(sessionId: string): Promise<boolean> {
+    return sessionsRepo.isActive(this.d.db, sessionId);
+  }
+}

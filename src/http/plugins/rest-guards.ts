@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitName } from '../../config/rate-limits.ts';
+import type { Container } from '../../container.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { unixSeconds } from '../../providers/clock.ts';
+import type { AuthContext } from '../types.ts';
+
+/** Bearer access token of the REST surface: ours, first-party audience, and of a live session (D14, D17). */
+export async function authenticate(c: Container, request: FastifyRequest): Promise<AuthContext> {
+  const header = request.headers.authorization;
+  const m = header ? /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
+  if (!m) throw new DomainError('INVALID_TOKEN', 'send the access token as "Authorization: Bearer <token>"');
+  const claims = await c.tokens.verify(m[1], c.config.firstPartyClientId);
+  if (!(await c.sessions.isActive(claims.sid))) throw new DomainError('INVALID_TOKEN', 'the session of this token has ended');
+  return { userId: claims.sub, sessionId: claims.sid, clientId: claims.aud, scope: claims.scope };
+}
+
+/**
+ * Runs before validation on every REST route: authenticates where the route asks for it, then counts the
+ * request against its limits (D28) and sets X-RateLimit-* on the answer, whatever the outcome.
+ */
+export function registerRestGuards(app: FastifyInstance, c: Container) {
+  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
+    const config = request.routeOptions.config;
+    let authError: unknown;
+    if (config.auth) {
+      try {
+        request.auth = await authenticate(c, request);
+      } catch (err) {
+        authError = err;
+      }
+    }
+    const subjects: Array<[RateLimitName, string]> = config.rateLimit
+      ? config.rateLimit(request)
+      : request.auth
+        ? [['rest_user', request.auth.userId]]
+        : [['rest_address', request.ip]];
+    const { state, exceeded } = await c.rateLimiter.hit(subjects);
+    reply.header('X-RateLimit-Limit', state.limit);
+    reply.header('X-RateLimit-Remaining', state.remaining);
+    reply.header('X-RateLimit-Reset', unixSeconds(state.resetAt));
+    if (exceeded) throw exceeded;
+    if (authError) throw authError;
+  });
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { restErrorHandler } from '../plugins/rest-errors.ts';
+import { registerRestGuards } from '../plugins/rest-guards.ts';
+import { accountAuthRoutes } from './account-auth.ts';
+import { healthRoutes } from './health.ts';
+import { otpRoutes } from './otp.ts';
+import { tokenRoutes } from './tokens.ts';
+
+/** The REST surface: its own context, so its guards and its envelope apply to its routes only. */
+export async function restSurface(app: FastifyInstance, c: Container) {
+  app.setErrorHandler(restErrorHandler);
+  registerRestGuards(app, c);
+  healthRoutes(app, c);
+  otpRoutes(app, c);
+  accountAuthRoutes(app, c);
+  tokenRoutes(app, c);
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Container } from '../../container.ts';
+import { parsePhone } from '../../domain/phone.ts';
+import { ok } from './envelope.ts';
+import { body, envelopeResponses, str } from './schemas.ts';
+
+/** The normalised phone of the body, when it has one, so spellings of one number share a counter. */
+export function phoneKey(request: FastifyRequest): string | undefined {
+  try {
+    return parsePhone((request.body as { phone?: unknown } | undefined)?.phone).e164;
+  } catch {
+    return undefined;
+  }
+}
+
+const phoneAndPurpose = {
+  phone: str('E.164 phone number, e.g. +14155550100'),
+  purpose: { type: 'string', enum: ['signup', 'pin_reset'] },
+};
+
+export function otpRoutes(app: FastifyInstance, c: Container) {
+  app.post(
+    '/auth/otp/send',
+    {
+      schema: {
+        tags: ['REST'],
+        summary: 'Send a one-time code by SMS',
+        body: body(['phone', 'purpose'], phoneAndPurpose),
+        response: envelopeResponses('{expires_in, message}'),
+      },
+      config: {
+        // Spec "Limits" and D28: 3 per hour per phone, 10 per hour per client address.
+        rateLimit: (request) => {
+          const phone = phoneKey(request);
+          return [['otp_send_address', request.ip], ...(phone ? [['otp_send_phone', phone] as ['otp_send_phone', string]] : [])];
+        },
+      },
+    },
+    async (request) => {
+      const b = request.body as Record<string, unknown>;
+      return ok(await c.otp.send(b.phone, b.purpose));
+    },
+  );
+
+  app.post(
+    '/auth/otp/verify',
+    {
+      schema: {
+        tags: ['REST'],
+        summary: 'Verify a one-time code; answers a temp_token',
+        body: body(['phone', 'code', 'purpose'], { ...phoneAndPurpose, code: str('the code from the SMS') }),
+        response: envelopeResponses('{verified, temp_token, expires_in}'),
+      },
+    },
+    async (request) => {
+      const b = request.body as Record<string, unknown>;
+      return ok(await c.otp.verify(b.phone, b.code, b.purpose));
+    },
+  );
+}

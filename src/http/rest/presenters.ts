@@ -1,0 +1,30 @@
+import type { UserRow } from '../../storage/repositories/users.ts';
+
+/** The REST User object: every field present, null when never set (D2). */
+export const restUser = (u: UserRow) => ({
+  id: u.id,
+  phone: u.phone,
+  phone_verified: u.phone_verified,
+  handle: u.handle,
+  name: u.name,
+  avatar_url: u.avatar_url,
+  bio: u.bio,
+  country: u.country,
+  language: u.language,
+  kyc_status: u.kyc_status,
+  kyc_country: u.kyc_country,
+  kyc_verified_at: u.kyc_verified_at,
+  created_at: u.created_at,
+  updated_at: u.updated_at,
+});
+
+/** The subset the spec lists for the sign-up answer. */
+export const signUpUser = (u: UserRow) => ({
+  id: u.id,
+  phone: u.phone,
+  handle: u.handle,
+  name: u.name,
+  avatar_url: u.avatar_url,
+  kyc_status: u.kyc_status,
+  created_at: u.created_at,
+});

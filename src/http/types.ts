@@ -1,0 +1,20 @@
+import type { RateLimitName } from '../config/rate-limits.ts';
+
+export interface AuthContext {
+  userId: string;
+  sessionId: string;
+  clientId: string;
+  scope: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** the route needs a bearer access token */
+    auth?: boolean;
+    /** the limits this route counts against (D28); without it, the "all other REST endpoints" limit */
+    rateLimit?: (request: FastifyRequest) => Array<[RateLimitName, string]>;
+  }
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}

@@ -1,0 +1,16 @@
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+
+// Randomness comes from the crypto RNG through one interface, so the code that needs it says so.
+export interface Random {
+  uuid(): string;
+  /** base64url of n random bytes */
+  token(bytes: number): string;
+  /** n decimal digits, each uniform (D6) */
+  digits(n: number): string;
+}
+
+export const cryptoRandom: Random = {
+  uuid: () => randomUUID(),
+  token: (bytes) => randomBytes(bytes).toString('base64url'),
+  digits: (n) => Array.from({ length: n }, () => randomInt(10)).join(''),
+};

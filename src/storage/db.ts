@@ -1,0 +1,102 @@
+import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export type Row = Record<string, unknown>;
+
+/** What repositories need: parameterised queries, and multi-statement scripts for migrations. */
+export interface Queryable {
+  query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function one<T = Row>(q: Queryable, sql: string, params?: unknown[]): Promise<T> {
+  const rows = await q.query<T>(sql, params);
+  if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
+  return rows[0];
+}
+
+export async function maybeOne<T = Row>(q: Queryable, sql: string, params?: unknown[]): Promise<T | undefined> {
+  return (await q.query<T>(sql, params))[0];
+}
+
+/** Postgres error code 23505, with the index that refused the row. */
+export function uniqueViolation(err: unknown): string | undefined {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' ? (e.constraint ?? '') : undefined;
+}
+
+export function pgliteDatabase(lite: PGliteInterface): Database {
+  const wrap = (q: Pick<PGliteInterface, 'query' | 'exec'>): Queryable => ({
+    query: async <T>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params)).rows,
+    exec: async (sql: string) => {
+      await q.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(lite),
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    close: () => lite.close(),
+  };
+}
+
+/** D39: unset DATABASE_URL = PGlite under DATA_DIR; `memory://` = in memory. */
+export async function openPglite(dataDir: string | 'memory'): Promise<Database> {
+  const lite = dataDir === 'memory' ? await PGlite.create() : await PGlite.create(dataDir);
+  return pgliteDatabase(lite);
+}
+
+// int8 (counts, sums) as numbers; everything else as node-postgres parses it.
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export function postgresDatabase(url: string, opts: { schema?: string; max?: number } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    types,
+    // A schema of its own lets parallel test files share one server without seeing each other.
+    options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+  });
+  // An idle client that loses its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    query: async <T>(sql: string, params?: unknown[]) => (await c.query(sql, params)).rows as T[],
+    exec: async (sql: string) => {
+      await c.query(sql);
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export async function openDatabase(databaseUrl: string | undefined, dataDir: string): Promise<Database> {
+  if (!databaseUrl) return openPglite(`${dataDir}/pglite`);
+  if (databaseUrl === 'memory://') return openPglite('memory');
+  return postgresDatabase(databaseUrl);
+}

@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Database } from './db.ts';
+
+const dir = new URL('./migrations/', import.meta.url);
+
+/** Numbered SQL files, forward only; one advisory lock so two instances starting together apply each once. */
+export async function migrate(db: Database): Promise<string[]> {
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort();
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(724201)');
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    const applied: string[] = [];
+    for (const file of files) {
+      const version = Number(file.slice(0, 3));
+      if (done.has(version)) continue;
+      await tx.exec(readFileSync(new URL(file, dir), 'utf8'));
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
+      applied.push(file);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,51 @@
+import { maybeOne, one, type Queryable } from '../db.ts';
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  client_id: string;
+  device_name: string | null;
+  platform: string;
+  ip_address: string | null;
+  auth_time: Date;
+  created_at: Date;
+  last_used_at: Date;
+  revoked_at: Date | null;
+  revoke_reason: string | null;
+}
+
+export type NewSession = Pick<SessionRow, 'id' | 'user_id' | 'client_id' | 'device_name' | 'platform' | 'ip_address'> & {
+  now: Date;
+};
+
+export const sessionsRepo = {
+  insert: (q: Queryable, s: NewSession) =>
+    one<SessionRow>(
+      q,
+      `INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, auth_time, created_at, last_used_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7) RETURNING *`,
+      [s.id, s.user_id, s.client_id, s.device_name, s.platform, s.ip_address, s.now],
+    ),
+
+  find: (q: Queryable, id: string) => maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),
+
+  isActive: async (q: Queryable, id: string) =>
+    (await q.query('SELECT 1 FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id])).length === 1,
+
+  touch: (q: Queryable, id: string, now: Date) =>
+    q.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [id, now]),
+
+  /** Returns the session only if this call revoked it, so its event is written once. */
+  revoke: (q: Queryable, id: string, reason: string, now: Date) =>
+    maybeOne<SessionRow>(
+      q,
+      'UPDATE sessions SET revoked_at = $3, revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *',
+      [id, reason, now],
+    ),
+
+  revokeAllOfUser: (q: Queryable, userId: string, reason: string, now: Date) =>
+    q.query<SessionRow>(
+      'UPDATE sessions SET revoked_at = $3, revoke_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING *',
+      [userId, reason, now],
+    ),
+};

@@ -1,0 +1,28 @@
+import type { JWK } from 'jose';
+import type { Queryable } from '../db.ts';
+
+export interface SigningKeyRow {
+  kid: string;
+  public_jwk: JWK;
+  private_key_enc: string;
+  created_at: Date;
+  retired_at: Date | null;
+  published_until: Date | null;
+}
+
+export const signingKeysRepo = {
+  /** Keys whose public half is still published: the signing key and retired keys whose tokens may live. */
+  published: (q: Queryable, now: Date) =>
+    q.query<SigningKeyRow>(
+      'SELECT * FROM signing_keys WHERE published_until IS NULL OR published_until > $1 ORDER BY created_at DESC',
+      [now],
+    ),
+
+  insert: (q: Queryable, k: Pick<SigningKeyRow, 'kid' | 'public_jwk' | 'private_key_enc' | 'created_at'>) =>
+    q.query('INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at) VALUES ($1, $2::jsonb, $3, $4)', [
+      k.kid,
+      JSON.stringify(k.public_jwk),
+      k.private_key_enc,
+      k.created_at,
+    ]),
+};

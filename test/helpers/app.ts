@@ -1,0 +1,169 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { buildContainer, type Container } from '../../src/container.ts';
+import { parsePhone } from '../../src/domain/phone.ts';
+import { createLogger } from '../../src/logger.ts';
+import { ManualClock } from '../../src/providers/clock.ts';
+import type { SmsProvider } from '../../src/providers/sms/sms-provider.ts';
+import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
+import { freshDatabase, TEST_REDIS_URL, type TestDatabase, testSecrets } from './database.ts';
+import { SmsReceiver } from './sms-receiver.ts';
+
+export interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: test answers are read field by field
+  body: any;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  c: Container;
+  clock: ManualClock;
+  sms: SmsReceiver;
+  logs: string[];
+  request(method: string, url: string, opts?: RequestOptions): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** a second instance on the same database, Redis prefix, clock and SMS gateway */
+  shareWith?: TestApp;
+  sms?: SmsProvider;
+}
+
+/** A whole Callsign on a database of its own, a real SMS gateway on 127.0.0.1 and a clock the test moves. */
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const shared = opts.shareWith;
+  const sms = shared?.sms ?? new SmsReceiver();
+  const smsUrl = shared ? (shared.c.config.smsHttpUrl as string) : await sms.start();
+  const database: TestDatabase | undefined = shared ? undefined : await freshDatabase();
+  const db = shared?.c.db ?? (database as TestDatabase).db;
+  const clock = shared?.clock ?? new ManualClock();
+  const config = loadConfig({
+    APP_ENV: 'development',
+    DATABASE_URL: 'memory://',
+    BASE_URL: 'http://callsign.test',
+    SMS_PROVIDER: 'http',
+    SMS_HTTP_URL: smsUrl,
+    LOG_LEVEL: 'info',
+    ...(TEST_REDIS_URL
+      ? { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: shared?.c.config.redisKeyPrefix ?? `test:${randomBytes(6).toString('hex')}:` }
+      : {}),
+    ...opts.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const redis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
+  const c = await buildContainer(config, {
+    db,
+    ownsDb: false,
+    redis,
+    clock,
+    secrets: testSecrets,
+    logger: createLogger(config.logLevel, sink),
+    sms: opts.sms,
+  });
+  const app = await buildApp(c);
+  await app.ready();
+
+  return {
+    app,
+    c,
+    clock,
+    sms,
+    logs,
+    async request(method, url, { body, token, headers = {}, ip } = {}) {
+      const res = await app.inject({
+        method: method as 'GET',
+        url,
+        remoteAddress: ip,
+        headers: {
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      let parsed: unknown = res.body;
+      try {
+        parsed = JSON.parse(res.body);
+      } catch {}
+      return { status: res.statusCode, body: parsed, headers: res.headers };
+    },
+    async close() {
+      await app.close();
+      await c.close();
+      await redis?.quit();
+      if (!shared) {
+        await sms.close();
+        await database?.drop();
+      }
+    },
+  };
+}
+
+/** A valid phone number no other test uses. */
+export function uniquePhone(): string {
+  for (;;) {
+    const candidate = `+1650${randomInt(2_000_000, 9_999_999)}`;
+    try {
+      return parsePhone(candidate).e164;
+    } catch {}
+  }
+}
+
+export const uniqueHandle = () => `u${randomBytes(6).toString('hex')}`;
+/** A client address of its own, so per-address limits of one test do not touch another flow's. */
+export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}`;
+
+export interface SignedUp {
+  phone: string;
+  pin: string;
+  handle: string;
+  user: Record<string, unknown> & { id: string };
+  access_token: string;
+  refresh_token: string;
+}
+
+export async function verifiedTempToken(t: TestApp, phone: string, purpose: 'signup' | 'pin_reset', ip = uniqueIp()) {
+  const sent = await t.request('POST', '/auth/otp/send', { body: { phone, purpose }, ip });
+  if (sent.status !== 200) throw new Error(`otp/send failed: ${JSON.stringify(sent.body)}`);
+  const verified = await t.request('POST', '/auth/otp/verify', { body: { phone, purpose, code: t.sms.lastCode(phone) }, ip });
+  if (verified.status !== 200) throw new Error(`otp/verify failed: ${JSON.stringify(verified.body)}`);
+  return verified.body.data.temp_token as string;
+}
+
+/** The whole sign-up flow through HTTP: OTP sent, read from the gateway, verified, account created. */
+export async function signUp(
+  t: TestApp,
+  o: { phone?: string; pin?: string; handle?: string; name?: string; device?: unknown } = {},
+): Promise<SignedUp> {
+  const phone = o.phone ?? uniquePhone();
+  const pin = o.pin ?? '482916';
+  const handle = o.handle ?? uniqueHandle();
+  const ip = uniqueIp();
+  const temp_token = await verifiedTempToken(t, phone, 'signup', ip);
+  const res = await t.request('POST', '/auth/signup', { body: { temp_token, pin, handle, name: o.name, device: o.device }, ip });
+  if (res.status !== 200) throw new Error(`signup failed: ${JSON.stringify(res.body)}`);
+  return { phone, pin, handle, ...res.body.data };
+}
+
+export const events = (t: TestApp, type?: string) => outboxRepo.list(t.c.db, type);

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import type { Secrets } from '../../src/config/secrets.ts';
+import { deriveKey } from '../../src/domain/crypto.ts';
+import { KeyRing } from '../../src/domain/key-ring.ts';
+import { systemClock } from '../../src/providers/clock.ts';
+import { type Database, pgliteDatabase, postgresDatabase } from '../../src/storage/db.ts';
+import { migrate } from '../../src/storage/migrate.ts';
+
+// Tests run on PGlite by default and on PostgreSQL when TEST_DATABASE_URL is set; every test app gets a
+// database of its own, so tests never see each other's rows.
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+
+/** One set of secrets per test process, so a cloned template's encrypted signing key opens. */
+export const testSecrets: Secrets = { pinPepper: randomBytes(32), keyEncryptionKey: randomBytes(32) };
+
+let template: Promise<PGlite> | undefined;
+
+/** Migrated once per process, with its signing key made; each test clones it (much faster than a new one). */
+function pgliteTemplate(): Promise<PGlite> {
+  template ??= (async () => {
+    const lite = await PGlite.create();
+    const db = pgliteDatabase(lite);
+    await migrate(db);
+    await new KeyRing(db, deriveKey(testSecrets.keyEncryptionKey, 'signing-keys'), systemClock).load();
+    return lite;
+  })();
+  return template;
+}
+
+export interface TestDatabase {
+  db: Database;
+  drop(): Promise<void>;
+}
+
+export async function freshDatabase(): Promise<TestDatabase> {
+  if (!TEST_DATABASE_URL) {
+    const db = pgliteDatabase(await (await pgliteTemplate()).clone());
+    return { db, drop: () => db.close() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = postgresDatabase(TEST_DATABASE_URL, { max: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  const db = postgresDatabase(TEST_DATABASE_URL, { schema, max: 20 });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
