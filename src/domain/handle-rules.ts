@@ -1,9 +1,10 @@
 import { DomainError, fieldError } from './errors.ts';
 
-// D11: names an integrator's UI or a support desk would be impersonated with.
+// D11: names an integrator's UI or a support desk would be impersonated with. (D11's "me" is already
+// refused by the 3-character minimum.)
 const RESERVED = new Set([
   'admin', 'administrator', 'root', 'support', 'api', 'auth', 'oauth', 'login', 'logout', 'signin', 'signup',
-  'signout', 'register', 'me', 'help', 'security', 'settings', 'system', 'www', 'mail', 'email', 'info',
+  'signout', 'register', 'help', 'security', 'settings', 'system', 'www', 'mail', 'email', 'info',
   'staff', 'team', 'official', 'callsign', 'moderator', 'owner', 'billing', 'account', 'accounts', 'user',
   'users', 'null', 'undefined', 'anonymous', 'console', 'dashboard', 'status', 'kyc', 'verify', 'sessions',
 ]);

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, events, signUp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
+
+const USER_FIELDS = [
+  'avatar_url', 'bio', 'country', 'created_at', 'handle', 'id', 'kyc_status', 'kyc_verified_at', 'kyc_country',
+  'language', 'name', 'phone', 'phone_verified', 'updated_at',
+].sort();
+
+describe('POST /auth/signin (spec, D9, D18, D28)', () => {
+  let t: TestApp;
+  before(async () => {
+    // The per-phone limit (5 per 15 min) is tested on its own below; here it must not hide the lock.
+    t = await createTestApp({ env: { RATE_LIMITS: 'signin_phone=1000/900,signin_address=1000/900' } });
+  });
+  after(() => t.close());
+
+  const signin = (phone: string, pin: unknown, extra: Record<string, unknown> = {}) =>
+    t.request('POST', '/auth/signin', { body: { phone, pin, ...extra }, ip: extra.ip as string | undefined });
+
+  test('answers the whole REST user (every field, D2), tokens, expires_in 900; writes session.created', async () => {
+    const s = await signUp(t);
+    const res = await t.request('POST', '/auth/signin', {
+      body: { phone: s.phone, pin: s.pin, device: { name: "Ada's iPhone", platform: 'ios' } },
+      ip: '203.0.113.77',
+    });
+    assert.equal(res.status, 200);
+    const { user, access_token, refresh_token, expires_in } = res.body.data;
+    assert.deepEqual(Object.keys(user).sort(), USER_FIELDS);
+    assert.equal(user.phone_verified, true);
+    assert.equal(user.bio, null);
+    assert.equal(user.language, null);
+    assert.equal(user.country, 'US');
+    assert.equal(user.kyc_status, 'none');
+    assert.ok(access_token && refresh_token);
+    assert.equal(expires_in, 900);
+    const ev = (await events(t, 'session.created')).filter((e) => e.data.user_id === s.user.id);
+    assert.equal(ev.length, 2, 'one for sign-up, one for sign-in');
+    assert.deepEqual(ev[1].data, {
+      user_id: s.user.id,
+      session_id: ev[1].data.session_id,
+      device_name: "Ada's iPhone",
+      platform: 'ios',
+      ip_address: '203.0.113.*',
+    });
+  });
+
+  test('wrong PIN and unknown phone are both INVALID_CREDENTIALS (401)', async () => {
+    const s = await signUp(t);
+    const wrong = await signin(s.phone, '918273');
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.body.error.code, 'INVALID_CREDENTIALS');
+    const unknown = await signin(uniquePhone(), '918273');
+    assert.equal(unknown.status, 401);
+    assert.equal(unknown.body.error.code, 'INVALID_CREDENTIALS');
+    assert.equal(unknown.body.error.message, wrong.body.error.message, 'no hint which one was wrong');
+  });
+
+  test('malformed phone is INVALID_PHONE, malformed PIN is INVALID_PIN', async () => {
+    assert.equal((await signin('555', '482916')).body.error.code, 'INVALID_PHONE');
+    assert.equal((await signin(uniquePhone(), '12')).body.error.code, 'INVALID_PIN');
+  });
+
+  test('D9: 10 consecutive wrong PINs lock the account for 1 hour; the right PIN is refused meanwhile', async () => {
+    const s = await signUp(t);
+    for (let i = 1; i <= 9; i++) assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS', `try ${i}`);
+    const tenth = await signin(s.phone, '918273');
+    assert.equal(tenth.status, 403);
+    assert.equal(tenth.body.error.code, 'ACCOUNT_LOCKED');
+    const lockedUntil = Date.parse(tenth.body.error.details.locked_until);
+    assert.equal(lockedUntil, t.clock.now().getTime() + 3600_000);
+    const right = await signin(s.phone, s.pin);
+    assert.equal(right.status, 403);
+    assert.equal(right.body.error.code, 'ACCOUNT_LOCKED');
+    t.clock.advance(3599);
+    assert.equal((await signin(s.phone, s.pin)).body.error.code, 'ACCOUNT_LOCKED');
+    t.clock.advance(2);
+    assert.equal((await signin(s.phone, s.pin)).status, 200, 'the lock has passed');
+  });
+
+  test('D9: a correct PIN resets the count of wrong ones', async () => {
+    const s = await signUp(t);
+    for (let i = 0; i < 9; i++) await signin(s.phone, '918273');
+    assert.equal((await signin(s.phone, s.pin)).status, 200);
+    for (let i = 0; i < 9; i++) assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS');
+  });
+
+  test('D9 race (Keycloak CVE-2024-4629 pattern): 30 parallel wrong PINs get at most 10 evaluations', async () => {
+    const s = await signUp(t);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => signin(s.phone, '918273')));
+    const codes = answers.map((a) => a.body.error.code);
+    // Evaluated attempts answer INVALID_CREDENTIALS, except the 10th, which answers ACCOUNT_LOCKED itself.
+    assert.equal(codes.filter((c) => c === 'INVALID_CREDENTIALS').length, 9);
+    assert.equal(codes.filter((c) => c === 'ACCOUNT_LOCKED').length, 21);
+    const row = (await t.c.db.query<{ failed_pin_attempts: number }>('SELECT failed_pin_attempts FROM users WHERE id = $1', [s.user.id]))[0];
+    assert.equal(row.failed_pin_attempts, 10);
+    assert.equal((await signin(s.phone, s.pin)).body.error.code, 'ACCOUNT_LOCKED');
+  });
+});
+
+describe('sign-in limits (spec "Limits", D28)', () => {
+  test('5 sign-ins per phone per 15 minutes, counted whatever the outcome', async () => {
+    const t = await createTestApp();
+    try {
+      const s = await signUp(t);
+      for (let i = 0; i < 5; i++) {
+        const res = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin }, ip: uniqueIp() });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers['x-ratelimit-limit'], '5');
+      }
+      const sixth = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin }, ip: uniqueIp() });
+      assert.equal(sixth.status, 429);
+      assert.equal(sixth.body.error.code, 'RATE_LIMITED');
+      assert.ok(Number(sixth.headers['retry-after']) <= 900);
+      t.clock.advance(900);
+      assert.equal((await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } })).status, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('50 sign-ins per client address per 15 minutes', async () => {
+    const t = await createTestApp({ env: { RATE_LIMITS: 'signin_address=3/900' } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await t.request('POST', '/auth/signin', { body: { phone: uniquePhone(), pin: '918273' }, ip: '192.0.2.9' });
+        assert.equal(res.status, 401);
+      }
+      const res = await t.request('POST', '/auth/signin', { body: { phone: uniquePhone(), pin: '918273' }, ip: '192.0.2.9' });
+      assert.equal(res.status, 429);
+      assert.equal(t.c.config.rateLimits.signin_address.limit, 3, 'D28: limits are configuration');
+    } finally {
+      await t.close();
+    }
+  });
+});
