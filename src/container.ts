@@ -58,7 +58,11 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
   const secrets = parts.secrets ?? resolveSecrets(config);
   const db = parts.db ?? (await openDatabase(config.databaseUrl, config.dataDir));
   const ownsDb = parts.ownsDb ?? !parts.db;
-  const redis = parts.redis ?? (config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined);
+  const redis =
+    parts.redis ??
+    (config.redisUrl
+      ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+      : undefined);
   const ownsRedis = !parts.redis;
 
   try {
@@ -94,7 +98,9 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       tokens,
       firstPartyClientId: config.firstPartyClientId,
     });
-    const store = redis ? new RedisRateCounterStore(redis, config.redisKeyPrefix) : new DbRateCounterStore(db);
+    const store = redis
+      ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
+      : new DbRateCounterStore(db);
     const rateLimiter = new RateLimiter(store, config.rateLimits, clock);
 
     return {

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 // Secrets never reach a log line: credentials in headers and every secret-bearing body field are redacted,
 // wherever a log call puts them.
@@ -19,5 +19,8 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination as pino.DestinationStream);
+  return pino(
+    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    destination as pino.DestinationStream,
+  );
 }

@@ -10,7 +10,9 @@ export interface Running {
 }
 
 /** Loads config, builds the container, starts HTTP; SIGTERM/SIGINT stop it gracefully. */
-export async function serve(env: Record<string, string | undefined> = { ...readDotEnv(), ...process.env }): Promise<Running> {
+export async function serve(
+  env: Record<string, string | undefined> = { ...readDotEnv(), ...process.env },
+): Promise<Running> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(env);

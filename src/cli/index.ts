@@ -26,7 +26,9 @@ async function main(argv: string[]) {
       const db = await openDatabase(config.databaseUrl, config.dataDir);
       try {
         const applied = await migrate(db);
-        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+        process.stdout.write(
+          applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n',
+        );
       } finally {
         await db.close();
       }

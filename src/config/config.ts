@@ -94,7 +94,8 @@ export function loadConfig(env: Env): Readonly<Config> {
   const appEnv = oneOf<AppEnv>('APP_ENV', ['development', 'staging', 'production'], 'development');
   const portRaw = str('PORT') ?? '3000';
   const port = Number(portRaw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be 0-65535 (got "${portRaw}")`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT must be 0-65535 (got "${portRaw}")`);
   const own = `http://localhost:${port}`;
   const baseUrl = url('BASE_URL', own);
 
@@ -104,7 +105,11 @@ export function loadConfig(env: Env): Readonly<Config> {
   let twilio: Config['twilio'];
   if (smsProvider === 'twilio') {
     const [accountSid, authToken, from] = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'].map(str);
-    for (const [n, v] of Object.entries({ TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: from })) {
+    for (const [n, v] of Object.entries({
+      TWILIO_ACCOUNT_SID: accountSid,
+      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_FROM: from,
+    })) {
       if (!v) problems.push(`${n} is required when SMS_PROVIDER=twilio`);
     }
     twilio = {
@@ -141,10 +146,12 @@ export function loadConfig(env: Env): Readonly<Config> {
   // provider (it would write one-time codes into the logs).
   if (appEnv === 'production') {
     if (testPhoneNumbers.size) problems.push('TEST_PHONE_NUMBERS is not allowed when APP_ENV=production');
-    if (kycProvider === 'sandbox') problems.push('KYC_PROVIDER=sandbox is not allowed when APP_ENV=production');
+    if (kycProvider === 'sandbox')
+      problems.push('KYC_PROVIDER=sandbox is not allowed when APP_ENV=production');
     if (!pinPepper) problems.push('PIN_PEPPER is required when APP_ENV=production');
     if (!keyEncryptionKey) problems.push('KEY_ENCRYPTION_KEY is required when APP_ENV=production');
-    if (smsProvider === 'console') problems.push('SMS_PROVIDER=console is not allowed when APP_ENV=production');
+    if (smsProvider === 'console')
+      problems.push('SMS_PROVIDER=console is not allowed when APP_ENV=production');
     if (!str('DATABASE_URL')) problems.push('DATABASE_URL is required when APP_ENV=production');
   }
 

@@ -29,7 +29,9 @@ export function parseRateLimits(raw: string | undefined): { limits: RateLimits; 
   for (const part of raw.split(',')) {
     const m = /^\s*([a-z_]+)\s*=\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(part);
     if (!m || !(m[1] in limits) || Number(m[2]) < 1 || Number(m[3]) < 1) {
-      problems.push(`"${part.trim()}" is not name=count/seconds with a known name (${Object.keys(limits).join(', ')})`);
+      problems.push(
+        `"${part.trim()}" is not name=count/seconds with a known name (${Object.keys(limits).join(', ')})`,
+      );
       continue;
     }
     limits[m[1] as RateLimitName] = { limit: Number(m[2]), windowSeconds: Number(m[3]) };

@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { unixSeconds, type Clock } from '../providers/clock.ts';
+import { type Clock, unixSeconds } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import { DomainError } from './errors.ts';
 import type { KeyRing } from './key-ring.ts';
@@ -23,7 +23,13 @@ export class AccessTokens {
     private readonly issuer: string,
   ) {}
 
-  async issue(c: { sub: string; aud: string; scope: string; sid: string; ttlSeconds: number }): Promise<string> {
+  async issue(c: {
+    sub: string;
+    aud: string;
+    scope: string;
+    sid: string;
+    ttlSeconds: number;
+  }): Promise<string> {
     const { kid, privateKey } = this.keys.signingKey();
     const iat = unixSeconds(this.clock.now());
     return new SignJWT({ scope: c.scope, sid: c.sid })
@@ -40,17 +46,26 @@ export class AccessTokens {
   /** INVALID_TOKEN for anything not ours or malformed, TOKEN_EXPIRED for ours and expired. */
   async verify(token: string, audience: string): Promise<AccessClaims> {
     try {
-      const { payload } = await jwtVerify(token, async (header) => {
-        const key = await this.keys.publicKey(header.kid);
-        if (!key) throw new errors.JWKSNoMatchingKey();
-        return key;
-      }, { issuer: this.issuer, audience, algorithms: ['RS256'], typ: 'JWT', currentDate: this.clock.now() });
-      if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string' || typeof payload.scope !== 'string') {
+      const { payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const key = await this.keys.publicKey(header.kid);
+          if (!key) throw new errors.JWKSNoMatchingKey();
+          return key;
+        },
+        { issuer: this.issuer, audience, algorithms: ['RS256'], typ: 'JWT', currentDate: this.clock.now() },
+      );
+      if (
+        typeof payload.sid !== 'string' ||
+        typeof payload.sub !== 'string' ||
+        typeof payload.scope !== 'string'
+      ) {
         throw new errors.JWTClaimValidationFailed('missing claims', payload);
       }
       return payload as unknown as AccessClaims;
     } catch (err) {
-      if (err instanceof errors.JWTExpired) throw new DomainError('TOKEN_EXPIRED', 'access token has expired');
+      if (err instanceof errors.JWTExpired)
+        throw new DomainError('TOKEN_EXPIRED', 'access token has expired');
       throw new DomainError('INVALID_TOKEN', 'access token is invalid');
     }
   }

@@ -45,7 +45,8 @@ type Body = Record<string, unknown>;
 export function parseName(input: unknown): string | null {
   if (input === undefined || input === null) return null;
   const name = typeof input === 'string' ? input.trim() : '';
-  if (name.length < 1 || name.length > 100) throw fieldError('INVALID_REQUEST', 'name', 'name must be 1-100 characters');
+  if (name.length < 1 || name.length > 100)
+    throw fieldError('INVALID_REQUEST', 'name', 'name must be 1-100 characters');
   return name;
 }
 
@@ -95,7 +96,8 @@ export class AccountService {
     } catch (err) {
       const index = uniqueViolation(err);
       if (index === 'users_handle_live') throw handleTaken();
-      if (index === 'users_phone_live') throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
+      if (index === 'users_phone_live')
+        throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
       throw err;
     }
   }
@@ -114,7 +116,13 @@ export class AccountService {
       throw invalidCredentials();
     }
     const now = this.d.clock.now();
-    const attempt = await usersRepo.takePinAttempt(this.d.db, user.id, now, PIN_LOCK_THRESHOLD, addSeconds(now, PIN_LOCK_SECONDS));
+    const attempt = await usersRepo.takePinAttempt(
+      this.d.db,
+      user.id,
+      now,
+      PIN_LOCK_THRESHOLD,
+      addSeconds(now, PIN_LOCK_SECONDS),
+    );
     if (!attempt) throw accountLocked(await usersRepo.lockedUntil(this.d.db, user.id));
     if (await this.d.pins.verify(user.pin_hash, pin)) {
       await usersRepo.clearPinFailures(this.d.db, user.id);
@@ -128,7 +136,9 @@ export class AccountService {
   async signIn(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
     const user = await this.checkPin(body.phone, body.pin);
-    const opened = await this.d.db.transaction((tx) => this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)));
+    const opened = await this.d.db.transaction((tx) =>
+      this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)),
+    );
     return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
   }
 
@@ -157,9 +167,14 @@ export class AccountService {
   }
 }
 
-const handleTaken = () => new DomainError('HANDLE_TAKEN', 'this handle is already in use', { field: 'handle' });
+const handleTaken = () =>
+  new DomainError('HANDLE_TAKEN', 'this handle is already in use', { field: 'handle' });
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'wrong phone number or PIN');
 const accountLocked = (until: Date | null) =>
-  new DomainError('ACCOUNT_LOCKED', 'too many wrong PINs; the account is locked for a while, or reset the PIN', {
-    locked_until: until?.toISOString() ?? null,
-  });
+  new DomainError(
+    'ACCOUNT_LOCKED',
+    'too many wrong PINs; the account is locked for a while, or reset the PIN',
+    {
+      locked_until: until?.toISOString() ?? null,
+    },
+  );

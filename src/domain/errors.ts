@@ -34,5 +34,9 @@ export class DomainError extends Error {
 }
 
 /** D26: `details.field` names the offending field. */
-export const fieldError = (code: ErrorCode, field: string, message: string, extra: Record<string, unknown> = {}) =>
-  new DomainError(code, message, { field, ...extra });
+export const fieldError = (
+  code: ErrorCode,
+  field: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+) => new DomainError(code, message, { field, ...extra });

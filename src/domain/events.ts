@@ -7,7 +7,9 @@ import type { UserRow } from '../storage/repositories/users.ts';
 
 // The spec's "Event types and data": one entry per event type, so adding an event is one line here.
 export interface EventPayloads {
-  'user.created': { user: { id: string; phone: string; handle: string; name: string | null; created_at: string } };
+  'user.created': {
+    user: { id: string; phone: string; handle: string; name: string | null; created_at: string };
+  };
   'session.created': {
     user_id: string;
     session_id: string;
@@ -30,7 +32,13 @@ export type SessionRevokeReason =
 
 export const payloads = {
   userCreated: (u: UserRow): EventPayloads['user.created'] => ({
-    user: { id: u.id, phone: u.phone, handle: u.handle, name: u.name, created_at: u.created_at.toISOString() },
+    user: {
+      id: u.id,
+      phone: u.phone,
+      handle: u.handle,
+      name: u.name,
+      created_at: u.created_at.toISOString(),
+    },
   }),
   sessionCreated: (s: SessionRow): EventPayloads['session.created'] => ({
     user_id: s.user_id,

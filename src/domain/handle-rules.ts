@@ -3,10 +3,47 @@ import { DomainError, fieldError } from './errors.ts';
 // D11: names an integrator's UI or a support desk would be impersonated with. (D11's "me" is already
 // refused by the 3-character minimum.)
 const RESERVED = new Set([
-  'admin', 'administrator', 'root', 'support', 'api', 'auth', 'oauth', 'login', 'logout', 'signin', 'signup',
-  'signout', 'register', 'help', 'security', 'settings', 'system', 'www', 'mail', 'email', 'info',
-  'staff', 'team', 'official', 'callsign', 'moderator', 'owner', 'billing', 'account', 'accounts', 'user',
-  'users', 'null', 'undefined', 'anonymous', 'console', 'dashboard', 'status', 'kyc', 'verify', 'sessions',
+  'admin',
+  'administrator',
+  'root',
+  'support',
+  'api',
+  'auth',
+  'oauth',
+  'login',
+  'logout',
+  'signin',
+  'signup',
+  'signout',
+  'register',
+  'help',
+  'security',
+  'settings',
+  'system',
+  'www',
+  'mail',
+  'email',
+  'info',
+  'staff',
+  'team',
+  'official',
+  'callsign',
+  'moderator',
+  'owner',
+  'billing',
+  'account',
+  'accounts',
+  'user',
+  'users',
+  'null',
+  'undefined',
+  'anonymous',
+  'console',
+  'dashboard',
+  'status',
+  'kyc',
+  'verify',
+  'sessions',
 ]);
 
 export type HandleProblem = 'invalid' | 'reserved';
@@ -26,5 +63,6 @@ export function assertAcceptableHandle(handle: unknown): asserts handle is strin
       'handle must be 3-30 characters of a-z, 0-9 and _, starting with a letter',
     );
   }
-  if (problem === 'reserved') throw new DomainError('HANDLE_RESERVED', 'this handle is reserved', { field: 'handle' });
+  if (problem === 'reserved')
+    throw new DomainError('HANDLE_RESERVED', 'this handle is reserved', { field: 'handle' });
 }

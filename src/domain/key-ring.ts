@@ -42,7 +42,12 @@ export class KeyRing {
     await this.reload();
   }
 
-  private async insert(tx: Parameters<typeof signingKeysRepo.insert>[0], publicKey: KeyObject, privateKey: KeyObject, now: Date) {
+  private async insert(
+    tx: Parameters<typeof signingKeysRepo.insert>[0],
+    publicKey: KeyObject,
+    privateKey: KeyObject,
+    now: Date,
+  ) {
     const jwk = await exportJWK(publicKey);
     const kid = await calculateJwkThumbprint(jwk);
     const der = privateKey.export({ type: 'pkcs8', format: 'der' });
@@ -56,12 +61,20 @@ export class KeyRing {
 
   private async reload(): Promise<void> {
     const rows = await signingKeysRepo.published(this.db, this.clock.now());
-    this.#published = new Map(rows.map((r) => [r.kid, { jwk: r.public_jwk, publicKey: createPublicKey({ key: r.public_jwk, format: 'jwk' }) }]));
+    this.#published = new Map(
+      rows.map((r) => [
+        r.kid,
+        { jwk: r.public_jwk, publicKey: createPublicKey({ key: r.public_jwk, format: 'jwk' }) },
+      ]),
+    );
     const active = rows.find((r) => !r.retired_at);
     if (!active) throw new Error('no active signing key');
     if (this.#signing?.kid !== active.kid) {
       const der = decrypt(this.encryptionKey, active.private_key_enc);
-      this.#signing = { kid: active.kid, privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }) };
+      this.#signing = {
+        kid: active.kid,
+        privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }),
+      };
     }
     this.#lastReload = Date.now();
   }

@@ -52,12 +52,17 @@ export class OtpService {
     // D6: without enumeration protection, say plainly why no code is sent; with it, answer the same success
     // and tell only the phone's owner.
     if (purpose === 'signup' && registered) {
-      if (!this.d.enumerationProtection) throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
-      await this.deliver(phone, 'Someone tried to create an account with this number, which already has one. Sign in or reset your PIN instead.');
+      if (!this.d.enumerationProtection)
+        throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
+      await this.deliver(
+        phone,
+        'Someone tried to create an account with this number, which already has one. Sign in or reset your PIN instead.',
+      );
       return answer;
     }
     if (purpose === 'pin_reset' && !registered) {
-      if (!this.d.enumerationProtection) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+      if (!this.d.enumerationProtection)
+        throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
       return answer;
     }
 
@@ -77,7 +82,10 @@ export class OtpService {
     );
     if (fixed) return answer;
     try {
-      await this.deliver(phone, `Your verification code is ${code}. It expires in 5 minutes. Never share it.`);
+      await this.deliver(
+        phone,
+        `Your verification code is ${code}. It expires in 5 minutes. Never share it.`,
+      );
     } catch (err) {
       // D37: a failed send leaves no usable code behind.
       await otpsRepo.consume(this.d.db, id, now);
@@ -103,21 +111,29 @@ export class OtpService {
   ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
     const phone = parsePhone(phoneInput).e164;
     const purpose = parsePurpose(purposeInput);
-    if (typeof codeInput !== 'string' || codeInput.length > 32) throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
+    if (typeof codeInput !== 'string' || codeInput.length > 32)
+      throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
     const now = this.d.clock.now();
     const otp = await otpsRepo.current(this.d.db, phone, purpose);
-    if (!otp || otp.consumed_at) throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
-    if (otp.expires_at <= now) throw fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
+    if (!otp || otp.consumed_at)
+      throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
+    if (otp.expires_at <= now)
+      throw fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
 
     // D6: count the evaluation before making it; the 6th burns the code.
     const attempt = await otpsRepo.countAttempt(this.d.db, otp.id);
-    if (attempt === undefined) throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
+    if (attempt === undefined)
+      throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
     if (attempt > OTP_MAX_ATTEMPTS) {
       await otpsRepo.consume(this.d.db, otp.id, now);
-      throw new DomainError('RATE_LIMITED', 'too many attempts for this code; request a new one', { field: 'code' });
+      throw new DomainError('RATE_LIMITED', 'too many attempts for this code; request a new one', {
+        field: 'code',
+      });
     }
     if (!safeEqual(this.hashCode(phone, purpose, codeInput), otp.code_hash)) {
-      throw fieldError('INVALID_OTP', 'code', 'the code is wrong', { attempts_remaining: OTP_MAX_ATTEMPTS - attempt });
+      throw fieldError('INVALID_OTP', 'code', 'the code is wrong', {
+        attempts_remaining: OTP_MAX_ATTEMPTS - attempt,
+      });
     }
 
     const tempToken = this.d.random.token(32);
@@ -138,7 +154,10 @@ export class OtpService {
 
   /** D7: a cheap look before the expensive PIN hash; consumeTempToken is the real gate. */
   async assertTempToken(token: unknown, purpose: OtpPurpose): Promise<void> {
-    if (typeof token !== 'string' || !(await tempTokensRepo.findUsable(this.d.db, sha256(token), purpose, this.d.clock.now()))) {
+    if (
+      typeof token !== 'string' ||
+      !(await tempTokensRepo.findUsable(this.d.db, sha256(token), purpose, this.d.clock.now()))
+    ) {
       throw invalidTempToken();
     }
   }

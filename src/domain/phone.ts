@@ -9,9 +9,14 @@ export interface Phone {
 
 /** D5: accept any spelling libphonenumber understands in international form, store E.164. */
 export function parsePhone(input: unknown): Phone {
-  const parsed = typeof input === 'string' && input.length <= 40 ? parsePhoneNumberFromString(input) : undefined;
+  const parsed =
+    typeof input === 'string' && input.length <= 40 ? parsePhoneNumberFromString(input) : undefined;
   if (!parsed?.isPossible() || !parsed.isValid() || !input?.toString().trim().startsWith('+')) {
-    throw fieldError('INVALID_PHONE', 'phone', 'phone must be a valid number in international format, e.g. +14155550100');
+    throw fieldError(
+      'INVALID_PHONE',
+      'phone',
+      'phone must be a valid number in international format, e.g. +14155550100',
+    );
   }
   return { e164: parsed.number, country: parsed.country ?? null };
 }

@@ -29,7 +29,9 @@ export class RateLimiter {
    * Counts one hit against each named limit. Answers the state with the fewest requests remaining (its
    * headers go on the answer, D28) and whether any limit is exceeded.
    */
-  async hit(subjects: Array<[RateLimitName, string]>): Promise<{ state: RateLimitState; exceeded: DomainError | null }> {
+  async hit(
+    subjects: Array<[RateLimitName, string]>,
+  ): Promise<{ state: RateLimitState; exceeded: DomainError | null }> {
     const now = this.clock.now().getTime();
     const results = await Promise.all(
       subjects.map(async ([name, subject]) => {
@@ -37,7 +39,12 @@ export class RateLimiter {
         const windowMs = windowSeconds * 1000;
         const start = Math.floor(now / windowMs) * windowMs;
         const count = await this.store.hit(`${name}:${subject}`, new Date(start), windowSeconds);
-        return { limit, remaining: Math.max(0, limit - count), resetAt: new Date(start + windowMs), over: count > limit };
+        return {
+          limit,
+          remaining: Math.max(0, limit - count),
+          resetAt: new Date(start + windowMs),
+          over: count > limit,
+        };
       }),
     );
     const state = results.reduce((a, b) => (b.remaining < a.remaining ? b : a));

@@ -26,14 +26,18 @@ export interface OpenedSession {
   refreshToken: string;
 }
 
-const invalidRefreshToken = () => new DomainError('INVALID_REFRESH_TOKEN', 'refresh token is invalid, expired or revoked');
+const invalidRefreshToken = () =>
+  new DomainError('INVALID_REFRESH_TOKEN', 'refresh token is invalid, expired or revoked');
 
 /** D15-D17: sessions, their refresh-token families, rotation and revocation. */
 export class SessionService {
   constructor(private readonly d: SessionDeps) {}
 
   /** D15: one sign-in on one device; writes session.created in the caller's transaction. */
-  async open(tx: Queryable, s: { userId: string; clientId: string; device: Device; ipAddress: string | null }): Promise<OpenedSession> {
+  async open(
+    tx: Queryable,
+    s: { userId: string; clientId: string; device: Device; ipAddress: string | null },
+  ): Promise<OpenedSession> {
     const now = this.d.clock.now();
     const session = await sessionsRepo.insert(tx, {
       id: this.d.random.uuid(),
@@ -65,7 +69,10 @@ export class SessionService {
   }
 
   /** D16: rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */
-  async rotate(token: unknown, clientId: string): Promise<{ userId: string; sessionId: string; refreshToken: string }> {
+  async rotate(
+    token: unknown,
+    clientId: string,
+  ): Promise<{ userId: string; sessionId: string; refreshToken: string }> {
     if (typeof token !== 'string' || token.length > 200) throw invalidRefreshToken();
     const now = this.d.clock.now();
     const hash = sha256(token);
@@ -87,11 +94,13 @@ export class SessionService {
       }
       const row = await refreshTokensRepo.findWithSession(tx, hash);
       // Unknown, another client's, expired, or of a revoked session: plainly invalid.
-      if (!row || row.client_id !== clientId || row.session_revoked_at || !row.rotated_at) return { ok: false as const };
+      if (!row || row.client_id !== clientId || row.session_revoked_at || !row.rotated_at)
+        return { ok: false as const };
       const age = (now.getTime() - row.rotated_at.getTime()) / 1000;
       if (age <= REFRESH_REUSE_GRACE_SECONDS && row.successor_hash === successorHash) {
         const next = await refreshTokensRepo.findWithSession(tx, successorHash);
-        if (next && !next.rotated_at) return { ok: true as const, userId: row.user_id, sessionId: row.session_id };
+        if (next && !next.rotated_at)
+          return { ok: true as const, userId: row.user_id, sessionId: row.session_id };
       }
       // Reuse of a rotated token: the family is compromised, so the whole session goes.
       await this.revoke(tx, row.session_id, 'refresh_token_reuse');
@@ -102,7 +111,11 @@ export class SessionService {
   }
 
   /** Revokes and writes session.revoked, once, whoever else revokes at the same time. */
-  async revoke(tx: Queryable, sessionId: string, reason: SessionRevokeReason): Promise<SessionRow | undefined> {
+  async revoke(
+    tx: Queryable,
+    sessionId: string,
+    reason: SessionRevokeReason,
+  ): Promise<SessionRow | undefined> {
     const revoked = await sessionsRepo.revoke(tx, sessionId, reason, this.d.clock.now());
     if (revoked) await this.d.events.emit(tx, 'session.revoked', payloads.sessionRevoked(revoked, reason));
     return revoked;
@@ -110,7 +123,8 @@ export class SessionService {
 
   async revokeAllOfUser(tx: Queryable, userId: string, reason: SessionRevokeReason): Promise<SessionRow[]> {
     const revoked = await sessionsRepo.revokeAllOfUser(tx, userId, reason, this.d.clock.now());
-    for (const s of revoked) await this.d.events.emit(tx, 'session.revoked', payloads.sessionRevoked(s, reason));
+    for (const s of revoked)
+      await this.d.events.emit(tx, 'session.revoked', payloads.sessionRevoked(s, reason));
     return revoked;
   }
 

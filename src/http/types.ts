@@ -13,6 +13,8 @@ declare module 'fastify' {
     auth?: boolean;
     /** the limits this route counts against (D28); without it, the "all other REST endpoints" limit */
     rateLimit?: (request: FastifyRequest) => Array<[RateLimitName, string]>;
+    /** answer even when the counter store is down (only /health, which reports that very state) */
+    rateLimitOptional?: boolean;
   }
   interface FastifyRequest {
     auth?: AuthContext;

@@ -10,7 +10,11 @@ export class RedisRateCounterStore implements RateCounterStore {
 
   async hit(key: string, windowStart: Date, windowSeconds: number): Promise<number> {
     const k = `${this.prefix}rl:${key}:${windowStart.getTime()}`;
-    const results = await this.redis.multi().incr(k).expire(k, windowSeconds + 60).exec();
+    const results = await this.redis
+      .multi()
+      .incr(k)
+      .expire(k, windowSeconds + 60)
+      .exec();
     const [err, count] = results?.[0] ?? [new Error('redis transaction aborted'), 0];
     if (err) throw err;
     return Number(count);

@@ -21,7 +21,11 @@ export async function one<T = Row>(q: Queryable, sql: string, params?: unknown[]
   return rows[0];
 }
 
-export async function maybeOne<T = Row>(q: Queryable, sql: string, params?: unknown[]): Promise<T | undefined> {
+export async function maybeOne<T = Row>(
+  q: Queryable,
+  sql: string,
+  params?: unknown[],
+): Promise<T | undefined> {
   return (await q.query<T>(sql, params))[0];
 }
 
@@ -55,7 +59,9 @@ export async function openPglite(dataDir: string | 'memory'): Promise<Database> 
 // int8 (counts, sums) as numbers; everything else as node-postgres parses it.
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === 20
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 export function postgresDatabase(url: string, opts: { schema?: string; max?: number } = {}): Database {

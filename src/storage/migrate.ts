@@ -12,7 +12,9 @@ export async function migrate(db: Database): Promise<string[]> {
     await tx.query('SELECT pg_advisory_xact_lock(724201)');
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    const done = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+    );
     const applied: string[] = [];
     for (const file of files) {
       const version = Number(file.slice(0, 3));

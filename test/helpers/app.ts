@@ -60,7 +60,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     SMS_HTTP_URL: smsUrl,
     LOG_LEVEL: 'info',
     ...(TEST_REDIS_URL
-      ? { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: shared?.c.config.redisKeyPrefix ?? `test:${randomBytes(6).toString('hex')}:` }
+      ? {
+          REDIS_URL: TEST_REDIS_URL,
+          REDIS_KEY_PREFIX: shared?.c.config.redisKeyPrefix ?? `test:${randomBytes(6).toString('hex')}:`,
+        }
       : {}),
     ...opts.env,
   });
@@ -143,10 +146,18 @@ export interface SignedUp {
   refresh_token: string;
 }
 
-export async function verifiedTempToken(t: TestApp, phone: string, purpose: 'signup' | 'pin_reset', ip = uniqueIp()) {
+export async function verifiedTempToken(
+  t: TestApp,
+  phone: string,
+  purpose: 'signup' | 'pin_reset',
+  ip = uniqueIp(),
+) {
   const sent = await t.request('POST', '/auth/otp/send', { body: { phone, purpose }, ip });
   if (sent.status !== 200) throw new Error(`otp/send failed: ${JSON.stringify(sent.body)}`);
-  const verified = await t.request('POST', '/auth/otp/verify', { body: { phone, purpose, code: t.sms.lastCode(phone) }, ip });
+  const verified = await t.request('POST', '/auth/otp/verify', {
+    body: { phone, purpose, code: t.sms.lastCode(phone) },
+    ip,
+  });
   if (verified.status !== 200) throw new Error(`otp/verify failed: ${JSON.stringify(verified.body)}`);
   return verified.body.data.temp_token as string;
 }
@@ -161,7 +172,10 @@ export async function signUp(
   const handle = o.handle ?? uniqueHandle();
   const ip = uniqueIp();
   const temp_token = await verifiedTempToken(t, phone, 'signup', ip);
-  const res = await t.request('POST', '/auth/signup', { body: { temp_token, pin, handle, name: o.name, device: o.device }, ip });
+  const res = await t.request('POST', '/auth/signup', {
+    body: { temp_token, pin, handle, name: o.name, device: o.device },
+    ip,
+  });
   if (res.status !== 200) throw new Error(`signup failed: ${JSON.stringify(res.body)}`);
   return { phone, pin, handle, ...res.body.data };
 }

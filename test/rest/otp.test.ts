@@ -155,8 +155,15 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     // An evaluated code answers INVALID_OTP with attempts_remaining; the rest never reached the comparison.
     const evaluated = answers.filter((a) => a.body.error.details.attempts_remaining !== undefined).length;
     assert.equal(evaluated, 5);
-    assert.ok(answers.some((a) => a.body.error.code === 'RATE_LIMITED'), 'the 6th burns the code');
-    assert.equal((await verify(phone, code)).body.error.code, 'INVALID_OTP', 'even the right code is refused now');
+    assert.ok(
+      answers.some((a) => a.body.error.code === 'RATE_LIMITED'),
+      'the 6th burns the code',
+    );
+    assert.equal(
+      (await verify(phone, code)).body.error.code,
+      'INVALID_OTP',
+      'even the right code is refused now',
+    );
   });
 
   test('race: the right code verified 5 times at once gives exactly one temp_token', async () => {
@@ -231,7 +238,11 @@ describe('D35 test phone numbers and D6 enumeration protection', () => {
   test('a configured test number gets its fixed code and no SMS in development', async () => {
     const t = await createTestApp({ env: { TEST_PHONE_NUMBERS: '+14155550100=246810' } });
     try {
-      assert.equal((await t.request('POST', '/auth/otp/send', { body: { phone: '+14155550100', purpose: 'signup' } })).status, 200);
+      assert.equal(
+        (await t.request('POST', '/auth/otp/send', { body: { phone: '+14155550100', purpose: 'signup' } }))
+          .status,
+        200,
+      );
       assert.equal(t.sms.messagesTo('+14155550100').length, 0);
       const res = await t.request('POST', '/auth/otp/verify', {
         body: { phone: '+14155550100', code: '246810', purpose: 'signup' },
@@ -249,14 +260,18 @@ describe('D35 test phone numbers and D6 enumeration protection', () => {
       const smsBefore = t.sms.messagesTo(phone).length;
       const known = await t.request('POST', '/auth/otp/send', { body: { phone, purpose: 'signup' } });
       const stranger = uniquePhone();
-      const unknown = await t.request('POST', '/auth/otp/send', { body: { phone: stranger, purpose: 'pin_reset' } });
+      const unknown = await t.request('POST', '/auth/otp/send', {
+        body: { phone: stranger, purpose: 'pin_reset' },
+      });
       assert.equal(known.status, 200);
       assert.equal(unknown.status, 200);
       assert.equal(known.body.data.expires_in, unknown.body.data.expires_in);
       assert.match(t.sms.messagesTo(phone).at(-1) ?? '', /already has one/);
       assert.equal(t.sms.messagesTo(phone).length, smsBefore + 1);
       assert.equal(t.sms.messagesTo(stranger).length, 0);
-      const v = await t.request('POST', '/auth/otp/verify', { body: { phone: stranger, code: '123456', purpose: 'pin_reset' } });
+      const v = await t.request('POST', '/auth/otp/verify', {
+        body: { phone: stranger, code: '123456', purpose: 'pin_reset' },
+      });
       assert.equal(v.body.error.code, 'INVALID_OTP');
     } finally {
       await t.close();

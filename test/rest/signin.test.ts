@@ -3,8 +3,20 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, events, signUp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
 
 const USER_FIELDS = [
-  'avatar_url', 'bio', 'country', 'created_at', 'handle', 'id', 'kyc_status', 'kyc_verified_at', 'kyc_country',
-  'language', 'name', 'phone', 'phone_verified', 'updated_at',
+  'avatar_url',
+  'bio',
+  'country',
+  'created_at',
+  'handle',
+  'id',
+  'kyc_status',
+  'kyc_verified_at',
+  'kyc_country',
+  'language',
+  'name',
+  'phone',
+  'phone_verified',
+  'updated_at',
 ].sort();
 
 describe('POST /auth/signin (spec, D9, D18, D28)', () => {
@@ -63,7 +75,8 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
 
   test('D9: 10 consecutive wrong PINs lock the account for 1 hour; the right PIN is refused meanwhile', async () => {
     const s = await signUp(t);
-    for (let i = 1; i <= 9; i++) assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS', `try ${i}`);
+    for (let i = 1; i <= 9; i++)
+      assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS', `try ${i}`);
     const tenth = await signin(s.phone, '918273');
     assert.equal(tenth.status, 403);
     assert.equal(tenth.body.error.code, 'ACCOUNT_LOCKED');
@@ -82,7 +95,8 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     const s = await signUp(t);
     for (let i = 0; i < 9; i++) await signin(s.phone, '918273');
     assert.equal((await signin(s.phone, s.pin)).status, 200);
-    for (let i = 0; i < 9; i++) assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS');
+    for (let i = 0; i < 9; i++)
+      assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS');
   });
 
   test('D9 race (Keycloak CVE-2024-4629 pattern): 30 parallel wrong PINs get at most 10 evaluations', async () => {
@@ -92,7 +106,12 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     // Evaluated attempts answer INVALID_CREDENTIALS, except the 10th, which answers ACCOUNT_LOCKED itself.
     assert.equal(codes.filter((c) => c === 'INVALID_CREDENTIALS').length, 9);
     assert.equal(codes.filter((c) => c === 'ACCOUNT_LOCKED').length, 21);
-    const row = (await t.c.db.query<{ failed_pin_attempts: number }>('SELECT failed_pin_attempts FROM users WHERE id = $1', [s.user.id]))[0];
+    const row = (
+      await t.c.db.query<{ failed_pin_attempts: number }>(
+        'SELECT failed_pin_attempts FROM users WHERE id = $1',
+        [s.user.id],
+      )
+    )[0];
     assert.equal(row.failed_pin_attempts, 10);
     assert.equal((await signin(s.phone, s.pin)).body.error.code, 'ACCOUNT_LOCKED');
   });
@@ -104,16 +123,25 @@ describe('sign-in limits (spec "Limits", D28)', () => {
     try {
       const s = await signUp(t);
       for (let i = 0; i < 5; i++) {
-        const res = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin }, ip: uniqueIp() });
+        const res = await t.request('POST', '/auth/signin', {
+          body: { phone: s.phone, pin: s.pin },
+          ip: uniqueIp(),
+        });
         assert.equal(res.status, 200);
         assert.equal(res.headers['x-ratelimit-limit'], '5');
       }
-      const sixth = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin }, ip: uniqueIp() });
+      const sixth = await t.request('POST', '/auth/signin', {
+        body: { phone: s.phone, pin: s.pin },
+        ip: uniqueIp(),
+      });
       assert.equal(sixth.status, 429);
       assert.equal(sixth.body.error.code, 'RATE_LIMITED');
       assert.ok(Number(sixth.headers['retry-after']) <= 900);
       t.clock.advance(900);
-      assert.equal((await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } })).status, 200);
+      assert.equal(
+        (await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } })).status,
+        200,
+      );
     } finally {
       await t.close();
     }
@@ -123,10 +151,16 @@ describe('sign-in limits (spec "Limits", D28)', () => {
     const t = await createTestApp({ env: { RATE_LIMITS: 'signin_address=3/900' } });
     try {
       for (let i = 0; i < 3; i++) {
-        const res = await t.request('POST', '/auth/signin', { body: { phone: uniquePhone(), pin: '918273' }, ip: '192.0.2.9' });
+        const res = await t.request('POST', '/auth/signin', {
+          body: { phone: uniquePhone(), pin: '918273' },
+          ip: '192.0.2.9',
+        });
         assert.equal(res.status, 401);
       }
-      const res = await t.request('POST', '/auth/signin', { body: { phone: uniquePhone(), pin: '918273' }, ip: '192.0.2.9' });
+      const res = await t.request('POST', '/auth/signin', {
+        body: { phone: uniquePhone(), pin: '918273' },
+        ip: '192.0.2.9',
+      });
       assert.equal(res.status, 429);
       assert.equal(t.c.config.rateLimits.signin_address.limit, 3, 'D28: limits are configuration');
     } finally {

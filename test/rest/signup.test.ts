@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, events, signUp, type TestApp, uniqueHandle, uniqueIp, uniquePhone, verifiedTempToken } from '../helpers/app.ts';
+import {
+  createTestApp,
+  events,
+  signUp,
+  type TestApp,
+  uniqueHandle,
+  uniqueIp,
+  uniquePhone,
+  verifiedTempToken,
+} from '../helpers/app.ts';
 
 describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
   let t: TestApp;
@@ -9,7 +18,8 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
   });
   after(() => t.close());
 
-  const signup = (body: Record<string, unknown>) => t.request('POST', '/auth/signup', { body, ip: uniqueIp() });
+  const signup = (body: Record<string, unknown>) =>
+    t.request('POST', '/auth/signup', { body, ip: uniqueIp() });
 
   test('answers the user subset, tokens and expires_in 900', async () => {
     const phone = uniquePhone();
@@ -19,7 +29,15 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.success, true);
     const { user, access_token, refresh_token, expires_in } = res.body.data;
-    assert.deepEqual(Object.keys(user).sort(), ['avatar_url', 'created_at', 'handle', 'id', 'kyc_status', 'name', 'phone']);
+    assert.deepEqual(Object.keys(user).sort(), [
+      'avatar_url',
+      'created_at',
+      'handle',
+      'id',
+      'kyc_status',
+      'name',
+      'phone',
+    ]);
     assert.match(user.id, /^[0-9a-f-]{36}$/);
     assert.equal(user.phone, phone);
     assert.equal(user.handle, handle);
@@ -35,21 +53,34 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
   test('D2: name left out is null; D3: country comes from the phone number', async () => {
     const { user } = await signUp(t);
     assert.equal(user.name, null);
-    const row = (await t.c.db.query<{ country: string; language: string | null }>('SELECT country, language FROM users WHERE id = $1', [user.id]))[0];
+    const row = (
+      await t.c.db.query<{ country: string; language: string | null }>(
+        'SELECT country, language FROM users WHERE id = $1',
+        [user.id],
+      )
+    )[0];
     assert.equal(row.country, 'US');
     assert.equal(row.language, null);
   });
 
   test('writes user.created and session.created with the spec payloads (D32)', async () => {
     const s = await signUp(t, { name: 'Grace', device: { name: 'Pixel 9', platform: 'android' } });
-    const created = (await events(t, 'user.created')).find((e) => (e.data.user as { id: string }).id === s.user.id);
+    const created = (await events(t, 'user.created')).find(
+      (e) => (e.data.user as { id: string }).id === s.user.id,
+    );
     assert.ok(created);
     assert.deepEqual(created.data, {
       user: { id: s.user.id, phone: s.phone, handle: s.handle, name: 'Grace', created_at: s.user.created_at },
     });
     const session = (await events(t, 'session.created')).find((e) => e.data.user_id === s.user.id);
     assert.ok(session);
-    assert.deepEqual(Object.keys(session.data).sort(), ['device_name', 'ip_address', 'platform', 'session_id', 'user_id']);
+    assert.deepEqual(Object.keys(session.data).sort(), [
+      'device_name',
+      'ip_address',
+      'platform',
+      'session_id',
+      'user_id',
+    ]);
     assert.equal(session.data.device_name, 'Pixel 9');
     assert.equal(session.data.platform, 'android');
     assert.match(session.data.ip_address as string, /^198\.51\.100\.\*$/, 'D18: masked');
@@ -57,20 +88,44 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
 
   test('D8: the PIN is stored as argon2id, never as itself', async () => {
     const s = await signUp(t, { pin: '583920' });
-    const row = (await t.c.db.query<{ pin_hash: string }>('SELECT pin_hash FROM users WHERE id = $1', [s.user.id]))[0];
+    const row = (
+      await t.c.db.query<{ pin_hash: string }>('SELECT pin_hash FROM users WHERE id = $1', [s.user.id])
+    )[0];
     assert.match(row.pin_hash, /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
     assert.ok(!row.pin_hash.includes('583920'));
   });
 
   test('D8: malformed and trivial PINs are INVALID_PIN', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
-    for (const pin of ['123', '1234567', '12a4', '１２３４', '0000', '999999', '1234', '654321', '7890', '1212', '2580', '112233', 4821]) {
+    for (const pin of [
+      '123',
+      '1234567',
+      '12a4',
+      '１２３４',
+      '0000',
+      '999999',
+      '1234',
+      '654321',
+      '7890',
+      '1212',
+      '2580',
+      '112233',
+      4821,
+    ]) {
       const res = await signup({ temp_token, pin, handle: uniqueHandle() });
       assert.equal(res.status, 400, String(pin));
-      assert.equal(res.body.error.code, typeof pin === 'number' ? 'INVALID_REQUEST' : 'INVALID_PIN', String(pin));
+      assert.equal(
+        res.body.error.code,
+        typeof pin === 'number' ? 'INVALID_REQUEST' : 'INVALID_PIN',
+        String(pin),
+      );
       assert.equal(res.body.error.details.field, 'pin');
     }
-    assert.equal((await signup({ temp_token, pin: '480715', handle: uniqueHandle() })).status, 200, 'the token survived');
+    assert.equal(
+      (await signup({ temp_token, pin: '480715', handle: uniqueHandle() })).status,
+      200,
+      'the token survived',
+    );
   });
 
   test('D11: handle rules: length, charset, case, first character', async () => {
@@ -82,7 +137,11 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     }
     const suffix = uniqueHandle().slice(1, 8);
     for (const handle of [`a${'b'.repeat(22)}${suffix}`, `x_${suffix}`]) {
-      const ok = await signup({ temp_token: await verifiedTempToken(t, uniquePhone(), 'signup'), pin: '480715', handle });
+      const ok = await signup({
+        temp_token: await verifiedTempToken(t, uniquePhone(), 'signup'),
+        pin: '480715',
+        handle,
+      });
       assert.equal(ok.status, 200, handle);
     }
   });
@@ -108,7 +167,9 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
   test('race: two sign-ups for one handle at once: exactly one wins, the other is HANDLE_TAKEN', async () => {
     const handle = uniqueHandle();
     const tokens = await Promise.all([1, 2].map(() => verifiedTempToken(t, uniquePhone(), 'signup')));
-    const answers = await Promise.all(tokens.map((temp_token) => signup({ temp_token, pin: '480715', handle })));
+    const answers = await Promise.all(
+      tokens.map((temp_token) => signup({ temp_token, pin: '480715', handle })),
+    );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409]);
     assert.equal(answers.find((a) => a.status === 409)?.body.error.code, 'HANDLE_TAKEN');
   });
@@ -123,7 +184,10 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
   });
 
   test('D7: unknown temp_token and one verified for pin_reset are INVALID_TOKEN', async () => {
-    assert.equal((await signup({ temp_token: 'nope', pin: '480715', handle: uniqueHandle() })).body.error.code, 'INVALID_TOKEN');
+    assert.equal(
+      (await signup({ temp_token: 'nope', pin: '480715', handle: uniqueHandle() })).body.error.code,
+      'INVALID_TOKEN',
+    );
     const { phone } = await signUp(t);
     const resetToken = await verifiedTempToken(t, phone, 'pin_reset');
     const res = await signup({ temp_token: resetToken, pin: '480715', handle: uniqueHandle() });
@@ -164,7 +228,12 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
 
   test('D18: an unknown device platform is INVALID_REQUEST', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
-    const res = await signup({ temp_token, pin: '480715', handle: uniqueHandle(), device: { platform: 'symbian' } });
+    const res = await signup({
+      temp_token,
+      pin: '480715',
+      handle: uniqueHandle(),
+      device: { platform: 'symbian' },
+    });
     assert.equal(res.body.error.code, 'INVALID_REQUEST');
   });
 });

@@ -12,7 +12,8 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
   after(() => t.close());
 
   const refresh = (refresh_token: unknown) => t.request('POST', '/auth/refresh', { body: { refresh_token } });
-  const logout = (token: string, refresh_token: string) => t.request('POST', '/auth/logout', { token, body: { refresh_token } });
+  const logout = (token: string, refresh_token: string) =>
+    t.request('POST', '/auth/logout', { token, body: { refresh_token } });
 
   test('access tokens verify with jose against the JWKS endpoint: RS256, kid, iss, aud, exp, sid, jti, scope', async () => {
     const s = await signUp(t);
@@ -41,7 +42,8 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
   test('JWKS answers with cache headers and never a private member', async () => {
     const res = await t.request('GET', '/.well-known/jwks.json');
     assert.match(String(res.headers['cache-control']), /max-age=\d+/);
-    for (const k of res.body.keys) for (const p of ['d', 'p', 'q', 'dp', 'dq', 'qi']) assert.equal(k[p], undefined);
+    for (const k of res.body.keys)
+      for (const p of ['d', 'p', 'q', 'dp', 'dq', 'qi']) assert.equal(k[p], undefined);
   });
 
   test('D14: the private key is stored encrypted', async () => {
@@ -69,8 +71,14 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     const repeat = await refresh(s.refresh_token);
     assert.equal(repeat.status, 200);
     assert.equal(repeat.body.data.refresh_token, first.body.data.refresh_token);
-    assert.equal((await t.request('GET', '/nothing-here', { token: repeat.body.data.access_token })).status, 404);
-    const me = await t.request('POST', '/auth/logout', { token: repeat.body.data.access_token, body: { refresh_token: 'x' } });
+    assert.equal(
+      (await t.request('GET', '/nothing-here', { token: repeat.body.data.access_token })).status,
+      404,
+    );
+    const me = await t.request('POST', '/auth/logout', {
+      token: repeat.body.data.access_token,
+      body: { refresh_token: 'x' },
+    });
     assert.equal(me.body.error.code, 'INVALID_REFRESH_TOKEN', 'the access token itself was accepted');
   });
 
@@ -86,7 +94,10 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     const ev = (await events(t, 'session.revoked')).filter((e) => e.data.user_id === s.user.id);
     assert.equal(ev.length, 1);
     assert.equal(ev[0].data.reason, 'refresh_token_reuse');
-    const stale = await t.request('POST', '/auth/logout', { token: first.body.data.access_token, body: { refresh_token: 'x' } });
+    const stale = await t.request('POST', '/auth/logout', {
+      token: first.body.data.access_token,
+      body: { refresh_token: 'x' },
+    });
     assert.equal(stale.body.error.code, 'INVALID_TOKEN', 'D17: its access tokens die with it');
   });
 
@@ -100,7 +111,10 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
   test('D16 race: one refresh token used 20 times at once rotates once; every answer carries the same new token', async () => {
     const s = await signUp(t);
     const answers = await Promise.all(Array.from({ length: 20 }, () => refresh(s.refresh_token)));
-    assert.ok(answers.every((a) => a.status === 200), JSON.stringify(answers.map((a) => a.body.error?.code)));
+    assert.ok(
+      answers.every((a) => a.status === 200),
+      JSON.stringify(answers.map((a) => a.body.error?.code)),
+    );
     assert.equal(new Set(answers.map((a) => a.body.data.refresh_token)).size, 1);
     const rows = await t.c.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id
@@ -145,10 +159,13 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.equal(after.status, 401);
     assert.equal(after.body.error.code, 'INVALID_TOKEN');
     const ev = (await events(t, 'session.revoked')).filter((e) => e.data.user_id === s.user.id);
-    assert.deepEqual(ev.map((e) => e.data.reason), ['logout']);
+    assert.deepEqual(
+      ev.map((e) => e.data.reason),
+      ['logout'],
+    );
   });
 
-  test('logout needs a bearer token; another user\'s refresh token is INVALID_REFRESH_TOKEN', async () => {
+  test("logout needs a bearer token; another user's refresh token is INVALID_REFRESH_TOKEN", async () => {
     const a = await signUp(t);
     const b = await signUp(t);
     const anonymous = await t.request('POST', '/auth/logout', { body: { refresh_token: a.refresh_token } });
@@ -163,7 +180,9 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
   test('an access token past 900 s is TOKEN_EXPIRED; a forged one is INVALID_TOKEN', async () => {
     const s = await signUp(t);
     const [h, p] = s.access_token.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'x' })).toString('base64url');
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'x' }),
+    ).toString('base64url');
     const forged = await logout(`${h}.${forgedPayload}.${s.access_token.split('.')[2]}`, s.refresh_token);
     assert.equal(forged.body.error.code, 'INVALID_TOKEN');
     assert.equal((await logout('garbage', s.refresh_token)).body.error.code, 'INVALID_TOKEN');

@@ -3,7 +3,9 @@ import type { Container } from '../../container.ts';
 
 /** Spec "GET /.well-known/jwks.json": public keys by kid; cacheable, but short enough to pick up a rotation. */
 export function jwksRoutes(app: FastifyInstance, c: Container) {
-  app.get('/.well-known/jwks.json', { schema: { tags: ['OAuth'], summary: 'Public signing keys (JWKS)' } }, async (_req, reply) =>
-    reply.header('Cache-Control', 'public, max-age=300').send(c.keys.jwks()),
+  app.get(
+    '/.well-known/jwks.json',
+    { schema: { tags: ['OAuth'], summary: 'Public signing keys (JWKS)' } },
+    async (_req, reply) => reply.header('Cache-Control', 'public, max-age=300').send(c.keys.jwks()),
   );
 }

@@ -16,7 +16,9 @@ export function toDomainError(err: unknown): DomainError | undefined {
   if (e.validation?.length) {
     const v = e.validation[0];
     const field = v.params.missingProperty ?? v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    const message = v.params.missingProperty ? `${field} is required` : `${field || 'body'} ${v.message ?? 'is invalid'}`;
+    const message = v.params.missingProperty
+      ? `${field} is required`
+      : `${field || 'body'} ${v.message ?? 'is invalid'}`;
     return new DomainError('INVALID_REQUEST', message, field ? { field } : {});
   }
   const known: Record<string, string> = {
@@ -33,11 +35,17 @@ export function toDomainError(err: unknown): DomainError | undefined {
   return undefined;
 }
 
-export function sendRestError(reply: FastifyReply, code: ErrorCode, message: string, details: Record<string, unknown>) {
+export function sendRestError(
+  reply: FastifyReply,
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown>,
+) {
   if (code === 'INVALID_TOKEN' || code === 'TOKEN_EXPIRED') {
     reply.header('WWW-Authenticate', `Bearer error="invalid_token"`);
   }
-  if (typeof details.retry_after_seconds === 'number') reply.header('Retry-After', String(details.retry_after_seconds));
+  if (typeof details.retry_after_seconds === 'number')
+    reply.header('Retry-After', String(details.retry_after_seconds));
   const { retry_after_seconds: _, cause: __, ...shown } = details;
   return reply.status(REST_STATUS[code]).send({ success: false, error: { code, message, details: shown } });
 }

@@ -11,7 +11,8 @@ export async function authenticate(c: Container, request: FastifyRequest): Promi
   const m = header ? /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
   if (!m) throw new DomainError('INVALID_TOKEN', 'send the access token as "Authorization: Bearer <token>"');
   const claims = await c.tokens.verify(m[1], c.config.firstPartyClientId);
-  if (!(await c.sessions.isActive(claims.sid))) throw new DomainError('INVALID_TOKEN', 'the session of this token has ended');
+  if (!(await c.sessions.isActive(claims.sid)))
+    throw new DomainError('INVALID_TOKEN', 'the session of this token has ended');
   return { userId: claims.sub, sessionId: claims.sid, clientId: claims.aud, scope: claims.scope };
 }
 
@@ -35,7 +36,15 @@ export function registerRestGuards(app: FastifyInstance, c: Container) {
       : request.auth
         ? [['rest_user', request.auth.userId]]
         : [['rest_address', request.ip]];
-    const { state, exceeded } = await c.rateLimiter.hit(subjects);
+    let counted: Awaited<ReturnType<typeof c.rateLimiter.hit>>;
+    try {
+      counted = await c.rateLimiter.hit(subjects);
+    } catch (err) {
+      // Without its counters a limit cannot be enforced: fail closed, except where the route says otherwise.
+      if (config.rateLimitOptional) return;
+      throw err;
+    }
+    const { state, exceeded } = counted;
     reply.header('X-RateLimit-Limit', state.limit);
     reply.header('X-RateLimit-Remaining', state.remaining);
     reply.header('X-RateLimit-Reset', unixSeconds(state.resetAt));

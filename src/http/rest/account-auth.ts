@@ -37,14 +37,21 @@ export function accountAuthRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags: ['REST'],
         summary: 'Sign in with phone and PIN',
-        body: body(['phone', 'pin'], { phone: str('E.164 phone number'), pin: str('the PIN'), device: deviceSchema }),
+        body: body(['phone', 'pin'], {
+          phone: str('E.164 phone number'),
+          pin: str('the PIN'),
+          device: deviceSchema,
+        }),
         response: envelopeResponses(tokensDescription),
       },
       config: {
         // Spec "Limits" and D28: 5 per 15 minutes per phone, 50 per 15 minutes per client address.
         rateLimit: (request) => {
           const phone = phoneKey(request);
-          return [['signin_address', request.ip], ...(phone ? [['signin_phone', phone] as ['signin_phone', string]] : [])];
+          return [
+            ['signin_address', request.ip],
+            ...(phone ? [['signin_phone', phone] as ['signin_phone', string]] : []),
+          ];
         },
       },
     },

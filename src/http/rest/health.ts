@@ -3,7 +3,11 @@ import type { Container } from '../../container.ts';
 
 /** D27: 200 "ok" when the database answers, 503 "degraded" when it does not; bare, without the envelope. */
 export function healthRoutes(app: FastifyInstance, c: Container) {
-  app.get('/health', { schema: { tags: ['REST'], summary: 'Service health' } }, async (_request, reply) => {
+  const options = {
+    schema: { tags: ['REST'], summary: 'Service health' },
+    config: { rateLimitOptional: true },
+  };
+  app.get('/health', options, async (_request, reply) => {
     let healthy = true;
     try {
       await Promise.race([
@@ -13,8 +17,10 @@ export function healthRoutes(app: FastifyInstance, c: Container) {
     } catch {
       healthy = false;
     }
-    return reply
-      .status(healthy ? 200 : 503)
-      .send({ status: healthy ? 'ok' : 'degraded', version: c.config.version, timestamp: c.clock.now().toISOString() });
+    return reply.status(healthy ? 200 : 503).send({
+      status: healthy ? 'ok' : 'degraded',
+      version: c.config.version,
+      timestamp: c.clock.now().toISOString(),
+    });
   });
 }

@@ -32,7 +32,10 @@ export function otpRoutes(app: FastifyInstance, c: Container) {
         // Spec "Limits" and D28: 3 per hour per phone, 10 per hour per client address.
         rateLimit: (request) => {
           const phone = phoneKey(request);
-          return [['otp_send_address', request.ip], ...(phone ? [['otp_send_phone', phone] as ['otp_send_phone', string]] : [])];
+          return [
+            ['otp_send_address', request.ip],
+            ...(phone ? [['otp_send_phone', phone] as ['otp_send_phone', string]] : []),
+          ];
         },
       },
     },

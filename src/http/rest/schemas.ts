@@ -1,6 +1,10 @@
 // JSON Schemas of REST bodies: they validate requests and feed the OpenAPI document. Formats the spec
 // gives error codes for (phone, PIN, handle) are checked by the domain, which answers those codes.
-export const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
+export const str = (description: string, extra: Record<string, unknown> = {}) => ({
+  type: 'string',
+  description,
+  ...extra,
+});
 
 export const deviceSchema = {
   type: 'object',

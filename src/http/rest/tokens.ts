@@ -30,7 +30,10 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
       config: { auth: true },
     },
     async (request) => {
-      await c.sessions.logout(request.auth?.userId as string, (request.body as Record<string, unknown>).refresh_token);
+      await c.sessions.logout(
+        request.auth?.userId as string,
+        (request.body as Record<string, unknown>).refresh_token,
+      );
       return ok({ revoked: true });
     },
   );

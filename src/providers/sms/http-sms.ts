@@ -1,4 +1,4 @@
-import { SmsSendError, type SmsProvider } from './sms-provider.ts';
+import { type SmsProvider, SmsSendError } from './sms-provider.ts';
 
 /** D37: a generic gateway: POST {to, message} as JSON; any 2xx means sent. */
 export class HttpSms implements SmsProvider {

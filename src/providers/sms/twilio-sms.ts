@@ -1,4 +1,4 @@
-import { SmsSendError, type SmsProvider } from './sms-provider.ts';
+import { type SmsProvider, SmsSendError } from './sms-provider.ts';
 
 /** D37: Twilio's Messages API (form-encoded, HTTP Basic with the account SID and auth token). */
 export class TwilioSms implements SmsProvider {
@@ -12,7 +12,9 @@ export class TwilioSms implements SmsProvider {
     const { accountSid, authToken, from, apiUrl } = this.opts;
     const url = `${apiUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
     // A value starting with MG is a Messaging Service, which Twilio takes instead of a sender number.
-    const sender: Record<string, string> = from.startsWith('MG') ? { MessagingServiceSid: from } : { From: from };
+    const sender: Record<string, string> = from.startsWith('MG')
+      ? { MessagingServiceSid: from }
+      : { From: from };
     let res: Response;
     try {
       res = await fetch(url, {
@@ -29,6 +31,7 @@ export class TwilioSms implements SmsProvider {
       throw new SmsSendError(`Twilio unreachable: ${(err as Error).message}`);
     }
     const text = await res.text();
-    if (res.status < 200 || res.status > 299) throw new SmsSendError(`Twilio answered ${res.status}: ${text.slice(0, 200)}`);
+    if (res.status < 200 || res.status > 299)
+      throw new SmsSendError(`Twilio answered ${res.status}: ${text.slice(0, 200)}`);
   }
 }

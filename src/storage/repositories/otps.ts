@@ -45,6 +45,10 @@ export const otpsRepo = {
 
   /** Single use: the row that flips consumed_at is the only winner. */
   consume: async (q: Queryable, id: string, now: Date) =>
-    (await q.query('UPDATE otps SET consumed_at = $2 WHERE id = $1 AND consumed_at IS NULL RETURNING id', [id, now]))
-      .length === 1,
+    (
+      await q.query('UPDATE otps SET consumed_at = $2 WHERE id = $1 AND consumed_at IS NULL RETURNING id', [
+        id,
+        now,
+      ])
+    ).length === 1,
 };

@@ -13,7 +13,10 @@ export interface RefreshTokenRow {
 export type RefreshTokenWithSession = RefreshTokenRow & { user_id: string; session_revoked_at: Date | null };
 
 export const refreshTokensRepo = {
-  insert: (q: Queryable, t: Pick<RefreshTokenRow, 'token_hash' | 'session_id' | 'client_id' | 'issued_at' | 'expires_at'>) =>
+  insert: (
+    q: Queryable,
+    t: Pick<RefreshTokenRow, 'token_hash' | 'session_id' | 'client_id' | 'issued_at' | 'expires_at'>,
+  ) =>
     q.query(
       'INSERT INTO refresh_tokens (token_hash, session_id, client_id, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
       [t.token_hash, t.session_id, t.client_id, t.issued_at, t.expires_at],

@@ -14,7 +14,10 @@ export interface SessionRow {
   revoke_reason: string | null;
 }
 
-export type NewSession = Pick<SessionRow, 'id' | 'user_id' | 'client_id' | 'device_name' | 'platform' | 'ip_address'> & {
+export type NewSession = Pick<
+  SessionRow,
+  'id' | 'user_id' | 'client_id' | 'device_name' | 'platform' | 'ip_address'
+> & {
   now: Date;
 };
 

@@ -19,10 +19,8 @@ export const signingKeysRepo = {
     ),
 
   insert: (q: Queryable, k: Pick<SigningKeyRow, 'kid' | 'public_jwk' | 'private_key_enc' | 'created_at'>) =>
-    q.query('INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at) VALUES ($1, $2::jsonb, $3, $4)', [
-      k.kid,
-      JSON.stringify(k.public_jwk),
-      k.private_key_enc,
-      k.created_at,
-    ]),
+    q.query(
+      'INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at) VALUES ($1, $2::jsonb, $3, $4)',
+      [k.kid, JSON.stringify(k.public_jwk), k.private_key_enc, k.created_at],
+    ),
 };

@@ -11,13 +11,10 @@ export interface TempTokenRow {
 
 export const tempTokensRepo = {
   insert: (q: Queryable, t: Omit<TempTokenRow, 'used_at'>) =>
-    q.query('INSERT INTO temp_tokens (token_hash, phone, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-      t.token_hash,
-      t.phone,
-      t.purpose,
-      t.created_at,
-      t.expires_at,
-    ]),
+    q.query(
+      'INSERT INTO temp_tokens (token_hash, phone, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [t.token_hash, t.phone, t.purpose, t.created_at, t.expires_at],
+    ),
 
   findUsable: (q: Queryable, hash: string, purpose: string, now: Date) =>
     maybeOne<TempTokenRow>(

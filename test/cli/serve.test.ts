@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+const BIN = new URL('../../bin/callsign.mjs', import.meta.url).pathname;
+const dataDir = mkdtempSync(join(tmpdir(), 'callsign-cli-'));
+const baseEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+};
+delete baseEnv.DATABASE_URL;
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `callsign serve` as a user runs it: its own process, PGlite under DATA_DIR, the console SMS provider. */
+async function start(): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  child.stderr?.on('data', (c) => {
+    out += c;
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on http:\/\/localhost:(\d+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve(Number(m[1]));
+      }
+    }, 50);
+    exited.then(() => {
+      clearInterval(timer);
+      reject(new Error(`serve exited early:\n${out}`));
+    });
+  });
+  return { child, port, output: () => out, exited };
+}
+
+const post = async (port: number, path: string, body: unknown) => {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+};
+
+describe('the callsign command', () => {
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test('serve: README walk-through on PGlite; SIGTERM finishes an in-flight request; data survives a restart', async () => {
+    const s = await start();
+    assert.match(s.output(), /API docs:/);
+    assert.ok(
+      statSync(join(dataDir, 'secrets.json')).isFile(),
+      'D39: development secrets generated into DATA_DIR',
+    );
+    assert.equal(statSync(join(dataDir, 'secrets.json')).mode & 0o077, 0, 'readable by the owner only');
+
+    const phone = '+16502229876';
+    assert.equal((await post(s.port, '/auth/otp/send', { phone, purpose: 'signup' })).status, 200);
+    const code = new RegExp(`\\[sms:console\\] to \\${phone}: .*?(\\d{6})`).exec(s.output())?.[1];
+    assert.ok(code, 'the console provider printed the code');
+    const verified = await post(s.port, '/auth/otp/verify', { phone, code, purpose: 'signup' });
+    const signedUp = await post(s.port, '/auth/signup', {
+      temp_token: verified.body.data.temp_token,
+      pin: '480715',
+      handle: 'cli_user',
+    });
+    assert.equal(signedUp.status, 200);
+
+    // An in-flight request: headers sent, body not yet; SIGTERM arrives; the body follows and is answered.
+    const body = JSON.stringify({ phone, pin: '480715' });
+    const socket = connect(s.port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    let answer = '';
+    socket.on('data', (c) => {
+      answer += c;
+    });
+    socket.write(
+      `POST /auth/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    s.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    socket.write(body);
+    await new Promise((r) => socket.once('close', r));
+    assert.match(answer, /^HTTP\/1.1 200/, answer);
+    assert.equal(await s.exited, 0, 'exits cleanly');
+
+    const again = await start();
+    try {
+      const signedIn = await post(again.port, '/auth/signin', { phone, pin: '480715' });
+      assert.equal(signedIn.status, 200, 'PGlite flushed its files: the account is still there');
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exited;
+    }
+  });
+
+  test('migrate: applies nothing twice', () => {
+    const r = spawnSync(process.execPath, [BIN, 'migrate'], { env: baseEnv, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /up to date|applied/);
+    const again = spawnSync(process.execPath, [BIN, 'migrate'], { env: baseEnv, encoding: 'utf8' });
+    assert.match(again.stdout, /database is up to date/);
+  });
+
+  test('a bad configuration stops the start with a message naming each bad variable (D39)', () => {
+    const r = spawnSync(process.execPath, [BIN, 'serve'], {
+      env: { ...baseEnv, PORT: 'eighty', APP_ENV: 'prod' },
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /PORT must be/);
+    assert.match(r.stderr, /APP_ENV must be/);
+  });
+});

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { DEFAULT_RATE_LIMITS } from '../../src/config/rate-limits.ts';
+
+const secret = Buffer.alloc(32, 7).toString('base64');
+const production = {
+  APP_ENV: 'production',
+  DATABASE_URL: 'postgres://db/callsign',
+  PIN_PEPPER: secret,
+  KEY_ENCRYPTION_KEY: secret,
+  SMS_PROVIDER: 'http',
+  SMS_HTTP_URL: 'https://sms.example/send',
+};
+
+const problems = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    return err.problems;
+  }
+};
+
+describe('configuration (D35, D39)', () => {
+  test('defaults: port 3000, development, URLs on the server itself, PGlite under ./data', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 3000);
+    assert.equal(c.appEnv, 'development');
+    assert.equal(c.baseUrl, 'http://localhost:3000');
+    assert.equal(c.authUrl, c.baseUrl);
+    assert.equal(c.verifyUrl, c.baseUrl);
+    assert.equal(c.databaseUrl, undefined);
+    assert.match(c.dataDir, /\/data$/);
+    assert.equal(c.smsProvider, 'console');
+    assert.equal(c.firstPartyClientId, 'callsign');
+    assert.equal(c.webhookAllowPrivateNetworks, false);
+    assert.ok(Object.isFrozen(c));
+  });
+
+  test('every bad variable is named in one error', () => {
+    const found = problems({
+      PORT: 'eighty',
+      APP_ENV: 'prod',
+      BASE_URL: 'ftp://x',
+      SMS_PROVIDER: 'pigeon',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'maybe',
+    });
+    for (const name of ['PORT', 'APP_ENV', 'BASE_URL', 'SMS_PROVIDER', 'WEBHOOK_ALLOW_PRIVATE_NETWORKS']) {
+      assert.ok(
+        found.some((p) => p.startsWith(name)),
+        name,
+      );
+    }
+  });
+
+  test('SMS providers need their settings (D37)', () => {
+    assert.ok(problems({ SMS_PROVIDER: 'http' }).some((p) => p.includes('SMS_HTTP_URL')));
+    const twilio = problems({ SMS_PROVIDER: 'twilio' });
+    for (const n of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'])
+      assert.ok(
+        twilio.some((p) => p.includes(n)),
+        n,
+      );
+  });
+
+  test('TEST_PHONE_NUMBERS parses +E164=6 digits pairs', () => {
+    const c = loadConfig({ TEST_PHONE_NUMBERS: '+14155550100=000000, +14155550101=123456' });
+    assert.equal(c.testPhoneNumbers.get('+14155550101'), '123456');
+    assert.ok(problems({ TEST_PHONE_NUMBERS: '4155550100=1' }).length);
+  });
+
+  test('D35: production starts with its secrets, and refuses test numbers, sandbox KYC, console SMS, missing secrets', () => {
+    assert.equal(loadConfig(production).appEnv, 'production');
+    assert.ok(
+      problems({ ...production, TEST_PHONE_NUMBERS: '+14155550100=000000' }).some((p) =>
+        p.startsWith('TEST_PHONE_NUMBERS'),
+      ),
+    );
+    assert.ok(problems({ ...production, KYC_PROVIDER: 'sandbox' }).some((p) => p.startsWith('KYC_PROVIDER')));
+    assert.ok(problems({ ...production, SMS_PROVIDER: 'console' }).some((p) => p.startsWith('SMS_PROVIDER')));
+    const { PIN_PEPPER: _, KEY_ENCRYPTION_KEY: __, ...bare } = production;
+    const missing = problems(bare);
+    assert.ok(missing.some((p) => p.startsWith('PIN_PEPPER')));
+    assert.ok(missing.some((p) => p.startsWith('KEY_ENCRYPTION_KEY')));
+    assert.ok(
+      problems({ ...production, PIN_PEPPER: 'c2hvcnQ=' }).some((p) => p.startsWith('PIN_PEPPER')),
+      'too short',
+    );
+  });
+
+  test('D28: the default limits are the spec table; RATE_LIMITS overrides them by name', () => {
+    assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_phone, { limit: 3, windowSeconds: 3600 });
+    assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_address, { limit: 10, windowSeconds: 3600 });
+    assert.deepEqual(DEFAULT_RATE_LIMITS.signin_phone, { limit: 5, windowSeconds: 900 });
+    assert.deepEqual(DEFAULT_RATE_LIMITS.signin_address, { limit: 50, windowSeconds: 900 });
+    assert.deepEqual(DEFAULT_RATE_LIMITS.handle_check_address, { limit: 30, windowSeconds: 60 });
+    assert.deepEqual(DEFAULT_RATE_LIMITS.rest_user, { limit: 100, windowSeconds: 60 });
+    assert.deepEqual(DEFAULT_RATE_LIMITS.rest_address, { limit: 100, windowSeconds: 60 });
+    const c = loadConfig({ RATE_LIMITS: 'signin_address=5000/900, rest_address=100000/60' });
+    assert.deepEqual(c.rateLimits.signin_address, { limit: 5000, windowSeconds: 900 });
+    assert.deepEqual(c.rateLimits.otp_send_phone, { limit: 3, windowSeconds: 3600 });
+    assert.ok(problems({ RATE_LIMITS: 'nonsense=1/1' }).length);
+    assert.ok(problems({ RATE_LIMITS: 'signin_phone=0/60' }).length);
+  });
+});

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
+
+describe('the REST envelope for bad input, request ids, health (D26, D27)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  const expectInvalid = (res: {
+    status: number;
+    body: { success: boolean; error: { code: string; message: string } };
+  }) => {
+    assert.equal(res.status, 400);
+    assert.equal(res.body.success, false);
+    assert.equal(res.body.error.code, 'INVALID_REQUEST');
+    assert.ok(res.body.error.message.length > 0);
+  };
+
+  test('unknown routes answer NOT_FOUND in the envelope', async () => {
+    const res = await t.request('GET', '/no/such/route');
+    assert.equal(res.status, 404);
+    assert.deepEqual(Object.keys(res.body.error).sort(), ['code', 'details', 'message']);
+    assert.equal(res.body.error.code, 'NOT_FOUND');
+  });
+
+  test('malformed JSON, an empty JSON body, a JSON array and a wrong content type are INVALID_REQUEST', async () => {
+    expectInvalid(
+      await t.request('POST', '/auth/otp/send', {
+        body: '{"phone": ',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    expectInvalid(
+      await t.request('POST', '/auth/otp/send', { headers: { 'content-type': 'application/json' } }),
+    );
+    expectInvalid(await t.request('POST', '/auth/otp/send', { body: '[1,2]' }));
+    expectInvalid(
+      await t.request('POST', '/auth/otp/send', {
+        body: 'phone=1',
+        headers: { 'content-type': 'text/plain' },
+      }),
+    );
+    expectInvalid(
+      await t.request('POST', '/auth/otp/send', {
+        body: 'phone=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
+  });
+
+  test('an oversized body is INVALID_REQUEST, not a 413 page or a 500', async () => {
+    const res = await t.request('POST', '/auth/otp/send', {
+      body: JSON.stringify({ phone: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expectInvalid(res);
+    assert.match(res.body.error.message, /too large/);
+  });
+
+  test('a field of the wrong type names the field', async () => {
+    const res = await t.request('POST', '/auth/otp/send', {
+      body: { phone: 14155550100, purpose: 'signup' },
+    });
+    expectInvalid(res);
+    assert.equal(res.body.error.details.field, 'phone');
+  });
+
+  test('X-Request-ID is echoed when given and made when not; a hostile one is replaced', async () => {
+    const given = await t.request('GET', '/health', { headers: { 'x-request-id': 'abc-123' } });
+    assert.equal(given.headers['x-request-id'], 'abc-123');
+    const made = await t.request('GET', '/health');
+    assert.match(String(made.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const hostile = await t.request('GET', '/health', { headers: { 'x-request-id': 'a"\\b c' } });
+    assert.notEqual(hostile.headers['x-request-id'], 'a"\\b c');
+    assert.ok(
+      t.logs.some((l) => l.includes('"abc-123"')),
+      'the id is logged',
+    );
+  });
+
+  test('D27: /health answers {status: ok, version, timestamp} bare, with the package version', async () => {
+    const res = await t.request('GET', '/health');
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['status', 'timestamp', 'version']);
+    assert.equal(res.body.status, 'ok');
+    assert.equal(res.body.version, '0.1.0');
+    assert.equal(res.body.timestamp, t.clock.now().toISOString());
+    assert.ok(res.headers['x-ratelimit-limit'], 'D28: every REST answer carries the limit headers');
+  });
+
+  test('every REST answer carries X-RateLimit-*; the 100/min address limit covers other endpoints', async () => {
+    const t2 = await createTestApp({ env: { RATE_LIMITS: 'rest_address=2/60' } });
+    try {
+      const a = await t2.request('GET', '/health', { ip: '192.0.2.50' });
+      assert.equal(a.headers['x-ratelimit-limit'], '2');
+      assert.equal(a.headers['x-ratelimit-remaining'], '1');
+      await t2.request('GET', '/health', { ip: '192.0.2.50' });
+      const third = await t2.request('GET', '/health', { ip: '192.0.2.50' });
+      assert.equal(third.status, 429);
+      assert.equal(third.body.error.code, 'RATE_LIMITED');
+      assert.ok(Number(third.headers['retry-after']) >= 1);
+      t2.clock.advance(60);
+      assert.equal((await t2.request('GET', '/health', { ip: '192.0.2.50' })).status, 200);
+    } finally {
+      await t2.close();
+    }
+  });
+
+  test('/openapi.json documents the REST routes; /docs renders it', async () => {
+    const doc = await t.request('GET', '/openapi.json');
+    assert.equal(doc.status, 200);
+    assert.equal(doc.body.openapi, '3.0.3');
+    for (const path of [
+      '/auth/otp/send',
+      '/auth/otp/verify',
+      '/auth/signup',
+      '/auth/signin',
+      '/auth/refresh',
+      '/auth/logout',
+      '/auth/pin/reset',
+      '/health',
+    ]) {
+      assert.ok(doc.body.paths[path], path);
+    }
+    const ui = await t.request('GET', '/docs/');
+    assert.equal(ui.status, 200);
+    assert.match(String(ui.headers['content-type']), /html/);
+  });
+
+  test('secrets never reach the log: PIN, code, temp_token, tokens', async () => {
+    const s = await signUp(t, { pin: '860427' });
+    await t.request('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token } });
+    await t.request('POST', '/auth/logout', {
+      token: s.access_token,
+      body: { refresh_token: s.refresh_token },
+    });
+    const code = t.sms.lastCode(s.phone);
+    const all = t.logs.join('\n');
+    assert.ok(all.length > 0);
+    for (const secret of ['860427', code, s.access_token, s.refresh_token])
+      assert.ok(!all.includes(secret), 'leaked');
+  });
+
+  test('D27: /health answers 503 degraded when the database does not answer', async () => {
+    const t2 = await createTestApp();
+    try {
+      await t2.c.db.close();
+      const res = await t2.request('GET', '/health');
+      assert.equal(res.status, 503);
+      assert.equal(res.body.status, 'degraded');
+      const other = await t2.request('POST', '/auth/otp/send', {
+        body: { phone: '+14155550100', purpose: 'signup' },
+      });
+      assert.equal(other.status, 500, 'other endpoints fail closed');
+      assert.equal(other.body.error.code, 'INTERNAL_ERROR');
+      assert.ok(!JSON.stringify(other.body).includes('stack'));
+    } finally {
+      await t2.close();
+    }
+  });
+});
