@@ -1,19 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, readDotEnv } from './config/config.ts';
-import { buildContainer, type Container } from './container.ts';
+import { type Config, ConfigError, loadConfig, readDotEnv } from './config/config.ts';
+import { buildContainer } from './container.ts';
+import { openDatabase } from './storage/db.ts';
+import { migrate } from './storage/migrate.ts';
 
-export interface Running {
-  app: FastifyInstance;
-  container: Container;
-  stop(): Promise<void>;
-}
+type Env = Record<string, string | undefined>;
 
-/** Loads config, builds the container, starts HTTP; SIGTERM/SIGINT stop it gracefully. */
-export async function serve(
-  env: Record<string, string | undefined> = { ...readDotEnv(), ...process.env },
-): Promise<Running> {
-  let config: ReturnType<typeof loadConfig>;
+/** `callsign serve`: one process, or with WEB_CONCURRENCY > 1 a primary that runs that many HTTP workers. */
+export async function serve(env: Env = { ...readDotEnv(), ...process.env }): Promise<void> {
+  let config: Config;
   try {
     config = loadConfig(env);
   } catch (err) {
@@ -23,42 +19,79 @@ export async function serve(
     }
     throw err;
   }
-  const container = await buildContainer(config);
-  const app = await buildApp(container);
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  if (cluster.isPrimary && config.webConcurrency > 1) return runPrimary(config);
+  return runWorker(config);
+}
+
+function banner(config: Config, port: number) {
   const storage = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`;
+  const workers = config.webConcurrency > 1 ? `, ${config.webConcurrency} workers` : '';
   process.stdout.write(
     [
-      `Callsign ${config.version} (${config.appEnv}) listening on http://localhost:${port}`,
+      `Callsign ${config.version} (${config.appEnv}${workers}) listening on http://localhost:${port}`,
       `  API docs:  http://localhost:${port}/docs    health: http://localhost:${port}/health`,
       `  storage:   ${storage}${config.redisUrl ? ' + Redis' : ''}`,
       `  SMS:       ${config.smsProvider}${config.smsProvider === 'console' ? ' (codes are printed below as [sms:console] lines)' : ''}`,
       '',
     ].join('\n'),
   );
+}
 
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
-      // Fastify stops accepting, answers 503 to new requests on kept-alive sockets, waits for in-flight ones.
+/** Builds the container, listens, and stops gracefully on SIGTERM/SIGINT. */
+async function runWorker(config: Config): Promise<void> {
+  const container = await buildContainer(config);
+  const app = await buildApp(container);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  if (cluster.isWorker) process.send?.({ listening: port });
+  else banner(config, port);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    container.logger.info({ signal }, 'shutting down');
+    try {
+      // Fastify stops accepting, answers 503 on kept-alive sockets, and waits for in-flight requests.
       await app.close();
       await container.close();
-    })();
-    return stopping;
+      process.exit(0);
+    } catch (err) {
+      container.logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
   };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+/** Migrates once, forks the workers (they share the port), passes signals on, and exits when they have. */
+async function runPrimary(config: Config): Promise<void> {
+  const db = await openDatabase(config.databaseUrl, config.dataDir);
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+  let listening = 0;
+  let stopping = false;
+  for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
+  cluster.on('message', (_worker, message: { listening?: number }) => {
+    if (message.listening !== undefined && ++listening === config.webConcurrency) banner(config, message.listening);
+  });
+  cluster.on('exit', (worker, code) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    process.stderr.write(`worker ${worker.process.pid} exited (${code}); starting another\n`);
+    cluster.fork();
+  });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      container.logger.info({ signal }, 'shutting down');
-      stop().then(
-        () => process.exit(0),
-        (err) => {
-          container.logger.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
     });
   }
-  return { app, container, stop };
 }

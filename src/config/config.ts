@@ -30,6 +30,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   rateLimits: RateLimits;
+  /** HTTP worker processes (node:cluster); more than one needs PostgreSQL, since PGlite is one process's */
+  webConcurrency: number;
   version: string;
 }
 
@@ -131,6 +133,14 @@ export function loadConfig(env: Env): Readonly<Config> {
   const { limits: rateLimits, problems: rlProblems } = parseRateLimits(str('RATE_LIMITS'));
   problems.push(...rlProblems.map((p) => `RATE_LIMITS: ${p}`));
 
+  const concurrencyRaw = str('WEB_CONCURRENCY') ?? '1';
+  const webConcurrency = Number(concurrencyRaw);
+  if (!Number.isInteger(webConcurrency) || webConcurrency < 1 || webConcurrency > 64) {
+    problems.push(`WEB_CONCURRENCY must be a whole number from 1 to 64 (got "${concurrencyRaw}")`);
+  } else if (webConcurrency > 1 && (!str('DATABASE_URL') || str('DATABASE_URL') === 'memory://')) {
+    problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL (PostgreSQL): PGlite belongs to one process');
+  }
+
   const pinPepper = str('PIN_PEPPER');
   const keyEncryptionKey = str('KEY_ENCRYPTION_KEY');
   for (const [name, v] of [
@@ -180,6 +190,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     trustProxy: bool('TRUST_PROXY', false),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     rateLimits,
+    webConcurrency,
     version: packageVersion(),
   };
   if (problems.length) throw new ConfigError(problems);

@@ -70,7 +70,14 @@ export class KeyRing {
     const active = rows.find((r) => !r.retired_at);
     if (!active) throw new Error('no active signing key');
     if (this.#signing?.kid !== active.kid) {
-      const der = decrypt(this.encryptionKey, active.private_key_enc);
+      let der: Buffer;
+      try {
+        der = decrypt(this.encryptionKey, active.private_key_enc);
+      } catch {
+        throw new Error(
+          `signing key ${active.kid} cannot be decrypted: KEY_ENCRYPTION_KEY is not the one it was stored with`,
+        );
+      }
       this.#signing = {
         kid: active.kid,
         privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }),

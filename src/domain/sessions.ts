@@ -79,19 +79,17 @@ export class SessionService {
     const successor = this.successorOf(token);
     const successorHash = sha256(successor);
 
+    const rotated = await refreshTokensRepo.rotate(this.d.db, {
+      hash,
+      clientId,
+      successorHash,
+      now,
+      expiresAt: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
+    });
+    if (rotated) return { userId: rotated.user_id, sessionId: rotated.session_id, refreshToken: successor };
+
+    // Not rotated now: a repeat within the grace window, reuse, or simply invalid.
     const outcome = await this.d.db.transaction(async (tx) => {
-      const claimed = await refreshTokensRepo.claimRotation(tx, hash, clientId, successorHash, now);
-      if (claimed) {
-        await refreshTokensRepo.insert(tx, {
-          token_hash: successorHash,
-          session_id: claimed.session_id,
-          client_id: clientId,
-          issued_at: now,
-          expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
-        });
-        await sessionsRepo.touch(tx, claimed.session_id, now);
-        return { ok: true as const, userId: claimed.user_id, sessionId: claimed.session_id };
-      }
       const row = await refreshTokensRepo.findWithSession(tx, hash);
       // Unknown, another client's, expired, or of a revoked session: plainly invalid.
       if (!row || row.client_id !== clientId || row.session_revoked_at || !row.rotated_at)

@@ -1,4 +1,4 @@
-import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
+import type { PGliteInterface } from '@electric-sql/pglite';
 import pg from 'pg';
 
 export type Row = Record<string, unknown>;
@@ -52,6 +52,8 @@ export function pgliteDatabase(lite: PGliteInterface): Database {
 
 /** D39: unset DATABASE_URL = PGlite under DATA_DIR; `memory://` = in memory. */
 export async function openPglite(dataDir: string | 'memory'): Promise<Database> {
+  // Loaded only when used: a PostgreSQL deployment does not carry the WebAssembly build in its memory.
+  const { PGlite } = await import('@electric-sql/pglite');
   const lite = dataDir === 'memory' ? await PGlite.create() : await PGlite.create(dataDir);
   return pgliteDatabase(lite);
 }

@@ -23,19 +23,29 @@ export const refreshTokensRepo = {
     ),
 
   /**
-   * D16: marks a live token rotated and names its successor, in one conditional statement. Under
-   * concurrent use exactly one caller gets the row back; the others block on the row lock, then find it
-   * rotated.
+   * D16: in one statement (so one round trip, atomic without an explicit transaction): marks a live token
+   * rotated, inserts its successor and touches the session (D15's last_used_at). Under concurrent use exactly one caller gets
+   * a row back; the others block on the row lock, then find the token rotated.
    */
-  claimRotation: (q: Queryable, hash: string, clientId: string, successorHash: string, now: Date) =>
-    maybeOne<RefreshTokenRow & { user_id: string }>(
+  rotate: (q: Queryable, r: { hash: string; clientId: string; successorHash: string; now: Date; expiresAt: Date }) =>
+    maybeOne<{ session_id: string; user_id: string }>(
       q,
-      `UPDATE refresh_tokens rt SET rotated_at = $4, successor_hash = $3
-       FROM sessions s
-       WHERE rt.token_hash = $1 AND rt.client_id = $2 AND rt.rotated_at IS NULL AND rt.expires_at > $4
-         AND s.id = rt.session_id AND s.revoked_at IS NULL
-       RETURNING rt.*, s.user_id`,
-      [hash, clientId, successorHash, now],
+      `WITH claimed AS (
+         UPDATE refresh_tokens rt SET rotated_at = $4, successor_hash = $3
+         FROM sessions s
+         WHERE rt.token_hash = $1 AND rt.client_id = $2 AND rt.rotated_at IS NULL AND rt.expires_at > $4
+           AND s.id = rt.session_id AND s.revoked_at IS NULL
+         RETURNING rt.session_id, s.user_id
+       ), successor AS (
+         INSERT INTO refresh_tokens (token_hash, session_id, client_id, issued_at, expires_at)
+         SELECT $3, session_id, $2, $4, $5 FROM claimed
+       ), touched AS (
+         -- last_used_at is shown to the minute; skipping younger touches spares a row write per refresh.
+         UPDATE sessions SET last_used_at = $4
+         WHERE id IN (SELECT session_id FROM claimed) AND last_used_at < $4::timestamptz - interval '60 seconds'
+       )
+       SELECT session_id, user_id FROM claimed`,
+      [r.hash, r.clientId, r.successorHash, r.now, r.expiresAt],
     ),
 
   findWithSession: (q: Queryable, hash: string) =>
