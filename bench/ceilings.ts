@@ -25,12 +25,14 @@ export async function rs256Ceiling(seconds: number): Promise<number> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' });
   const counts = await Promise.all(
-    Array.from({ length: availableParallelism() }, () =>
-      new Promise<number>((resolve, reject) => {
-        const w = new Worker(rs256Worker, { eval: true, workerData: { pem, ms: seconds * 1000 } });
-        w.once('message', resolve);
-        w.once('error', reject);
-      }),
+    Array.from(
+      { length: availableParallelism() },
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const w = new Worker(rs256Worker, { eval: true, workerData: { pem, ms: seconds * 1000 } });
+          w.once('message', resolve);
+          w.once('error', reject);
+        }),
     ),
   );
   return counts.reduce((a, b) => a + b, 0) / seconds;

@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 // answer) and a paced open loop that measures latency from the scheduled start (no coordinated omission).
 
 export interface Client {
-  post(path: string, body: unknown): Promise<{ status: number; body: any }>;
+  post(path: string, body: unknown): Promise<{ status: number; body: { data: Record<string, string> } }>;
 }
 
 export function client(port: number, sockets: number): Client {
@@ -14,7 +14,14 @@ export function client(port: number, sockets: number): Client {
       new Promise((resolve, reject) => {
         const payload = JSON.stringify(body);
         const req = request(
-          { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+          {
+            host: '127.0.0.1',
+            port,
+            path,
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+          },
           (res) => {
             let raw = '';
             res.setEncoding('utf8');
@@ -37,10 +44,15 @@ export interface Result {
   latenciesMs: number[];
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** Each worker runs `step` back to back for `seconds`; step answers whether its request succeeded. */
-export async function closedLoop(workers: number, seconds: number, step: (worker: number) => Promise<boolean>): Promise<Result> {
+export async function closedLoop(
+  workers: number,
+  seconds: number,
+  step: (worker: number) => Promise<boolean>,
+): Promise<Result> {
   const latenciesMs: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -61,7 +73,12 @@ export async function closedLoop(workers: number, seconds: number, step: (worker
  * Starts requests at a fixed rate for `seconds` over `lanes` independent lanes (a lane is a token chain or
  * a user; it runs one request at a time). Latency counts from the scheduled start, so queueing shows.
  */
-export async function pacedLoop(rate: number, seconds: number, lanes: number, step: (lane: number) => Promise<boolean>): Promise<Result> {
+export async function pacedLoop(
+  rate: number,
+  seconds: number,
+  lanes: number,
+  step: (lane: number) => Promise<boolean>,
+): Promise<Result> {
   const total = Math.max(1, Math.floor(rate * seconds));
   const interval = 1000 / rate;
   const latenciesMs: number[] = [];

@@ -64,7 +64,11 @@ try {
   for (const phone of users) {
     await http.post('/auth/otp/send', { phone, purpose: 'signup' });
     const v = await http.post('/auth/otp/verify', { phone, code: '000000', purpose: 'signup' });
-    const s = await http.post('/auth/signup', { temp_token: v.body.data.temp_token, pin: PIN, handle: `bench_${phone.slice(-7)}` });
+    const s = await http.post('/auth/signup', {
+      temp_token: v.body.data.temp_token,
+      pin: PIN,
+      handle: `bench_${phone.slice(-7)}`,
+    });
     if (s.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(s.body)}`);
   }
   const chains: string[] = [];
@@ -78,7 +82,8 @@ try {
     chains[lane] = r.body.data.refresh_token;
     return true;
   };
-  const signinStep = async (lane: number) => (await http.post('/auth/signin', { phone: users[lane % USERS], pin: PIN })).status === 200;
+  const signinStep = async (lane: number) =>
+    (await http.post('/auth/signin', { phone: users[lane % USERS], pin: PIN })).status === 200;
 
   process.stderr.write('measuring ceilings...\n');
   const rs256 = await rs256Ceiling(3);
@@ -105,8 +110,16 @@ try {
   ] as const) {
     process.stderr.write(`${name}: warm-up, saturation, then half rate...\n`);
     await closedLoop(workers, 2, step);
-    const saturation = row(`${name} (saturation, ${workers} in flight)`, await closedLoop(workers, SECONDS, step), ceiling);
-    row(`${name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`, await pacedLoop(saturation / 2, SECONDS, CHAINS, step), null);
+    const saturation = row(
+      `${name} (saturation, ${workers} in flight)`,
+      await closedLoop(workers, SECONDS, step),
+      ceiling,
+    );
+    row(
+      `${name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`,
+      await pacedLoop(saturation / 2, SECONDS, CHAINS, step),
+      null,
+    );
   }
 
   const storage = `${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}${REDIS_URL ? ' + Redis' : ''}`;

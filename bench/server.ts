@@ -39,8 +39,14 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   return {
     port,
     peakRssMb() {
-      const pids = [child.pid, ...readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').split(' ').filter(Boolean)];
-      const peaks = pids.map((pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+      const pids = [
+        child.pid,
+        ...readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').split(' ').filter(Boolean),
+      ];
+      const peaks = pids.map(
+        (pid) =>
+          Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+      );
       return { largest: Math.max(...peaks), total: peaks.reduce((a, b) => a + b, 0) };
     },
     async stop() {

@@ -78,7 +78,8 @@ async function runPrimary(config: Config): Promise<void> {
   let stopping = false;
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   cluster.on('message', (_worker, message: { listening?: number }) => {
-    if (message.listening !== undefined && ++listening === config.webConcurrency) banner(config, message.listening);
+    if (message.listening !== undefined && ++listening === config.webConcurrency)
+      banner(config, message.listening);
   });
   cluster.on('exit', (worker, code) => {
     if (stopping) {

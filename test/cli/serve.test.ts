@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +25,8 @@ interface Server {
 }
 
 /** `callsign serve` as a user runs it: its own process, PGlite under DATA_DIR, the console SMS provider. */
-async function start(): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+async function start(env: NodeJS.ProcessEnv = baseEnv): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (c) => {
     out += c;
@@ -112,6 +112,36 @@ describe('the callsign command', () => {
       await again.exited;
     }
   });
+
+  test(
+    'P15: WEB_CONCURRENCY=2 on PostgreSQL serves from two workers and stops on SIGTERM',
+    { skip: !process.env.TEST_DATABASE_URL && 'cluster mode needs PostgreSQL (TEST_DATABASE_URL)' },
+    async () => {
+      const schema = `cli_${process.pid}`;
+      const url = new URL(process.env.TEST_DATABASE_URL as string);
+      spawnSync('psql', [
+        url.toString(),
+        '-c',
+        `DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`,
+      ]);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const s = await start({ ...baseEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '2' });
+      try {
+        assert.match(s.output(), /2 workers/);
+        const pid = s.child.pid as number;
+        const workers = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
+        assert.equal(workers.length, 2, 'the primary runs two workers');
+        for (let i = 0; i < 5; i++) {
+          const res = await fetch(`http://127.0.0.1:${s.port}/health`, { headers: { connection: 'close' } });
+          assert.equal(res.status, 200);
+        }
+      } finally {
+        s.child.kill('SIGTERM');
+        assert.equal(await s.exited, 0);
+        spawnSync('psql', [process.env.TEST_DATABASE_URL as string, '-c', `DROP SCHEMA ${schema} CASCADE`]);
+      }
+    },
+  );
 
   test('migrate: applies nothing twice', () => {
     const r = spawnSync(process.execPath, [BIN, 'migrate'], { env: baseEnv, encoding: 'utf8' });

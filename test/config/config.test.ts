@@ -105,3 +105,14 @@ describe('configuration (D35, D39)', () => {
     assert.ok(problems({ RATE_LIMITS: 'signin_phone=0/60' }).length);
   });
 });
+
+test('P15: WEB_CONCURRENCY above 1 needs PostgreSQL', () => {
+  assert.ok(problems({ WEB_CONCURRENCY: '2' }).some((p) => p.startsWith('WEB_CONCURRENCY')));
+  assert.ok(
+    problems({ WEB_CONCURRENCY: '2', DATABASE_URL: 'memory://' }).some((p) =>
+      p.startsWith('WEB_CONCURRENCY'),
+    ),
+  );
+  assert.equal(loadConfig({ WEB_CONCURRENCY: '2', DATABASE_URL: 'postgres://db/x' }).webConcurrency, 2);
+  assert.ok(problems({ WEB_CONCURRENCY: 'many' }).length);
+});

@@ -27,7 +27,10 @@ export const refreshTokensRepo = {
    * rotated, inserts its successor and touches the session (D15's last_used_at). Under concurrent use exactly one caller gets
    * a row back; the others block on the row lock, then find the token rotated.
    */
-  rotate: (q: Queryable, r: { hash: string; clientId: string; successorHash: string; now: Date; expiresAt: Date }) =>
+  rotate: (
+    q: Queryable,
+    r: { hash: string; clientId: string; successorHash: string; now: Date; expiresAt: Date },
+  ) =>
     maybeOne<{ session_id: string; user_id: string }>(
       q,
       `WITH claimed AS (
