@@ -1,20 +1,26 @@
-import argon2 from 'argon2';
+import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import { hmac } from './crypto.ts';
 
 // D8: argon2id over HMAC-SHA256(pepper, PIN). The pepper lives outside the database, so a stolen table
 // alone cannot be brute-forced over the 10^6 PIN space. OWASP's argon2id minimum: 19 MiB, t=2, p=1.
-const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+// (Algorithm is a const enum, which type-stripping cannot inline: 2 is Algorithm.Argon2id.)
+const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export class PinHasher {
   #dummy: Promise<string> | undefined;
   constructor(private readonly pepper: Buffer) {}
 
-  hash(pin: string): Promise<string> {
-    return argon2.hash(hmac(this.pepper, pin), OPTIONS);
+  // The binding reads its input as UTF-8 text, so the HMAC goes in as base64url.
+  private peppered(pin: string) {
+    return hmac(this.pepper, pin).toString('base64url');
   }
 
-  verify(hash: string, pin: string): Promise<boolean> {
-    return argon2.verify(hash, hmac(this.pepper, pin));
+  hash(pin: string): Promise<string> {
+    return hash(this.peppered(pin), OPTIONS);
+  }
+
+  verify(stored: string, pin: string): Promise<boolean> {
+    return verify(stored, this.peppered(pin));
   }
 
   /** Spend the same time as a real check, so an unknown phone is not told apart by latency. */
