@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
 import { resolveSecrets, type Secrets } from './config/secrets.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
+import { AccountDeletionService } from './domain/account-deletion.ts';
 import { AccountService } from './domain/accounts.ts';
 import { deriveKey } from './domain/crypto.ts';
 import { Events } from './domain/events.ts';
 import { KeyRing } from './domain/key-ring.ts';
 import { OtpService } from './domain/otp.ts';
 import { PinHasher } from './domain/pin-hasher.ts';
+import { ProfileService } from './domain/profiles.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
 import { SessionService } from './domain/sessions.ts';
 import { createLogger } from './logger.ts';
@@ -20,6 +22,9 @@ import type { SmsProvider } from './providers/sms/sms-provider.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
+import { housekeeping } from './workers/housekeeping.ts';
+import { purgeDeletedAccounts } from './workers/purge-deleted-accounts.ts';
+import { WorkerRunner } from './workers/runner.ts';
 
 export interface Container {
   config: Config;
@@ -33,7 +38,11 @@ export interface Container {
   otp: OtpService;
   sessions: SessionService;
   accounts: AccountService;
+  profiles: ProfileService;
+  deletion: AccountDeletionService;
   tokens: AccessTokens;
+  /** periodic jobs; `callsign serve` and `callsign worker` start it */
+  worker: WorkerRunner;
   close(): Promise<void>;
 }
 
@@ -98,6 +107,9 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       tokens,
       firstPartyClientId: config.firstPartyClientId,
     });
+    const profiles = new ProfileService({ db, clock, events });
+    const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
+    const worker = new WorkerRunner(db, clock, logger, [purgeDeletedAccounts(db), housekeeping(db)]);
     const store = redis
       ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
       : new DbRateCounterStore(db);
@@ -115,8 +127,12 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       otp,
       sessions,
       accounts,
+      profiles,
+      deletion,
       tokens,
+      worker,
       async close() {
+        await worker.stop();
         if (redis && ownsRedis) await redis.quit().catch(() => redis.disconnect());
         if (ownsDb) await db.close();
       },

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig, readDotEnv } from './config/config.ts';
 import { buildContainer } from './container.ts';
@@ -46,24 +47,41 @@ async function runWorker(config: Config): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (cluster.isWorker) process.send?.({ listening: port });
   else banner(config, port);
+  container.worker.start();
 
+  onSignal(container.logger, async () => {
+    // Fastify stops accepting, answers 503 on kept-alive sockets, and waits for in-flight requests;
+    // the container then waits for the running job and closes the database.
+    await app.close();
+    await container.close();
+  });
+}
+
+/** `callsign worker`: the periodic jobs alone, without HTTP. */
+export async function work(env: Env = { ...readDotEnv(), ...process.env }): Promise<void> {
+  const container = await buildContainer(loadConfig(env));
+  container.worker.start();
+  process.stdout.write('Callsign worker running its periodic jobs\n');
+  onSignal(container.logger, () => container.close());
+}
+
+/** SIGTERM and SIGINT stop once, gracefully, and exit 0 (1 when stopping failed). */
+function onSignal(logger: Logger, stop: () => Promise<void>) {
   let stopping = false;
-  const stop = async (signal: string) => {
+  const handle = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    container.logger.info({ signal }, 'shutting down');
-    try {
-      // Fastify stops accepting, answers 503 on kept-alive sockets, and waits for in-flight requests.
-      await app.close();
-      await container.close();
-      process.exit(0);
-    } catch (err) {
-      container.logger.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
+    logger.info({ signal }, 'shutting down');
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => handle('SIGTERM'));
+  process.once('SIGINT', () => handle('SIGINT'));
 }
 
 /** Migrates once, forks the workers (they share the port), passes signals on, and exits when they have. */

@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readDotEnv } from '../config/config.ts';
-import { serve } from '../main.ts';
+import { serve, work } from '../main.ts';
 import { openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 
 const HELP = `callsign <command>
 
 Commands:
-  serve      start the HTTP server (the default)
+  serve      start the HTTP server and the periodic jobs (the default)
+  worker     run the periodic jobs only (purge of deleted accounts, housekeeping)
   migrate    apply database migrations and exit
   help       show this text
 
@@ -20,6 +21,9 @@ async function main(argv: string[]) {
   switch (command) {
     case 'serve':
       await serve(env);
+      return;
+    case 'worker':
+      await work(env);
       return;
     case 'migrate': {
       const config = loadConfig(env);

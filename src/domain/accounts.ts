@@ -115,6 +115,12 @@ export class AccountService {
       await this.d.pins.verifyNothing(pin);
       throw invalidCredentials();
     }
+    return this.verifyPinOf(user, pin);
+  }
+
+  /** D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. */
+  async verifyPinOf(user: UserRow, pin: unknown): Promise<UserRow> {
+    if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
     const now = this.d.clock.now();
     const attempt = await usersRepo.takePinAttempt(
       this.d.db,

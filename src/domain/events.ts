@@ -10,6 +10,11 @@ export interface EventPayloads {
   'user.created': {
     user: { id: string; phone: string; handle: string; name: string | null; created_at: string };
   };
+  'user.updated': {
+    user: { id: string; handle: string; name: string | null; avatar_url: string | null; updated_at: string };
+    changed_fields: string[];
+  };
+  'user.deleted': { user_id: string; deleted_at: string };
   'session.created': {
     user_id: string;
     session_id: string;
@@ -39,6 +44,20 @@ export const payloads = {
       name: u.name,
       created_at: u.created_at.toISOString(),
     },
+  }),
+  userUpdated: (u: UserRow, changedFields: string[]): EventPayloads['user.updated'] => ({
+    user: {
+      id: u.id,
+      handle: u.handle,
+      name: u.name,
+      avatar_url: u.avatar_url,
+      updated_at: u.updated_at.toISOString(),
+    },
+    changed_fields: changedFields,
+  }),
+  userDeleted: (u: UserRow): EventPayloads['user.deleted'] => ({
+    user_id: u.id,
+    deleted_at: (u.deleted_at as Date).toISOString(),
   }),
   sessionCreated: (s: SessionRow): EventPayloads['session.created'] => ({
     user_id: s.user_id,

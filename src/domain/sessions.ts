@@ -26,6 +26,8 @@ export interface OpenedSession {
   refreshToken: string;
 }
 
+const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+
 const invalidRefreshToken = () =>
   new DomainError('INVALID_REFRESH_TOKEN', 'refresh token is invalid, expired or revoked');
 
@@ -134,6 +136,21 @@ export class SessionService {
       if (!row || row.user_id !== userId) throw invalidRefreshToken();
       await this.revoke(tx, row.session_id, 'logout');
     });
+  }
+
+  /** D17, D18: the caller's own active session only; anything else is NOT_FOUND. */
+  async revokeOwn(userId: string, sessionId: string): Promise<void> {
+    await this.d.db.transaction(async (tx) => {
+      const session = isUuid(sessionId)
+        ? await sessionsRepo.findActiveOfUser(tx, sessionId, userId)
+        : undefined;
+      if (!session) throw new DomainError('NOT_FOUND', 'no such session');
+      await this.revoke(tx, session.id, 'user_revoked');
+    });
+  }
+
+  listActive(userId: string): Promise<SessionRow[]> {
+    return sessionsRepo.listActive(this.d.db, userId);
   }
 
   /** D17: an access token is good only while its session is. */

@@ -5,7 +5,9 @@ import { registerRestGuards } from '../plugins/rest-guards.ts';
 import { accountAuthRoutes } from './account-auth.ts';
 import { healthRoutes } from './health.ts';
 import { otpRoutes } from './otp.ts';
+import { sessionRoutes } from './sessions.ts';
 import { tokenRoutes } from './tokens.ts';
+import { userRoutes } from './users.ts';
 
 /** The REST surface: its own context, so its guards and its envelope apply to its routes only. */
 export async function restSurface(app: FastifyInstance, c: Container) {
@@ -15,4 +17,6 @@ export async function restSurface(app: FastifyInstance, c: Container) {
   otpRoutes(app, c);
   accountAuthRoutes(app, c);
   tokenRoutes(app, c);
+  userRoutes(app, c);
+  sessionRoutes(app, c);
 }

@@ -1,3 +1,4 @@
+import type { SessionRow } from '../../storage/repositories/sessions.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 
 /** The REST User object: every field present, null when never set (D2). */
@@ -27,4 +28,26 @@ export const signUpUser = (u: UserRow) => ({
   avatar_url: u.avatar_url,
   kyc_status: u.kyc_status,
   created_at: u.created_at,
+});
+
+/** Spec "Public profile": never phone, country or language. */
+export const publicProfile = (u: UserRow) => ({
+  id: u.id,
+  handle: u.handle,
+  name: u.name,
+  avatar_url: u.avatar_url,
+  bio: u.bio,
+  kyc_status: u.kyc_status,
+  created_at: u.created_at,
+});
+
+/** Spec "Session": `current` marks the session of the token making the request. */
+export const restSession = (s: SessionRow, currentSessionId: string) => ({
+  id: s.id,
+  device_name: s.device_name,
+  platform: s.platform,
+  ip_address: s.ip_address,
+  last_used_at: s.last_used_at,
+  created_at: s.created_at,
+  current: s.id === currentSessionId,
 });

@@ -30,7 +30,17 @@ export const sessionsRepo = {
       [s.id, s.user_id, s.client_id, s.device_name, s.platform, s.ip_address, s.now],
     ),
 
-  find: (q: Queryable, id: string) => maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),
+  listActive: (q: Queryable, userId: string) =>
+    q.query<SessionRow>(
+      'SELECT * FROM sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY last_used_at DESC',
+      [userId],
+    ),
+
+  findActiveOfUser: (q: Queryable, id: string, userId: string) =>
+    maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
+      id,
+      userId,
+    ]),
 
   isActive: async (q: Queryable, id: string) =>
     (await q.query('SELECT 1 FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id])).length === 1,

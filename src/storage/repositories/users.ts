@@ -50,6 +50,9 @@ export const usersRepo = {
   findLiveById: (q: Queryable, id: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id]),
 
+  findLiveByHandle: (q: Queryable, handle: string) =>
+    maybeOne<UserRow>(q, 'SELECT * FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle]),
+
   handleInUse: async (q: Queryable, handle: string) =>
     (await q.query('SELECT 1 FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle])).length > 0,
 
@@ -88,4 +91,49 @@ export const usersRepo = {
        WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
       [id, pinHash, now],
     ),
+
+  /**
+   * Writes the given profile fields. A handle change carries D12's cooldown in the same statement, so two
+   * changes at once cannot both pass it; no row back means the cooldown refused it.
+   */
+  updateProfile: (q: Queryable, id: string, fields: ProfileFields, now: Date, cooldownStart: Date) => {
+    const names = Object.keys(fields) as Array<keyof ProfileFields>;
+    const params: unknown[] = [id, now, ...names.map((n) => fields[n])];
+    const sets = [...names.map((n, i) => `${n} = $${i + 3}`), 'updated_at = $2'];
+    let cooldown = '';
+    if (names.includes('handle')) {
+      params.push(cooldownStart);
+      sets.push('handle_changed_at = $2');
+      cooldown = `AND (handle_changed_at IS NULL OR handle_changed_at <= $${params.length})`;
+    }
+    return maybeOne<UserRow>(
+      q,
+      `UPDATE users SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL ${cooldown} RETURNING *`,
+      params,
+    );
+  },
+
+  /** D4: unusable at once; phone and handle free at once (uniqueness is among live rows). */
+  markDeleted: (q: Queryable, id: string, now: Date) =>
+    maybeOne<UserRow>(
+      q,
+      'UPDATE users SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING *',
+      [id, now],
+    ),
+
+  /** D4: the hard delete, 30 days on; sessions and refresh tokens go with the row (ON DELETE CASCADE). */
+  purgeDeletedBefore: (q: Queryable, cutoff: Date) =>
+    q.query<{ id: string; phone: string; deleted_at: Date }>(
+      'DELETE FROM users WHERE deleted_at IS NOT NULL AND deleted_at <= $1 RETURNING id, phone, deleted_at',
+      [cutoff],
+    ),
 };
+
+/** The columns PATCH /users/me may write (D12, D13); names are fixed here, never taken from a request. */
+export interface ProfileFields {
+  name?: string | null;
+  bio?: string | null;
+  avatar_url?: string | null;
+  language?: string | null;
+  handle?: string;
+}

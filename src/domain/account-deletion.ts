@@ -1,0 +1,59 @@
+import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Database } from '../storage/db.ts';
+import { usersRepo } from '../storage/repositories/users.ts';
+import type { AccountService } from './accounts.ts';
+import { DomainError, fieldError } from './errors.ts';
+import { type Events, payloads } from './events.ts';
+import type { SessionService } from './sessions.ts';
+
+/** Spec: the literal phrase DELETE /users/me requires. */
+export const DELETE_CONFIRMATION = 'DELETE MY ACCOUNT';
+/** Spec and D4: the row is hard-deleted 30 days after deletion. */
+export const HARD_DELETE_AFTER_SECONDS = 30 * 24 * 3600;
+
+export interface AccountDeletionDeps {
+  db: Database;
+  clock: Clock;
+  events: Events;
+  sessions: SessionService;
+  accounts: AccountService;
+}
+
+export class AccountDeletionService {
+  constructor(private readonly d: AccountDeletionDeps) {}
+
+  /** D4, D26: confirmed by the phrase and the PIN (which counts toward the lock of D9). */
+  async deleteWithPin(
+    userId: string,
+    body: Record<string, unknown>,
+  ): Promise<{ deleted: true; hard_delete_at: string }> {
+    if (body.confirmation !== DELETE_CONFIRMATION) {
+      throw fieldError(
+        'INVALID_REQUEST',
+        'confirmation',
+        `confirmation must be the phrase "${DELETE_CONFIRMATION}"`,
+      );
+    }
+    const user = await usersRepo.findLiveById(this.d.db, userId);
+    if (!user) throw new DomainError('NOT_FOUND', 'no such user');
+    await this.d.accounts.verifyPinOf(user, body.pin);
+    return this.delete(userId);
+  }
+
+  /**
+   * D4: unusable at once: every session revoked (account_deleted), user.deleted written, phone and handle
+   * free; the purge job removes the rows 30 days later.
+   */
+  async delete(userId: string): Promise<{ deleted: true; hard_delete_at: string }> {
+    return this.d.db.transaction(async (tx) => {
+      const user = await usersRepo.markDeleted(tx, userId, this.d.clock.now());
+      if (!user) throw new DomainError('NOT_FOUND', 'no such user');
+      await this.d.sessions.revokeAllOfUser(tx, userId, 'account_deleted');
+      await this.d.events.emit(tx, 'user.deleted', payloads.userDeleted(user));
+      return {
+        deleted: true as const,
+        hard_delete_at: addSeconds(user.deleted_at as Date, HARD_DELETE_AFTER_SECONDS).toISOString(),
+      };
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import type { Logger } from 'pino';
+import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Database } from '../storage/db.ts';
+import { jobsRepo } from '../storage/repositories/jobs.ts';
+
+export interface Job {
+  name: string;
+  everySeconds: number;
+  run(now: Date): Promise<Record<string, unknown>>;
+}
+
+/**
+ * Runs periodic jobs on the injected clock. Each due run is claimed in the database first, so with
+ * several instances (or cluster workers) a run happens once. Tests call tick() after moving the clock.
+ */
+export class WorkerRunner {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly jobs: Job[],
+  ) {}
+
+  /** Runs every due job once; answers the names of the jobs this instance ran. */
+  tick(): Promise<string[]> {
+    const run = this.#running.then(async () => {
+      const ran: string[] = [];
+      for (const job of this.jobs) {
+        const now = this.clock.now();
+        if (!(await jobsRepo.claim(this.db, job.name, now, addSeconds(now, job.everySeconds)))) continue;
+        try {
+          const result = await job.run(now);
+          await jobsRepo.finished(this.db, job.name, this.clock.now());
+          this.logger.info({ job: job.name, ...result }, 'job finished');
+          ran.push(job.name);
+        } catch (err) {
+          this.logger.error({ err, job: job.name }, 'job failed; it runs again when next due');
+        }
+      }
+      return ran;
+    });
+    this.#running = run.catch(() => {});
+    return run;
+  }
+
+  start(pollMs = 5000): void {
+    this.#timer = setInterval(() => {
+      this.tick().catch((err) => this.logger.error({ err }, 'worker tick failed'));
+    }, pollMs);
+    this.#timer.unref();
+  }
+
+  /** Stops polling and waits for the job that is running (graceful shutdown). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+
+describe('GET /sessions, DELETE /sessions/:id (D15, D17, D18)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  const signin = (phone: string, pin: string, device: unknown, ip: string) =>
+    t.request('POST', '/auth/signin', { body: { phone, pin, device }, ip });
+
+  test('lists active sessions with the spec fields; exactly one is current', async () => {
+    const s = await signUp(t, { device: { name: 'Phone', platform: 'ios' } });
+    const laptop = await signin(
+      s.phone,
+      s.pin,
+      { name: 'Laptop', platform: 'desktop' },
+      '2001:db8:85a3:8d3::7',
+    );
+    const res = await t.request('GET', '/sessions', { token: laptop.body.data.access_token });
+    assert.equal(res.status, 200);
+    const { sessions, total } = res.body.data;
+    assert.equal(total, 2);
+    assert.equal(sessions.length, 2);
+    for (const x of sessions) {
+      assert.deepEqual(Object.keys(x).sort(), [
+        'created_at',
+        'current',
+        'device_name',
+        'id',
+        'ip_address',
+        'last_used_at',
+        'platform',
+      ]);
+      assert.equal(typeof x.current, 'boolean');
+    }
+    assert.equal(sessions.filter((x: { current: boolean }) => x.current).length, 1);
+    const current = sessions.find((x: { current: boolean }) => x.current);
+    assert.equal(current.device_name, 'Laptop');
+    assert.equal(current.platform, 'desktop');
+    assert.equal(current.ip_address, '2001:db8:85a3:*', 'D18: IPv6 keeps 48 bits');
+    const phone = sessions.find((x: { current: boolean }) => !x.current);
+    assert.equal(phone.platform, 'ios');
+    assert.match(phone.ip_address, /^198\.51\.100\.\*$/);
+  });
+
+  test('revoking a session from another device kills its access and refresh tokens at once (D17)', async () => {
+    const s = await signUp(t);
+    const other = await signin(s.phone, s.pin, { name: 'Tablet', platform: 'android' }, '203.0.113.5');
+    const list = await t.request('GET', '/sessions', { token: s.access_token });
+    const target = list.body.data.sessions.find((x: { device_name: string }) => x.device_name === 'Tablet');
+    const res = await t.request('DELETE', `/sessions/${target.id}`, { token: s.access_token });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data, { revoked: true });
+    const dead = await t.request('GET', '/users/me', { token: other.body.data.access_token });
+    assert.equal(dead.status, 401);
+    assert.equal(dead.body.error.code, 'INVALID_TOKEN');
+    const refresh = await t.request('POST', '/auth/refresh', {
+      body: { refresh_token: other.body.data.refresh_token },
+    });
+    assert.equal(refresh.body.error.code, 'INVALID_REFRESH_TOKEN');
+    assert.equal(
+      (await t.request('GET', '/users/me', { token: s.access_token })).status,
+      200,
+      'the caller lives on',
+    );
+    const ev = (await events(t, 'session.revoked')).filter((e) => e.data.session_id === target.id);
+    assert.deepEqual(
+      ev.map((e) => e.data),
+      [{ user_id: s.user.id, session_id: target.id, reason: 'user_revoked' }],
+    );
+    const after = await t.request('GET', '/sessions', { token: s.access_token });
+    assert.equal(after.body.data.total, 1);
+  });
+
+  test("another user's session, an unknown id, a malformed id and a revoked one are NOT_FOUND", async () => {
+    const a = await signUp(t);
+    const b = await signUp(t);
+    const bSession = (await t.request('GET', '/sessions', { token: b.access_token })).body.data.sessions[0]
+      .id;
+    for (const id of [bSession, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const res = await t.request('DELETE', `/sessions/${id}`, { token: a.access_token });
+      assert.equal(res.status, 404, id);
+      assert.equal(res.body.error.code, 'NOT_FOUND', id);
+    }
+    assert.equal(
+      (await t.request('GET', '/users/me', { token: b.access_token })).status,
+      200,
+      "b's session untouched",
+    );
+    const aSession = (await t.request('GET', '/sessions', { token: a.access_token })).body.data.sessions[0]
+      .id;
+    const self = await t.request('DELETE', `/sessions/${aSession}`, { token: a.access_token });
+    assert.equal(self.status, 200, 'revoking the current session is a logout');
+    assert.equal((await t.request('GET', '/sessions', { token: a.access_token })).status, 401);
+  });
+
+  test('last_used_at moves with use (at minute granularity, P14)', async () => {
+    const s = await signUp(t);
+    t.clock.advance(120);
+    const r = await t.request('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token } });
+    const list = await t.request('GET', '/sessions', { token: r.body.data.access_token });
+    const session = list.body.data.sessions[0];
+    assert.equal(Date.parse(session.last_used_at), t.clock.now().getTime());
+    assert.ok(Date.parse(session.created_at) < Date.parse(session.last_used_at));
+  });
+});
