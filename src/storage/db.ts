@@ -1,4 +1,5 @@
 import type { PGliteInterface } from '@electric-sql/pglite';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 export type Row = Record<string, unknown>;
@@ -66,6 +67,16 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 export function postgresDatabase(url: string, opts: { schema?: string; max?: number } = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
@@ -77,7 +88,10 @@ export function postgresDatabase(url: string, opts: { schema?: string; max?: num
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    query: async <T>(sql: string, params?: unknown[]) => (await c.query(sql, params)).rows as T[],
+    // Named statements are parsed and planned once per connection; the SQL texts are the code's own, so
+    // their number is bounded.
+    query: async <T>(sql: string, params?: unknown[]) =>
+      (await c.query({ name: statementName(sql), text: sql, values: params })).rows as T[],
     exec: async (sql: string) => {
       await c.query(sql);
     },
