@@ -70,7 +70,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
   const redis =
     parts.redis ??
     (config.redisUrl
-      ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+      ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true })
       : undefined);
   const ownsRedis = !parts.redis;
 

@@ -1,5 +1,5 @@
-import type { PGliteInterface } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
+import type { PGliteInterface } from '@electric-sql/pglite';
 import pg from 'pg';
 
 export type Row = Record<string, unknown>;
