@@ -5,6 +5,7 @@ import { resolveSecrets, type Secrets } from './config/secrets.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
 import { AccountDeletionService } from './domain/account-deletion.ts';
 import { AccountService } from './domain/accounts.ts';
+import { ClientService } from './domain/clients.ts';
 import { deriveKey } from './domain/crypto.ts';
 import { Events } from './domain/events.ts';
 import { KeyRing } from './domain/key-ring.ts';
@@ -39,6 +40,7 @@ export interface Container {
   sessions: SessionService;
   accounts: AccountService;
   profiles: ProfileService;
+  clients: ClientService;
   deletion: AccountDeletionService;
   tokens: AccessTokens;
   /** periodic jobs; `callsign serve` and `callsign worker` start it */
@@ -108,6 +110,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       firstPartyClientId: config.firstPartyClientId,
     });
     const profiles = new ProfileService({ db, clock, events });
+    const clients = new ClientService({ db, clock, random, sessions });
     const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
     const worker = new WorkerRunner(db, clock, logger, [purgeDeletedAccounts(db), housekeeping(db)]);
     const store = redis
@@ -128,11 +131,13 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       sessions,
       accounts,
       profiles,
+      clients,
       deletion,
       tokens,
       worker,
       async close() {
         await worker.stop();
+        keys.stopAutoReload();
         if (redis && ownsRedis) await redis.quit().catch(() => redis.disconnect());
         if (ownsDb) await db.close();
       },

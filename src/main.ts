@@ -48,6 +48,7 @@ async function runWorker(config: Config): Promise<void> {
   if (cluster.isWorker) process.send?.({ listening: port });
   else banner(config, port);
   container.worker.start();
+  container.keys.startAutoReload();
 
   onSignal(container.logger, async () => {
     // Fastify stops accepting, answers 503 on kept-alive sockets, and waits for in-flight requests;

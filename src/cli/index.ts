@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, readDotEnv } from '../config/config.ts';
 import { serve, work } from '../main.ts';
 import { openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
+import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
 
 const HELP = `callsign <command>
 
@@ -11,6 +12,7 @@ Commands:
   worker     run the periodic jobs only (purge of deleted accounts, housekeeping)
   migrate    apply database migrations and exit
   help       show this text
+${ADMIN_HELP}
 
 Configuration comes from environment variables and a .env file (see README.md).`;
 
@@ -38,6 +40,11 @@ async function main(argv: string[]) {
       }
       return;
     }
+    case 'clients':
+    case 'api-keys':
+    case 'keys':
+      process.stdout.write(`${await adminCommand(loadConfig(env), argv)}\n`);
+      return;
     case 'help':
     case '--help':
       process.stdout.write(`${HELP}\n`);
@@ -49,6 +56,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack}\n`);
+  // A message for people; the stack only when asked for (DEBUG=1).
+  process.stderr.write(`callsign: ${process.env.DEBUG ? (err as Error).stack : (err as Error).message}\n`);
   process.exit(err instanceof ConfigError ? 2 : 1);
 });

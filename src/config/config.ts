@@ -141,6 +141,10 @@ export function loadConfig(env: Env): Readonly<Config> {
     problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL (PostgreSQL): PGlite belongs to one process');
   }
 
+  const adminToken = str('ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 24)
+    problems.push('ADMIN_TOKEN must be at least 24 characters');
+
   const pinPepper = str('PIN_PEPPER');
   const keyEncryptionKey = str('KEY_ENCRYPTION_KEY');
   for (const [name, v] of [
@@ -176,7 +180,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     dataDir: resolve(str('DATA_DIR') ?? './data'),
     redisUrl: str('REDIS_URL'),
     redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'callsign:',
-    adminToken: str('ADMIN_TOKEN'),
+    adminToken,
     smsProvider,
     smsHttpUrl,
     twilio,

@@ -1,12 +1,20 @@
 import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
-import type { Clock } from '../providers/clock.ts';
+import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { signingKeysRepo } from '../storage/repositories/signing-keys.ts';
 import { decrypt, encrypt } from './crypto.ts';
 
 const generateRsa = promisify(generateKeyPair);
+
+/** How often each instance looks for a key another instance rotated in. */
+export const KEY_RELOAD_SECONDS = 60;
+/**
+ * D25: a retired key stays in JWKS until every token it signed has expired: the longest lifetime (1 h),
+ * plus the time other instances may still sign with it before they reload, plus a margin.
+ */
+export const RETIRED_KEY_PUBLISHED_SECONDS = 3600 + 2 * KEY_RELOAD_SECONDS;
 
 interface PublishedKey {
   jwk: JWK;
@@ -21,6 +29,7 @@ export class KeyRing {
   #published = new Map<string, PublishedKey>();
   #signing: { kid: string; privateKey: KeyObject } | undefined;
   #lastReload = 0;
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Database,
@@ -40,6 +49,31 @@ export class KeyRing {
       });
     }
     await this.reload();
+  }
+
+  /** D25, D36: a new signing key; the old one keeps verifying until its tokens have expired. */
+  async rotate(): Promise<{ kid: string }> {
+    const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(724202)');
+      await signingKeysRepo.retireAll(tx, now, addSeconds(now, RETIRED_KEY_PUBLISHED_SECONDS));
+      await this.insert(tx, publicKey, privateKey, now);
+    });
+    await this.reload();
+    return { kid: this.signingKey().kid };
+  }
+
+  /** Picks up rotations made by other instances. */
+  startAutoReload(): void {
+    this.#timer = setInterval(() => {
+      this.reload().catch(() => {});
+    }, KEY_RELOAD_SECONDS * 1000);
+    this.#timer.unref();
+  }
+
+  stopAutoReload(): void {
+    clearInterval(this.#timer);
   }
 
   private async insert(
@@ -83,7 +117,7 @@ export class KeyRing {
         privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }),
       };
     }
-    this.#lastReload = Date.now();
+    this.#lastReload = this.clock.now().getTime();
   }
 
   signingKey() {
@@ -94,7 +128,8 @@ export class KeyRing {
   /** A kid we do not know may come from a key another instance just created: look again, at most every 5 s. */
   async publicKey(kid: string | undefined): Promise<KeyObject | undefined> {
     if (!kid) return undefined;
-    if (!this.#published.has(kid) && Date.now() - this.#lastReload > 5000) await this.reload();
+    if (!this.#published.has(kid) && this.clock.now().getTime() - this.#lastReload > 5000)
+      await this.reload();
     return this.#published.get(kid)?.publicKey;
   }
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { BIN, spawnServer } from '../helpers/spawn-server.ts';
 
-const BIN = new URL('../../bin/callsign.mjs', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'callsign-cli-'));
 const baseEnv: NodeJS.ProcessEnv = {
   ...process.env,
@@ -17,39 +17,7 @@ const baseEnv: NodeJS.ProcessEnv = {
 };
 delete baseEnv.DATABASE_URL;
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** `callsign serve` as a user runs it: its own process, PGlite under DATA_DIR, the console SMS provider. */
-async function start(env: NodeJS.ProcessEnv = baseEnv): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (c) => {
-    out += c;
-  });
-  child.stderr?.on('data', (c) => {
-    out += c;
-  });
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on http:\/\/localhost:(\d+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(Number(m[1]));
-      }
-    }, 50);
-    exited.then(() => {
-      clearInterval(timer);
-      reject(new Error(`serve exited early:\n${out}`));
-    });
-  });
-  return { child, port, output: () => out, exited };
-}
+const start = (env: NodeJS.ProcessEnv = baseEnv) => spawnServer(env);
 
 const post = async (port: number, path: string, body: unknown) => {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
@@ -108,8 +76,7 @@ describe('the callsign command', () => {
       const signedIn = await post(again.port, '/auth/signin', { phone, pin: '480715' });
       assert.equal(signedIn.status, 200, 'PGlite flushed its files: the account is still there');
     } finally {
-      again.child.kill('SIGTERM');
-      await again.exited;
+      await again.stop();
     }
   });
 

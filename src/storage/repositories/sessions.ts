@@ -36,6 +36,13 @@ export const sessionsRepo = {
       [userId],
     ),
 
+  activeIdsOfClient: async (q: Queryable, clientId: string) =>
+    (
+      await q.query<{ id: string }>('SELECT id FROM sessions WHERE client_id = $1 AND revoked_at IS NULL', [
+        clientId,
+      ])
+    ).map((r) => r.id),
+
   findActiveOfUser: (q: Queryable, id: string, userId: string) =>
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
       id,

@@ -18,6 +18,12 @@ export const signingKeysRepo = {
       [now],
     ),
 
+  retireAll: (q: Queryable, now: Date, publishedUntil: Date) =>
+    q.query('UPDATE signing_keys SET retired_at = $1, published_until = $2 WHERE retired_at IS NULL', [
+      now,
+      publishedUntil,
+    ]),
+
   insert: (q: Queryable, k: Pick<SigningKeyRow, 'kid' | 'public_jwk' | 'private_key_enc' | 'created_at'>) =>
     q.query(
       'INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at) VALUES ($1, $2::jsonb, $3, $4)',

@@ -1,0 +1,113 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../config/config.ts';
+
+// `callsign clients|api-keys|keys ...`: the admin API (D36) over HTTP, so they work while the server holds
+// the database (PGlite allows one process).
+
+type Json = Record<string, unknown>;
+
+export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] [--scope "openid profile"]
+                 [--grant-type authorization_code --grant-type refresh_token] [--public | --auth-method M]
+                 [--first-party] [--json]
+  clients list [--json]            clients delete CLIENT_ID
+  api-keys create --name NAME [--json]
+  api-keys list [--json]           api-keys revoke KEY_ID
+  keys rotate [--json]
+
+  These call the running server's admin API at BASE_URL with ADMIN_TOKEN.`;
+
+const OPTIONS = {
+  name: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  scope: { type: 'string' },
+  'grant-type': { type: 'string', multiple: true },
+  'auth-method': { type: 'string' },
+  public: { type: 'boolean' },
+  'first-party': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+async function call(config: Config, method: string, path: string, body?: Json): Promise<Json | undefined> {
+  if (!config.adminToken)
+    throw new Error('ADMIN_TOKEN is not set: the admin API is off (set it for the server and here)');
+  let res: Response;
+  try {
+    res = await fetch(`${config.baseUrl}/admin/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${config.adminToken}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    throw new Error(`cannot reach ${config.baseUrl}: ${(err as Error).message} (is the server running?)`);
+  }
+  const payload = res.status === 204 ? undefined : ((await res.json()) as Json);
+  if (!res.ok)
+    throw new Error(`${payload?.error ?? res.status}: ${payload?.error_description ?? res.statusText}`);
+  return payload;
+}
+
+const table = (rows: Json[], columns: string[]) =>
+  rows
+    .map((r) =>
+      columns
+        .map((c) => String(Array.isArray(r[c]) ? (r[c] as string[]).join(',') : (r[c] ?? '-')))
+        .join('  '),
+    )
+    .join('\n');
+
+/** Runs one admin command; answers the text to print. */
+export async function adminCommand(config: Config, args: string[]): Promise<string> {
+  const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
+  const [group, action, id] = positionals;
+  const out = (json: Json | undefined, text: string) => (o.json ? JSON.stringify(json, null, 2) : text);
+  switch (`${group} ${action}`) {
+    case 'clients create': {
+      const c = (await call(config, 'POST', '/clients', {
+        client_name: o.name,
+        redirect_uris: o['redirect-uri'] ?? [],
+        ...(o.scope ? { scope: o.scope } : {}),
+        ...(o['grant-type'] ? { grant_types: o['grant-type'] } : {}),
+        token_endpoint_auth_method: o.public ? 'none' : (o['auth-method'] ?? 'client_secret_basic'),
+        first_party: o['first-party'] === true,
+      })) as Json;
+      const secret = c.client_secret ? `\nclient_secret: ${c.client_secret}   (shown once: keep it now)` : '';
+      return out(c, `client_id: ${c.client_id}${secret}`);
+    }
+    case 'clients list': {
+      const list = (await call(config, 'GET', '/clients')) as { data: Json[] };
+      return out(
+        list,
+        table(list.data, [
+          'client_id',
+          'client_name',
+          'token_endpoint_auth_method',
+          'scope',
+          'redirect_uris',
+        ]),
+      );
+    }
+    case 'clients delete':
+      await call(config, 'DELETE', `/clients/${encodeURIComponent(id ?? '')}`);
+      return out({ deleted: id }, `deleted client ${id}`);
+    case 'api-keys create': {
+      const k = (await call(config, 'POST', '/api-keys', { name: o.name })) as Json;
+      return out(k, `id: ${k.id}\nkey: ${k.key}   (shown once: keep it now)`);
+    }
+    case 'api-keys list': {
+      const list = (await call(config, 'GET', '/api-keys')) as { data: Json[] };
+      return out(list, table(list.data, ['id', 'prefix', 'name', 'last_used_at', 'revoked_at']));
+    }
+    case 'api-keys revoke':
+      await call(config, 'DELETE', `/api-keys/${encodeURIComponent(id ?? '')}`);
+      return out({ revoked: id }, `revoked API key ${id}`);
+    case 'keys rotate': {
+      const k = (await call(config, 'POST', '/keys/rotate')) as Json;
+      return out(k, `signing with new key ${k.kid}; the old one stays in JWKS until its tokens expire`);
+    }
+    default:
+      throw new Error(`unknown command "${positionals.join(' ')}"\n${ADMIN_HELP}`);
+  }
+}

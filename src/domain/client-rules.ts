@@ -1,0 +1,102 @@
+import { fieldError } from './errors.ts';
+
+export const OAUTH_SCOPES = ['openid', 'profile', 'phone', 'email', 'kyc'] as const;
+export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+
+export interface ClientSpec {
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  scope: string;
+  token_endpoint_auth_method: (typeof AUTH_METHODS)[number];
+  first_party: boolean;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A redirect URI is absolute and has no fragment (RFC 6749 §3.1.2); https, or http on a loopback host,
+ * or a private-use scheme of a native app with a dot in it (RFC 8252 §7.1, §7.3).
+ */
+function assertRedirectUri(uri: unknown, i: number) {
+  const field = `redirect_uris.${i}`;
+  let url: URL;
+  try {
+    if (typeof uri !== 'string' || uri.length > 2048) throw new Error();
+    url = new URL(uri);
+  } catch {
+    throw fieldError('INVALID_REQUEST', field, 'redirect URIs must be absolute URLs');
+  }
+  if (url.hash || (uri as string).includes('#'))
+    throw fieldError('INVALID_REQUEST', field, 'redirect URIs cannot have a fragment');
+  const scheme = url.protocol.slice(0, -1);
+  const ok =
+    scheme === 'https' ||
+    (scheme === 'http' && LOOPBACK.has(url.hostname)) ||
+    (scheme.includes('.') && !['http', 'https'].includes(scheme));
+  if (!ok)
+    throw fieldError(
+      'INVALID_REQUEST',
+      field,
+      'redirect URIs must be https (http only on localhost, or an app scheme like com.example.app)',
+    );
+}
+
+const listOf = (value: unknown, field: string, allowed: readonly string[], fallback: string[]): string[] => {
+  if (value === undefined) return fallback;
+  if (!Array.isArray(value) || value.length === 0 || value.some((v) => !allowed.includes(v))) {
+    throw fieldError('INVALID_REQUEST', field, `${field} must be a non-empty list of ${allowed.join(', ')}`);
+  }
+  return [...new Set(value as string[])];
+};
+
+/** D19, D36 (RFC 7591 names): validates a client registration and fills its defaults. */
+export function parseClientSpec(body: Record<string, unknown>): ClientSpec {
+  const name = typeof body.client_name === 'string' ? body.client_name.trim() : '';
+  if (name.length < 1 || name.length > 100)
+    throw fieldError('INVALID_REQUEST', 'client_name', 'client_name must be 1-100 characters');
+  if (!Array.isArray(body.redirect_uris) || body.redirect_uris.length === 0) {
+    throw fieldError('INVALID_REQUEST', 'redirect_uris', 'redirect_uris must be a non-empty list');
+  }
+  body.redirect_uris.forEach(assertRedirectUri);
+  const grant_types = listOf(body.grant_types, 'grant_types', GRANT_TYPES, [
+    'authorization_code',
+    'refresh_token',
+  ]);
+  if (!grant_types.includes('authorization_code')) {
+    throw fieldError('INVALID_REQUEST', 'grant_types', 'grant_types must include authorization_code');
+  }
+  const scopes =
+    body.scope === undefined
+      ? ['openid', 'profile', 'phone']
+      : typeof body.scope === 'string'
+        ? body.scope.split(' ').filter(Boolean)
+        : [];
+  if (!scopes.length || scopes.some((s) => !(OAUTH_SCOPES as readonly string[]).includes(s))) {
+    throw fieldError(
+      'INVALID_REQUEST',
+      'scope',
+      `scope must be space-separated values of ${OAUTH_SCOPES.join(', ')}`,
+    );
+  }
+  const method = body.token_endpoint_auth_method ?? 'client_secret_basic';
+  if (!AUTH_METHODS.includes(method as ClientSpec['token_endpoint_auth_method'])) {
+    throw fieldError(
+      'INVALID_REQUEST',
+      'token_endpoint_auth_method',
+      `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`,
+    );
+  }
+  if (body.first_party !== undefined && typeof body.first_party !== 'boolean') {
+    throw fieldError('INVALID_REQUEST', 'first_party', 'first_party must be true or false');
+  }
+  return {
+    client_name: name,
+    redirect_uris: [...new Set(body.redirect_uris as string[])],
+    grant_types,
+    scope: [...new Set(scopes)].join(' '),
+    token_endpoint_auth_method: method as ClientSpec['token_endpoint_auth_method'],
+    first_party: body.first_party === true,
+  };
+}

@@ -1,0 +1,91 @@
+import type { Clock } from '../providers/clock.ts';
+import type { Random } from '../providers/random.ts';
+import type { Database } from '../storage/db.ts';
+import { type ApiKeyRow, apiKeysRepo } from '../storage/repositories/api-keys.ts';
+import { type ClientRow, clientsRepo } from '../storage/repositories/clients.ts';
+import { sessionsRepo } from '../storage/repositories/sessions.ts';
+import { parseClientSpec } from './client-rules.ts';
+import { safeEqual, sha256 } from './crypto.ts';
+import { DomainError } from './errors.ts';
+import type { SessionService } from './sessions.ts';
+
+export interface ClientDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  sessions: SessionService;
+}
+
+const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
+
+/** D19, D23, D36: client applications and server API keys. Secrets are shown once and stored hashed. */
+export class ClientService {
+  constructor(private readonly d: ClientDeps) {}
+
+  async createClient(
+    body: Record<string, unknown>,
+  ): Promise<{ client: ClientRow; client_secret: string | null }> {
+    const spec = parseClientSpec(body);
+    const secret = spec.token_endpoint_auth_method === 'none' ? null : this.d.random.token(32);
+    const client = await clientsRepo.insert(this.d.db, {
+      ...spec,
+      client_id: this.d.random.token(16),
+      client_secret_hash: secret ? sha256(secret) : null,
+      created_at: this.d.clock.now(),
+    });
+    return { client, client_secret: secret };
+  }
+
+  listClients(): Promise<ClientRow[]> {
+    return clientsRepo.listLive(this.d.db);
+  }
+
+  async getClient(clientId: string): Promise<ClientRow> {
+    const client = await clientsRepo.findLive(this.d.db, clientId);
+    if (!client) throw notFound('client');
+    return client;
+  }
+
+  /** A deleted client's sessions end with it (reason admin, D34), so none of its tokens outlive it. */
+  async deleteClient(clientId: string): Promise<void> {
+    await this.d.db.transaction(async (tx) => {
+      if (!(await clientsRepo.markDeleted(tx, clientId, this.d.clock.now()))) throw notFound('client');
+      for (const id of await sessionsRepo.activeIdsOfClient(tx, clientId))
+        await this.d.sessions.revoke(tx, id, 'admin');
+    });
+  }
+
+  /** RFC 6749 §2.3.1: a confidential client's secret, compared in constant time. */
+  secretMatches(client: ClientRow, secret: string): boolean {
+    return client.client_secret_hash !== null && safeEqual(sha256(secret), client.client_secret_hash);
+  }
+
+  async createApiKey(name: unknown): Promise<{ key: ApiKeyRow; secret: string }> {
+    if (typeof name !== 'string' || !name.trim() || name.length > 100) {
+      throw new DomainError('INVALID_REQUEST', 'name must be 1-100 characters', { field: 'name' });
+    }
+    const secret = `csk_${this.d.random.token(32)}`;
+    const key = await apiKeysRepo.insert(this.d.db, {
+      id: this.d.random.uuid(),
+      name: name.trim(),
+      prefix: secret.slice(0, 12),
+      key_hash: sha256(secret),
+      created_at: this.d.clock.now(),
+    });
+    return { key, secret };
+  }
+
+  listApiKeys(): Promise<ApiKeyRow[]> {
+    return apiKeysRepo.list(this.d.db);
+  }
+
+  async revokeApiKey(id: string): Promise<void> {
+    const uuid = /^[0-9a-f-]{36}$/i.test(id);
+    if (!uuid || !(await apiKeysRepo.revoke(this.d.db, id, this.d.clock.now()))) throw notFound('API key');
+  }
+
+  /** D23: a live key, by the bearer credential presented; undefined for anything else. */
+  authenticateApiKey(secret: string): Promise<ApiKeyRow | undefined> {
+    return apiKeysRepo.use(this.d.db, sha256(secret), this.d.clock.now());
+  }
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { safeEqual } from '../../domain/crypto.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { adminErrorHandler } from './admin-errors.ts';
+import { adminApiKey, adminClient } from './presenters.ts';
+
+const tags = ['Admin'];
+const security = [{ bearer: [] }];
+const idParam = { type: 'object', properties: { id: { type: 'string' } } };
+
+/** D36: /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`; registered only when ADMIN_TOKEN is set. */
+export async function adminSurface(app: FastifyInstance, c: Container) {
+  const adminToken = c.config.adminToken as string;
+  app.setErrorHandler(adminErrorHandler);
+  app.setNotFoundHandler((_request, reply) =>
+    reply.status(404).send({ error: 'not_found', error_description: 'no such admin route' }),
+  );
+  app.addHook('onRequest', async (request) => {
+    const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (!given || !safeEqual(given, adminToken))
+      throw new DomainError('INVALID_TOKEN', 'send the admin token as a bearer token');
+  });
+
+  app.post(
+    '/clients',
+    { schema: { tags, security, summary: 'Register a client (D19)', body: { type: 'object' } } },
+    async (request, reply) => {
+      const { client, client_secret } = await c.clients.createClient(request.body as Record<string, unknown>);
+      return reply.status(201).send({ ...adminClient(client), ...(client_secret ? { client_secret } : {}) });
+    },
+  );
+  app.get('/clients', { schema: { tags, security, summary: 'List clients' } }, async () => ({
+    data: (await c.clients.listClients()).map(adminClient),
+  }));
+  app.get('/clients/:id', { schema: { tags, security, params: idParam } }, async (request) =>
+    adminClient(await c.clients.getClient((request.params as { id: string }).id)),
+  );
+  app.delete(
+    '/clients/:id',
+    { schema: { tags, security, params: idParam, summary: 'Delete a client and end its sessions' } },
+    async (request, reply) => {
+      await c.clients.deleteClient((request.params as { id: string }).id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api-keys',
+    { schema: { tags, security, summary: 'Create a server API key (D23)', body: { type: 'object' } } },
+    async (request, reply) => {
+      const { key, secret } = await c.clients.createApiKey((request.body as { name?: unknown }).name);
+      return reply.status(201).send({ ...adminApiKey(key), key: secret });
+    },
+  );
+  app.get('/api-keys', { schema: { tags, security, summary: 'List API keys' } }, async () => ({
+    data: (await c.clients.listApiKeys()).map(adminApiKey),
+  }));
+  app.delete(
+    '/api-keys/:id',
+    { schema: { tags, security, params: idParam, summary: 'Revoke an API key' } },
+    async (request, reply) => {
+      await c.clients.revokeApiKey((request.params as { id: string }).id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/keys/rotate',
+    { schema: { tags, security, summary: 'Rotate the token signing key (D25)' } },
+    async () => c.keys.rotate(),
+  );
+}

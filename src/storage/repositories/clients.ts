@@ -1,0 +1,50 @@
+import { maybeOne, one, type Queryable } from '../db.ts';
+
+export interface ClientRow {
+  client_id: string;
+  client_name: string;
+  client_secret_hash: string | null;
+  redirect_uris: string[];
+  grant_types: string[];
+  scope: string;
+  token_endpoint_auth_method: string;
+  first_party: boolean;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+export type NewClient = Omit<ClientRow, 'deleted_at'>;
+
+export const clientsRepo = {
+  insert: (q: Queryable, c: NewClient) =>
+    one<ClientRow>(
+      q,
+      `INSERT INTO clients (client_id, client_name, client_secret_hash, redirect_uris, grant_types, scope,
+         token_endpoint_auth_method, first_party, created_at)
+       VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9) RETURNING *`,
+      [
+        c.client_id,
+        c.client_name,
+        c.client_secret_hash,
+        JSON.stringify(c.redirect_uris),
+        JSON.stringify(c.grant_types),
+        c.scope,
+        c.token_endpoint_auth_method,
+        c.first_party,
+        c.created_at,
+      ],
+    ),
+
+  findLive: (q: Queryable, clientId: string) =>
+    maybeOne<ClientRow>(q, 'SELECT * FROM clients WHERE client_id = $1 AND deleted_at IS NULL', [clientId]),
+
+  listLive: (q: Queryable) =>
+    q.query<ClientRow>('SELECT * FROM clients WHERE deleted_at IS NULL ORDER BY created_at'),
+
+  markDeleted: (q: Queryable, clientId: string, now: Date) =>
+    maybeOne<ClientRow>(
+      q,
+      'UPDATE clients SET deleted_at = $2 WHERE client_id = $1 AND deleted_at IS NULL RETURNING *',
+      [clientId, now],
+    ),
+};

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { decodeProtectedHeader } from 'jose';
+import type { Device } from '../../src/domain/device.ts';
+import { RETIRED_KEY_PUBLISHED_SECONDS } from '../../src/domain/key-ring.ts';
+import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+
+const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
+const client = {
+  client_name: 'Example App',
+  redirect_uris: ['https://app.example/callback', 'http://localhost:8080/cb'],
+  scope: 'openid profile phone',
+  token_endpoint_auth_method: 'client_secret_basic',
+};
+
+describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { ADMIN_TOKEN } });
+  });
+  after(() => t.close());
+
+  const admin = (method: string, url: string, body?: unknown) =>
+    t.request(method, `/admin/v1${url}`, { token: ADMIN_TOKEN, body });
+
+  test('the admin token is required and compared exactly', async () => {
+    for (const token of [undefined, 'wrong', `${ADMIN_TOKEN}x`]) {
+      const res = await t.request('GET', '/admin/v1/clients', { token });
+      assert.equal(res.status, 401);
+      assert.equal(res.body.error, 'invalid_token');
+    }
+  });
+
+  test('without ADMIN_TOKEN the admin API is off', async () => {
+    const off = await createTestApp();
+    try {
+      assert.equal((await off.request('GET', '/admin/v1/clients', { token: ADMIN_TOKEN })).status, 404);
+    } finally {
+      await off.close();
+    }
+  });
+
+  test('a confidential client: created with its secret once; listed without it; stored hashed', async () => {
+    const res = await admin('POST', '/clients', { ...client, first_party: true });
+    assert.equal(res.status, 201);
+    const c = res.body;
+    assert.equal(typeof c.client_id, 'string');
+    assert.equal(typeof c.client_secret, 'string');
+    assert.ok(c.client_secret.length >= 43);
+    assert.deepEqual(c.redirect_uris, client.redirect_uris);
+    assert.deepEqual(c.grant_types, ['authorization_code', 'refresh_token']);
+    assert.equal(c.first_party, true);
+    assert.ok(!Number.isNaN(Date.parse(c.created_at)));
+    const list = await admin('GET', '/clients');
+    const listed = list.body.data.find((x: { client_id: string }) => x.client_id === c.client_id);
+    assert.equal(listed.client_secret, undefined);
+    assert.equal((await admin('GET', `/clients/${c.client_id}`)).body.client_name, 'Example App');
+    const rows = await t.c.db.query<{ client_secret_hash: string }>(
+      'SELECT client_secret_hash FROM clients WHERE client_id = $1',
+      [c.client_id],
+    );
+    assert.notEqual(rows[0].client_secret_hash, c.client_secret);
+    const stored = await t.c.clients.getClient(c.client_id);
+    assert.ok(t.c.clients.secretMatches(stored, c.client_secret));
+    assert.ok(!t.c.clients.secretMatches(stored, `${c.client_secret}x`));
+  });
+
+  test('a public client (PKCE only) has no secret', async () => {
+    const res = await admin('POST', '/clients', { ...client, token_endpoint_auth_method: 'none' });
+    assert.equal(res.status, 201);
+    assert.equal(res.body.client_secret, undefined);
+  });
+
+  test('registration is validated: redirect URIs, scopes, grant types, auth method, name', async () => {
+    const bad: Array<Record<string, unknown>> = [
+      { redirect_uris: ['http://app.example/cb'] },
+      { redirect_uris: ['https://app.example/cb#frag'] },
+      { redirect_uris: ['/relative'] },
+      { redirect_uris: [] },
+      { redirect_uris: 'https://app.example/cb' },
+      { scope: 'openid admin' },
+      { grant_types: ['password'] },
+      { grant_types: ['refresh_token'] },
+      { token_endpoint_auth_method: 'private_key_jwt' },
+      { client_name: '' },
+      { first_party: 'yes' },
+    ];
+    for (const patch of bad) {
+      const res = await admin('POST', '/clients', { ...client, ...patch });
+      assert.equal(res.status, 400, JSON.stringify(patch));
+      assert.equal(res.body.error, 'invalid_request', JSON.stringify(patch));
+      assert.equal(typeof res.body.error_description, 'string');
+    }
+    const native = await admin('POST', '/clients', {
+      ...client,
+      redirect_uris: ['com.example.app:/oauth2redirect'],
+    });
+    assert.equal(native.status, 201, 'RFC 8252 private-use scheme');
+  });
+
+  test('deleting a client ends its sessions (session.revoked, reason admin); then it is not found', async () => {
+    const c = (await admin('POST', '/clients', client)).body;
+    const s = await signUp(t);
+    const opened = await t.c.db.transaction((tx) =>
+      t.c.sessions.open(tx, {
+        userId: s.user.id,
+        clientId: c.client_id,
+        device: { name: null, platform: 'web' } as Device,
+        ipAddress: null,
+      }),
+    );
+    assert.equal((await admin('DELETE', `/clients/${c.client_id}`)).status, 204);
+    const ev = (await events(t, 'session.revoked')).filter((e) => e.data.session_id === opened.session.id);
+    assert.deepEqual(
+      ev.map((e) => e.data.reason),
+      ['admin'],
+    );
+    assert.equal((await admin('GET', `/clients/${c.client_id}`)).status, 404);
+    assert.equal((await admin('DELETE', `/clients/${c.client_id}`)).body.error, 'not_found');
+  });
+
+  test('API keys: shown once, listed by prefix, stored hashed, usable until revoked', async () => {
+    const res = await admin('POST', '/api-keys', { name: 'backend' });
+    assert.equal(res.status, 201);
+    const { id, key, prefix, name } = res.body;
+    assert.equal(name, 'backend');
+    assert.ok(key.startsWith(prefix));
+    const listed = (await admin('GET', '/api-keys')).body.data.find((k: { id: string }) => k.id === id);
+    assert.equal(listed.key, undefined);
+    assert.equal(listed.prefix, prefix);
+    assert.equal((await t.c.db.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [key])).length, 0);
+    assert.equal((await t.c.clients.authenticateApiKey(key))?.id, id);
+    assert.ok(
+      (await admin('GET', '/api-keys')).body.data.find((k: { id: string }) => k.id === id).last_used_at,
+    );
+    assert.equal((await admin('DELETE', `/api-keys/${id}`)).status, 204);
+    assert.equal(await t.c.clients.authenticateApiKey(key), undefined);
+    assert.equal((await admin('DELETE', `/api-keys/${id}`)).status, 404);
+    assert.equal((await admin('POST', '/api-keys', {})).body.error, 'invalid_request');
+  });
+
+  test('D25 key rotation: new tokens use the new key; the old key stays in JWKS until its tokens expired', async () => {
+    const before = await signUp(t);
+    const oldKid = decodeProtectedHeader(before.access_token).kid;
+    const rotated = await admin('POST', '/keys/rotate');
+    assert.equal(rotated.status, 200);
+    assert.notEqual(rotated.body.kid, oldKid);
+    const after = await signUp(t);
+    assert.equal(decodeProtectedHeader(after.access_token).kid, rotated.body.kid);
+    const kids = (await t.request('GET', '/.well-known/jwks.json')).body.keys.map(
+      (k: { kid: string }) => k.kid,
+    );
+    assert.ok(kids.includes(oldKid) && kids.includes(rotated.body.kid));
+    assert.equal(
+      (await t.request('GET', '/users/me', { token: before.access_token })).status,
+      200,
+      'old tokens still verify',
+    );
+
+    // A second instance on the same database learns of the new key when it meets its kid.
+    const other = await createTestApp({ shareWith: t, env: { ADMIN_TOKEN } });
+    try {
+      t.clock.advance(6);
+      assert.equal((await other.request('GET', '/users/me', { token: after.access_token })).status, 200);
+    } finally {
+      await other.close();
+    }
+
+    t.clock.advance(RETIRED_KEY_PUBLISHED_SECONDS);
+    await admin('POST', '/keys/rotate');
+    const later = (await t.request('GET', '/.well-known/jwks.json')).body.keys.map(
+      (k: { kid: string }) => k.kid,
+    );
+    assert.ok(!later.includes(oldKid), 'gone once every token it signed has expired');
+    assert.equal(later.length, 2, 'the signing key and the one retired just now');
+  });
+});

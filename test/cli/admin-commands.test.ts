@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { BIN, spawnServer } from '../helpers/spawn-server.ts';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+test('D36: `callsign clients|api-keys|keys` drive the running server through its admin API', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'callsign-admin-cli-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    ADMIN_TOKEN: 'cli-admin-token-0123456789abcdef',
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  const server = await spawnServer(env);
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+  try {
+    const created = cli(
+      'clients',
+      'create',
+      '--name',
+      'Shop',
+      '--redirect-uri',
+      'https://shop.example/cb',
+      '--scope',
+      'openid phone',
+      '--json',
+    );
+    assert.equal(created.code, 0, created.err);
+    const client = JSON.parse(created.out);
+    assert.equal(client.client_name, 'Shop');
+    assert.ok(client.client_secret);
+    const pub = JSON.parse(
+      cli(
+        'clients',
+        'create',
+        '--name',
+        'SPA',
+        '--redirect-uri',
+        'http://localhost:5173/cb',
+        '--public',
+        '--json',
+      ).out,
+    );
+    assert.equal(pub.token_endpoint_auth_method, 'none');
+    assert.equal(pub.client_secret, undefined);
+    const text = cli('clients', 'create', '--name', 'Web', '--redirect-uri', 'https://web.example/cb');
+    assert.match(text.out, /client_secret: .+shown once/);
+
+    const list = JSON.parse(cli('clients', 'list', '--json').out);
+    assert.equal(list.data.length, 3);
+    assert.match(cli('clients', 'list').out, /Shop/);
+    assert.equal(cli('clients', 'delete', client.client_id).code, 0);
+    assert.equal(JSON.parse(cli('clients', 'list', '--json').out).data.length, 2);
+
+    const bad = cli('clients', 'create', '--name', 'Bad', '--redirect-uri', 'http://evil.example/cb');
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /invalid_request/);
+
+    const key = JSON.parse(cli('api-keys', 'create', '--name', 'backend', '--json').out);
+    assert.ok(key.key.startsWith('csk_'));
+    assert.match(cli('api-keys', 'list').out, new RegExp(key.prefix));
+    assert.equal(cli('api-keys', 'revoke', key.id).code, 0);
+
+    const rotated = JSON.parse(cli('keys', 'rotate', '--json').out);
+    const jwks = await (await fetch(`http://127.0.0.1:${port}/.well-known/jwks.json`)).json();
+    assert.ok(jwks.keys.some((k: { kid: string }) => k.kid === rotated.kid));
+
+    const noToken = spawnSync(process.execPath, [BIN, 'clients', 'list'], {
+      env: { ...env, ADMIN_TOKEN: '' },
+      encoding: 'utf8',
+    });
+    assert.equal(noToken.status, 1);
+    assert.match(noToken.stderr, /ADMIN_TOKEN is not set/);
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
