@@ -9,6 +9,8 @@ import { ClientService } from './domain/clients.ts';
 import { deriveKey } from './domain/crypto.ts';
 import { Events } from './domain/events.ts';
 import { KeyRing } from './domain/key-ring.ts';
+import { AuthorizationService } from './domain/oauth/authorization.ts';
+import { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
 import { OtpService } from './domain/otp.ts';
 import { PinHasher } from './domain/pin-hasher.ts';
 import { ProfileService } from './domain/profiles.ts';
@@ -41,6 +43,10 @@ export interface Container {
   accounts: AccountService;
   profiles: ProfileService;
   clients: ClientService;
+  authorization: AuthorizationService;
+  oauthTokens: TokenEndpointService;
+  /** seals the authorization page's state into its forms */
+  pageStateKey: Buffer;
   deletion: AccountDeletionService;
   tokens: AccessTokens;
   /** periodic jobs; `callsign serve` and `callsign worker` start it */
@@ -111,6 +117,8 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     });
     const profiles = new ProfileService({ db, clock, events });
     const clients = new ClientService({ db, clock, random, sessions });
+    const authorization = new AuthorizationService({ db, clock, random });
+    const oauthTokens = new TokenEndpointService({ db, clock, clients, sessions, tokens });
     const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
     const worker = new WorkerRunner(db, clock, logger, [purgeDeletedAccounts(db), housekeeping(db)]);
     const store = redis
@@ -132,6 +140,9 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       accounts,
       profiles,
       clients,
+      authorization,
+      oauthTokens,
+      pageStateKey: deriveKey(secrets.keyEncryptionKey, 'authorization-page-state'),
       deletion,
       tokens,
       worker,

@@ -1,6 +1,6 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
-import { type Database, uniqueViolation } from '../storage/db.ts';
+import { type Database, type Queryable, uniqueViolation } from '../storage/db.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { maskIp, parseDevice } from './device.ts';
@@ -66,17 +66,30 @@ export class AccountService {
   }
 
   async signUp(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
+    const device = parseDevice(body.device);
+    const { user, extra: opened } = await this.createAccount(body, (tx, user) =>
+      this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)),
+    );
+    return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
+  }
+
+  /**
+   * Creates the account of a verified phone (temp_token, PIN, handle, name) and writes user.created;
+   * `alsoInTx` runs in the same transaction (the REST surface opens its session there).
+   */
+  async createAccount<T>(
+    body: Body,
+    alsoInTx: (tx: Queryable, user: UserRow) => Promise<T>,
+  ): Promise<{ user: UserRow; extra: T }> {
     const { temp_token: tempToken, pin, handle } = body;
     assertAcceptablePin(pin);
     assertAcceptableHandle(handle);
     const name = parseName(body.name);
-    const device = parseDevice(body.device);
     await this.d.otp.assertTempToken(tempToken, 'signup');
     if (await usersRepo.handleInUse(this.d.db, handle)) throw handleTaken();
     const pinHash = await this.d.pins.hash(pin);
-
     try {
-      const { user, opened } = await this.d.db.transaction(async (tx) => {
+      return await this.d.db.transaction(async (tx) => {
         // Consuming the temp_token is the gate; a refused insert rolls it back, so the user may retry.
         const phone = parsePhone(await this.d.otp.consumeTempToken(tx, tempToken as string, 'signup'));
         const user = await usersRepo.insert(tx, {
@@ -89,10 +102,8 @@ export class AccountService {
           now: this.d.clock.now(),
         });
         await this.d.events.emit(tx, 'user.created', payloads.userCreated(user));
-        const opened = await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip));
-        return { user, opened };
+        return { user, extra: await alsoInTx(tx, user) };
       });
-      return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
     } catch (err) {
       const index = uniqueViolation(err);
       if (index === 'users_handle_live') throw handleTaken();
@@ -103,7 +114,7 @@ export class AccountService {
   }
 
   private sessionInput(userId: string, device: ReturnType<typeof parseDevice>, ip: string) {
-    return { userId, clientId: this.d.firstPartyClientId, device, ipAddress: maskIp(ip) };
+    return { userId, clientId: this.d.firstPartyClientId, device, ipAddress: maskIp(ip), scope: REST_SCOPE };
   }
 
   /** Phone and PIN, with the lock of D9. Shared by the REST surface and the hosted sign-in page. */

@@ -40,6 +40,10 @@ export class ClientService {
     return clientsRepo.listLive(this.d.db);
   }
 
+  findClient(clientId: string): Promise<ClientRow | undefined> {
+    return clientsRepo.findLive(this.d.db, clientId);
+  }
+
   async getClient(clientId: string): Promise<ClientRow> {
     const client = await clientsRepo.findLive(this.d.db, clientId);
     if (!client) throw notFound('client');

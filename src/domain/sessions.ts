@@ -38,7 +38,14 @@ export class SessionService {
   /** D15: one sign-in on one device; writes session.created in the caller's transaction. */
   async open(
     tx: Queryable,
-    s: { userId: string; clientId: string; device: Device; ipAddress: string | null },
+    s: {
+      userId: string;
+      clientId: string;
+      device: Device;
+      ipAddress: string | null;
+      scope: string;
+      authTime?: Date;
+    },
   ): Promise<OpenedSession> {
     const now = this.d.clock.now();
     const session = await sessionsRepo.insert(tx, {
@@ -48,6 +55,8 @@ export class SessionService {
       device_name: s.device.name,
       platform: s.device.platform,
       ip_address: s.ipAddress,
+      scope: s.scope,
+      authTime: s.authTime,
       now,
     });
     const refreshToken = this.d.random.token(32);
@@ -74,7 +83,7 @@ export class SessionService {
   async rotate(
     token: unknown,
     clientId: string,
-  ): Promise<{ userId: string; sessionId: string; refreshToken: string }> {
+  ): Promise<{ userId: string; sessionId: string; scope: string; refreshToken: string }> {
     if (typeof token !== 'string' || token.length > 200) throw invalidRefreshToken();
     const now = this.d.clock.now();
     const hash = sha256(token);
@@ -88,7 +97,14 @@ export class SessionService {
       now,
       expiresAt: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
     });
-    if (rotated) return { userId: rotated.user_id, sessionId: rotated.session_id, refreshToken: successor };
+    if (rotated) {
+      return {
+        userId: rotated.user_id,
+        sessionId: rotated.session_id,
+        scope: rotated.scope,
+        refreshToken: successor,
+      };
+    }
 
     // Not rotated now: a repeat within the grace window, reuse, or simply invalid.
     const outcome = await this.d.db.transaction(async (tx) => {
@@ -100,14 +116,19 @@ export class SessionService {
       if (age <= REFRESH_REUSE_GRACE_SECONDS && row.successor_hash === successorHash) {
         const next = await refreshTokensRepo.findWithSession(tx, successorHash);
         if (next && !next.rotated_at)
-          return { ok: true as const, userId: row.user_id, sessionId: row.session_id };
+          return { ok: true as const, userId: row.user_id, sessionId: row.session_id, scope: row.scope };
       }
       // Reuse of a rotated token: the family is compromised, so the whole session goes.
       await this.revoke(tx, row.session_id, 'refresh_token_reuse');
       return { ok: false as const };
     });
     if (!outcome.ok) throw invalidRefreshToken();
-    return { userId: outcome.userId, sessionId: outcome.sessionId, refreshToken: successor };
+    return {
+      userId: outcome.userId,
+      sessionId: outcome.sessionId,
+      scope: outcome.scope,
+      refreshToken: successor,
+    };
   }
 
   /** Revokes and writes session.revoked, once, whoever else revokes at the same time. */

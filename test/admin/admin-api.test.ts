@@ -107,6 +107,7 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
         clientId: c.client_id,
         device: { name: null, platform: 'web' } as Device,
         ipAddress: null,
+        scope: 'openid',
       }),
     );
     assert.equal((await admin('DELETE', `/clients/${c.client_id}`)).status, 204);

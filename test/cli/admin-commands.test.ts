@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { freePort } from '../helpers/free-port.ts';
 import { BIN, spawnServer } from '../helpers/spawn-server.ts';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 test('D36: `callsign clients|api-keys|keys` drive the running server through its admin API', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'callsign-admin-cli-'));

@@ -10,7 +10,11 @@ export interface RefreshTokenRow {
   successor_hash: string | null;
 }
 
-export type RefreshTokenWithSession = RefreshTokenRow & { user_id: string; session_revoked_at: Date | null };
+export type RefreshTokenWithSession = RefreshTokenRow & {
+  user_id: string;
+  scope: string;
+  session_revoked_at: Date | null;
+};
 
 export const refreshTokensRepo = {
   insert: (
@@ -31,14 +35,14 @@ export const refreshTokensRepo = {
     q: Queryable,
     r: { hash: string; clientId: string; successorHash: string; now: Date; expiresAt: Date },
   ) =>
-    maybeOne<{ session_id: string; user_id: string }>(
+    maybeOne<{ session_id: string; user_id: string; scope: string }>(
       q,
       `WITH claimed AS (
          UPDATE refresh_tokens rt SET rotated_at = $4, successor_hash = $3
          FROM sessions s
          WHERE rt.token_hash = $1 AND rt.client_id = $2 AND rt.rotated_at IS NULL AND rt.expires_at > $4
            AND s.id = rt.session_id AND s.revoked_at IS NULL
-         RETURNING rt.session_id, s.user_id
+         RETURNING rt.session_id, s.user_id, s.scope
        ), successor AS (
          INSERT INTO refresh_tokens (token_hash, session_id, client_id, issued_at, expires_at)
          SELECT $3, session_id, $2, $4, $5 FROM claimed
@@ -47,14 +51,14 @@ export const refreshTokensRepo = {
          UPDATE sessions SET last_used_at = $4
          WHERE id IN (SELECT session_id FROM claimed) AND last_used_at < $4::timestamptz - interval '60 seconds'
        )
-       SELECT session_id, user_id FROM claimed`,
+       SELECT session_id, user_id, scope FROM claimed`,
       [r.hash, r.clientId, r.successorHash, r.now, r.expiresAt],
     ),
 
   findWithSession: (q: Queryable, hash: string) =>
     maybeOne<RefreshTokenWithSession>(
       q,
-      `SELECT rt.*, s.user_id, s.revoked_at AS session_revoked_at
+      `SELECT rt.*, s.user_id, s.scope, s.revoked_at AS session_revoked_at
        FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id WHERE rt.token_hash = $1`,
       [hash],
     ),

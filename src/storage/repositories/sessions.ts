@@ -12,22 +12,35 @@ export interface SessionRow {
   last_used_at: Date;
   revoked_at: Date | null;
   revoke_reason: string | null;
+  scope: string;
 }
 
 export type NewSession = Pick<
   SessionRow,
-  'id' | 'user_id' | 'client_id' | 'device_name' | 'platform' | 'ip_address'
+  'id' | 'user_id' | 'client_id' | 'device_name' | 'platform' | 'ip_address' | 'scope'
 > & {
   now: Date;
+  /** when the user last proved who they are (OIDC auth_time); defaults to now */
+  authTime?: Date;
 };
 
 export const sessionsRepo = {
   insert: (q: Queryable, s: NewSession) =>
     one<SessionRow>(
       q,
-      `INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, auth_time, created_at, last_used_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7) RETURNING *`,
-      [s.id, s.user_id, s.client_id, s.device_name, s.platform, s.ip_address, s.now],
+      `INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at, last_used_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *`,
+      [
+        s.id,
+        s.user_id,
+        s.client_id,
+        s.device_name,
+        s.platform,
+        s.ip_address,
+        s.scope,
+        s.authTime ?? s.now,
+        s.now,
+      ],
     ),
 
   listActive: (q: Queryable, userId: string) =>
@@ -48,6 +61,9 @@ export const sessionsRepo = {
       id,
       userId,
     ]),
+
+  findActive: (q: Queryable, id: string) =>
+    maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id]),
 
   isActive: async (q: Queryable, id: string) =>
     (await q.query('SELECT 1 FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id])).length === 1,

@@ -1,0 +1,96 @@
+import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { isWellFormedChallenge } from './pkce.ts';
+
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  state: string;
+  codeChallenge: string;
+  nonce: string | null;
+}
+
+export type Checked =
+  | { ok: true; request: AuthorizationRequest; client: ClientRow }
+  /** D24: before client and redirect_uri are trusted, an error page and never a redirect */
+  | { ok: false; page: string }
+  /** after: a redirect with error, error_description and state */
+  | {
+      ok: false;
+      redirect: { redirectUri: string; error: string; description: string; state: string | undefined };
+    };
+
+const single = (q: Record<string, unknown>, name: string): string | undefined | null => {
+  const v = q[name];
+  if (Array.isArray(v)) return null; // RFC 6749 §3.1: a parameter sent twice is an error
+  return typeof v === 'string' && v !== '' ? v : undefined;
+};
+
+/** Spec "GET {auth_url}/authorize" checked in the order of D24; `findClient` answers only live clients. */
+export async function checkAuthorizationRequest(
+  q: Record<string, unknown>,
+  findClient: (id: string) => Promise<ClientRow | undefined>,
+): Promise<Checked> {
+  const clientId = single(q, 'client_id');
+  if (!clientId)
+    return { ok: false, page: 'The application did not say who it is (client_id is missing or repeated).' };
+  const client = await findClient(clientId);
+  if (!client) return { ok: false, page: 'This application is not registered here.' };
+  const redirectUri = single(q, 'redirect_uri');
+  // D19: exact string match, nothing normalised.
+  if (!redirectUri || !client.redirect_uris.includes(redirectUri)) {
+    return { ok: false, page: 'The address to return to is not one this application registered.' };
+  }
+
+  const state = single(q, 'state') ?? undefined;
+  const fail = (error: string, description: string): Checked => ({
+    ok: false,
+    redirect: { redirectUri, error, description, state },
+  });
+  for (const name of [
+    'response_type',
+    'scope',
+    'state',
+    'code_challenge',
+    'code_challenge_method',
+    'nonce',
+  ]) {
+    if (single(q, name) === null) return fail('invalid_request', `${name} was sent more than once`);
+  }
+  if (single(q, 'response_type') !== 'code') {
+    return single(q, 'response_type') === undefined
+      ? fail('invalid_request', 'response_type is required')
+      : fail('unsupported_response_type', 'only response_type=code is supported');
+  }
+  if (!client.grant_types.includes('authorization_code')) {
+    return fail('unauthorized_client', 'this client may not use the authorization code grant');
+  }
+  if (!state) return fail('invalid_request', 'state is required');
+  const scopes = (single(q, 'scope') ?? '').split(' ').filter(Boolean);
+  if (!scopes.length) return fail('invalid_request', 'scope is required');
+  const allowed = client.scope.split(' ');
+  if (scopes.some((s) => !allowed.includes(s)))
+    return fail('invalid_scope', `this client may ask for: ${client.scope}`);
+  // RFC 9700 §2.1.1, D24: PKCE with S256 always; `plain` is refused.
+  const challenge = single(q, 'code_challenge');
+  if (!challenge) return fail('invalid_request', 'code_challenge is required (PKCE)');
+  const method = single(q, 'code_challenge_method');
+  if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+  if (!isWellFormedChallenge(challenge))
+    return fail('invalid_request', 'code_challenge must be 43 base64url characters');
+  const nonce = single(q, 'nonce') ?? null;
+  if (nonce && nonce.length > 255) return fail('invalid_request', 'nonce is too long');
+
+  return {
+    ok: true,
+    client,
+    request: {
+      clientId,
+      redirectUri,
+      scope: [...new Set(scopes)].join(' '),
+      state,
+      codeChallenge: challenge,
+      nonce,
+    },
+  };
+}

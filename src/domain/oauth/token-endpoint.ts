@@ -1,0 +1,214 @@
+import { type Clock, unixSeconds } from '../../providers/clock.ts';
+import type { Database } from '../../storage/db.ts';
+import { authorizationCodesRepo } from '../../storage/repositories/authorization-codes.ts';
+import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { refreshTokensRepo } from '../../storage/repositories/refresh-tokens.ts';
+import { sessionsRepo } from '../../storage/repositories/sessions.ts';
+import { usersRepo } from '../../storage/repositories/users.ts';
+import type { AccessTokens } from '../access-tokens.ts';
+import type { ClientService } from '../clients.ts';
+import { sha256 } from '../crypto.ts';
+import { DomainError } from '../errors.ts';
+import type { SessionService } from '../sessions.ts';
+import { idTokenClaims, userinfoClaims } from './claims.ts';
+import { OAuthError } from './oauth-error.ts';
+import { isWellFormedVerifier, verifierMatches } from './pkce.ts';
+
+/** Spec "Token lifetimes": OAuth access and ID tokens live 1 hour. */
+export const OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+export interface TokenEndpointDeps {
+  db: Database;
+  clock: Clock;
+  clients: ClientService;
+  sessions: SessionService;
+  tokens: AccessTokens;
+}
+
+export interface ClientCredentials {
+  /** from the Authorization: Basic header (client_secret_basic) */
+  basic?: { id: string; secret: string };
+  /** from the form (client_secret_post, or a public client's id) */
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+  id_token?: string;
+}
+
+const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
+
+/** POST /oauth/token, /oauth/revoke and /oauth/userinfo: RFC 6749, RFC 7636, RFC 7009, OIDC Core §5.3. */
+export class TokenEndpointService {
+  constructor(private readonly d: TokenEndpointDeps) {}
+
+  /** RFC 6749 §2.3: the client authenticates the way it registered, and only that way. */
+  async authenticateClient(c: ClientCredentials): Promise<ClientRow> {
+    const id = c.basic?.id ?? c.clientId;
+    if (c.basic && c.clientId && c.clientId !== c.basic.id)
+      throw new OAuthError('invalid_request', 'client_id differs from the Basic credentials');
+    if (c.basic && c.clientSecret)
+      throw new OAuthError('invalid_request', 'use one client authentication method');
+    if (!id) throw new OAuthError('invalid_client', 'client authentication is required');
+    const client = await this.d.clients.findClient(id);
+    const method = c.basic
+      ? 'client_secret_basic'
+      : c.clientSecret !== undefined
+        ? 'client_secret_post'
+        : 'none';
+    const secret = c.basic?.secret ?? c.clientSecret;
+    if (!client || client.token_endpoint_auth_method !== method)
+      throw new OAuthError('invalid_client', 'client authentication failed');
+    if (method !== 'none' && !this.d.clients.secretMatches(client, secret as string)) {
+      throw new OAuthError('invalid_client', 'client authentication failed');
+    }
+    return client;
+  }
+
+  /** RFC 6749 §4.1.3 with RFC 7636 §4.6; D24 replay handling; D15: each exchange opens a session. */
+  async exchangeCode(client: ClientRow, p: Record<string, unknown>): Promise<TokenResponse> {
+    const { code, redirect_uri: redirectUri, code_verifier: verifier } = p;
+    if (typeof code !== 'string' || typeof redirectUri !== 'string')
+      throw new OAuthError('invalid_request', 'code and redirect_uri are required');
+    if (verifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
+    if (!isWellFormedVerifier(verifier))
+      throw new OAuthError('invalid_request', 'code_verifier must be 43-128 unreserved characters');
+    const now = this.d.clock.now();
+    const hash = sha256(code);
+
+    const outcome = await this.d.db.transaction(async (tx) => {
+      const row = await authorizationCodesRepo.consume(tx, hash, now);
+      if (!row) {
+        // D24: a replayed code revokes what it issued.
+        const used = await authorizationCodesRepo.find(tx, hash);
+        if (used?.session_id) await this.d.sessions.revoke(tx, used.session_id, 'admin');
+        return { error: used ? 'the code was already used' : 'unknown code' };
+      }
+      if (row.expires_at <= now) return { error: 'the code has expired' };
+      if (row.client_id !== client.client_id) return { error: 'the code was issued to another client' };
+      if (row.redirect_uri !== redirectUri)
+        return { error: 'redirect_uri differs from the authorization request' };
+      if (!verifierMatches(verifier, row.code_challenge))
+        return { error: 'code_verifier does not match the code_challenge' };
+      const user = await usersRepo.findLiveById(tx, row.user_id);
+      if (!user) return { error: 'the account no longer exists' };
+      const opened = await this.d.sessions.open(tx, {
+        userId: user.id,
+        clientId: client.client_id,
+        device: { name: client.client_name, platform: 'web' },
+        ipAddress: null,
+        scope: row.scope,
+        authTime: row.auth_time,
+      });
+      await authorizationCodesRepo.setSession(tx, hash, opened.session.id);
+      return { row, user, opened };
+    });
+    if ('error' in outcome) throw invalidGrant(outcome.error as string);
+
+    const { row, user, opened } = outcome;
+    const response = await this.accessResponse(
+      client,
+      user.id,
+      opened.session.id,
+      row.scope,
+      opened.refreshToken,
+    );
+    if (row.scope.split(' ').includes('openid')) {
+      response.id_token = await this.d.tokens.issueIdToken({
+        sub: user.id,
+        aud: client.client_id,
+        ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+        claims: {
+          auth_time: unixSeconds(row.auth_time),
+          ...(row.nonce ? { nonce: row.nonce } : {}),
+          ...idTokenClaims(user, row.scope),
+        },
+      });
+    }
+    return response;
+  }
+
+  /** RFC 6749 §6 with D16's rotation and reuse rules, bound to the client. */
+  async refresh(client: ClientRow, p: Record<string, unknown>): Promise<TokenResponse> {
+    if (!client.grant_types.includes('refresh_token'))
+      throw new OAuthError('unauthorized_client', 'this client may not use refresh tokens');
+    if (typeof p.refresh_token !== 'string')
+      throw new OAuthError('invalid_request', 'refresh_token is required');
+    let rotated: Awaited<ReturnType<SessionService['rotate']>>;
+    try {
+      rotated = await this.d.sessions.rotate(p.refresh_token, client.client_id);
+    } catch (err) {
+      if (err instanceof DomainError) throw invalidGrant('the refresh token is invalid, expired or revoked');
+      throw err;
+    }
+    return this.accessResponse(
+      client,
+      rotated.userId,
+      rotated.sessionId,
+      rotated.scope,
+      rotated.refreshToken,
+    );
+  }
+
+  private async accessResponse(
+    client: ClientRow,
+    userId: string,
+    sessionId: string,
+    scope: string,
+    refreshToken: string,
+  ) {
+    const access_token = await this.d.tokens.issue({
+      sub: userId,
+      aud: client.client_id,
+      scope,
+      sid: sessionId,
+      ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    });
+    const response: TokenResponse = {
+      access_token,
+      token_type: 'Bearer',
+      expires_in: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      scope,
+    };
+    if (client.grant_types.includes('refresh_token')) response.refresh_token = refreshToken;
+    return response;
+  }
+
+  /**
+   * RFC 7009: a refresh token (or an access token) of this client ends its session, and with it every
+   * token of the session. Unknown tokens answer success (D25); another client's token is refused.
+   */
+  async revoke(client: ClientRow, token: unknown): Promise<void> {
+    if (typeof token !== 'string' || !token) throw new OAuthError('invalid_request', 'token is required');
+    let session: { id: string; client_id: string } | undefined;
+    const refresh = await refreshTokensRepo.findWithSession(this.d.db, sha256(token));
+    if (refresh) session = { id: refresh.session_id, client_id: refresh.client_id };
+    else {
+      const claims = await this.d.tokens.verify(token).catch(() => undefined);
+      if (claims) session = { id: claims.sid, client_id: claims.aud };
+    }
+    if (!session) return;
+    if (session.client_id !== client.client_id)
+      throw new OAuthError('unauthorized_client', 'the token was issued to another client');
+    await this.d.db.transaction((tx) => this.d.sessions.revoke(tx, session.id, 'logout'));
+  }
+
+  /** OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives (D17). */
+  async userinfo(accessToken: string | undefined): Promise<Record<string, unknown>> {
+    if (!accessToken) throw new OAuthError('invalid_token', 'send the access token as a bearer token');
+    const claims = await this.d.tokens.verify(accessToken).catch(() => {
+      throw new OAuthError('invalid_token', 'the access token is invalid or expired');
+    });
+    const session = await sessionsRepo.findActive(this.d.db, claims.sid);
+    const user =
+      session?.client_id === claims.aud ? await usersRepo.findLiveById(this.d.db, claims.sub) : undefined;
+    if (!user) throw new OAuthError('invalid_token', 'the session of this token has ended');
+    return userinfoClaims(user, claims.scope);
+  }
+}

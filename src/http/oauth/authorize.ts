@@ -1,0 +1,306 @@
+import { parse as parseCookies, serialize } from 'cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitName } from '../../config/rate-limits.ts';
+import type { Container } from '../../container.ts';
+import { safeEqual } from '../../domain/crypto.ts';
+import { DomainError } from '../../domain/errors.ts';
+import {
+  type AuthorizationRequest,
+  checkAuthorizationRequest,
+} from '../../domain/oauth/authorization-request.ts';
+import { maskPhone, parsePhone } from '../../domain/phone.ts';
+import type { ClientRow } from '../../storage/repositories/clients.ts';
+import {
+  consentPage,
+  errorPage,
+  type FormContext,
+  signInPage,
+  signUpAccountPage,
+  signUpCodePage,
+  signUpPhonePage,
+} from '../pages/authorize-pages.ts';
+import { seal, unseal } from '../pages/page-state.ts';
+import { REST_STATUS } from '../plugins/error-statuses.ts';
+
+const SSO_COOKIE = 'callsign_sso';
+const CSRF_COOKIE = 'callsign_csrf';
+
+/** What the page's forms carry, sealed (page-state.ts). */
+interface PageState {
+  req: AuthorizationRequest;
+  phone?: string;
+  tempToken?: string;
+  userId?: string;
+  authTime?: number;
+}
+
+type Body = Record<string, unknown>;
+
+/** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24, D25, D38). */
+export function authorizeRoutes(app: FastifyInstance, c: Container) {
+  const secure = c.config.authUrl.startsWith('https:');
+  const cookie = (name: string, value: string, maxAge: number) =>
+    serialize(name, value, { httpOnly: true, secure, sameSite: 'lax', path: '/authorize', maxAge });
+
+  /** D38: no framing, no referrer, no caching, forms only to us and to the client being returned to. */
+  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) => {
+    const target = redirectUri ? ` ${formTarget(redirectUri)}` : '';
+    return reply
+      .status(status)
+      .header('Content-Type', 'text/html; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Frame-Options', 'DENY')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header(
+        'Content-Security-Policy',
+        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
+      )
+      .send(body);
+  };
+
+  /** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
+  const redirectTo = (
+    reply: FastifyReply,
+    redirectUri: string,
+    params: Record<string, string | undefined>,
+  ) => {
+    const url = new URL(redirectUri);
+    for (const [k, v] of Object.entries({ ...params, iss: c.config.baseUrl }))
+      if (v !== undefined) url.searchParams.set(k, v);
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .redirect(url.toString(), 302);
+  };
+
+  const limit = async (request: FastifyRequest, extra: Array<[RateLimitName, string]> = []) => {
+    const { exceeded } = await c.rateLimiter.hit([['oauth_authorize_address', request.ip], ...extra]);
+    if (exceeded) throw exceeded;
+  };
+
+  const csrfOf = (request: FastifyRequest) => parseCookies(request.headers.cookie ?? '')[CSRF_COOKIE];
+
+  /** Every form post: the CSRF double-submit matches and the sealed state is intact, fresh and its client live. */
+  const formState = async (
+    request: FastifyRequest,
+  ): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> => {
+    const body = (request.body ?? {}) as Body;
+    const csrf = csrfOf(request);
+    if (!csrf || typeof body.csrf !== 'string' || !safeEqual(csrf, body.csrf)) {
+      throw new PageError(400, 'This form has expired or did not come from this page.');
+    }
+    const st = unseal<PageState>(c.pageStateKey, body.state, c.clock.now());
+    const client = st && (await c.clients.findClient(st.req.clientId));
+    if (!st || !client)
+      throw new PageError(400, 'This sign-in has expired. Start again from the application.');
+    return { st, client, ctx: { client, csrf, state: body.state as string } };
+  };
+
+  const sealed = (st: PageState) => seal(c.pageStateKey, st, c.clock.now());
+
+  /** Signed in: consent if this client needs it, else the code goes back to the client. */
+  const proceed = async (
+    reply: FastifyReply,
+    ctx: FormContext,
+    st: PageState,
+    userId: string,
+    authTime: Date,
+  ) => {
+    if (await c.authorization.needsConsent(userId, ctx.client, st.req.scope)) {
+      const state = sealed({ req: st.req, userId, authTime: authTime.getTime() });
+      return html(reply, 200, consentPage({ ...ctx, state }, st.req.scope), st.req.redirectUri);
+    }
+    const code = await c.authorization.issueCode(userId, authTime, st.req);
+    return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
+  };
+
+  const startSso = async (reply: FastifyReply, userId: string) => {
+    const sso = await c.authorization.startSso(userId);
+    reply.header('Set-Cookie', cookie(SSO_COOKIE, sso.token, sso.maxAgeSeconds));
+  };
+
+  /** A refused form answer is shown on the same page, with the status its error code carries. */
+  const retry = (
+    reply: FastifyReply,
+    err: unknown,
+    render: (message: string) => string,
+    redirectUri: string,
+  ) => {
+    if (!(err instanceof DomainError) || err.code === 'INTERNAL_ERROR') throw err;
+    return html(reply, REST_STATUS[err.code], render(err.message), redirectUri);
+  };
+
+  app.get(
+    '/authorize',
+    { schema: { tags: ['OAuth'], summary: 'Authorization endpoint (hosted page)' } },
+    async (request, reply) => {
+      await limit(request);
+      const checked = await checkAuthorizationRequest(request.query as Body, (id) =>
+        c.clients.findClient(id),
+      );
+      if (!checked.ok && 'page' in checked) return html(reply, 400, errorPage(checked.page));
+      if (!checked.ok) {
+        const { redirectUri, error, description, state } = checked.redirect;
+        return redirectTo(reply, redirectUri, { error, error_description: description, state });
+      }
+      let csrf = csrfOf(request);
+      if (!csrf) {
+        csrf = c.random.token(32);
+        reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
+      }
+      const st: PageState = { req: checked.request };
+      const ctx: FormContext = { client: checked.client, csrf, state: sealed(st) };
+      const sso = await c.authorization.ssoUser(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
+      if (sso) return proceed(reply, ctx, st, sso.user_id, sso.auth_time);
+      return html(reply, 200, signInPage(ctx), st.req.redirectUri);
+    },
+  );
+
+  app.post('/authorize/signin', { schema: { hide: true } }, async (request, reply) => {
+    const { st, ctx } = await formState(request);
+    const body = request.body as Body;
+    const phone = typeof body.phone === 'string' ? body.phone : '';
+    try {
+      // The REST surface's limits and lock apply here too (D28, D9).
+      let e164: string | undefined;
+      try {
+        e164 = parsePhone(phone).e164;
+      } catch {}
+      await limit(request, [
+        ['signin_address', request.ip],
+        ...(e164 ? [['signin_phone', e164] as [RateLimitName, string]] : []),
+      ]);
+      const user = await c.accounts.checkPin(phone, body.pin);
+      await startSso(reply, user.id);
+      return proceed(reply, ctx, st, user.id, c.clock.now());
+    } catch (err) {
+      return retry(reply, err, (error) => signInPage({ ...ctx, error }, phone), st.req.redirectUri);
+    }
+  });
+
+  app.get('/authorize/signup', { schema: { hide: true } }, async (request, reply) => {
+    const query = request.query as Body;
+    const csrf = csrfOf(request);
+    const st = unseal<PageState>(c.pageStateKey, query.state, c.clock.now());
+    const client = st && (await c.clients.findClient(st.req.clientId));
+    if (!st || !client || !csrf)
+      return html(reply, 400, errorPage('This sign-in has expired. Start again from the application.'));
+    return html(
+      reply,
+      200,
+      signUpPhonePage({ client, csrf, state: query.state as string }),
+      st.req.redirectUri,
+    );
+  });
+
+  app.post('/authorize/signup/send', { schema: { hide: true } }, async (request, reply) => {
+    const { st, ctx } = await formState(request);
+    const phone = (request.body as Body).phone;
+    try {
+      const e164 = parsePhone(phone).e164;
+      await limit(request, [
+        ['otp_send_address', request.ip],
+        ['otp_send_phone', e164],
+      ]);
+      await c.otp.send(e164, 'signup');
+      return html(
+        reply,
+        200,
+        signUpCodePage({ ...ctx, state: sealed({ ...st, phone: e164 }) }, maskPhone(e164)),
+        st.req.redirectUri,
+      );
+    } catch (err) {
+      return retry(
+        reply,
+        err,
+        (error) => signUpPhonePage({ ...ctx, error }, String(phone ?? '')),
+        st.req.redirectUri,
+      );
+    }
+  });
+
+  app.post('/authorize/signup/verify', { schema: { hide: true } }, async (request, reply) => {
+    const { st, ctx } = await formState(request);
+    if (!st.phone) throw new PageError(400, 'Start the sign-up again.');
+    try {
+      await limit(request);
+      const { temp_token } = await c.otp.verify(st.phone, (request.body as Body).code, 'signup');
+      return html(
+        reply,
+        200,
+        signUpAccountPage({ ...ctx, state: sealed({ req: st.req, tempToken: temp_token }) }),
+        st.req.redirectUri,
+      );
+    } catch (err) {
+      return retry(
+        reply,
+        err,
+        (error) => signUpCodePage({ ...ctx, error }, maskPhone(st.phone as string)),
+        st.req.redirectUri,
+      );
+    }
+  });
+
+  app.post('/authorize/signup/create', { schema: { hide: true } }, async (request, reply) => {
+    const { st, ctx } = await formState(request);
+    if (!st.tempToken) throw new PageError(400, 'Start the sign-up again.');
+    const body = request.body as Body;
+    try {
+      await limit(request);
+      const name = typeof body.name === 'string' && body.name.trim() ? body.name : undefined;
+      const { user } = await c.accounts.createAccount(
+        { temp_token: st.tempToken, pin: body.pin, handle: body.handle, name },
+        async () => {},
+      );
+      await startSso(reply, user.id);
+      return proceed(reply, ctx, st, user.id, c.clock.now());
+    } catch (err) {
+      return retry(reply, err, (error) => signUpAccountPage({ ...ctx, error }), st.req.redirectUri);
+    }
+  });
+
+  app.post('/authorize/consent', { schema: { hide: true } }, async (request, reply) => {
+    const { st } = await formState(request);
+    if (!st.userId || st.authTime === undefined)
+      throw new PageError(400, 'Start again from the application.');
+    await limit(request);
+    if ((request.body as Body).decision !== 'allow') {
+      return redirectTo(reply, st.req.redirectUri, {
+        error: 'access_denied',
+        error_description: 'the user denied the request',
+        state: st.req.state,
+      });
+    }
+    await c.authorization.rememberConsent(st.userId, st.req.clientId, st.req.scope);
+    const code = await c.authorization.issueCode(st.userId, new Date(st.authTime), st.req);
+    return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
+  });
+
+  // Anything else that goes wrong shows the error page: the user is never handed a JSON body or a stack.
+  app.setErrorHandler((err, request, reply) => {
+    if (err instanceof PageError) return html(reply, err.status, errorPage(err.message));
+    if (err instanceof DomainError && err.code === 'RATE_LIMITED')
+      return html(reply, 429, errorPage('Too many attempts. Wait a while and try again.'));
+    if ((err as { validation?: unknown }).validation || (err as { statusCode?: number }).statusCode === 400) {
+      return html(reply, 400, errorPage('The request was malformed.'));
+    }
+    request.log.error({ err }, 'authorization page failed');
+    return html(reply, 500, errorPage('Something went wrong on our side. Try again later.'));
+  });
+}
+
+/** CSP form-action source for the client's redirect URI: its origin, or its private-use scheme (RFC 8252). */
+function formTarget(uri: string): string {
+  const u = new URL(uri);
+  return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
+}
+
+class PageError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

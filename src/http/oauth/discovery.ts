@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/client-rules.ts';
+
+/** D25: OpenID Connect Discovery 1.0, describing exactly what this server serves. */
+export function discoveryRoutes(app: FastifyInstance, c: Container) {
+  const { baseUrl, authUrl } = c.config;
+  const document = {
+    issuer: baseUrl,
+    authorization_endpoint: `${authUrl}/authorize`,
+    token_endpoint: `${baseUrl}/oauth/token`,
+    userinfo_endpoint: `${baseUrl}/oauth/userinfo`,
+    revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    jwks_uri: `${baseUrl}/.well-known/jwks.json`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: GRANT_TYPES,
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    scopes_supported: OAUTH_SCOPES,
+    claims_supported: [
+      'sub',
+      'iss',
+      'aud',
+      'exp',
+      'iat',
+      'auth_time',
+      'nonce',
+      'name',
+      'picture',
+      'updated_at',
+      'phone',
+      'phone_verified',
+      'email',
+      'email_verified',
+      'kyc_status',
+      'kyc_country',
+    ],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+    authorization_response_iss_parameter_supported: true,
+  };
+  app.get(
+    '/.well-known/openid-configuration',
+    { schema: { tags: ['OAuth'], summary: 'OpenID Provider metadata' } },
+    async (_req, reply) => reply.header('Cache-Control', 'public, max-age=300').send(document),
+  );
+}

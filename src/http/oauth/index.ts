@@ -1,0 +1,18 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { authorizeRoutes } from './authorize.ts';
+import { discoveryRoutes } from './discovery.ts';
+import { oauthErrorHandler } from './oauth-errors.ts';
+import { tokenRoutes } from './token-routes.ts';
+
+/** The OAuth surface: /oauth/* with RFC 6749 errors, and the hosted page with its own error page. */
+export async function oauthSurface(app: FastifyInstance, c: Container) {
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(async (api) => {
+    api.setErrorHandler(oauthErrorHandler);
+    tokenRoutes(api, c);
+    discoveryRoutes(api, c);
+  });
+  await app.register(async (pages) => authorizeRoutes(pages, c));
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../container.ts';
+import { OAuthError } from '../../domain/oauth/oauth-error.ts';
+import { unixSeconds } from '../../providers/clock.ts';
+import { clientCredentials } from './client-credentials.ts';
+
+const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
+
+/** D28: 300 requests per minute per client on the token endpoint; X-RateLimit-* as on the REST surface. */
+async function limitPerClient(c: Container, reply: FastifyReply, clientId: string) {
+  const { state, exceeded } = await c.rateLimiter.hit([['oauth_token_client', clientId]]);
+  reply.header('X-RateLimit-Limit', state.limit).header('X-RateLimit-Remaining', state.remaining);
+  reply.header('X-RateLimit-Reset', unixSeconds(state.resetAt));
+  if (exceeded) throw exceeded;
+}
+
+export function tokenRoutes(app: FastifyInstance, c: Container) {
+  app.post(
+    '/oauth/token',
+    { schema: { ...form, summary: 'Token endpoint (RFC 6749 §3.2)' } },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+      const creds = clientCredentials(request);
+      await limitPerClient(c, reply, creds.basic?.id ?? creds.clientId ?? request.ip);
+      const client = await c.oauthTokens.authenticateClient(creds);
+      const body = request.body as Record<string, unknown>;
+      switch (body.grant_type) {
+        case 'authorization_code':
+          return c.oauthTokens.exchangeCode(client, body);
+        case 'refresh_token':
+          return c.oauthTokens.refresh(client, body);
+        case undefined:
+          throw new OAuthError('invalid_request', 'grant_type is required');
+        default:
+          throw new OAuthError(
+            'unsupported_grant_type',
+            'grant_type must be authorization_code or refresh_token',
+          );
+      }
+    },
+  );
+
+  app.post(
+    '/oauth/revoke',
+    { schema: { ...form, summary: 'Revoke a token and its session (RFC 7009)' } },
+    async (request, reply) => {
+      const client = await c.oauthTokens.authenticateClient(clientCredentials(request));
+      await c.oauthTokens.revoke(client, (request.body as Record<string, unknown>).token);
+      return reply.header('Cache-Control', 'no-store').status(200).send({});
+    },
+  );
+
+  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    reply.header('Cache-Control', 'no-store');
+    return c.oauthTokens.userinfo(bearer);
+  };
+  app.get(
+    '/oauth/userinfo',
+    { schema: { tags: ['OAuth'], summary: 'Claims of the granted scopes (OIDC Core §5.3)' } },
+    userinfo,
+  );
+  app.post('/oauth/userinfo', { schema: { tags: ['OAuth'], summary: 'Same as GET' } }, userinfo);
+}

@@ -1,0 +1,87 @@
+import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { errorBox, esc, field, hidden, page } from './html.ts';
+
+// D38: the hosted authorization page. Labels and button names are a contract: integrators' browser
+// tests find "Phone number", "PIN", "Code", "Handle", "Name", "Continue", "Allow", "Deny", "Create account".
+
+const SCOPE_WORDS: Record<string, string> = {
+  openid: 'Know who you are (your account id)',
+  profile: 'See your name and profile picture',
+  phone: 'See your phone number',
+  email: 'See your e-mail address',
+  kyc: 'See whether your identity is verified, and in which country',
+};
+
+export interface FormContext {
+  client: ClientRow;
+  state: string;
+  csrf: string;
+  error?: string;
+}
+
+const form = (action: string, c: FormContext, inner: string, button = 'Continue') =>
+  `<form method="post" action="${action}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${inner}<button type="submit">${button}</button></form>`;
+
+const intro = (c: FormContext) =>
+  `<p>to continue to <strong>${esc(c.client.client_name)}</strong></p>${errorBox(c.error)}`;
+
+export const signInPage = (c: FormContext, phone = '') =>
+  page(
+    'Sign in',
+    intro(c) +
+      form(
+        '/authorize/signin',
+        c,
+        field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`) +
+          field(
+            'PIN',
+            'pin',
+            'type="password" inputmode="numeric" autocomplete="current-password" pattern="[0-9]{4,6}" required',
+          ),
+      ) +
+      `<p>New here? <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">Create account</a></p>`,
+  );
+
+export const signUpPhonePage = (c: FormContext, phone = '') =>
+  page(
+    'Create account',
+    `${intro(c)}<p>We will text a code to your phone.</p>${form('/authorize/signup/send', c, field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`))}`,
+  );
+
+export const signUpCodePage = (c: FormContext, maskedPhone: string) =>
+  page(
+    'Enter the code',
+    `${intro(c)}<p>We sent a code to ${esc(maskedPhone)}.</p>${form('/authorize/signup/verify', c, field('Code', 'code', 'inputmode="numeric" autocomplete="one-time-code" required'))}`,
+  );
+
+export const signUpAccountPage = (c: FormContext) =>
+  page(
+    'Choose your PIN and handle',
+    intro(c) +
+      form(
+        '/authorize/signup/create',
+        c,
+        field(
+          'PIN',
+          'pin',
+          'type="password" inputmode="numeric" autocomplete="new-password" pattern="[0-9]{4,6}" required',
+        ) +
+          field('Handle', 'handle', 'autocomplete="username" required') +
+          field('Name', 'name', 'autocomplete="name"'),
+      ),
+  );
+
+export const consentPage = (c: FormContext, scope: string) =>
+  page(
+    'Allow access?',
+    `<p><strong>${esc(c.client.client_name)}</strong> would like to:</p><ul>${scope
+      .split(' ')
+      .map((s) => `<li>${esc(SCOPE_WORDS[s] ?? s)}</li>`)
+      .join('')}</ul>` +
+      `<form method="post" action="/authorize/consent">${hidden('state', c.state)}${hidden('csrf', c.csrf)}` +
+      '<button type="submit" name="decision" value="allow">Allow</button> ' +
+      '<button type="submit" name="decision" value="deny">Deny</button></form>',
+  );
+
+export const errorPage = (message: string) =>
+  page('Sign-in cannot continue', `${errorBox(message)}<p>Go back to the application and try again.</p>`);

@@ -1,0 +1,50 @@
+import { maybeOne, type Queryable } from '../db.ts';
+
+export interface AuthorizationCodeRow {
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  scope: string;
+  code_challenge: string;
+  nonce: string | null;
+  auth_time: Date;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  session_id: string | null;
+}
+
+export const authorizationCodesRepo = {
+  insert: (q: Queryable, c: Omit<AuthorizationCodeRow, 'used_at' | 'session_id'>) =>
+    q.query(
+      `INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce,
+         auth_time, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        c.code_hash,
+        c.client_id,
+        c.user_id,
+        c.redirect_uri,
+        c.scope,
+        c.code_challenge,
+        c.nonce,
+        c.auth_time,
+        c.created_at,
+        c.expires_at,
+      ],
+    ),
+
+  /** D24: single use; marking it used is the race gate. */
+  consume: (q: Queryable, hash: string, now: Date) =>
+    maybeOne<AuthorizationCodeRow>(
+      q,
+      'UPDATE authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING *',
+      [hash, now],
+    ),
+
+  find: (q: Queryable, hash: string) =>
+    maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),
+
+  setSession: (q: Queryable, hash: string, sessionId: string) =>
+    q.query('UPDATE authorization_codes SET session_id = $2 WHERE code_hash = $1', [hash, sessionId]),
+};
