@@ -1,0 +1,60 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { TestApp } from './app.ts';
+
+export const ADMIN_TOKEN = 'admin-token-for-oauth-tests-01234';
+export const REDIRECT = 'https://rp.example/callback';
+
+export function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export async function registerClient(t: TestApp, extra: Record<string, unknown> = {}) {
+  const res = await t.request('POST', '/admin/v1/clients', {
+    token: ADMIN_TOKEN,
+    body: {
+      client_name: 'RP',
+      redirect_uris: [REDIRECT],
+      scope: 'openid profile phone',
+      first_party: true,
+      ...extra,
+    },
+  });
+  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  return res.body as { client_id: string; client_secret?: string };
+}
+
+export const authorizeUrl = (params: Record<string, string>) => `/authorize?${new URLSearchParams(params)}`;
+
+/** The hosted page driven over plain HTTP: GET /authorize, then the sign-in form; answers where it redirects. */
+export async function authorizeWithPin(
+  t: TestApp,
+  params: Record<string, string>,
+  user: { phone: string; pin: string },
+) {
+  const page = await t.request('GET', authorizeUrl(params));
+  if (page.status === 302) return new URL(String(page.headers.location));
+  const state = /name="state" value="([^"]+)"/.exec(String(page.body))?.[1] as string;
+  const csrf = /callsign_csrf=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] as string;
+  const res = await t.request('POST', '/authorize/signin', {
+    body: new URLSearchParams({ state, csrf, phone: user.phone, pin: user.pin }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callsign_csrf=${csrf}` },
+  });
+  if (res.status !== 302) throw new Error(`sign-in answered ${res.status}`);
+  return new URL(String(res.headers.location));
+}
+
+export const tokenRequest = (
+  t: TestApp,
+  form: Record<string, string>,
+  basic?: { id: string; secret: string },
+) =>
+  t.request('POST', '/oauth/token', {
+    body: new URLSearchParams(form).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(basic
+        ? { authorization: `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}` }
+        : {}),
+    },
+  });

@@ -1,0 +1,309 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
+import {
+  ADMIN_TOKEN,
+  authorizeUrl,
+  authorizeWithPin,
+  pkce,
+  REDIRECT,
+  registerClient,
+  tokenRequest,
+} from '../helpers/oauth.ts';
+
+describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
+  let t: TestApp;
+  let user: SignedUp;
+  let pub: { client_id: string };
+  before(async () => {
+    t = await createTestApp({
+      env: { ADMIN_TOKEN, RATE_LIMITS: 'signin_phone=1000/900,signin_address=1000/900' },
+    });
+    user = await signUp(t);
+    pub = await registerClient(t, { token_endpoint_auth_method: 'none' });
+  });
+  after(() => t.close());
+
+  const base = (clientId: string, challenge: string, extra: Record<string, string> = {}) => ({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'openid phone',
+    state: 'st-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  });
+  const codeFor = async (clientId: string, challenge: string, extra: Record<string, string> = {}) =>
+    (await authorizeWithPin(t, base(clientId, challenge, extra), user)).searchParams.get('code') as string;
+  const exchange = (clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
+    tokenRequest(t, {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      ...extra,
+    });
+  const redirectOf = async (params: Record<string, string>) => {
+    const res = await t.request('GET', authorizeUrl(params));
+    assert.equal(res.status, 302);
+    return new URL(String(res.headers.location));
+  };
+
+  test('an unregistered or slightly different redirect_uri gets an error page, never a redirect', async () => {
+    const { challenge } = pkce();
+    for (const redirect of [
+      'https://evil.example/callback',
+      `${REDIRECT}/`,
+      REDIRECT.toUpperCase(),
+      `${REDIRECT}?x=1`,
+    ]) {
+      const res = await t.request(
+        'GET',
+        authorizeUrl({ ...base(pub.client_id, challenge), redirect_uri: redirect }),
+      );
+      assert.equal(res.status, 400, redirect);
+      assert.equal(res.headers.location, undefined);
+      assert.match(String(res.headers['content-type']), /text\/html/);
+    }
+    const unknownClient = await t.request('GET', authorizeUrl({ ...base('nope', challenge) }));
+    assert.equal(unknownClient.status, 400);
+    assert.equal(unknownClient.headers.location, undefined);
+  });
+
+  test('missing PKCE is invalid_request, with state and iss on the redirect', async () => {
+    const { code_challenge: _, code_challenge_method: __, ...noPkce } = base(pub.client_id, 'x');
+    const back = await redirectOf(noPkce);
+    assert.equal(back.searchParams.get('error'), 'invalid_request');
+    assert.equal(back.searchParams.get('state'), 'st-1');
+    assert.equal(back.searchParams.get('iss'), 'http://callsign.test');
+    assert.ok(back.searchParams.get('error_description'));
+  });
+
+  test('`plain` PKCE is refused', async () => {
+    const back = await redirectOf({ ...base(pub.client_id, 'a'.repeat(43)), code_challenge_method: 'plain' });
+    assert.equal(back.searchParams.get('error'), 'invalid_request');
+  });
+
+  test("a scope outside the client's allowed scopes is invalid_scope", async () => {
+    const back = await redirectOf({ ...base(pub.client_id, pkce().challenge), scope: 'openid kyc' });
+    assert.equal(back.searchParams.get('error'), 'invalid_scope');
+    assert.equal(back.searchParams.get('iss'), 'http://callsign.test');
+  });
+
+  test('response_type other than code is unsupported_response_type', async () => {
+    const back = await redirectOf({ ...base(pub.client_id, pkce().challenge), response_type: 'token' });
+    assert.equal(back.searchParams.get('error'), 'unsupported_response_type');
+  });
+
+  test('success carries code, state and iss; the exchange answers the spec fields with no-store', async () => {
+    const { verifier, challenge } = pkce();
+    const back = await authorizeWithPin(t, base(pub.client_id, challenge), user);
+    assert.equal(back.searchParams.get('state'), 'st-1');
+    assert.equal(back.searchParams.get('iss'), 'http://callsign.test');
+    const res = await exchange(pub.client_id, back.searchParams.get('code') as string, verifier);
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), [
+      'access_token',
+      'expires_in',
+      'id_token',
+      'refresh_token',
+      'scope',
+      'token_type',
+    ]);
+    assert.equal(res.body.token_type, 'Bearer');
+    assert.equal(res.body.expires_in, 3600);
+    assert.equal(res.body.scope, 'openid phone');
+    assert.equal(res.headers['cache-control'], 'no-store');
+  });
+
+  test('a wrong verifier is invalid_grant', async () => {
+    const { challenge } = pkce();
+    const code = await codeFor(pub.client_id, challenge);
+    const res = await exchange(pub.client_id, code, pkce().verifier);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error, 'invalid_grant');
+  });
+
+  test('a token request without a verifier is invalid_request', async () => {
+    const { challenge } = pkce();
+    const code = await codeFor(pub.client_id, challenge);
+    const res = await tokenRequest(t, {
+      grant_type: 'authorization_code',
+      client_id: pub.client_id,
+      code,
+      redirect_uri: REDIRECT,
+    });
+    assert.equal(res.body.error, 'invalid_request');
+  });
+
+  test('code replay: the second use fails and the first access token stops working', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(pub.client_id, challenge);
+    const first = await exchange(pub.client_id, code, verifier);
+    assert.equal(first.status, 200);
+    const info = () => t.request('GET', '/oauth/userinfo', { token: first.body.access_token });
+    assert.equal((await info()).status, 200);
+    const replay = await exchange(pub.client_id, code, verifier);
+    assert.equal(replay.body.error, 'invalid_grant');
+    const after = await info();
+    assert.equal(after.status, 401);
+    assert.match(String(after.headers['www-authenticate']), /^Bearer error="invalid_token"/);
+    const refresh = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: pub.client_id,
+      refresh_token: first.body.refresh_token,
+    });
+    assert.equal(refresh.body.error, 'invalid_grant');
+  });
+
+  test('race: one code exchanged 5 times at once gives tokens once', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(pub.client_id, challenge);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => exchange(pub.client_id, code, verifier)),
+    );
+    assert.equal(answers.filter((a) => a.status === 200).length, 1);
+    assert.ok(answers.filter((a) => a.status !== 200).every((a) => a.body.error === 'invalid_grant'));
+  });
+
+  test('a code used by another client is invalid_grant', async () => {
+    const other = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(pub.client_id, challenge);
+    assert.equal((await exchange(other.client_id, code, verifier)).body.error, 'invalid_grant');
+  });
+
+  test('an expired code (60 s, clock moved) is invalid_grant', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(pub.client_id, challenge);
+    t.clock.advance(61);
+    assert.equal((await exchange(pub.client_id, code, verifier)).body.error, 'invalid_grant');
+  });
+
+  test('refresh by another client is invalid_grant; the owner can still refresh', async () => {
+    const other = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const { verifier, challenge } = pkce();
+    const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
+    const stolen = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: other.client_id,
+      refresh_token: tokens.refresh_token,
+    });
+    assert.equal(stolen.body.error, 'invalid_grant');
+    const own = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: pub.client_id,
+      refresh_token: tokens.refresh_token,
+    });
+    assert.equal(own.status, 200);
+    assert.equal(own.body.id_token, undefined, 'the spec puts id_token in the code response only');
+  });
+
+  test('a reused refresh token after the grace window is invalid_grant and ends the session', async () => {
+    const { verifier, challenge } = pkce();
+    const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
+    const next = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: pub.client_id,
+      refresh_token: tokens.refresh_token,
+    });
+    t.clock.advance(11);
+    const reuse = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: pub.client_id,
+      refresh_token: tokens.refresh_token,
+    });
+    assert.equal(reuse.body.error, 'invalid_grant');
+    assert.equal((await t.request('GET', '/oauth/userinfo', { token: next.body.access_token })).status, 401);
+    assert.ok((await events(t, 'session.revoked')).some((e) => e.data.reason === 'refresh_token_reuse'));
+  });
+
+  test('a grant type the client is not allowed is unauthorized_client', async () => {
+    const noRefresh = await registerClient(t, {
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code'],
+    });
+    const { verifier, challenge } = pkce();
+    const tokens = (
+      await exchange(noRefresh.client_id, await codeFor(noRefresh.client_id, challenge), verifier)
+    ).body;
+    assert.equal(tokens.refresh_token, undefined);
+    const res = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: noRefresh.client_id,
+      refresh_token: 'x',
+    });
+    assert.equal(res.body.error, 'unauthorized_client');
+    assert.equal(
+      (await tokenRequest(t, { grant_type: 'password', client_id: pub.client_id })).body.error,
+      'unsupported_grant_type',
+    );
+  });
+
+  test('confidential clients: the registered method only, the right secret only (invalid_client, 401)', async () => {
+    const conf = await registerClient(t);
+    const secret = conf.client_secret as string;
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(conf.client_id, challenge);
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier };
+    const wrong = await tokenRequest(t, form, { id: conf.client_id, secret: `${secret}x` });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.body.error, 'invalid_client');
+    const post = await tokenRequest(t, { ...form, client_id: conf.client_id, client_secret: secret });
+    assert.equal(post.body.error, 'invalid_client', 'registered for client_secret_basic');
+    const none = await tokenRequest(t, { ...form, client_id: conf.client_id });
+    assert.equal(none.body.error, 'invalid_client');
+    assert.equal((await tokenRequest(t, form, { id: conf.client_id, secret })).status, 200);
+  });
+
+  test('revocation: unknown tokens answer 200; another client cannot revoke; the owner ends the session', async () => {
+    const other = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const { verifier, challenge } = pkce();
+    const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
+    const revoke = (clientId: string, token: string) =>
+      t.request('POST', '/oauth/revoke', {
+        body: new URLSearchParams({ client_id: clientId, token }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    assert.equal((await revoke(pub.client_id, 'unknown-token')).status, 200);
+    assert.equal((await revoke(other.client_id, tokens.refresh_token)).status, 400);
+    assert.equal(
+      (await t.request('GET', '/oauth/userinfo', { token: tokens.access_token })).status,
+      200,
+      'untouched',
+    );
+    assert.equal((await revoke(pub.client_id, tokens.refresh_token)).status, 200);
+    assert.equal((await t.request('GET', '/oauth/userinfo', { token: tokens.access_token })).status, 401);
+  });
+
+  test('userinfo answers the claims of the granted scopes only, with the spec types', async () => {
+    const { verifier, challenge } = pkce();
+    const tokens = (
+      await exchange(
+        pub.client_id,
+        await codeFor(pub.client_id, challenge, { scope: 'openid profile' }),
+        verifier,
+      )
+    ).body;
+    const info = await t.request('GET', '/oauth/userinfo', { token: tokens.access_token });
+    assert.equal(info.body.sub, user.user.id);
+    assert.equal(typeof info.body.updated_at, 'number');
+    assert.equal(info.body.phone, undefined, 'no phone scope, no phone claim');
+    const post = await t.request('POST', '/oauth/userinfo', { token: tokens.access_token });
+    assert.deepEqual(post.body, info.body);
+    const missing = await t.request('GET', '/oauth/userinfo');
+    assert.equal(missing.status, 401);
+    assert.equal(missing.body.error, 'invalid_token');
+  });
+
+  test('discovery describes what is served', async () => {
+    const res = await t.request('GET', '/.well-known/openid-configuration');
+    assert.equal(res.body.issuer, 'http://callsign.test');
+    assert.equal(res.body.authorization_endpoint, 'http://callsign.test/authorize');
+    assert.equal(res.body.token_endpoint, 'http://callsign.test/oauth/token');
+    assert.deepEqual(res.body.code_challenge_methods_supported, ['S256']);
+    assert.equal(res.body.authorization_response_iss_parameter_supported, true);
+  });
+});
