@@ -3,36 +3,47 @@ import { Agent, request } from 'node:http';
 // A small load generator for 127.0.0.1: keep-alive connections, closed loops (each worker waits for its
 // answer) and a paced open loop that measures latency from the scheduled start (no coordinated omission).
 
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
 export interface Client {
+  send(method: string, path: string, body?: string, headers?: Record<string, string>): Promise<Answer>;
   post(path: string, body: unknown): Promise<{ status: number; body: { data: Record<string, string> } }>;
+  form(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Answer>;
 }
 
 export function client(port: number, sockets: number): Client {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  const send: Client['send'] = (method, path, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const extra = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+      const req = request(
+        { host: '127.0.0.1', port, path, method, agent, headers: { ...headers, ...extra } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
   return {
-    post: (path, body) =>
-      new Promise((resolve, reject) => {
-        const payload = JSON.stringify(body);
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port,
-            path,
-            method: 'POST',
-            agent,
-            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-          },
-          (res) => {
-            let raw = '';
-            res.setEncoding('utf8');
-            res.on('data', (c) => {
-              raw += c;
-            });
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(raw) }));
-          },
-        );
-        req.on('error', reject);
-        req.end(payload);
+    send,
+    post: async (path, body) => {
+      const r = await send('POST', path, JSON.stringify(body), { 'content-type': 'application/json' });
+      return { status: r.status, body: JSON.parse(r.text) };
+    },
+    form: (path, fields, headers = {}) =>
+      send('POST', path, new URLSearchParams(fields).toString(), {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...headers,
       }),
   };
 }

@@ -4,6 +4,8 @@ import { parsePhone } from '../src/domain/phone.ts';
 import { postgresDatabase } from '../src/storage/db.ts';
 import { pinHashCeiling, rs256Ceiling } from './ceilings.ts';
 import { client, closedLoop, pacedLoop, percentile, type Result } from './load.ts';
+import { oauthSteps } from './oauth-steps.ts';
+import { startOidcProvider } from './oidc-provider.ts';
 import { startServer } from './server.ts';
 
 // npm run bench: see README "Benchmarks". BENCH_DATABASE_URL runs the service on PostgreSQL, BENCH_SECONDS
@@ -43,10 +45,12 @@ async function createSchema(url: string) {
   };
 }
 
-const limits = 'otp_send_phone,otp_send_address,signin_phone,signin_address,rest_user,rest_address'
-  .split(',')
-  .map((n) => `${n}=1000000000/60`)
-  .join(',');
+const ADMIN_TOKEN = `bench-admin-${randomInt(1e9)}-0123456789abcdef`;
+const limits =
+  'otp_send_phone,otp_send_address,signin_phone,signin_address,rest_user,rest_address,oauth_token_client,oauth_authorize_address'
+    .split(',')
+    .map((n) => `${n}=1000000000/60`)
+    .join(',');
 
 const users = phones(USERS);
 const schema = DATABASE_URL ? await createSchema(DATABASE_URL) : undefined;
@@ -54,6 +58,7 @@ const server = await startServer({
   ...(DATABASE_URL && schema ? { DATABASE_URL: schema.url } : {}),
   ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomInt(1e9)}:` } : {}),
   RATE_LIMITS: limits,
+  ADMIN_TOKEN,
   WEB_CONCURRENCY: String(WORKERS),
   TEST_PHONE_NUMBERS: users.map((p) => `${p}=000000`).join(','),
 });
@@ -82,6 +87,7 @@ try {
     chains[lane] = r.body.data.refresh_token;
     return true;
   };
+  const oauth = await oauthSteps(http, ADMIN_TOKEN, { phone: users[0], pin: PIN }, CHAINS);
   const signinStep = async (lane: number) =>
     (await http.post('/auth/signin', { phone: users[lane % USERS], pin: PIN })).status === 200;
 
@@ -90,23 +96,26 @@ try {
   const pinHash = await pinHashCeiling(3);
 
   const rows: string[][] = [];
-  const row = (name: string, r: Result, ceiling: number | null) => {
+  /** ratio = signatures (or hashes) the scenario makes per second, over what all cores can make */
+  const row = (name: string, r: Result, ceiling: number | null, perRequest = 1) => {
     const sorted = [...r.latenciesMs].sort((a, b) => a - b);
-    const rps = r.requests / r.seconds;
+    const rps = (r.requests - r.errors) / r.seconds; // answered successfully
     rows.push([
       name,
       rps.toFixed(0),
       percentile(sorted, 50).toFixed(1),
       percentile(sorted, 99).toFixed(1),
-      ceiling ? (rps / ceiling).toFixed(2) : '-',
+      ceiling ? ((rps * perRequest) / ceiling).toFixed(2) : '-',
       String(r.errors),
     ]);
     return rps;
   };
 
-  for (const [name, step, workers, ceiling] of [
-    ['refresh', refreshStep, CHAINS, rs256],
-    ['signin', signinStep, 16, pinHash],
+  for (const [name, step, workers, ceiling, perRequest] of [
+    ['refresh', refreshStep, CHAINS, rs256, 1],
+    ['signin', signinStep, 16, pinHash, 1],
+    ['oauth code exchange (authorize + token, 2 signatures)', oauth.codeStep, CHAINS, rs256, 2],
+    ['oauth refresh', oauth.refreshStep, CHAINS, rs256, 1],
   ] as const) {
     process.stderr.write(`${name}: warm-up, saturation, then half rate...\n`);
     await closedLoop(workers, 2, step);
@@ -114,6 +123,7 @@ try {
       `${name} (saturation, ${workers} in flight)`,
       await closedLoop(workers, SECONDS, step),
       ceiling,
+      perRequest,
     );
     row(
       `${name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`,
@@ -121,6 +131,30 @@ try {
       null,
     );
   }
+
+  // The same refresh scenario against oidc-provider, in a process of its own (issue 4's comparison).
+  process.stderr.write('oidc-provider refresh: warm-up, saturation...\n');
+  const other = await startOidcProvider(CHAINS);
+  const theirs = client(other.port, CHAINS);
+  const theirStep = async (lane: number) => {
+    const r = await theirs.form('/token', {
+      grant_type: 'refresh_token',
+      client_id: 'bench',
+      refresh_token: other.tokens[lane],
+    });
+    if (r.status !== 200) return false;
+    other.tokens[lane] = JSON.parse(r.text).refresh_token;
+    return true;
+  };
+  await closedLoop(CHAINS, 2, theirStep);
+  const theirRate = row(
+    `oidc-provider refresh (saturation, ${CHAINS} in flight)`,
+    await closedLoop(CHAINS, SECONDS, theirStep),
+    rs256,
+  );
+  const peakOther = other.peakRssMb();
+  other.stop();
+  const ourRate = Number(rows.find((r) => r[0].startsWith('oauth refresh (saturation'))?.[1]);
 
   const storage = `${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}${REDIS_URL ? ' + Redis' : ''}`;
   const rss = server.peakRssMb();
@@ -133,7 +167,8 @@ try {
       '|---|---|---|---|---|---|',
       ...rows.map((r) => `| ${r.join(' | ')} |`),
       '',
-      `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all`,
+      `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all (oidc-provider: ${peakOther.toFixed(0)} MB)`,
+      `OAuth refresh, Callsign / oidc-provider: ${(ourRate / theirRate).toFixed(2)} (oidc-provider keeps its tokens in memory, one process)`,
       '',
     ].join('\n'),
   );

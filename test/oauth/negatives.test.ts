@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
 import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
@@ -296,6 +297,45 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const missing = await t.request('GET', '/oauth/userinfo');
     assert.equal(missing.status, 401);
     assert.equal(missing.body.error, 'invalid_token');
+  });
+
+  test('D15: an OAuth session is listed in GET /sessions and revoking it there kills its tokens', async () => {
+    const { verifier, challenge } = pkce();
+    const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
+    const rest = await t.request('POST', '/auth/signin', { body: { phone: user.phone, pin: user.pin } });
+    const list = await t.request('GET', '/sessions', { token: rest.body.data.access_token });
+    const sid = decodeJwt(tokens.access_token).sid;
+    const oauthSession = list.body.data.sessions.find((s: { id: string }) => s.id === sid);
+    assert.equal(oauthSession.device_name, 'RP', "the client's name");
+    assert.equal(oauthSession.platform, 'web');
+    const del = await t.request('DELETE', `/sessions/${oauthSession.id}`, {
+      token: rest.body.data.access_token,
+    });
+    assert.equal(del.status, 200);
+    assert.equal((await t.request('GET', '/oauth/userinfo', { token: tokens.access_token })).status, 401);
+    const refresh = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: pub.client_id,
+      refresh_token: tokens.refresh_token,
+    });
+    assert.equal(refresh.body.error, 'invalid_grant');
+  });
+
+  test('the OpenAPI document covers the OAuth and admin surfaces', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    for (const path of [
+      '/authorize',
+      '/oauth/token',
+      '/oauth/userinfo',
+      '/oauth/revoke',
+      '/.well-known/openid-configuration',
+      '/.well-known/jwks.json',
+      '/admin/v1/clients',
+      '/admin/v1/api-keys',
+      '/admin/v1/keys/rotate',
+    ]) {
+      assert.ok(doc.paths[path], path);
+    }
   });
 
   test('discovery describes what is served', async () => {

@@ -1,0 +1,82 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Client } from './load.ts';
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+/**
+ * The OAuth scenarios' steps: a first-party public client, one signed-in browser (its SSO cookie), then
+ * "authorize + code exchange" (the exchange signs an access token and an ID token) and OAuth refresh
+ * chains (one signature each).
+ */
+export async function oauthSteps(
+  http: Client,
+  adminToken: string,
+  user: { phone: string; pin: string },
+  chains: number,
+) {
+  const created = await http.send(
+    'POST',
+    '/admin/v1/clients',
+    JSON.stringify({
+      client_name: 'bench',
+      redirect_uris: [REDIRECT],
+      scope: 'openid profile phone',
+      first_party: true,
+      token_endpoint_auth_method: 'none',
+    }),
+    { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+  );
+  const clientId = JSON.parse(created.text).client_id as string;
+  const verifier = randomBytes(32).toString('base64url');
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'openid profile phone',
+    state: 'bench',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  const page = await http.send('GET', `/authorize?${query}`);
+  const csrf = /callsign_csrf=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] as string;
+  const state = /name="state" value="([^"]+)"/.exec(page.text)?.[1] as string;
+  const signedIn = await http.form(
+    '/authorize/signin',
+    { state, csrf, ...user },
+    { cookie: `callsign_csrf=${csrf}` },
+  );
+  const sso = /callsign_sso=([^;]+)/.exec(String(signedIn.headers['set-cookie']))?.[1];
+  if (!sso) throw new Error(`hosted sign-in failed (${signedIn.status})`);
+  const cookie = `callsign_csrf=${csrf}; callsign_sso=${sso}`;
+
+  const exchange = async () => {
+    const back = await http.send('GET', `/authorize?${query}`, undefined, { cookie });
+    const code = new URL(String(back.headers.location)).searchParams.get('code');
+    if (!code) return undefined;
+    const r = await http.form('/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    return r.status === 200 ? (JSON.parse(r.text) as { refresh_token: string }) : undefined;
+  };
+
+  const tokens: string[] = [];
+  for (let i = 0; i < chains; i++) tokens.push((await exchange())?.refresh_token as string);
+
+  return {
+    codeStep: async () => (await exchange()) !== undefined,
+    refreshStep: async (lane: number) => {
+      const r = await http.form('/oauth/token', {
+        grant_type: 'refresh_token',
+        client_id: clientId,
+        refresh_token: tokens[lane],
+      });
+      if (r.status !== 200) return false;
+      tokens[lane] = JSON.parse(r.text).refresh_token;
+      return true;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createTestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN, authorizeUrl, pkce, REDIRECT, registerClient, tokenRequest } from '../helpers/oauth.ts';
+
+test('D28: the token endpoint counts per client (300/min by default); the 4th here is 429 with Retry-After', async () => {
+  const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_token_client=3/60' } });
+  try {
+    const a = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const b = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    for (let i = 0; i < 3; i++) {
+      const res = await tokenRequest(t, {
+        grant_type: 'refresh_token',
+        client_id: a.client_id,
+        refresh_token: 'x',
+      });
+      assert.equal(res.body.error, 'invalid_grant');
+      assert.equal(res.headers['x-ratelimit-limit'], '3');
+    }
+    const over = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: a.client_id,
+      refresh_token: 'x',
+    });
+    assert.equal(over.status, 429);
+    assert.ok(Number(over.headers['retry-after']) >= 1);
+    const other = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: b.client_id,
+      refresh_token: 'x',
+    });
+    assert.equal(other.body.error, 'invalid_grant', 'another client has its own count');
+  } finally {
+    await t.close();
+  }
+});
+
+test('D28: the authorization page counts per client address (60/min by default)', async () => {
+  const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_authorize_address=2/60' } });
+  try {
+    const c = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const url = authorizeUrl({
+      response_type: 'code',
+      client_id: c.client_id,
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      state: 's',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
+    assert.equal((await t.request('GET', url, { ip: '192.0.2.8' })).status, 200);
+    assert.equal((await t.request('GET', url, { ip: '192.0.2.8' })).status, 200);
+    const over = await t.request('GET', url, { ip: '192.0.2.8' });
+    assert.equal(over.status, 429);
+    assert.match(String(over.headers['content-type']), /text\/html/);
+    assert.equal((await t.request('GET', url, { ip: '192.0.2.9' })).status, 200);
+  } finally {
+    await t.close();
+  }
+});
