@@ -30,17 +30,7 @@ export class AccessTokens {
     sid: string;
     ttlSeconds: number;
   }): Promise<string> {
-    const { kid, privateKey } = this.keys.signingKey();
-    const iat = unixSeconds(this.clock.now());
-    return new SignJWT({ scope: c.scope, sid: c.sid })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid })
-      .setIssuer(this.issuer)
-      .setSubject(c.sub)
-      .setAudience(c.aud)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + c.ttlSeconds)
-      .setJti(this.random.uuid())
-      .sign(privateKey);
+    return this.sign({ scope: c.scope, sid: c.sid, jti: this.random.uuid() }, c.sub, c.aud, c.ttlSeconds);
   }
 
   /** Spec "ID token claims": iss, sub, aud, exp, iat, and the given ones (auth_time, nonce, scope claims). */
@@ -50,15 +40,25 @@ export class AccessTokens {
     ttlSeconds: number;
     claims: Record<string, unknown>;
   }): Promise<string> {
+    return this.sign(c.claims, c.sub, c.aud, c.ttlSeconds);
+  }
+
+  /** Every token: RS256 with the current key's kid, typ JWT (D14), iss = BASE_URL. */
+  private sign(
+    claims: Record<string, unknown>,
+    sub: string,
+    aud: string,
+    ttlSeconds: number,
+  ): Promise<string> {
     const { kid, privateKey } = this.keys.signingKey();
     const iat = unixSeconds(this.clock.now());
-    return new SignJWT(c.claims)
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid })
       .setIssuer(this.issuer)
-      .setSubject(c.sub)
-      .setAudience(c.aud)
+      .setSubject(sub)
+      .setAudience(aud)
       .setIssuedAt(iat)
-      .setExpirationTime(iat + c.ttlSeconds)
+      .setExpirationTime(iat + ttlSeconds)
       .sign(privateKey);
   }
 

@@ -1,23 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, events, signUp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
-
-const USER_FIELDS = [
-  'avatar_url',
-  'bio',
-  'country',
-  'created_at',
-  'handle',
-  'id',
-  'kyc_status',
-  'kyc_verified_at',
-  'kyc_country',
-  'language',
-  'name',
-  'phone',
-  'phone_verified',
-  'updated_at',
-].sort();
+import { REST_USER_FIELDS as USER_FIELDS } from '../helpers/spec-fields.ts';
 
 describe('POST /auth/signin (spec, D9, D18, D28)', () => {
   let t: TestApp;

@@ -1,23 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, events, signUp, type TestApp, uniqueHandle, uniqueIp } from '../helpers/app.ts';
-
-const USER_FIELDS = [
-  'avatar_url',
-  'bio',
-  'country',
-  'created_at',
-  'handle',
-  'id',
-  'kyc_country',
-  'kyc_status',
-  'kyc_verified_at',
-  'language',
-  'name',
-  'phone',
-  'phone_verified',
-  'updated_at',
-];
+import { REST_USER_FIELDS as USER_FIELDS } from '../helpers/spec-fields.ts';
 
 describe('profiles: /users/me, /users/@:handle, /users/handle/check (D2, D11-D13)', () => {
   let t: TestApp;
