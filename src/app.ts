@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Container } from './container.ts';
 import { adminSurface } from './http/admin/index.ts';
+import { apiV1Surface } from './http/api-v1/index.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
@@ -35,6 +36,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   jwksRoutes(app, c);
   await app.register(async (rest) => restSurface(rest, c));
   await app.register(async (oauth) => oauthSurface(oauth, c));
+  await app.register(async (api) => apiV1Surface(api, c), { prefix: '/api/v1' });
   // D36: no token set = admin API off.
   if (c.config.adminToken)
     await app.register(async (admin) => adminSurface(admin, c), { prefix: '/admin/v1' });

@@ -5,6 +5,7 @@ import { resolveSecrets, type Secrets } from './config/secrets.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
 import { AccountDeletionService } from './domain/account-deletion.ts';
 import { AccountService } from './domain/accounts.ts';
+import { ApiUserService } from './domain/api-users.ts';
 import { ClientService } from './domain/clients.ts';
 import { deriveKey } from './domain/crypto.ts';
 import { Events } from './domain/events.ts';
@@ -48,6 +49,7 @@ export interface Container {
   /** seals the authorization page's state into its forms */
   pageStateKey: Buffer;
   deletion: AccountDeletionService;
+  apiUsers: ApiUserService;
   tokens: AccessTokens;
   /** periodic jobs; `callsign serve` and `callsign worker` start it */
   worker: WorkerRunner;
@@ -120,6 +122,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const authorization = new AuthorizationService({ db, clock, random });
     const oauthTokens = new TokenEndpointService({ db, clock, clients, sessions, tokens });
     const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
+    const apiUsers = new ApiUserService({ db, profiles, deletion });
     const worker = new WorkerRunner(db, clock, logger, [purgeDeletedAccounts(db), housekeeping(db)]);
     const store = redis
       ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
@@ -144,6 +147,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       oauthTokens,
       pageStateKey: deriveKey(secrets.keyEncryptionKey, 'authorization-page-state'),
       deletion,
+      apiUsers,
       tokens,
       worker,
       async close() {

@@ -30,9 +30,13 @@ export class ProfileService {
     return user;
   }
 
+  /** PATCH /users/me (D12, D13). */
+  update(userId: string, body: Record<string, unknown>): Promise<UserRow> {
+    return this.apply(userId, parseProfilePatch(body));
+  }
+
   /** Only supplied fields that differ change; user.updated names them, and nothing is written when none do. */
-  async update(userId: string, body: Record<string, unknown>): Promise<UserRow> {
-    const patch = parseProfilePatch(body);
+  async apply(userId: string, patch: ProfileFields): Promise<UserRow> {
     const now = this.d.clock.now();
     try {
       return await this.d.db.transaction(async (tx) => {

@@ -4,7 +4,7 @@ import { authorizationCodesRepo } from '../../storage/repositories/authorization
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { refreshTokensRepo } from '../../storage/repositories/refresh-tokens.ts';
 import { sessionsRepo } from '../../storage/repositories/sessions.ts';
-import { usersRepo } from '../../storage/repositories/users.ts';
+import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import type { AccessTokens } from '../access-tokens.ts';
 import type { ClientService } from '../clients.ts';
 import { sha256 } from '../crypto.ts';
@@ -201,6 +201,12 @@ export class TokenEndpointService {
 
   /** OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives (D17). */
   async userinfo(accessToken: string | undefined): Promise<Record<string, unknown>> {
+    const { user, scope } = await this.holderOf(accessToken);
+    return userinfoClaims(user, scope);
+  }
+
+  /** The user an OAuth access token speaks for, and its scopes; invalid_token unless its session lives (D17). */
+  async holderOf(accessToken: string | undefined): Promise<{ user: UserRow; scope: string }> {
     if (!accessToken) throw new OAuthError('invalid_token', 'send the access token as a bearer token');
     const claims = await this.d.tokens.verify(accessToken).catch(() => {
       throw new OAuthError('invalid_token', 'the access token is invalid or expired');
@@ -209,6 +215,6 @@ export class TokenEndpointService {
     const user =
       session?.client_id === claims.aud ? await usersRepo.findLiveById(this.d.db, claims.sub) : undefined;
     if (!user) throw new OAuthError('invalid_token', 'the session of this token has ended');
-    return userinfoClaims(user, claims.scope);
+    return { user, scope: claims.scope };
   }
 }

@@ -53,6 +53,13 @@ export const usersRepo = {
   findLiveByHandle: (q: Queryable, handle: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle]),
 
+  /** D23: a page of live users with this phone (at most one today), ordered by id, after a cursor. */
+  liveByPhonePage: (q: Queryable, phone: string, limit: number, after?: string) =>
+    q.query<UserRow>(
+      `SELECT * FROM users WHERE phone = $1 AND deleted_at IS NULL ${after ? 'AND id > $3' : ''} ORDER BY id LIMIT $2`,
+      after ? [phone, limit, after] : [phone, limit],
+    ),
+
   handleInUse: async (q: Queryable, handle: string) =>
     (await q.query('SELECT 1 FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle])).length > 0,
 
@@ -98,8 +105,15 @@ export const usersRepo = {
    */
   updateProfile: (q: Queryable, id: string, fields: ProfileFields, now: Date, cooldownStart: Date) => {
     const names = Object.keys(fields) as Array<keyof ProfileFields>;
-    const params: unknown[] = [id, now, ...names.map((n) => fields[n])];
-    const sets = [...names.map((n, i) => `${n} = $${i + 3}`), 'updated_at = $2'];
+    const params: unknown[] = [
+      id,
+      now,
+      ...names.map((n) => (n === 'metadata' ? JSON.stringify(fields[n]) : fields[n])),
+    ];
+    const sets = [
+      ...names.map((n, i) => `${n} = $${i + 3}${n === 'metadata' ? '::jsonb' : ''}`),
+      'updated_at = $2',
+    ];
     let cooldown = '';
     if (names.includes('handle')) {
       params.push(cooldownStart);
@@ -136,4 +150,6 @@ export interface ProfileFields {
   avatar_url?: string | null;
   language?: string | null;
   handle?: string;
+  email?: string | null;
+  metadata?: Record<string, unknown>;
 }

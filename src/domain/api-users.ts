@@ -1,0 +1,144 @@
+import { type Database, uniqueViolation } from '../storage/db.ts';
+import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
+import type { AccountDeletionService } from './account-deletion.ts';
+import { parseName } from './accounts.ts';
+import { DomainError } from './errors.ts';
+import { assertMetadata, mergePatch } from './merge-patch.ts';
+import { OAuthError } from './oauth/oauth-error.ts';
+import { parsePhone } from './phone.ts';
+import type { ProfileService } from './profiles.ts';
+
+export interface ApiUserDeps {
+  db: Database;
+  profiles: ProfileService;
+  deletion: AccountDeletionService;
+}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+
+/** D20: what a token's scopes let a client see of the user on /api/v1; id and created_at always. */
+export function scopedUser(u: UserRow, scope: string, fields: string[]): Record<string, unknown> {
+  const scopes = new Set(scope.split(' '));
+  const needs: Record<string, string> = {
+    phone: 'phone',
+    email: 'email',
+    name: 'profile',
+    avatar_url: 'profile',
+    kyc_status: 'kyc',
+    kyc_country: 'kyc',
+    kyc_birthday: 'kyc',
+    kyc_verified_at: 'kyc',
+    metadata: 'profile',
+  };
+  const value = (f: string) =>
+    f === 'kyc_status' ? u.kyc_status.toUpperCase() : (u as unknown as Record<string, unknown>)[f];
+  return Object.fromEntries(
+    fields.filter((f) => !needs[f] || scopes.has(needs[f])).map((f) => [f, value(f) ?? null]),
+  );
+}
+
+const requireScope = (scope: string, needed: string) => {
+  if (!scope.split(' ').includes(needed))
+    throw new OAuthError('insufficient_scope', `this needs the ${needed} scope`);
+};
+
+const toApiError = (err: unknown): never => {
+  if (err instanceof DomainError && err.code === 'INVALID_REQUEST')
+    throw new OAuthError('invalid_request', err.message);
+  if (err instanceof DomainError && err.code === 'NOT_FOUND')
+    throw new OAuthError('user_not_found', 'no such user');
+  if (uniqueViolation(err) === 'users_email_live')
+    throw new OAuthError('email_taken', 'this e-mail address is in use');
+  throw err;
+};
+
+/** The spec's /api/v1 user management over the one account store (D1). */
+export class ApiUserService {
+  constructor(private readonly d: ApiUserDeps) {}
+
+  async me(userId: string): Promise<UserRow> {
+    return this.d.profiles.get(userId).catch(toApiError);
+  }
+
+  /** name (1-100), email (valid, unique), metadata (merged, D22): PATCH needs profile, and email to set email (D20). */
+  async update(userId: string, scope: string, body: Record<string, unknown>): Promise<UserRow> {
+    requireScope(scope, 'profile');
+    const allowed = ['name', 'email', 'metadata'];
+    const extra = Object.keys(body).find((k) => !allowed.includes(k));
+    if (extra)
+      throw new OAuthError(
+        'invalid_request',
+        `${extra} cannot be changed here; editable: ${allowed.join(', ')}`,
+      );
+    try {
+      const patch: { name?: string | null; email?: string | null; metadata?: Record<string, unknown> } = {};
+      if ('name' in body) {
+        if (body.name === null) throw new OAuthError('invalid_request', 'name must be 1-100 characters');
+        patch.name = parseName(body.name);
+      }
+      if ('email' in body) {
+        requireScope(scope, 'email');
+        const email = typeof body.email === 'string' ? body.email.trim() : '';
+        if (email.length > 254 || !EMAIL.test(email))
+          throw new OAuthError('invalid_email', 'email must be a valid e-mail address');
+        patch.email = email;
+      }
+      if ('metadata' in body) patch.metadata = await this.mergedMetadata(userId, body.metadata);
+      return await this.d.profiles.apply(userId, patch);
+    } catch (err) {
+      return toApiError(err);
+    }
+  }
+
+  /** D22: JSON Merge Patch (RFC 7396); the result must fit D13. */
+  async patchMetadata(userId: string, scope: string, body: unknown): Promise<Record<string, unknown>> {
+    requireScope(scope, 'profile');
+    try {
+      const metadata = await this.mergedMetadata(userId, body);
+      return (await this.d.profiles.apply(userId, { metadata })).metadata;
+    } catch (err) {
+      return toApiError(err);
+    }
+  }
+
+  private async mergedMetadata(userId: string, patch: unknown): Promise<Record<string, unknown>> {
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+      throw new OAuthError('invalid_request', 'metadata must be a JSON object');
+    }
+    const merged = mergePatch((await this.d.profiles.get(userId)).metadata, patch);
+    assertMetadata(merged);
+    return merged;
+  }
+
+  /** D4 through the OAuth surface: `{confirm: true}`; needs profile (P34). */
+  async delete(userId: string, scope: string, body: Record<string, unknown>): Promise<void> {
+    requireScope(scope, 'profile');
+    if (body.confirm !== true) throw new OAuthError('invalid_request', 'confirm must be true');
+    await this.d.deletion.delete(userId).catch(toApiError);
+  }
+
+  async byId(id: string): Promise<UserRow> {
+    const user = /^[0-9a-f-]{36}$/i.test(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
+    if (!user) throw new OAuthError('user_not_found', 'no such user');
+    return user;
+  }
+
+  /** D23: by E.164 phone, with limit (1-100, default 20) and starting_after (a user id). */
+  async byPhone(query: Record<string, unknown>): Promise<{ data: UserRow[]; has_more: boolean }> {
+    let phone: string;
+    try {
+      phone = parsePhone(query.phone).e164;
+    } catch {
+      throw new OAuthError('invalid_request', 'phone must be an E.164 number, URL-encoded');
+    }
+    const limit = query.limit === undefined ? 20 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new OAuthError('invalid_request', 'limit must be 1-100');
+    const after = query.starting_after;
+    if (after !== undefined && (typeof after !== 'string' || !/^[0-9a-f-]{36}$/i.test(after))) {
+      throw new OAuthError('invalid_request', 'starting_after must be a user id');
+    }
+    const rows = await usersRepo.liveByPhonePage(this.d.db, phone, limit + 1, after as string | undefined);
+    return { data: rows.slice(0, limit), has_more: rows.length > limit };
+  }
+}

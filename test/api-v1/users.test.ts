@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { mergePatch } from '../../src/domain/merge-patch.ts';
+import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
+import {
+  ADMIN_TOKEN,
+  authorizeWithPin,
+  pkce,
+  REDIRECT,
+  registerClient,
+  tokenRequest,
+} from '../helpers/oauth.ts';
+
+describe('/api/v1 user management (D2, D13, D20-D23)', () => {
+  let t: TestApp;
+  let clientId: string;
+  let apiKey: string;
+  before(async () => {
+    t = await createTestApp({
+      env: { ADMIN_TOKEN, RATE_LIMITS: 'signin_phone=1000/900,signin_address=1000/900' },
+    });
+    clientId = (
+      await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile phone email kyc' })
+    ).client_id;
+    apiKey = (await t.request('POST', '/admin/v1/api-keys', { token: ADMIN_TOKEN, body: { name: 'server' } }))
+      .body.key;
+  });
+  after(() => t.close());
+
+  /** An access token of these scopes, through the hosted page and the token endpoint. */
+  const tokenFor = async (user: SignedUp, scope: string) => {
+    const { verifier, challenge } = pkce();
+    const back = await authorizeWithPin(
+      t,
+      {
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        scope,
+        state: 's',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      user,
+    );
+    const res = await tokenRequest(t, {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: back.searchParams.get('code') as string,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    return res.body.access_token as string;
+  };
+  const api = (method: string, url: string, token: string, body?: unknown) =>
+    t.request(method, `/api/v1${url}`, { token, body });
+
+  test('GET /me: every field its scopes allow, null when unset; fields of missing scopes left out (D20)', async () => {
+    const u = await signUp(t, { name: 'Ada' });
+    const full = await api('GET', '/users/me', await tokenFor(u, 'openid profile phone email kyc'));
+    assert.equal(full.status, 200);
+    assert.deepEqual(Object.keys(full.body).sort(), [
+      'avatar_url',
+      'created_at',
+      'email',
+      'id',
+      'kyc_country',
+      'kyc_status',
+      'name',
+      'phone',
+    ]);
+    assert.equal(full.body.phone, u.phone);
+    assert.equal(full.body.email, null);
+    assert.equal(full.body.kyc_status, 'NONE', 'D3: uppercase on the OAuth surface');
+    const narrow = await api('GET', '/users/me', await tokenFor(u, 'openid'));
+    assert.deepEqual(Object.keys(narrow.body).sort(), ['created_at', 'id']);
+    const phoneOnly = await api('GET', '/users/me', await tokenFor(u, 'openid phone'));
+    assert.deepEqual(Object.keys(phoneOnly.body).sort(), ['created_at', 'id', 'phone']);
+  });
+
+  test('PATCH /me: name and email; answers id, phone, name, email, updated_at; writes user.updated', async () => {
+    const u = await signUp(t);
+    const token = await tokenFor(u, 'openid profile phone email');
+    const res = await api('PATCH', '/users/me', token, { name: 'Grace Hopper', email: 'grace@example.com' });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['email', 'id', 'name', 'phone', 'updated_at']);
+    assert.equal(res.body.email, 'grace@example.com');
+    const ev = (await events(t, 'user.updated')).filter(
+      (e) => (e.data.user as { id: string }).id === u.user.id,
+    );
+    assert.deepEqual(ev.at(-1)?.data.changed_fields, ['name', 'email']);
+  });
+
+  test('PATCH /me errors per D21: invalid_email 400, name bounds 400, scopes 403, no token 401', async () => {
+    const u = await signUp(t);
+    const token = await tokenFor(u, 'openid profile email');
+    for (const email of ['nope', 'a@b', '@example.com', `${'x'.repeat(250)}@example.com`, 42]) {
+      const res = await api('PATCH', '/users/me', token, { email });
+      assert.equal(res.status, 400, String(email));
+      assert.equal(res.body.error, 'invalid_email');
+    }
+    for (const name of ['', 'x'.repeat(101), null])
+      assert.equal((await api('PATCH', '/users/me', token, { name })).body.error, 'invalid_request');
+    const noEmailScope = await tokenFor(u, 'openid profile');
+    const res = await api('PATCH', '/users/me', noEmailScope, { email: 'a@example.com' });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error, 'insufficient_scope');
+    assert.equal(
+      (await api('PATCH', '/users/me', await tokenFor(u, 'openid'), { name: 'x' })).status,
+      403,
+      'PATCH needs profile',
+    );
+    const none = await t.request('GET', '/api/v1/users/me');
+    assert.equal(none.status, 401);
+    assert.equal(none.body.error, 'invalid_token');
+    assert.match(String(none.headers['www-authenticate']), /^Bearer/);
+  });
+
+  test('email is unique across users (email_taken 409); two concurrent PATCHes of one address: exactly one wins', async () => {
+    const a = await signUp(t);
+    const b = await signUp(t);
+    const [ta, tb] = await Promise.all([
+      tokenFor(a, 'openid profile email'),
+      tokenFor(b, 'openid profile email'),
+    ]);
+    const email = `race-${Date.now()}@example.com`;
+    const answers = await Promise.all([
+      api('PATCH', '/users/me', ta, { email }),
+      api('PATCH', '/users/me', tb, { email: email.toUpperCase() }),
+    ]);
+    assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409]);
+    assert.equal(answers.find((r) => r.status === 409)?.body.error, 'email_taken');
+  });
+
+  test('D22 metadata: JSON Merge Patch, null deletes, answers {metadata}; 10 KB and depth 5 (D13)', async () => {
+    const u = await signUp(t);
+    const token = await tokenFor(u, 'openid profile');
+    const first = await api('PATCH', '/users/me/metadata', token, { a: 'b', c: { d: 'e', f: 'g' } });
+    assert.deepEqual(first.body, { metadata: { a: 'b', c: { d: 'e', f: 'g' } } });
+    const second = await api('PATCH', '/users/me/metadata', token, { a: 'z', c: { f: null } });
+    assert.deepEqual(second.body.metadata, { a: 'z', c: { d: 'e' } });
+    const big = await api('PATCH', '/users/me/metadata', token, { blob: 'x'.repeat(10 * 1024) });
+    assert.equal(big.status, 400);
+    assert.equal(big.body.error, 'invalid_request');
+    const deep = await api('PATCH', '/users/me/metadata', token, { a: { b: { c: { d: { e: { f: 1 } } } } } });
+    assert.equal(deep.status, 400);
+    assert.deepEqual(
+      (await api('PATCH', '/users/me/metadata', token, {})).body.metadata,
+      { a: 'z', c: { d: 'e' } },
+      'nothing stored for the refused ones',
+    );
+    assert.equal((await api('PATCH', '/users/me/metadata', token, [1])).body.error, 'invalid_request');
+    const viaMe = await api('PATCH', '/users/me', token, { metadata: { a: null } });
+    assert.equal(viaMe.status, 200);
+    assert.deepEqual((await api('PATCH', '/users/me/metadata', token, {})).body.metadata, { c: { d: 'e' } });
+  });
+
+  test("RFC 7396 appendix A's examples", () => {
+    const cases: Array<[unknown, unknown, unknown]> = [
+      [{ a: 'b' }, { a: 'c' }, { a: 'c' }],
+      [{ a: 'b' }, { b: 'c' }, { a: 'b', b: 'c' }],
+      [{ a: 'b' }, { a: null }, {}],
+      [{ a: 'b', b: 'c' }, { a: null }, { b: 'c' }],
+      [{ a: ['b'] }, { a: 'c' }, { a: 'c' }],
+      [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
+      [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
+      [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+        ['c', 'd'],
+      ],
+      [{ a: 'b' }, ['c'], ['c']],
+      [{ a: 'foo' }, null, null],
+      [{ a: 'foo' }, 'bar', 'bar'],
+      [{ e: null }, { a: 1 }, { e: null, a: 1 }],
+      [[1, 2], { a: 'b', c: null }, { a: 'b' }],
+      [{}, { a: { bb: { ccc: null } } }, { a: { bb: {} } }],
+    ];
+    for (const [target, patch, result] of cases)
+      assert.deepEqual(mergePatch(target, patch), result, JSON.stringify(patch));
+  });
+
+  test('DELETE /me: {confirm: true} deletes (D4), 204; without it invalid_request', async () => {
+    const u = await signUp(t);
+    const token = await tokenFor(u, 'openid profile');
+    assert.equal((await api('DELETE', '/users/me', token, { confirm: false })).body.error, 'invalid_request');
+    const res = await api('DELETE', '/users/me', token, { confirm: true });
+    assert.equal(res.status, 204);
+    assert.equal((await api('GET', '/users/me', token)).status, 401);
+    assert.ok((await events(t, 'user.deleted')).some((e) => e.data.user_id === u.user.id));
+  });
+
+  test('server to server: GET /users/:id and ?phone= with an API key; user_not_found; pagination (D23)', async () => {
+    const u = await signUp(t, { name: 'Server Seen' });
+    const one = await api('GET', `/users/${u.user.id}`, apiKey);
+    assert.equal(one.status, 200);
+    assert.deepEqual(Object.keys(one.body).sort(), [
+      'created_at',
+      'id',
+      'kyc_country',
+      'kyc_status',
+      'name',
+      'phone',
+    ]);
+    assert.equal(one.body.kyc_status, 'NONE');
+    const missing = await api('GET', '/users/00000000-0000-4000-8000-000000000000', apiKey);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error, 'user_not_found');
+    const list = await api('GET', `/users?phone=${encodeURIComponent(u.phone)}`, apiKey);
+    assert.deepEqual(list.body, {
+      data: [{ id: u.user.id, phone: u.phone, name: 'Server Seen', kyc_status: 'NONE' }],
+      has_more: false,
+    });
+    const after = await api(
+      'GET',
+      `/users?phone=${encodeURIComponent(u.phone)}&starting_after=${u.user.id}`,
+      apiKey,
+    );
+    assert.deepEqual(after.body, { data: [], has_more: false });
+    for (const q of [
+      'phone=123',
+      `phone=${encodeURIComponent(u.phone)}&limit=0`,
+      `phone=${encodeURIComponent(u.phone)}&limit=101`,
+      `phone=${encodeURIComponent(u.phone)}&starting_after=x`,
+    ]) {
+      assert.equal((await api('GET', `/users?${q}`, apiKey)).body.error, 'invalid_request', q);
+    }
+  });
+
+  test('a user token is refused on server paths (403) and an API key on /me paths (401)', async () => {
+    const u = await signUp(t);
+    const token = await tokenFor(u, 'openid profile');
+    const userOnServer = await api('GET', `/users/${u.user.id}`, token);
+    assert.equal(userOnServer.status, 403);
+    assert.equal(userOnServer.body.error, 'insufficient_scope');
+    const keyOnMe = await api('GET', '/users/me', apiKey);
+    assert.equal(keyOnMe.status, 401);
+    assert.equal(keyOnMe.body.error, 'invalid_token');
+    const revokedKey = (
+      await t.request('POST', '/admin/v1/api-keys', { token: ADMIN_TOKEN, body: { name: 'old' } })
+    ).body;
+    await t.request('DELETE', `/admin/v1/api-keys/${revokedKey.id}`, { token: ADMIN_TOKEN });
+    assert.equal((await api('GET', `/users/${u.user.id}`, revokedKey.key)).status, 401);
+  });
+});
