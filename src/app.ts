@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Container } from './container.ts';
 import { adminSurface } from './http/admin/index.ts';
 import { apiV1Surface } from './http/api-v1/index.ts';
+import { avatarRoutes } from './http/avatars.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
@@ -34,6 +35,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
 
   await registerOpenApi(app, c);
   jwksRoutes(app, c);
+  avatarRoutes(app, c);
   await app.register(async (rest) => restSurface(rest, c));
   await app.register(async (oauth) => oauthSurface(oauth, c));
   await app.register(async (api) => apiV1Surface(api, c), { prefix: '/api/v1' });

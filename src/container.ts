@@ -6,6 +6,7 @@ import { AccessTokens } from './domain/access-tokens.ts';
 import { AccountDeletionService } from './domain/account-deletion.ts';
 import { AccountService } from './domain/accounts.ts';
 import { ApiUserService } from './domain/api-users.ts';
+import { AvatarService } from './domain/avatars.ts';
 import { ClientService } from './domain/clients.ts';
 import { deriveKey } from './domain/crypto.ts';
 import { Events } from './domain/events.ts';
@@ -50,6 +51,7 @@ export interface Container {
   pageStateKey: Buffer;
   deletion: AccountDeletionService;
   apiUsers: ApiUserService;
+  avatars: AvatarService;
   tokens: AccessTokens;
   /** periodic jobs; `callsign serve` and `callsign worker` start it */
   worker: WorkerRunner;
@@ -123,6 +125,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const oauthTokens = new TokenEndpointService({ db, clock, clients, sessions, tokens });
     const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
     const apiUsers = new ApiUserService({ db, profiles, deletion });
+    const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
     const worker = new WorkerRunner(db, clock, logger, [purgeDeletedAccounts(db), housekeeping(db)]);
     const store = redis
       ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
@@ -148,6 +151,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       pageStateKey: deriveKey(secrets.keyEncryptionKey, 'authorization-page-state'),
       deletion,
       apiUsers,
+      avatars,
       tokens,
       worker,
       async close() {

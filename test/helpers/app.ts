@@ -103,7 +103,12 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...headers,
         },
-        payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        payload:
+          body === undefined
+            ? undefined
+            : typeof body === 'string' || Buffer.isBuffer(body)
+              ? body
+              : JSON.stringify(body),
       });
       let parsed: unknown = res.body;
       try {

@@ -1,6 +1,8 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { scopedUser } from '../../domain/api-users.ts';
+import { AVATAR_MAX_BYTES } from '../../domain/avatars.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { apiErrorHandler } from './api-errors.ts';
@@ -85,6 +87,47 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     async (request, reply) => {
       const h = await holder(request);
       await c.apiUsers.delete(h.userId, h.scope, request.body as Record<string, unknown>);
+      return reply.status(204).send();
+    },
+  );
+
+  // Issue 5, D22: multipart field `file`, at most 5 MiB, recognised by content; answers {avatar_url}.
+  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0 } });
+  const requireProfile = (scope: string) => {
+    if (!scope.split(' ').includes('profile'))
+      throw new OAuthError('insufficient_scope', 'this needs the profile scope');
+  };
+  app.post(
+    '/users/me/avatar',
+    { schema: { tags, security, summary: 'Upload the profile picture (multipart field "file")' } },
+    async (request) => {
+      const h = await holder(request);
+      requireProfile(h.scope);
+      let file: Buffer;
+      try {
+        const part = await request.file();
+        if (!part || part.fieldname !== 'file')
+          throw new OAuthError('invalid_request', 'send the image as the multipart field "file"');
+        file = await part.toBuffer();
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new OAuthError('file_too_large', 'the image must be at most 5 MB');
+        if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+          throw new OAuthError('invalid_request', 'send multipart/form-data with the field "file"');
+        throw err;
+      }
+      return { avatar_url: (await c.avatars.upload(h.userId, file)).avatar_url };
+    },
+  );
+
+  app.delete(
+    '/users/me/avatar',
+    { schema: { tags, security, summary: 'Remove the profile picture' } },
+    async (request, reply) => {
+      const h = await holder(request);
+      requireProfile(h.scope);
+      await c.avatars.remove(h.userId);
       return reply.status(204).send();
     },
   );

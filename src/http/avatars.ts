@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../container.ts';
+
+/** Issue 5: avatars from {base_url}; the name carries the content hash, so they are cached for good. */
+export function avatarRoutes(app: FastifyInstance, c: Container) {
+  app.get(
+    '/avatars/:name',
+    { schema: { tags: ['API v1'], summary: 'A profile picture (WebP)' } },
+    async (request, reply) => {
+      const name = (request.params as { name: string }).name;
+      const avatar = /^[A-Za-z0-9_-]{22}(-128)?\.webp$/.test(name) ? await c.avatars.find(name) : undefined;
+      if (!avatar)
+        return reply
+          .status(404)
+          .header('Cache-Control', 'no-store')
+          .send({ error: 'not_found', error_description: 'no such image' });
+      return reply
+        .header('Content-Type', avatar.content_type)
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(Buffer.from(avatar.data));
+    },
+  );
+}

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
+import {
+  ADMIN_TOKEN,
+  authorizeWithPin,
+  pkce,
+  REDIRECT,
+  registerClient,
+  tokenRequest,
+} from '../helpers/oauth.ts';
+
+/** A multipart body as a browser would send it. */
+async function multipart(name: string, filename: string, type: string, data: Buffer) {
+  const form = new FormData();
+  form.append(name, new Blob([new Uint8Array(data)], { type }), filename);
+  const r = new Response(form);
+  return { body: Buffer.from(await r.arrayBuffer()), contentType: r.headers.get('content-type') as string };
+}
+
+const image = (format: 'jpeg' | 'png' | 'webp', size: number) =>
+  sharp({ create: { width: size, height: size, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    [format]()
+    .toBuffer();
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc32 = (buf: Buffer) => {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+};
+
+/** A small PNG whose header claims 20000x20000 pixels: decoding it would need gigabytes. */
+async function pixelBomb(): Promise<Buffer> {
+  const png = Buffer.from(await image('png', 16));
+  png.writeUInt32BE(20000, 16);
+  png.writeUInt32BE(20000, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+describe('avatars on /api/v1 (D21, D22)', () => {
+  let t: TestApp;
+  let user: SignedUp;
+  let token: string;
+  before(async () => {
+    t = await createTestApp({ env: { ADMIN_TOKEN } });
+    user = await signUp(t);
+    const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' });
+    const { verifier, challenge } = pkce();
+    const back = await authorizeWithPin(
+      t,
+      {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT,
+        scope: 'openid profile',
+        state: 's',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      user,
+    );
+    token = (
+      await tokenRequest(t, {
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        code: back.searchParams.get('code') as string,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+      })
+    ).body.access_token;
+  });
+  after(() => t.close());
+
+  const upload = async (filename: string, type: string, data: Buffer, field = 'file') => {
+    const { body, contentType } = await multipart(field, filename, type, data);
+    return t.request('POST', '/api/v1/users/me/avatar', {
+      token,
+      body,
+      headers: { 'content-type': contentType },
+    });
+  };
+  const stored = async () =>
+    (await t.c.db.query('SELECT 1 FROM avatars WHERE user_id = $1', [user.user.id])).length;
+
+  test('JPEG, PNG and WebP, above and below 256x256, become 512x512 and 128x128 WebP served for good', async () => {
+    for (const format of ['jpeg', 'png', 'webp'] as const) {
+      for (const size of [100, 800]) {
+        const res = await upload(`me.${format}`, `image/${format}`, await image(format, size));
+        assert.equal(res.status, 200, `${format} ${size}`);
+        const url = new URL(res.body.avatar_url);
+        assert.equal(url.origin, 'http://callsign.test');
+        const served = await t.app.inject({ method: 'GET', url: url.pathname });
+        assert.equal(served.statusCode, 200);
+        assert.equal(served.headers['content-type'], 'image/webp');
+        assert.match(String(served.headers['cache-control']), /max-age=31536000, immutable/);
+        const meta = await sharp(served.rawPayload).metadata();
+        assert.deepEqual([meta.format, meta.width, meta.height], ['webp', 512, 512]);
+        const small = await t.app.inject({ method: 'GET', url: url.pathname.replace('.webp', '-128.webp') });
+        assert.equal((await sharp(small.rawPayload).metadata()).width, 128);
+      }
+    }
+    const rest = await t.request('GET', '/users/me', { token: user.access_token });
+    const me = await t.request('GET', '/api/v1/users/me', { token });
+    const info = await t.request('GET', '/oauth/userinfo', { token });
+    assert.equal(rest.body.data.avatar_url, me.body.avatar_url, 'the REST avatar_url is the same URL');
+    assert.equal(info.body.picture, me.body.avatar_url, 'and so is the picture claim');
+    const ev = (await events(t, 'user.updated')).filter(
+      (e) => (e.data.user as { id: string }).id === user.user.id,
+    );
+    assert.deepEqual(ev.at(-1)?.data.changed_fields, ['avatar_url']);
+  });
+
+  test('EXIF is stripped', async () => {
+    const withExif = await sharp(await image('jpeg', 300))
+      .withExif({ IFD0: { Copyright: 'SECRET-LOCATION' } })
+      .jpeg()
+      .toBuffer();
+    assert.ok(withExif.includes(Buffer.from('SECRET-LOCATION')));
+    const res = await upload('me.jpg', 'image/jpeg', withExif);
+    const served = await t.app.inject({ method: 'GET', url: new URL(res.body.avatar_url).pathname });
+    assert.ok(!served.rawPayload.includes(Buffer.from('SECRET-LOCATION')));
+    assert.equal((await sharp(served.rawPayload).metadata()).exif, undefined);
+  });
+
+  test('refused files answer per D21 and store nothing', async () => {
+    await t.request('DELETE', '/api/v1/users/me/avatar', { token });
+    const cases: Array<[string, Promise<{ status: number; body: { error: string } }>, number, string]> = [
+      [
+        '5 MiB + 1 byte',
+        upload(
+          'big.png',
+          'image/png',
+          Buffer.concat([await image('png', 10), randomBytes(5 * 1024 * 1024 + 1)]),
+        ),
+        413,
+        'file_too_large',
+      ],
+      ['a 20000x20000 pixel bomb', upload('bomb.png', 'image/png', await pixelBomb()), 413, 'file_too_large'],
+      [
+        'HTML named avatar.png',
+        upload('avatar.png', 'image/png', Buffer.from('<html><script>alert(1)</script></html>')),
+        415,
+        'invalid_file_type',
+      ],
+      [
+        'a GIF',
+        upload(
+          'a.gif',
+          'image/gif',
+          await sharp(await image('png', 20))
+            .gif()
+            .toBuffer(),
+        ),
+        415,
+        'invalid_file_type',
+      ],
+      [
+        'another field name',
+        upload('me.png', 'image/png', await image('png', 20), 'avatar'),
+        400,
+        'invalid_request',
+      ],
+    ];
+    for (const [what, pending, status, error] of cases) {
+      const res = await pending;
+      assert.equal(res.status, status, what);
+      assert.equal(res.body.error, error, what);
+    }
+    assert.equal(await stored(), 0);
+    assert.equal((await t.request('GET', '/api/v1/users/me', { token })).body.avatar_url, null);
+  });
+
+  test('a PNG declared as JPEG is recognised by its content and accepted', async () => {
+    const res = await upload('photo.jpg', 'image/jpeg', await image('png', 300));
+    assert.equal(res.status, 200);
+  });
+
+  test('DELETE removes the picture: 204, avatar_url null, images gone', async () => {
+    const { avatar_url } = (await upload('me.png', 'image/png', await image('png', 300))).body;
+    const res = await t.request('DELETE', '/api/v1/users/me/avatar', { token });
+    assert.equal(res.status, 204);
+    assert.equal((await t.request('GET', '/api/v1/users/me', { token })).body.avatar_url, null);
+    assert.equal((await t.app.inject({ method: 'GET', url: new URL(avatar_url).pathname })).statusCode, 404);
+    assert.equal(await stored(), 0);
+  });
+});
