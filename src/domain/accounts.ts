@@ -1,6 +1,7 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import { type Database, type Queryable, uniqueViolation } from '../storage/db.ts';
+import { ssoSessionsRepo } from '../storage/repositories/sso-sessions.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { maskIp, parseDevice } from './device.ts';
@@ -172,6 +173,8 @@ export class AccountService {
       if (!found) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
       const user = (await usersRepo.setPin(tx, found.id, pinHash, this.d.clock.now())) as UserRow;
       await this.d.sessions.revokeAllOfUser(tx, user.id, 'pin_reset');
+      // The authorization page's sign-ins end too: a reset after a compromise must leave no way back in.
+      await ssoSessionsRepo.removeAllOfUser(tx, user.id);
       const opened = await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip));
       return { user, opened };
     });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
-import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, events, type SignedUp, signUp, type TestApp, verifiedTempToken } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
   authorizeUrl,
@@ -336,6 +336,35 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     ]) {
       assert.ok(doc.paths[path], path);
     }
+  });
+
+  test('D10: a PIN reset ends the single sign-on of the authorization page', async () => {
+    const u = await signUp(t);
+    const params = base(pub.client_id, pkce().challenge);
+    const page = await t.request('GET', authorizeUrl(params));
+    const state = /name="state" value="([^"]+)"/.exec(String(page.body))?.[1] as string;
+    const csrf = /callsign_csrf=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] as string;
+    const signedIn = await t.request('POST', '/authorize/signin', {
+      body: new URLSearchParams({ state, csrf, phone: u.phone, pin: u.pin }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callsign_csrf=${csrf}` },
+    });
+    const sso = /callsign_sso=([^;]+)/.exec(String(signedIn.headers['set-cookie']))?.[1] as string;
+    const cookie = `callsign_csrf=${csrf}; callsign_sso=${sso}`;
+    assert.equal(
+      (await t.request('GET', authorizeUrl(params), { headers: { cookie } })).status,
+      302,
+      'SSO skips the PIN',
+    );
+    const temp_token = await verifiedTempToken(t, u.phone, 'pin_reset');
+    assert.equal(
+      (await t.request('POST', '/auth/pin/reset', { body: { temp_token, pin: '730194' } })).status,
+      200,
+    );
+    assert.equal(
+      (await t.request('GET', authorizeUrl(params), { headers: { cookie } })).status,
+      200,
+      'the sign-in page again',
+    );
   });
 
   test('discovery describes what is served', async () => {

@@ -9,6 +9,9 @@ export const ssoSessionsRepo = {
       s.expires_at,
     ]),
 
+  removeAllOfUser: (q: Queryable, userId: string) =>
+    q.query('DELETE FROM sso_sessions WHERE user_id = $1', [userId]),
+
   /** The live SSO session of a cookie, for a live account. */
   findLive: (q: Queryable, hash: string, now: Date) =>
     maybeOne<{ user_id: string; auth_time: Date }>(
