@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
-import { createTestApp, events, type SignedUp, signUp, type TestApp, verifiedTempToken } from '../helpers/app.ts';
+import {
+  createTestApp,
+  events,
+  type SignedUp,
+  signUp,
+  type TestApp,
+  verifiedTempToken,
+} from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
   authorizeUrl,
