@@ -3,14 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
-import {
-  ADMIN_TOKEN,
-  authorizeWithPin,
-  pkce,
-  REDIRECT,
-  registerClient,
-  tokenRequest,
-} from '../helpers/oauth.ts';
+import { ADMIN_TOKEN, accessTokenFor, registerClient } from '../helpers/oauth.ts';
 
 /** A multipart body as a browser would send it. */
 async function multipart(name: string, filename: string, type: string, data: Buffer) {
@@ -53,29 +46,7 @@ describe('avatars on /api/v1 (D21, D22)', () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });
     user = await signUp(t);
     const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' });
-    const { verifier, challenge } = pkce();
-    const back = await authorizeWithPin(
-      t,
-      {
-        response_type: 'code',
-        client_id: client.client_id,
-        redirect_uri: REDIRECT,
-        scope: 'openid profile',
-        state: 's',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
-    token = (
-      await tokenRequest(t, {
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        code: back.searchParams.get('code') as string,
-        redirect_uri: REDIRECT,
-        code_verifier: verifier,
-      })
-    ).body.access_token;
+    token = await accessTokenFor(t, client.client_id, user, 'openid profile');
   });
   after(() => t.close());
 

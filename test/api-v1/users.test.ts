@@ -2,14 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { mergePatch } from '../../src/domain/merge-patch.ts';
 import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
-import {
-  ADMIN_TOKEN,
-  authorizeWithPin,
-  pkce,
-  REDIRECT,
-  registerClient,
-  tokenRequest,
-} from '../helpers/oauth.ts';
+import { ADMIN_TOKEN, accessTokenFor, registerClient } from '../helpers/oauth.ts';
 
 describe('/api/v1 user management (D2, D13, D20-D23)', () => {
   let t: TestApp;
@@ -27,31 +20,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
   });
   after(() => t.close());
 
-  /** An access token of these scopes, through the hosted page and the token endpoint. */
-  const tokenFor = async (user: SignedUp, scope: string) => {
-    const { verifier, challenge } = pkce();
-    const back = await authorizeWithPin(
-      t,
-      {
-        response_type: 'code',
-        client_id: clientId,
-        redirect_uri: REDIRECT,
-        scope,
-        state: 's',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
-    const res = await tokenRequest(t, {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code: back.searchParams.get('code') as string,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
-    return res.body.access_token as string;
-  };
+  const tokenFor = (user: SignedUp, scope: string) => accessTokenFor(t, clientId, user, scope);
   const api = (method: string, url: string, token: string, body?: unknown) =>
     t.request(method, `/api/v1${url}`, { token, body });
 

@@ -58,3 +58,38 @@ export const tokenRequest = (
         : {}),
     },
   });
+
+/** An authorization request of a public client, with PKCE S256. */
+export const authorizationParams = (
+  clientId: string,
+  challenge: string,
+  extra: Record<string, string> = {},
+) => ({
+  response_type: 'code',
+  client_id: clientId,
+  redirect_uri: REDIRECT,
+  scope: 'openid phone',
+  state: 'st-1',
+  code_challenge: challenge,
+  code_challenge_method: 'S256',
+  ...extra,
+});
+
+/** A public client's access token of these scopes, through the hosted page and the token endpoint. */
+export async function accessTokenFor(
+  t: TestApp,
+  clientId: string,
+  user: { phone: string; pin: string },
+  scope: string,
+) {
+  const { verifier, challenge } = pkce();
+  const back = await authorizeWithPin(t, authorizationParams(clientId, challenge, { scope }), user);
+  const res = await tokenRequest(t, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code: back.searchParams.get('code') as string,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  });
+  return res.body.access_token as string;
+}

@@ -11,6 +11,7 @@ import {
 } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
+  authorizationParams,
   authorizeUrl,
   authorizeWithPin,
   pkce,
@@ -32,16 +33,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   });
   after(() => t.close());
 
-  const base = (clientId: string, challenge: string, extra: Record<string, string> = {}) => ({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    scope: 'openid phone',
-    state: 'st-1',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
+  const base = authorizationParams;
   const codeFor = async (clientId: string, challenge: string, extra: Record<string, string> = {}) =>
     (await authorizeWithPin(t, base(clientId, challenge, extra), user)).searchParams.get('code') as string;
   const exchange = (clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
