@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { signDelivery, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signature.ts';
+
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const body = JSON.stringify({
+  id: 'evt_1',
+  type: 'user.created',
+  created_at: '2026-11-22T00:00:00.000Z',
+  data: { user: { id: 'u' } },
+});
+const now = 1_795_000_000;
+
+describe('webhook signatures (spec "Delivery format", D32)', () => {
+  test('X-Service-Signature is sha256=<hex HMAC of "timestamp.body"> keyed with the secret string', async () => {
+    const h = signDelivery([secret], 'evt_1', now, body);
+    const { createHmac } = await import('node:crypto');
+    assert.equal(
+      h['X-Service-Signature'],
+      `sha256=${createHmac('sha256', secret).update(`${now}.${body}`).digest('hex')}`,
+    );
+    assert.equal(h['X-Service-Timestamp'], String(now));
+  });
+
+  test('the Standard Webhooks headers verify with the standardwebhooks library', () => {
+    const h = signDelivery([secret], 'evt_1', Math.floor(Date.now() / 1000), body);
+    const payload = new Webhook(secret).verify(body, {
+      'webhook-id': h['webhook-id'],
+      'webhook-timestamp': h['webhook-timestamp'],
+      'webhook-signature': h['webhook-signature'],
+    });
+    assert.deepEqual(payload, JSON.parse(body));
+  });
+
+  test('during a secret roll both secrets sign; a receiver with either one verifies', () => {
+    const next = `whsec_${randomBytes(32).toString('base64')}`;
+    const h = signDelivery([next, secret], 'evt_1', Math.floor(Date.now() / 1000), body);
+    for (const s of [secret, next]) {
+      const hs = {
+        'webhook-id': h['webhook-id'],
+        'webhook-timestamp': h['webhook-timestamp'],
+        'webhook-signature': h['webhook-signature'],
+      };
+      assert.ok(new Webhook(s).verify(body, hs));
+    }
+  });
+
+  test('verifyWebhook accepts either scheme and refuses a tampered body, a wrong secret or a stale timestamp', () => {
+    const h = signDelivery([secret], 'evt_1', now, body);
+    assert.equal(verifyWebhook(secret, { ...h }, body, { now: now * 1000 }).type, 'user.created');
+    const { 'X-Service-Signature': _, 'X-Service-Timestamp': __, ...standardOnly } = h;
+    assert.equal(verifyWebhook(secret, standardOnly, Buffer.from(body), { now: now * 1000 }).id, 'evt_1');
+    const lower = Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+    assert.equal(
+      verifyWebhook(secret, lower, body, { now: now * 1000 }).id,
+      'evt_1',
+      'Node lowercases header names',
+    );
+    assert.throws(
+      () => verifyWebhook(secret, h, body.replace('u', 'v'), { now: now * 1000 }),
+      WebhookVerificationError,
+    );
+    assert.throws(
+      () => verifyWebhook(`whsec_${randomBytes(32).toString('base64')}`, h, body, { now: now * 1000 }),
+      WebhookVerificationError,
+    );
+    assert.throws(() => verifyWebhook(secret, h, body, { now: (now + 301) * 1000 }), /tolerance/);
+    assert.equal(
+      verifyWebhook(secret, h, body, { now: (now + 301) * 1000, toleranceSeconds: 600 }).id,
+      'evt_1',
+    );
+  });
+});
