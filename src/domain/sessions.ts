@@ -175,7 +175,7 @@ export class SessionService {
   }
 
   /** D17: an access token is good only while its session is. */
-  isActive(sessionId: string): Promise<boolean> {
-    return sessionsRepo.isActive(this.d.db, sessionId);
+  async isActive(sessionId: string): Promise<boolean> {
+    return (await sessionsRepo.findActive(this.d.db, sessionId)) !== undefined;
   }
 }

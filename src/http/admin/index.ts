@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
 import { adminApiKey, adminClient } from './presenters.ts';
 
@@ -17,7 +18,7 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
     reply.status(404).send({ error: 'not_found', error_description: 'no such admin route' }),
   );
   app.addHook('onRequest', async (request) => {
-    const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const given = bearerToken(request);
     if (!given || !safeEqual(given, adminToken))
       throw new DomainError('INVALID_TOKEN', 'send the admin token as a bearer token');
   });

@@ -5,12 +5,11 @@ import { scopedUser } from '../../domain/api-users.ts';
 import { AVATAR_MAX_BYTES } from '../../domain/avatars.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
+import { bearerToken } from '../plugins/bearer.ts';
 import { apiErrorHandler } from './api-errors.ts';
 
 const tags = ['API v1'];
 const security = [{ bearer: [] }];
-const bearerOf = (request: FastifyRequest) =>
-  /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
 
 /** Spec "/api/v1": plain JSON bodies; a user access token on /me paths, a server API key on the others (D23). */
 export async function apiV1Surface(app: FastifyInstance, c: Container) {
@@ -21,7 +20,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
 
   /** A user token's holder; an API key is no user (invalid_token). */
   const holder = async (request: FastifyRequest) => {
-    const token = bearerOf(request);
+    const token = bearerToken(request);
     if (token?.startsWith('csk_'))
       throw new OAuthError(
         'invalid_token',
@@ -32,7 +31,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
   };
   /** A live server API key; a user token is valid but not allowed here (insufficient_scope). */
   const server = async (request: FastifyRequest) => {
-    const token = bearerOf(request);
+    const token = bearerToken(request);
     if (token?.startsWith('csk_') && (await c.clients.authenticateApiKey(token))) return;
     if (token && !token.startsWith('csk_')) {
       await c.oauthTokens.holderOf(token);

@@ -1,18 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
-import { unixSeconds } from '../../providers/clock.ts';
+import { bearerToken } from '../plugins/bearer.ts';
+import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { clientCredentials } from './client-credentials.ts';
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
-
-/** D28: 300 requests per minute per client on the token endpoint; X-RateLimit-* as on the REST surface. */
-async function limitPerClient(c: Container, reply: FastifyReply, clientId: string) {
-  const { state, exceeded } = await c.rateLimiter.hit([['oauth_token_client', clientId]]);
-  reply.header('X-RateLimit-Limit', state.limit).header('X-RateLimit-Remaining', state.remaining);
-  reply.header('X-RateLimit-Reset', unixSeconds(state.resetAt));
-  if (exceeded) throw exceeded;
-}
 
 export function tokenRoutes(app: FastifyInstance, c: Container) {
   app.post(
@@ -21,7 +14,8 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       const creds = clientCredentials(request);
-      await limitPerClient(c, reply, creds.basic?.id ?? creds.clientId ?? request.ip);
+      // D28: 300 requests per minute per client.
+      await countRequest(c, reply, [['oauth_token_client', creds.basic?.id ?? creds.clientId ?? request.ip]]);
       const client = await c.oauthTokens.authenticateClient(creds);
       const body = request.body as Record<string, unknown>;
       switch (body.grant_type) {
@@ -51,7 +45,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
   );
 
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
-    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const bearer = bearerToken(request);
     reply.header('Cache-Control', 'no-store');
     return c.oauthTokens.userinfo(bearer);
   };

@@ -2,15 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { unixSeconds } from '../../providers/clock.ts';
 import type { AuthContext } from '../types.ts';
+import { bearerToken } from './bearer.ts';
+import { countRequest } from './rate-limit-headers.ts';
 
 /** Bearer access token of the REST surface: ours, first-party audience, and of a live session (D14, D17). */
 export async function authenticate(c: Container, request: FastifyRequest): Promise<AuthContext> {
-  const header = request.headers.authorization;
-  const m = header ? /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
-  if (!m) throw new DomainError('INVALID_TOKEN', 'send the access token as "Authorization: Bearer <token>"');
-  const claims = await c.tokens.verify(m[1], c.config.firstPartyClientId);
+  const token = bearerToken(request);
+  if (!token)
+    throw new DomainError('INVALID_TOKEN', 'send the access token as "Authorization: Bearer <token>"');
+  const claims = await c.tokens.verify(token, c.config.firstPartyClientId);
   if (!(await c.sessions.isActive(claims.sid)))
     throw new DomainError('INVALID_TOKEN', 'the session of this token has ended');
   return { userId: claims.sub, sessionId: claims.sid, clientId: claims.aud, scope: claims.scope };
@@ -36,19 +37,13 @@ export function registerRestGuards(app: FastifyInstance, c: Container) {
       : request.auth
         ? [['rest_user', request.auth.userId]]
         : [['rest_address', request.ip]];
-    let counted: Awaited<ReturnType<typeof c.rateLimiter.hit>>;
     try {
-      counted = await c.rateLimiter.hit(subjects);
+      await countRequest(c, reply, subjects);
     } catch (err) {
       // Without its counters a limit cannot be enforced: fail closed, except where the route says otherwise.
-      if (config.rateLimitOptional) return;
+      if (!(err instanceof DomainError && err.code === 'RATE_LIMITED') && config.rateLimitOptional) return;
       throw err;
     }
-    const { state, exceeded } = counted;
-    reply.header('X-RateLimit-Limit', state.limit);
-    reply.header('X-RateLimit-Remaining', state.remaining);
-    reply.header('X-RateLimit-Reset', unixSeconds(state.resetAt));
-    if (exceeded) throw exceeded;
     if (authError) throw authError;
   });
 }

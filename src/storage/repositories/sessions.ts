@@ -65,9 +65,6 @@ export const sessionsRepo = {
   findActive: (q: Queryable, id: string) =>
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id]),
 
-  isActive: async (q: Queryable, id: string) =>
-    (await q.query('SELECT 1 FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id])).length === 1,
-
   touch: (q: Queryable, id: string, now: Date) =>
     q.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [id, now]),
 
