@@ -97,7 +97,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       clock,
       random,
       sms: parts.sms ?? smsProviderFor(config),
-      testPhoneNumbers: config.appEnv === 'production' ? new Map() : config.testPhoneNumbers,
+      testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
       codeKey: deriveKey(secrets.keyEncryptionKey, 'otp-codes'),
       enumerationProtection: config.enumerationProtection,
     });
