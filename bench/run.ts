@@ -7,12 +7,17 @@ import { client, closedLoop, pacedLoop, percentile, type Result } from './load.t
 import { oauthSteps } from './oauth-steps.ts';
 import { startOidcProvider } from './oidc-provider.ts';
 import { startServer } from './server.ts';
+import { webhookBenchmark } from './webhooks.ts';
 
 // npm run bench: see README "Benchmarks". BENCH_DATABASE_URL runs the service on PostgreSQL, BENCH_SECONDS
 // sets the length of each scenario.
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
+// BENCH_ONLY=webhooks runs the webhook scenarios alone (they need BENCH_DATABASE_URL).
+const ONLY_WEBHOOKS = process.env.BENCH_ONLY === 'webhooks';
+/** Issue 6's target rate of events per second. */
+const WEBHOOK_RATE = 1000;
 // PostgreSQL lets the service use every core (WEB_CONCURRENCY workers); PGlite belongs to one process.
 const WORKERS = Number(process.env.BENCH_WEB_CONCURRENCY ?? (DATABASE_URL ? availableParallelism() : 1));
 const CHAINS = 64;
@@ -59,12 +64,14 @@ const server = await startServer({
   ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomInt(1e9)}:` } : {}),
   RATE_LIMITS: limits,
   ADMIN_TOKEN,
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the benchmark's receiver is on 127.0.0.1 (D33)
   WEB_CONCURRENCY: String(WORKERS),
   TEST_PHONE_NUMBERS: users.map((p) => `${p}=000000`).join(','),
 });
 const http = client(server.port, CHAINS);
 
-try {
+/** The REST and OAuth scenarios and the oidc-provider comparison; answers the lines of the summary. */
+async function requestScenarios(rows: string[][]): Promise<string[]> {
   // One account per user, then enough sign-ins for a refresh-token chain per lane.
   for (const phone of users) {
     await http.post('/auth/otp/send', { phone, purpose: 'signup' });
@@ -95,7 +102,6 @@ try {
   const rs256 = await rs256Ceiling(3);
   const pinHash = await pinHashCeiling(3);
 
-  const rows: string[][] = [];
   /** ratio = signatures (or hashes) the scenario makes per second, over what all cores can make */
   const row = (name: string, r: Result, ceiling: number | null, perRequest = 1) => {
     const sorted = [...r.latenciesMs].sort((a, b) => a - b);
@@ -155,20 +161,41 @@ try {
   const peakOther = other.peakRssMb();
   other.stop();
   const ourRate = Number(rows.find((r) => r[0].startsWith('oauth refresh (saturation'))?.[1]);
-
-  const storage = `${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}${REDIS_URL ? ' + Redis' : ''}`;
   const rss = server.peakRssMb();
+  return [
+    `RS256 ceiling (all cores): ${rs256.toFixed(0)} signatures/s; PIN hash ceiling (all cores): ${pinHash.toFixed(1)} verifications/s`,
+    '',
+    '| scenario | requests/s | p50 ms | p99 ms | ratio to ceiling | errors |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all (oidc-provider: ${peakOther.toFixed(0)} MB)`,
+    `OAuth refresh, Callsign / oidc-provider: ${(ourRate / theirRate).toFixed(2)} (oidc-provider keeps its tokens in memory, one process)`,
+  ];
+}
+
+try {
+  const rows: string[][] = [];
+  const lines = ONLY_WEBHOOKS ? [] : await requestScenarios(rows);
+  if (DATABASE_URL && schema) {
+    process.stderr.write(
+      `webhooks: a backlog of ${WEBHOOK_RATE * SECONDS} events, then ${WEBHOOK_RATE}/s for ${SECONDS} s...\n`,
+    );
+    const h = await webhookBenchmark(http, ADMIN_TOKEN, schema.url, SECONDS, WEBHOOK_RATE);
+    lines.push(
+      '',
+      '| webhooks (2xx receiver on 127.0.0.1) | events | events/s | lag p50 ms | lag p99 ms | lag max ms |',
+      '|---|---|---|---|---|---|',
+      `| backlog drained (written in transactions of 500) | ${h.backlog.events} | ${h.backlog.perSecond.toFixed(0)} | - | - | - |`,
+      `| paced, one event per transaction at ${h.paced.rate}/s | ${h.paced.events} | ${h.paced.rate} | ${h.paced.lagP50Ms} | ${h.paced.lagP99Ms} | ${h.paced.maxLagMs} |`,
+    );
+  } else
+    lines.push('', 'webhooks: skipped (the scenario writes events into PostgreSQL: set BENCH_DATABASE_URL)');
+  const storage = `${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}${REDIS_URL ? ' + Redis' : ''}`;
   process.stdout.write(
     [
       `\nCallsign benchmark on ${storage} (${WORKERS} service process${WORKERS > 1 ? 'es' : ''}), ${SECONDS} s per scenario, load generator on 127.0.0.1`,
-      `RS256 ceiling (all cores): ${rs256.toFixed(0)} signatures/s; PIN hash ceiling (all cores): ${pinHash.toFixed(1)} verifications/s`,
-      '',
-      '| scenario | requests/s | p50 ms | p99 ms | ratio to ceiling | errors |',
-      '|---|---|---|---|---|---|',
-      ...rows.map((r) => `| ${r.join(' | ')} |`),
-      '',
-      `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all (oidc-provider: ${peakOther.toFixed(0)} MB)`,
-      `OAuth refresh, Callsign / oidc-provider: ${(ourRate / theirRate).toFixed(2)} (oidc-provider keeps its tokens in memory, one process)`,
+      ...lines,
       '',
     ].join('\n'),
   );

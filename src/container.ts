@@ -18,6 +18,7 @@ import { PinHasher } from './domain/pin-hasher.ts';
 import { ProfileService } from './domain/profiles.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
 import { SessionService } from './domain/sessions.ts';
+import { WebhookEndpointService } from './domain/webhook-endpoints.ts';
 import { createLogger } from './logger.ts';
 import { type Clock, systemClock } from './providers/clock.ts';
 import { cryptoRandom, type Random } from './providers/random.ts';
@@ -27,9 +28,11 @@ import type { SmsProvider } from './providers/sms/sms-provider.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
+import { WebhookSender } from './webhooks/http-sender.ts';
 import { housekeeping } from './workers/housekeeping.ts';
 import { purgeDeletedAccounts } from './workers/purge-deleted-accounts.ts';
 import { WorkerRunner } from './workers/runner.ts';
+import { WebhookDeliveryWorker } from './workers/webhook-delivery.ts';
 
 export interface Container {
   config: Config;
@@ -53,7 +56,10 @@ export interface Container {
   apiUsers: ApiUserService;
   avatars: AvatarService;
   tokens: AccessTokens;
-  /** periodic jobs; `callsign serve` and `callsign worker` start it */
+  webhooks: WebhookEndpointService;
+  /** sends due webhook deliveries; the worker runner starts and stops it */
+  deliveries: WebhookDeliveryWorker;
+  /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
   worker: WorkerRunner;
   close(): Promise<void>;
 }
@@ -65,6 +71,8 @@ export interface ContainerParts {
   clock?: Clock;
   random?: Random;
   sms?: SmsProvider;
+  /** how webhooks reach receivers (tests give one with its own resolver or timeout) */
+  webhookSender?: WebhookSender;
   logger?: Logger;
   secrets?: Secrets;
   /** close the database with the container (false when the caller shares it) */
@@ -126,7 +134,29 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
     const apiUsers = new ApiUserService({ db, profiles, deletion });
     const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
-    const worker = new WorkerRunner(db, clock, logger, [purgeDeletedAccounts(db), housekeeping(db)]);
+    const webhooks = new WebhookEndpointService({
+      db,
+      clock,
+      random,
+      secretKey: deriveKey(secrets.keyEncryptionKey, 'webhook-secrets'),
+      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+    });
+    const sender =
+      parts.webhookSender ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
+    const deliveries = new WebhookDeliveryWorker({
+      db,
+      clock,
+      logger,
+      sender,
+      signingSecrets: (e) => webhooks.signingSecrets(e),
+    });
+    const worker = new WorkerRunner(
+      db,
+      clock,
+      logger,
+      [purgeDeletedAccounts(db), housekeeping(db)],
+      [deliveries],
+    );
     const store = redis
       ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
       : new DbRateCounterStore(db);
@@ -153,9 +183,12 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       apiUsers,
       avatars,
       tokens,
+      webhooks,
+      deliveries,
       worker,
       async close() {
         await worker.stop();
+        sender.close();
         keys.stopAutoReload();
         if (redis && ownsRedis) await redis.quit().catch(() => redis.disconnect());
         if (ownsDb) await db.close();

@@ -62,7 +62,7 @@ async function runWorker(config: Config): Promise<void> {
 export async function work(env: Env = { ...readDotEnv(), ...process.env }): Promise<void> {
   const container = await buildContainer(loadConfig(env));
   container.worker.start();
-  process.stdout.write('Callsign worker running its periodic jobs\n');
+  process.stdout.write('Callsign worker running: webhook delivery and periodic jobs\n');
   onSignal(container.logger, () => container.close());
 }
 

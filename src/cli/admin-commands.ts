@@ -1,10 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
+import { call, type Json, table } from './admin-http.ts';
 
-// `callsign clients|api-keys|keys ...`: the admin API (D36) over HTTP, so they work while the server holds
-// the database (PGlite allows one process).
-
-type Json = Record<string, unknown>;
+// `callsign clients|api-keys|keys ...`
 
 export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] [--scope "openid profile"]
                  [--grant-type authorization_code --grant-type refresh_token] [--public | --auth-method M]
@@ -12,9 +10,7 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
   clients list [--json]            clients delete CLIENT_ID
   api-keys create --name NAME [--json]
   api-keys list [--json]           api-keys revoke KEY_ID
-  keys rotate [--json]
-
-  These call the running server's admin API at BASE_URL with ADMIN_TOKEN.`;
+  keys rotate [--json]`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -26,37 +22,6 @@ const OPTIONS = {
   'first-party': { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
-
-async function call(config: Config, method: string, path: string, body?: Json): Promise<Json | undefined> {
-  if (!config.adminToken)
-    throw new Error('ADMIN_TOKEN is not set: the admin API is off (set it for the server and here)');
-  let res: Response;
-  try {
-    res = await fetch(`${config.baseUrl}/admin/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${config.adminToken}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch (err) {
-    throw new Error(`cannot reach ${config.baseUrl}: ${(err as Error).message} (is the server running?)`);
-  }
-  const payload = res.status === 204 ? undefined : ((await res.json()) as Json);
-  if (!res.ok)
-    throw new Error(`${payload?.error ?? res.status}: ${payload?.error_description ?? res.statusText}`);
-  return payload;
-}
-
-const table = (rows: Json[], columns: string[]) =>
-  rows
-    .map((r) =>
-      columns
-        .map((c) => String(Array.isArray(r[c]) ? (r[c] as string[]).join(',') : (r[c] ?? '-')))
-        .join('  '),
-    )
-    .join('\n');
 
 /** Runs one admin command; answers the text to print. */
 export async function adminCommand(config: Config, args: string[]): Promise<string> {

@@ -4,15 +4,19 @@ import { serve, work } from '../main.ts';
 import { openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
+import { WEBHOOKS_HELP, webhookCommand } from './webhook-commands.ts';
 
 const HELP = `callsign <command>
 
 Commands:
   serve      start the HTTP server and the periodic jobs (the default)
-  worker     run the periodic jobs only (purge of deleted accounts, housekeeping)
+  worker     run the background work only: webhook delivery, purge of deleted accounts, housekeeping
   migrate    apply database migrations and exit
   help       show this text
 ${ADMIN_HELP}
+${WEBHOOKS_HELP}
+
+  These call the running server's admin API at BASE_URL with ADMIN_TOKEN.
 
 Configuration comes from environment variables and a .env file (see README.md).`;
 
@@ -44,6 +48,9 @@ async function main(argv: string[]) {
     case 'api-keys':
     case 'keys':
       process.stdout.write(`${await adminCommand(loadConfig(env), argv)}\n`);
+      return;
+    case 'webhooks':
+      process.stdout.write(`${await webhookCommand(loadConfig(env), argv)}\n`);
       return;
     case 'help':
     case '--help':

@@ -26,6 +26,17 @@ export interface EventPayloads {
 }
 export type EventType = keyof EventPayloads;
 
+/** When each event is emitted (spec table); `satisfies` makes a new payload above need its line here. */
+export const EVENT_CATALOGUE = {
+  'user.created': 'a user signs up',
+  'user.updated': 'a profile is updated',
+  'user.deleted': 'a user deletes the account',
+  'session.created': 'a user signs in',
+  'session.revoked': 'a session is revoked (logout or security)',
+} as const satisfies Record<EventType, string>;
+
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
+
 /** D34 */
 export type SessionRevokeReason =
   | 'logout'

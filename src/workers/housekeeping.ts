@@ -2,7 +2,13 @@ import { addSeconds } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import type { Job } from './runner.ts';
 
-/** Rows that can no longer matter, a day past their end: spent codes, dead tokens, old rate windows. */
+/** Events (and their delivery log) are kept this long, for replays; they hold phone numbers, so not longer. */
+export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Rows that can no longer matter, a day past their end: spent codes, dead tokens, old rate windows; and
+ * events past their retention that no delivery still waits for.
+ */
 export function housekeeping(db: Database): Job {
   return {
     name: 'housekeeping',
@@ -20,6 +26,14 @@ export function housekeeping(db: Database): Job {
           await db.query(`DELETE FROM ${table} WHERE ${column} < $1 RETURNING 1`, [cutoff])
         ).length;
       }
+      counts.outbox_events = (
+        await db.query(
+          `DELETE FROM outbox_events o WHERE o.created_at < $1 AND NOT EXISTS (
+             SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id AND d.status = 'pending')
+           RETURNING 1`,
+          [addSeconds(now, -EVENT_RETENTION_SECONDS)],
+        )
+      ).length;
       return counts;
     },
   };

@@ -9,8 +9,14 @@ export interface Job {
   run(now: Date): Promise<Record<string, unknown>>;
 }
 
+/** Work every instance does continuously (webhook delivery), claimed item by item rather than run by run. */
+export interface Loop {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 /**
- * Runs periodic jobs on the injected clock. Each due run is claimed in the database first, so with
+ * Runs periodic jobs on the injected clock, and the continuous loops. Each due run is claimed in the database first, so with
  * several instances (or cluster workers) a run happens once. Tests call tick() after moving the clock.
  */
 export class WorkerRunner {
@@ -22,6 +28,7 @@ export class WorkerRunner {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly jobs: Job[],
+    private readonly loops: Loop[] = [],
   ) {}
 
   /** Runs every due job once; answers the names of the jobs this instance ran. */
@@ -51,11 +58,12 @@ export class WorkerRunner {
       this.tick().catch((err) => this.logger.error({ err }, 'worker tick failed'));
     }, pollMs);
     this.#timer.unref();
+    for (const loop of this.loops) loop.start();
   }
 
-  /** Stops polling and waits for the job that is running (graceful shutdown). */
+  /** Stops polling and waits for the job and the loops' work in flight (graceful shutdown). */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
-    await this.#running;
+    await Promise.all([this.#running, ...this.loops.map((l) => l.stop())]);
   }
 }

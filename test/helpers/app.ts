@@ -10,6 +10,7 @@ import { createLogger } from '../../src/logger.ts';
 import { ManualClock } from '../../src/providers/clock.ts';
 import type { SmsProvider } from '../../src/providers/sms/sms-provider.ts';
 import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
+import type { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { freshDatabase, TEST_REDIS_URL, type TestDatabase, testSecrets } from './database.ts';
 import { SmsReceiver } from './sms-receiver.ts';
 
@@ -42,6 +43,7 @@ export interface TestAppOptions {
   /** a second instance on the same database, Redis prefix, clock and SMS gateway */
   shareWith?: TestApp;
   sms?: SmsProvider;
+  webhookSender?: WebhookSender;
 }
 
 /** A whole Callsign on a database of its own, a real SMS gateway on 127.0.0.1 and a clock the test moves. */
@@ -83,6 +85,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     secrets: testSecrets,
     logger: createLogger(config.logLevel, sink),
     sms: opts.sms,
+    webhookSender: opts.webhookSender,
   });
   const app = await buildApp(c);
   await app.ready();

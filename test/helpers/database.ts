@@ -31,6 +31,8 @@ function pgliteTemplate(): Promise<PGlite> {
 
 export interface TestDatabase {
   db: Database;
+  /** PostgreSQL only: a DATABASE_URL that reaches this database's schema, for a child process */
+  url?: string;
   drop(): Promise<void>;
 }
 
@@ -45,8 +47,11 @@ export async function freshDatabase(): Promise<TestDatabase> {
   await admin.exec(`CREATE SCHEMA ${schema}`);
   const db = postgresDatabase(TEST_DATABASE_URL, { schema, max: 20 });
   await migrate(db);
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     db,
+    url: url.toString(),
     async drop() {
       await db.close().catch(() => {});
       await admin.exec(`DROP SCHEMA ${schema} CASCADE`);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { signDelivery, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signature.ts';
+import { signDelivery, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signature.js';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const body = JSON.stringify({
@@ -71,5 +72,26 @@ describe('webhook signatures (spec "Delivery format", D32)', () => {
       verifyWebhook(secret, h, body, { now: (now + 301) * 1000, toleranceSeconds: 600 }).id,
       'evt_1',
     );
+  });
+
+  test('during a roll verifyWebhook passes with the previous secret (X-Service) and the new one (Standard)', () => {
+    const next = `whsec_${randomBytes(32).toString('base64')}`;
+    const h = signDelivery([secret, next], 'evt_1', now, body);
+    for (const s of [secret, next]) assert.equal(verifyWebhook(s, h, body, { now: now * 1000 }).id, 'evt_1');
+    const other = `whsec_${randomBytes(32).toString('base64')}`;
+    assert.throws(() => verifyWebhook(other, h, body, { now: now * 1000 }), WebhookVerificationError);
+  });
+
+  test('receivers import verifyWebhook as `callsign/webhooks` on plain Node.js, without a TypeScript loader', () => {
+    const h = signDelivery([secret], 'evt_1', now, body);
+    const script = `import { verifyWebhook } from 'callsign/webhooks';
+      const [secret, headers, body, now] = JSON.parse(process.argv[1]);
+      process.stdout.write(verifyWebhook(secret, headers, body, { now }).type);`;
+    const out = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, JSON.stringify([secret, h, body, now * 1000])],
+      { cwd: new URL('../..', import.meta.url).pathname, env: { PATH: process.env.PATH }, encoding: 'utf8' },
+    );
+    assert.equal(out, 'user.created');
   });
 });

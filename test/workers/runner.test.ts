@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { jobsRepo } from '../../src/storage/repositories/jobs.ts';
-import { createTestApp } from '../helpers/app.ts';
+import { EVENT_RETENTION_SECONDS } from '../../src/workers/housekeeping.ts';
+import { createTestApp, events, signUp } from '../helpers/app.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 test('two instances ticking at once run each due job once; the next run waits its interval', async () => {
   const a = await createTestApp();
@@ -48,6 +50,35 @@ test('housekeeping removes codes and tokens a day past their end, and stale rate
     assert.equal((await t.c.db.query('SELECT 1 FROM otps')).length, 0);
     assert.equal((await t.c.db.query('SELECT 1 FROM rate_counters')).length, 0);
   } finally {
+    await t.close();
+  }
+});
+
+test('housekeeping drops events after 30 days, but not one a delivery still waits for', async () => {
+  const t = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
+  const receiver = new WebhookReceiver();
+  try {
+    receiver.respond = () => 500;
+    await t.c.webhooks.create({ url: await receiver.start(), events: ['user.created'] });
+    await signUp(t); // user.created (a delivery that keeps failing) and session.created (no delivery)
+    await t.c.deliveries.deliverDue();
+    t.clock.advance(EVENT_RETENTION_SECONDS - 3600);
+    await t.c.worker.tick();
+    assert.equal((await events(t)).length, 2, 'kept for 30 days');
+    t.clock.advance(2 * 3600);
+    await t.c.worker.tick();
+    assert.deepEqual(
+      (await events(t)).map((e) => e.type),
+      ['user.created'],
+      'the pending delivery keeps its event',
+    );
+    await t.c.db.query(`UPDATE webhook_deliveries SET status = 'failed'`);
+    t.clock.advance(3600);
+    await t.c.worker.tick();
+    assert.equal((await events(t)).length, 0);
+    assert.equal((await t.c.db.query('SELECT 1 FROM webhook_deliveries')).length, 0, 'the log goes with it');
+  } finally {
+    await receiver.close();
     await t.close();
   }
 });

@@ -5,6 +5,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
 import { adminApiKey, adminClient } from './presenters.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 const tags = ['Admin'];
 const security = [{ bearer: [] }];
@@ -71,4 +72,6 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
     { schema: { tags, security, summary: 'Rotate the token signing key (D25)' } },
     async () => c.keys.rotate(),
   );
+
+  await webhookRoutes(app, c);
 }

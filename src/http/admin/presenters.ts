@@ -1,5 +1,8 @@
+import { presentEvents } from '../../domain/webhook-rules.ts';
 import type { ApiKeyRow } from '../../storage/repositories/api-keys.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
+import type { AttemptRow, DeliveryRow } from '../../storage/repositories/webhook-deliveries.ts';
+import type { WebhookEndpointRow } from '../../storage/repositories/webhook-endpoints.ts';
 
 /** D36: RFC 7591 names; the secret never appears after creation. */
 export const adminClient = (c: ClientRow) => ({
@@ -20,4 +23,39 @@ export const adminApiKey = (k: ApiKeyRow) => ({
   created_at: k.created_at,
   last_used_at: k.last_used_at,
   revoked_at: k.revoked_at,
+});
+
+export const adminWebhookEndpoint = (e: WebhookEndpointRow) => ({
+  id: e.id,
+  url: e.url,
+  description: e.description,
+  events: presentEvents(e.event_types),
+  enabled: e.enabled,
+  // while set and in the future, the previous secret still signs beside the current one
+  previous_secret_expires_at: e.previous_secret_expires_at,
+  created_at: e.created_at,
+  updated_at: e.updated_at,
+});
+
+export const adminDelivery = (d: DeliveryRow) => ({
+  id: d.id,
+  endpoint_id: d.endpoint_id,
+  event_id: d.event_id,
+  event_type: d.event_type,
+  status: d.status,
+  attempts: d.attempts,
+  next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
+  last_attempt_at: d.last_attempt_at,
+  last_status_code: d.last_status_code,
+  last_error: d.last_error,
+  last_latency_ms: d.last_latency_ms,
+  delivered_at: d.delivered_at,
+  created_at: d.created_at,
+});
+
+export const adminAttempt = (a: AttemptRow) => ({
+  started_at: a.started_at,
+  latency_ms: a.latency_ms,
+  status_code: a.status_code,
+  error: a.error,
 });

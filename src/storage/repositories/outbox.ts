@@ -9,13 +9,21 @@ export interface OutboxRow {
 }
 
 export const outboxRepo = {
+  /**
+   * D32: the event and one delivery per subscribed, enabled endpoint, in one statement inside the caller's
+   * transaction; each delivery is due at once (the spec's first attempt is immediate).
+   */
   insert: (q: Queryable, e: { id: string; type: string; data: unknown; createdAt: Date }) =>
-    q.query('INSERT INTO outbox_events (id, type, data, created_at) VALUES ($1, $2, $3::jsonb, $4)', [
-      e.id,
-      e.type,
-      JSON.stringify(e.data),
-      e.createdAt,
-    ]),
+    q.query(
+      `WITH event AS (
+         INSERT INTO outbox_events (id, type, data, created_at) VALUES ($1, $2, $3::json, $4)
+         RETURNING id, type, created_at)
+       INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
+       SELECT gen_random_uuid(), w.id, event.id, event.created_at, event.created_at
+         FROM event JOIN webhook_endpoints w
+           ON w.enabled AND (cardinality(w.event_types) = 0 OR event.type = ANY (w.event_types))`,
+      [e.id, e.type, JSON.stringify(e.data), e.createdAt],
+    ),
 
   list: (q: Queryable, type?: string) =>
     q.query<OutboxRow>(

@@ -1,0 +1,44 @@
+import type { Config } from '../config/config.ts';
+
+// The CLI's admin commands call the running server's admin API (D36) over HTTP, so they work while the
+// server holds the database (PGlite allows one process).
+
+export type Json = Record<string, unknown>;
+
+/** One admin API call; a refused call throws with the API's error text. */
+export async function call(
+  config: Config,
+  method: string,
+  path: string,
+  body?: Json,
+): Promise<Json | undefined> {
+  if (!config.adminToken)
+    throw new Error('ADMIN_TOKEN is not set: the admin API is off (set it for the server and here)');
+  let res: Response;
+  try {
+    res = await fetch(`${config.baseUrl}/admin/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${config.adminToken}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    throw new Error(`cannot reach ${config.baseUrl}: ${(err as Error).message} (is the server running?)`);
+  }
+  const payload = res.status === 204 ? undefined : ((await res.json()) as Json);
+  if (!res.ok)
+    throw new Error(`${payload?.error ?? res.status}: ${payload?.error_description ?? res.statusText}`);
+  return payload;
+}
+
+/** Rows as text, one per line, columns two spaces apart; lists joined with commas. */
+export const table = (rows: Json[], columns: string[]) =>
+  rows
+    .map((r) =>
+      columns
+        .map((c) => String(Array.isArray(r[c]) ? (r[c] as string[]).join(',') : (r[c] ?? '-')))
+        .join('  '),
+    )
+    .join('\n');

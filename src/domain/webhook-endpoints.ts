@@ -1,0 +1,152 @@
+import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Random } from '../providers/random.ts';
+import type { Database } from '../storage/db.ts';
+import { type DeliveryStatus, webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
+import { type WebhookEndpointRow, webhookEndpointsRepo } from '../storage/repositories/webhook-endpoints.ts';
+import { decrypt, encrypt } from './crypto.ts';
+import { DomainError, fieldError } from './errors.ts';
+import { type EndpointSpec, newWebhookSecret, parseEndpointSpec } from './webhook-rules.ts';
+
+export interface WebhookEndpointDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  /** encrypts the signing secrets at rest (they must be readable to sign, so they can't be hashed) */
+  secretKey: Buffer;
+  allowPrivateNetworks: boolean;
+}
+
+/** How long the previous secret keeps signing after a roll, unless the operator says otherwise. */
+export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
+const MAX_ROLL_OVERLAP_SECONDS = 7 * 24 * 3600;
+
+const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+/** D32, D36: the operator's side of webhooks: endpoints, their secrets, the delivery log and replays. */
+export class WebhookEndpointService {
+  constructor(private readonly d: WebhookEndpointDeps) {}
+
+  async create(body: Record<string, unknown>): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
+    const spec = parseEndpointSpec(body, {
+      partial: false,
+      allowPrivateNetworks: this.d.allowPrivateNetworks,
+    }) as EndpointSpec;
+    const secret = this.#newSecret();
+    const endpoint = await webhookEndpointsRepo.insert(this.d.db, {
+      id: this.d.random.uuid(),
+      ...spec,
+      secret_enc: encrypt(this.d.secretKey, Buffer.from(secret)),
+      created_at: this.d.clock.now(),
+      updated_at: this.d.clock.now(),
+    });
+    return { endpoint, secret };
+  }
+
+  list(): Promise<WebhookEndpointRow[]> {
+    return webhookEndpointsRepo.list(this.d.db);
+  }
+
+  async get(id: string): Promise<WebhookEndpointRow> {
+    const endpoint = isUuid(id) ? await webhookEndpointsRepo.find(this.d.db, id) : undefined;
+    if (!endpoint) throw notFound('webhook endpoint');
+    return endpoint;
+  }
+
+  async update(id: string, body: Record<string, unknown>): Promise<WebhookEndpointRow> {
+    await this.get(id);
+    const spec = parseEndpointSpec(body, {
+      partial: true,
+      allowPrivateNetworks: this.d.allowPrivateNetworks,
+    });
+    const updated = await webhookEndpointsRepo.update(this.d.db, id, spec, this.d.clock.now());
+    if (!updated) throw notFound('webhook endpoint');
+    return updated;
+  }
+
+  /** Deleting an endpoint drops its pending deliveries and their log with it. */
+  async delete(id: string): Promise<void> {
+    if (!isUuid(id) || !(await webhookEndpointsRepo.delete(this.d.db, id)))
+      throw notFound('webhook endpoint');
+  }
+
+  /**
+   * A new secret, shown once; the current one keeps signing beside it for `overlapSeconds` (Standard
+   * Webhooks' roll), so receivers can switch without losing a delivery.
+   */
+  async rollSecret(
+    id: string,
+    overlapSeconds: unknown = DEFAULT_ROLL_OVERLAP_SECONDS,
+  ): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
+    if (
+      typeof overlapSeconds !== 'number' ||
+      !Number.isInteger(overlapSeconds) ||
+      overlapSeconds < 0 ||
+      overlapSeconds > MAX_ROLL_OVERLAP_SECONDS
+    )
+      throw fieldError(
+        'INVALID_REQUEST',
+        'expires_in',
+        `expires_in must be 0-${MAX_ROLL_OVERLAP_SECONDS} seconds`,
+      );
+    await this.get(id);
+    const secret = this.#newSecret();
+    const now = this.d.clock.now();
+    const endpoint = await webhookEndpointsRepo.rollSecret(
+      this.d.db,
+      id,
+      encrypt(this.d.secretKey, Buffer.from(secret)),
+      addSeconds(now, overlapSeconds),
+      now,
+    );
+    if (!endpoint) throw notFound('webhook endpoint');
+    return { endpoint, secret };
+  }
+
+  /** The secrets that sign now: the previous one first while its overlap lasts (see signDelivery), then the current. */
+  signingSecrets(
+    e: Pick<WebhookEndpointRow, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>,
+  ) {
+    const open = (enc: string) => decrypt(this.d.secretKey, enc).toString();
+    const previousLive =
+      e.previous_secret_enc &&
+      e.previous_secret_expires_at &&
+      e.previous_secret_expires_at > this.d.clock.now();
+    return previousLive ? [open(e.previous_secret_enc as string), open(e.secret_enc)] : [open(e.secret_enc)];
+  }
+
+  async deliveries(endpointId: string, query: { status?: unknown; before?: unknown; limit?: unknown }) {
+    await this.get(endpointId);
+    const status = query.status;
+    if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status as string))
+      throw fieldError('INVALID_REQUEST', 'status', 'status must be pending, delivered or failed');
+    const limit = query.limit === undefined ? 50 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+      throw fieldError('INVALID_REQUEST', 'limit', 'limit must be 1-200');
+    const before = query.before === undefined ? undefined : new Date(String(query.before));
+    if (before && Number.isNaN(before.getTime()))
+      throw fieldError('INVALID_REQUEST', 'before', 'before must be an ISO 8601 timestamp');
+    return webhookDeliveriesRepo.listOfEndpoint(this.d.db, endpointId, {
+      status: status as DeliveryStatus | undefined,
+      before,
+      limit,
+    });
+  }
+
+  async delivery(id: string) {
+    const delivery = isUuid(id) ? await webhookDeliveriesRepo.find(this.d.db, id) : undefined;
+    if (!delivery) throw notFound('delivery');
+    return { delivery, attempts: await webhookDeliveriesRepo.attemptsOf(this.d.db, id) };
+  }
+
+  /** D32: an operator sends a delivery again, on a fresh schedule, with the same envelope id. */
+  async replay(id: string) {
+    if (!isUuid(id) || !(await webhookDeliveriesRepo.replay(this.d.db, id, this.d.clock.now())))
+      throw notFound('delivery');
+    return this.delivery(id);
+  }
+
+  #newSecret() {
+    return newWebhookSecret(this.d.random.bytes(32));
+  }
+}

@@ -1,0 +1,131 @@
+import { maybeOne, type Queryable } from '../db.ts';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  locked_until: Date | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+/** A claimed delivery with what sending it needs: the event and the endpoint's URL and secrets. */
+export interface ClaimedDelivery {
+  id: string;
+  attempts: number;
+  locked_until: Date;
+  event_id: string;
+  event_type: string;
+  event_data: string;
+  event_created_at: Date;
+  endpoint_id: string;
+  url: string;
+  secret_enc: string;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+export interface AttemptRow {
+  started_at: Date;
+  latency_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+export interface AttemptResult extends AttemptRow {
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+}
+
+const WITH_EVENT = `SELECT d.*, o.type AS event_type FROM webhook_deliveries d JOIN outbox_events o ON o.id = d.event_id`;
+
+export const webhookDeliveriesRepo = {
+  /**
+   * Takes up to `limit` due deliveries of enabled endpoints for this worker until `lockedUntil`.
+   * FOR UPDATE SKIP LOCKED: two workers claiming at once get disjoint sets, and a claim whose lease has
+   * not run out is not taken again, so one attempt is never sent twice at once.
+   */
+  claimDue: (q: Queryable, now: Date, lockedUntil: Date, limit: number) =>
+    q.query<ClaimedDelivery>(
+      `WITH claimed AS (
+         UPDATE webhook_deliveries SET locked_until = $2
+         WHERE id IN (
+           SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+           WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+             AND (d.locked_until IS NULL OR d.locked_until <= $1) AND e.enabled
+           ORDER BY d.next_attempt_at LIMIT $3
+           FOR UPDATE OF d SKIP LOCKED)
+         RETURNING id, attempts, locked_until, event_id, endpoint_id)
+       SELECT c.id, c.attempts, c.locked_until, c.event_id, c.endpoint_id,
+              o.type AS event_type, o.data::text AS event_data, o.created_at AS event_created_at,
+              e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at
+         FROM claimed c JOIN outbox_events o ON o.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
+      [now, lockedUntil, limit],
+    ),
+
+  /**
+   * Logs the attempt and moves the delivery on, in one statement. The claim's `locked_until` fences the
+   * write: a worker whose lease ran out (and whose delivery another worker took) changes nothing but the log.
+   */
+  recordAttempt: (q: Queryable, claim: Pick<ClaimedDelivery, 'id' | 'locked_until'>, r: AttemptResult) =>
+    q.query(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (delivery_id, started_at, latency_ms, status_code, error)
+         VALUES ($1, $3, $4, $5, $6))
+       UPDATE webhook_deliveries SET status = $7, attempts = $8, next_attempt_at = $9, locked_until = NULL,
+         last_attempt_at = $3, last_status_code = $5, last_error = $6, last_latency_ms = $4,
+         delivered_at = CASE WHEN $7 = 'delivered' THEN $3::timestamptz ELSE delivered_at END
+       WHERE id = $1 AND locked_until = $2`,
+      [
+        claim.id,
+        claim.locked_until,
+        r.started_at,
+        r.latency_ms,
+        r.status_code,
+        r.error,
+        r.status,
+        r.attempts,
+        r.next_attempt_at,
+      ],
+    ),
+
+  listOfEndpoint: (
+    q: Queryable,
+    endpointId: string,
+    o: { status?: DeliveryStatus; before?: Date; limit: number },
+  ) =>
+    q.query<DeliveryRow>(
+      `${WITH_EVENT}
+       WHERE d.endpoint_id = $1 AND ($2::text IS NULL OR d.status = $2) AND ($3::timestamptz IS NULL OR d.created_at < $3)
+       ORDER BY d.created_at DESC, d.id LIMIT $4`,
+      [endpointId, o.status ?? null, o.before ?? null, o.limit],
+    ),
+
+  find: (q: Queryable, id: string) => maybeOne<DeliveryRow>(q, `${WITH_EVENT} WHERE d.id = $1`, [id]),
+
+  attemptsOf: (q: Queryable, id: string) =>
+    q.query<AttemptRow>(
+      'SELECT started_at, latency_ms, status_code, error FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id',
+      [id],
+    ),
+
+  /** An operator's replay: a fresh schedule from now, same envelope id (D32). */
+  replay: (q: Queryable, id: string, now: Date) =>
+    maybeOne<{ id: string }>(
+      q,
+      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $2, delivered_at = NULL
+       WHERE id = $1 RETURNING id`,
+      [id, now],
+    ),
+};

@@ -1,0 +1,156 @@
+import type { Logger } from 'pino';
+import { afterFailure } from '../domain/webhook-rules.ts';
+import { addSeconds, type Clock, unixSeconds } from '../providers/clock.ts';
+import type { Database } from '../storage/db.ts';
+import { type ClaimedDelivery, webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
+import type { WebhookSender } from '../webhooks/http-sender.ts';
+import { signDelivery } from '../webhooks/signature.js';
+
+/** How long a claim holds: well past the 10 s attempt timeout (D32) plus recording the result. */
+export const CLAIM_LEASE_SECONDS = 60;
+
+export interface DeliveryWorkerDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  sender: WebhookSender;
+  signingSecrets(
+    e: Pick<ClaimedDelivery, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>,
+  ): string[];
+  /** attempts in flight at once in this process */
+  concurrency?: number;
+  /** how often an idle worker looks for due deliveries */
+  pollMs?: number;
+}
+
+/**
+ * D32: sends due deliveries. Every instance runs one; claims in the database keep them apart. A worker
+ * that dies mid-attempt leaves its claim to run out, and then another worker sends the delivery again:
+ * at least once, with the same envelope id.
+ */
+export class WebhookDeliveryWorker {
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #concurrency: number;
+  readonly #pollMs: number;
+  #running = false;
+  #loop: Promise<void> = Promise.resolve();
+  #wake: (() => void) | undefined;
+
+  constructor(private readonly d: DeliveryWorkerDeps) {
+    this.#concurrency = d.concurrency ?? 64;
+    this.#pollMs = d.pollMs ?? 200;
+  }
+
+  /** Sends everything due now, waiting for each attempt; answers how many attempts were made. */
+  async deliverDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await this.#claim(this.#concurrency);
+      if (claimed.length === 0) return total;
+      await Promise.all(claimed.map((c) => this.#attempt(c)));
+      total += claimed.length;
+    }
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  /** Stops claiming and waits for the attempts in flight (graceful shutdown). */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#wake?.();
+    await this.#loop;
+    await Promise.all(this.#inFlight);
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      const free = this.#concurrency - this.#inFlight.size;
+      let claimed: ClaimedDelivery[] = [];
+      if (free > 0) {
+        try {
+          claimed = await this.#claim(free);
+        } catch (err) {
+          this.d.logger.error({ err }, 'claiming webhook deliveries failed');
+        }
+      }
+      for (const c of claimed) {
+        const attempt: Promise<void> = this.#attempt(c).finally(() => {
+          this.#inFlight.delete(attempt);
+          this.#wake?.();
+        });
+        this.#inFlight.add(attempt);
+      }
+      // A full claim means more may be due: claim again at once (or as soon as a slot frees).
+      if (free > 0 && claimed.length === free) continue;
+      await this.#sleep(free > 0 ? this.#pollMs : undefined);
+    }
+  }
+
+  /** Waits `ms`, or (without it) until an attempt finishes; stop() ends the wait at once. */
+  #sleep(ms: number | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      if (ms !== undefined) timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
+  }
+
+  #claim(limit: number): Promise<ClaimedDelivery[]> {
+    const now = this.d.clock.now();
+    return webhookDeliveriesRepo.claimDue(this.d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), limit);
+  }
+
+  async #attempt(c: ClaimedDelivery): Promise<void> {
+    const started = this.d.clock.now();
+    // The envelope (spec "Delivery format"); `data` is the stored JSON text, byte for byte on every attempt.
+    const body = `{"id":${JSON.stringify(c.event_id)},"type":${JSON.stringify(c.event_type)},"created_at":"${c.event_created_at.toISOString()}","data":${c.event_data}}`;
+    const headers = {
+      'content-type': 'application/json',
+      ...signDelivery(this.d.signingSecrets(c), c.event_id, unixSeconds(started), body),
+      'X-Service-Event': c.event_type,
+    };
+    const result = await this.d.sender.send(c.url, headers, body);
+    const finished = this.d.clock.now();
+    const attempts = c.attempts + 1;
+    const outcome =
+      result.error === null ? { status: 'delivered' as const, next: null } : afterFailure(attempts, finished);
+    const log = {
+      webhook: {
+        delivery_id: c.id,
+        endpoint_id: c.endpoint_id,
+        event_id: c.event_id,
+        event_type: c.event_type,
+        attempt: attempts,
+        status_code: result.statusCode,
+        latency_ms: result.latencyMs,
+        error: result.error,
+        outcome: outcome.status,
+      },
+    };
+    if (result.error === null) this.d.logger.info(log, 'webhook delivered');
+    else this.d.logger.warn(log, 'webhook attempt failed');
+    try {
+      await webhookDeliveriesRepo.recordAttempt(this.d.db, c, {
+        started_at: started,
+        latency_ms: result.latencyMs,
+        status_code: result.statusCode,
+        error: result.error,
+        status: outcome.status,
+        attempts,
+        next_attempt_at: outcome.next,
+      });
+    } catch (err) {
+      // The claim runs out and the delivery is sent again: at least once (D32).
+      this.d.logger.error({ err, webhook: log.webhook }, 'recording a webhook attempt failed');
+    }
+  }
+}

@@ -1,0 +1,301 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { EVENT_TYPES } from '../../src/domain/events.ts';
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhook-rules.ts';
+import { WebhookSender } from '../../src/webhooks/http-sender.ts';
+import { verifyWebhook } from '../../src/webhooks/signature.js';
+import { CLAIM_LEASE_SECONDS } from '../../src/workers/webhook-delivery.ts';
+import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
+const ALLOW_LOCAL = { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+
+async function addEndpoint(t: TestApp, body: Record<string, unknown>) {
+  const res = await t.request('POST', '/admin/v1/webhook-endpoints', { token: ADMIN_TOKEN, body });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string; secret: string };
+}
+
+const deliveriesOf = async (t: TestApp, endpointId: string) =>
+  (await t.request('GET', `/admin/v1/webhook-endpoints/${endpointId}/deliveries`, { token: ADMIN_TOKEN }))
+    .body.data;
+
+describe('webhook delivery (spec "Events", D32, D34)', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    t = await createTestApp({ env: ALLOW_LOCAL });
+  });
+  after(() => t.close());
+
+  test('every event type reaches a real receiver, verifiable in both header schemes, with the spec payload', async () => {
+    receiver = new WebhookReceiver();
+    const { secret, id } = await addEndpoint(t, { url: await receiver.start() });
+    try {
+      const s = await signUp(t, { name: 'Ada' });
+      await t.request('PATCH', '/users/me', { token: s.access_token, body: { name: 'Ada L.' } });
+      await t.request('POST', '/auth/logout', {
+        token: s.access_token,
+        body: { refresh_token: s.refresh_token },
+      });
+      const again = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } });
+      await t.request('DELETE', '/users/me', {
+        token: again.body.data.access_token,
+        body: { pin: s.pin, confirmation: 'DELETE MY ACCOUNT' },
+      });
+      assert.ok((await t.c.deliveries.deliverDue()) >= EVENT_TYPES.length);
+
+      const outbox = new Map((await events(t)).map((e) => [e.id, e]));
+      const seen = new Set<string>();
+      for (const r of receiver.received) {
+        // The spec's own scheme, with the service's helper...
+        const envelope = verifyWebhook(secret, r.headers, r.body, { now: t.clock.now().getTime() });
+        // ...and Standard Webhooks, with that standard's own library (real time: the clock has not moved).
+        assert.deepEqual(new Webhook(secret).verify(r.body, r.headers as Record<string, string>), envelope);
+        assert.equal(r.headers['content-type'], 'application/json');
+        assert.equal(r.headers['x-service-event'], envelope.type);
+        assert.match(String(r.headers['x-service-signature']), /^sha256=[0-9a-f]{64}$/);
+        assert.match(String(r.headers['x-service-timestamp']), /^\d+$/);
+        assert.equal(r.headers['webhook-id'], envelope.id);
+        assert.deepEqual(Object.keys(envelope), ['id', 'type', 'created_at', 'data']);
+        const stored = outbox.get(envelope.id);
+        assert.ok(stored, 'the envelope id is the event id');
+        assert.equal(envelope.type, stored.type);
+        assert.equal(envelope.created_at, stored.created_at.toISOString());
+        assert.deepEqual(envelope.data, stored.data);
+        seen.add(envelope.type);
+      }
+      assert.deepEqual([...seen].sort(), [...EVENT_TYPES].sort());
+
+      const byType = (type: string) => receiver.envelopes().find((e) => e.type === type).data;
+      assert.deepEqual(Object.keys(byType('user.created').user).sort(), [
+        'created_at',
+        'handle',
+        'id',
+        'name',
+        'phone',
+      ]);
+      assert.equal(byType('user.created').user.phone, s.phone);
+      assert.deepEqual(byType('user.updated').changed_fields, ['name']);
+      assert.deepEqual(Object.keys(byType('user.updated').user).sort(), [
+        'avatar_url',
+        'handle',
+        'id',
+        'name',
+        'updated_at',
+      ]);
+      assert.deepEqual(Object.keys(byType('user.deleted')).sort(), ['deleted_at', 'user_id']);
+      assert.deepEqual(Object.keys(byType('session.created')).sort(), [
+        'device_name',
+        'ip_address',
+        'platform',
+        'session_id',
+        'user_id',
+      ]);
+      const revoked = receiver.envelopes().filter((e) => e.type === 'session.revoked');
+      assert.deepEqual(revoked.map((e) => e.data.reason).sort(), ['account_deleted', 'logout']); // D34
+      const log = await deliveriesOf(t, id);
+      assert.ok(
+        log.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1),
+      );
+    } finally {
+      await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+    }
+  });
+
+  test('an endpoint gets only the event types it subscribes to, and none while disabled', async () => {
+    receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    const created = await addEndpoint(t, { url, events: ['user.created'] });
+    const off = await addEndpoint(t, { url: `${url}/off`, enabled: false });
+    try {
+      await signUp(t);
+      await t.c.deliveries.deliverDue();
+      assert.deepEqual(
+        receiver.envelopes().map((e) => e.type),
+        ['user.created'],
+      );
+      assert.deepEqual(await deliveriesOf(t, off.id), []);
+    } finally {
+      for (const e of [created, off])
+        await t.request('DELETE', `/admin/v1/webhook-endpoints/${e.id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+    }
+  });
+
+  test('the retry schedule: attempts at exactly 0, 1 min, 5 min, 30 min, 2 h, 24 h; the 6th failure marks failed', async () => {
+    receiver = new WebhookReceiver();
+    receiver.respond = () => 500;
+    const { id } = await addEndpoint(t, { url: await receiver.start(), events: ['user.created'] });
+    try {
+      await signUp(t);
+      assert.equal(await t.c.deliveries.deliverDue(), 1, 'attempt 1 is immediate');
+      for (const [i, delay] of RETRY_DELAYS_SECONDS.entries()) {
+        t.clock.advance(delay - 1);
+        assert.equal(await t.c.deliveries.deliverDue(), 0, `attempt ${i + 2} not a second early`);
+        t.clock.advance(1);
+        assert.equal(await t.c.deliveries.deliverDue(), 1, `attempt ${i + 2} after ${delay} s`);
+      }
+      assert.equal(receiver.received.length, MAX_ATTEMPTS);
+      const [d] = await deliveriesOf(t, id);
+      assert.equal(d.status, 'failed');
+      assert.equal(d.attempts, 6);
+      assert.equal(d.next_attempt_at, null);
+      assert.equal(d.last_status_code, 500);
+      t.clock.advance(7 * 24 * 3600);
+      assert.equal(await t.c.deliveries.deliverDue(), 0, 'a failed delivery is not tried again');
+      const ids = new Set(receiver.envelopes().map((e) => e.id));
+      assert.equal(ids.size, 1, 'the same envelope id on every attempt');
+
+      const detail = await t.request('GET', `/admin/v1/deliveries/${d.id}`, { token: ADMIN_TOKEN });
+      assert.equal(detail.body.attempt_log.length, 6);
+      assert.ok(detail.body.attempt_log.every((a: { status_code: number }) => a.status_code === 500));
+      const started = detail.body.attempt_log.map((a: { started_at: string }) => Date.parse(a.started_at));
+      assert.deepEqual(
+        started.slice(1).map((s: number, i: number) => (s - started[i]) / 1000),
+        [...RETRY_DELAYS_SECONDS],
+        'delays count from the previous failure (D32)',
+      );
+
+      // D32: an operator replays it; it goes out now with the same id, on a fresh schedule.
+      receiver.respond = () => 200;
+      const replay = await t.request('POST', `/admin/v1/deliveries/${d.id}/replay`, { token: ADMIN_TOKEN });
+      assert.equal(replay.status, 202);
+      assert.equal(replay.body.status, 'pending');
+      assert.equal(await t.c.deliveries.deliverDue(), 1);
+      assert.equal(receiver.envelopes().at(-1).id, [...ids][0]);
+      const done = await t.request('GET', `/admin/v1/deliveries/${d.id}`, { token: ADMIN_TOKEN });
+      assert.equal(done.body.status, 'delivered');
+      assert.equal(done.body.attempt_log.length, 7, 'the log keeps every attempt');
+    } finally {
+      await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+    }
+  });
+
+  test('a 2xx on the 4th attempt delivers and stops the retries', async () => {
+    receiver = new WebhookReceiver();
+    receiver.respond = () => (receiver.received.length < 4 ? 503 : 202);
+    const { id } = await addEndpoint(t, { url: await receiver.start(), events: ['user.created'] });
+    try {
+      await signUp(t);
+      await t.c.deliveries.deliverDue();
+      for (const delay of RETRY_DELAYS_SECONDS.slice(0, 3)) {
+        t.clock.advance(delay);
+        await t.c.deliveries.deliverDue();
+      }
+      const [d] = await deliveriesOf(t, id);
+      assert.equal(d.status, 'delivered');
+      assert.equal(d.attempts, 4);
+      assert.equal(d.last_status_code, 202);
+      for (const delay of RETRY_DELAYS_SECONDS.slice(3)) {
+        t.clock.advance(delay);
+        assert.equal(await t.c.deliveries.deliverDue(), 0);
+      }
+      assert.equal(receiver.received.length, 4);
+    } finally {
+      await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+    }
+  });
+
+  test('a redirect, a refused connection and a dropped connection are failed attempts (D32)', async () => {
+    receiver = new WebhookReceiver();
+    receiver.respond = (_r, res) => {
+      res.writeHead(307, { location: 'https://example.com/elsewhere' }).end();
+      return 307;
+    };
+    const url = await receiver.start();
+    const redirect = await addEndpoint(t, { url, events: ['user.created'] });
+    const closed = await addEndpoint(t, {
+      url: 'http://127.0.0.1:9/nothing-listens',
+      events: ['user.created'],
+    });
+    try {
+      await signUp(t);
+      await t.c.deliveries.deliverDue();
+      const [r] = await deliveriesOf(t, redirect.id);
+      assert.equal(r.status, 'pending');
+      assert.equal(r.last_status_code, 307);
+      assert.match(r.last_error, /redirect not followed/);
+      assert.equal(receiver.received.length, 1, 'the Location was not followed');
+      const [c] = await deliveriesOf(t, closed.id);
+      assert.equal(c.status, 'pending');
+      assert.equal(c.last_status_code, null);
+      assert.match(c.last_error, /ECONNREFUSED/);
+      assert.equal(Date.parse(c.next_attempt_at) - t.clock.now().getTime(), RETRY_DELAYS_SECONDS[0] * 1000);
+    } finally {
+      for (const e of [redirect, closed])
+        await t.request('DELETE', `/admin/v1/webhook-endpoints/${e.id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+    }
+  });
+
+  test('a receiver that does not answer in time is a failed attempt', async () => {
+    // The real allowance is 10 s (D32); a sender built with a short one shows the mechanism without waiting.
+    const slow = await createTestApp({
+      env: ALLOW_LOCAL,
+      webhookSender: new WebhookSender({ allowPrivateNetworks: true, timeoutMs: 300 }),
+    });
+    const hang = new WebhookReceiver();
+    hang.respond = () => undefined;
+    try {
+      const { id } = await addEndpoint(slow, { url: await hang.start(), events: ['user.created'] });
+      await signUp(slow);
+      await slow.c.deliveries.deliverDue();
+      const [d] = await deliveriesOf(slow, id);
+      assert.equal(d.status, 'pending');
+      assert.match(d.last_error, /no answer within 300 ms/);
+      assert.equal(d.attempts, 1);
+    } finally {
+      await hang.close();
+      await slow.close();
+    }
+  });
+
+  test('two instances delivering at once send each delivery once (FOR UPDATE SKIP LOCKED)', async () => {
+    const second = await createTestApp({ env: ALLOW_LOCAL, shareWith: t });
+    receiver = new WebhookReceiver();
+    const { id } = await addEndpoint(t, { url: await receiver.start(), events: ['user.created'] });
+    try {
+      for (let i = 0; i < 12; i++) await signUp(t);
+      const [a, b] = await Promise.all([t.c.deliveries.deliverDue(), second.c.deliveries.deliverDue()]);
+      assert.equal(a + b, 12);
+      const ids = receiver.envelopes().map((e) => e.id);
+      assert.equal(ids.length, 12);
+      assert.equal(new Set(ids).size, 12);
+    } finally {
+      await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+      await second.close();
+    }
+  });
+
+  test('a claim whose worker vanished is taken again once its lease runs out, with the same envelope id', async () => {
+    receiver = new WebhookReceiver();
+    const { id } = await addEndpoint(t, { url: await receiver.start(), events: ['user.created'] });
+    try {
+      await signUp(t);
+      // A worker claims and then dies before sending: its claim stands until the lease ends.
+      const { webhookDeliveriesRepo } = await import('../../src/storage/repositories/webhook-deliveries.ts');
+      const now = t.clock.now();
+      const [claimed] = await webhookDeliveriesRepo.claimDue(
+        t.c.db,
+        now,
+        new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000),
+        10,
+      );
+      assert.ok(claimed);
+      assert.equal(await t.c.deliveries.deliverDue(), 0, 'not while the claim holds');
+      t.clock.advance(CLAIM_LEASE_SECONDS);
+      assert.equal(await t.c.deliveries.deliverDue(), 1);
+      assert.equal(receiver.envelopes()[0].id, claimed.event_id);
+    } finally {
+      await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+    }
+  });
+});

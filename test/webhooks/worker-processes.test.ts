@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
+import { buildContainer, type Container } from '../../src/container.ts';
+import { createLogger } from '../../src/logger.ts';
+import { ManualClock } from '../../src/providers/clock.ts';
+import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
+import { CLAIM_LEASE_SECONDS } from '../../src/workers/webhook-delivery.ts';
+import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database.ts';
+import { BIN } from '../helpers/spawn-server.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+// Real `callsign worker` processes against one database: PGlite in a data directory (one process at a
+// time) or a PostgreSQL schema of its own (several at once).
+
+interface Store {
+  env: Record<string, string>;
+  /** the test's own container on the same database; with PGlite it must be closed before a child opens it */
+  open(clock?: ManualClock): Promise<Container>;
+  drop(): Promise<void>;
+}
+
+async function makeStore(): Promise<Store> {
+  const secrets = {
+    PIN_PEPPER: randomBytes(32).toString('base64'),
+    KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  };
+  let pg: TestDatabase | undefined;
+  let dir: string | undefined;
+  if (TEST_DATABASE_URL) pg = await freshDatabase();
+  else dir = mkdtempSync(join(tmpdir(), 'callsign-worker-'));
+  const env = {
+    PATH: process.env.PATH ?? '',
+    APP_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...secrets,
+    ...(pg ? { DATABASE_URL: pg.url as string } : { DATA_DIR: dir as string }),
+  };
+  return {
+    env,
+    open: (clock) =>
+      buildContainer(loadConfig(env), {
+        clock,
+        logger: createLogger('warn'),
+        ...(pg ? { db: pg.db, ownsDb: false } : {}),
+      }),
+    async drop() {
+      await pg?.drop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function spawnWorker(env: Record<string, string>): {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output: () => string;
+} {
+  const child = spawn(process.execPath, [BIN, 'worker'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  child.stderr?.on('data', (c) => {
+    out += c;
+  });
+  return { child, exited: new Promise((r) => child.once('exit', (code) => r(code))), output: () => out };
+}
+
+/** n events of one type in one transaction, as the domain writes them (fan-out included). */
+async function queueEvents(c: Container, n: number) {
+  await c.db.transaction(async (tx) => {
+    for (let i = 0; i < n; i++)
+      await outboxRepo.insert(tx, {
+        id: randomUUID(),
+        type: 'user.deleted',
+        data: { user_id: randomUUID(), deleted_at: new Date().toISOString() },
+        createdAt: c.clock.now(),
+      });
+  });
+}
+
+describe('webhook delivery across worker processes (D32)', () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  after(async () => {
+    for (const f of cleanup.reverse()) await f();
+  });
+
+  test('a worker killed with SIGKILL mid-delivery: after restart the event is delivered, same envelope id', async () => {
+    const store = await makeStore();
+    cleanup.push(() => store.drop());
+    const receiver = new WebhookReceiver();
+    cleanup.push(() => receiver.close());
+    const url = await receiver.start();
+
+    const setup = await store.open();
+    await setup.webhooks.create({ url });
+    await queueEvents(setup, 1);
+    await setup.close();
+
+    // The first attempt reaches the receiver, which holds it unanswered; the worker dies right then.
+    receiver.respond = () => undefined;
+    const worker = spawnWorker(store.env);
+    cleanup.push(async () => worker.child.kill('SIGKILL'));
+    await Promise.race([
+      receiver.waitFor(1),
+      worker.exited.then(() => assert.fail(`worker exited early:\n${worker.output()}`)),
+    ]);
+    worker.child.kill('SIGKILL');
+    assert.equal(await worker.exited, null);
+
+    // A worker started after it sees the dead one's claim, and takes the delivery when the claim runs out
+    // (the clock is moved there instead of waiting a minute).
+    receiver.respond = () => 200;
+    const clock = new ManualClock();
+    const restarted = await store.open(clock);
+    try {
+      assert.equal(await restarted.deliveries.deliverDue(), 0, 'the claim still holds');
+      clock.advance(CLAIM_LEASE_SECONDS + 1);
+      assert.equal(await restarted.deliveries.deliverDue(), 1);
+      assert.equal(receiver.received.length, 2, 'nothing lost, one duplicate');
+      const [first, second] = receiver.envelopes();
+      assert.deepEqual(second, first, 'the same envelope, same id');
+      const [d] = await restarted.db.query<{ status: string; attempts: number }>(
+        'SELECT status, attempts FROM webhook_deliveries',
+      );
+      assert.deepEqual({ ...d }, { status: 'delivered', attempts: 1 });
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  test(
+    'two worker processes on one PostgreSQL deliver 1000 queued events, each exactly once',
+    { skip: !TEST_DATABASE_URL && 'PGlite belongs to one process; runs with TEST_DATABASE_URL' },
+    async () => {
+      const store = await makeStore();
+      cleanup.push(() => store.drop());
+      const receiver = new WebhookReceiver();
+      cleanup.push(() => receiver.close());
+      const url = await receiver.start();
+      const setup = await store.open();
+      await setup.webhooks.create({ url });
+      await queueEvents(setup, 1000);
+
+      const workers = [spawnWorker(store.env), spawnWorker(store.env)];
+      for (const w of workers) cleanup.push(async () => w.child.kill('SIGKILL'));
+      await receiver.waitFor(1000);
+      for (const w of workers) {
+        w.child.kill('SIGTERM');
+        assert.equal(await w.exited, 0, w.output());
+      }
+      const ids = receiver.envelopes().map((e) => e.id);
+      assert.equal(ids.length, 1000);
+      assert.equal(new Set(ids).size, 1000, 'no event sent twice');
+      const [counts] = await setup.db.query<{ delivered: number; once: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'delivered') AS delivered, count(*) FILTER (WHERE attempts = 1) AS once
+           FROM webhook_deliveries`,
+      );
+      assert.deepEqual({ ...counts }, { delivered: 1000, once: 1000 });
+      const [attempts] = await setup.db.query<{ n: number }>('SELECT count(*) AS n FROM webhook_attempts');
+      assert.equal(attempts.n, 1000);
+      await setup.close();
+    },
+  );
+});
