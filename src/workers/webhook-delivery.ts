@@ -2,7 +2,11 @@ import type { Logger } from 'pino';
 import { afterFailure } from '../domain/webhook-rules.ts';
 import { addSeconds, type Clock, unixSeconds } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
-import { type ClaimedDelivery, webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
+import {
+  type AttemptResult,
+  type ClaimedDelivery,
+  webhookDeliveriesRepo,
+} from '../storage/repositories/webhook-deliveries.ts';
 import type { WebhookSender } from '../webhooks/http-sender.ts';
 import { signDelivery } from '../webhooks/signature.js';
 
@@ -35,6 +39,9 @@ export class WebhookDeliveryWorker {
   #running = false;
   #loop: Promise<void> = Promise.resolve();
   #wake: (() => void) | undefined;
+  /** results waiting to be written, in one statement for all that finished together */
+  #results: { claim: ClaimedDelivery; result: AttemptResult; written: () => void }[] = [];
+  #flushScheduled = false;
 
   constructor(private readonly d: DeliveryWorkerDeps) {
     this.#concurrency = d.concurrency ?? 64;
@@ -138,19 +145,40 @@ export class WebhookDeliveryWorker {
     };
     if (result.error === null) this.d.logger.info(log, 'webhook delivered');
     else this.d.logger.warn(log, 'webhook attempt failed');
-    try {
-      await webhookDeliveriesRepo.recordAttempt(this.d.db, c, {
-        started_at: started,
-        latency_ms: result.latencyMs,
-        status_code: result.statusCode,
-        error: result.error,
-        status: outcome.status,
-        attempts,
-        next_attempt_at: outcome.next,
+    await new Promise<void>((written) => {
+      this.#results.push({
+        claim: c,
+        result: {
+          started_at: started,
+          latency_ms: result.latencyMs,
+          status_code: result.statusCode,
+          error: result.error,
+          status: outcome.status,
+          attempts,
+          next_attempt_at: outcome.next,
+        },
+        written,
       });
+      if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  async #flush(): Promise<void> {
+    this.#flushScheduled = false;
+    const batch = this.#results;
+    this.#results = [];
+    try {
+      await webhookDeliveriesRepo.recordAttempts(this.d.db, batch);
     } catch (err) {
-      // The claim runs out and the delivery is sent again: at least once (D32).
-      this.d.logger.error({ err, webhook: log.webhook }, 'recording a webhook attempt failed');
+      // The claims run out and the deliveries are sent again: at least once (D32).
+      this.d.logger.error(
+        { err, deliveries: batch.map((b) => b.claim.id) },
+        'recording webhook attempts failed',
+      );
     }
+    for (const b of batch) b.written();
   }
 }

@@ -75,28 +75,37 @@ export const webhookDeliveriesRepo = {
     ),
 
   /**
-   * Logs the attempt and moves the delivery on, in one statement. The claim's `locked_until` fences the
-   * write: a worker whose lease ran out (and whose delivery another worker took) changes nothing but the log.
+   * Logs attempts and moves their deliveries on, many in one statement. Each claim's `locked_until` fences
+   * its write: a worker whose lease ran out (and whose delivery another worker took) changes nothing but
+   * the log.
    */
-  recordAttempt: (q: Queryable, claim: Pick<ClaimedDelivery, 'id' | 'locked_until'>, r: AttemptResult) =>
+  recordAttempts: (
+    q: Queryable,
+    done: { claim: Pick<ClaimedDelivery, 'id' | 'locked_until'>; result: AttemptResult }[],
+  ) =>
     q.query(
-      `WITH attempt AS (
+      `WITH r AS (
+         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[],
+                              $7::text[], $8::int[], $9::timestamptz[])
+           AS r(id, locked_until, started_at, latency_ms, status_code, error, status, attempts, next_attempt_at)),
+       logged AS (
          INSERT INTO webhook_attempts (delivery_id, started_at, latency_ms, status_code, error)
-         VALUES ($1, $3, $4, $5, $6))
-       UPDATE webhook_deliveries SET status = $7, attempts = $8, next_attempt_at = $9, locked_until = NULL,
-         last_attempt_at = $3, last_status_code = $5, last_error = $6, last_latency_ms = $4,
-         delivered_at = CASE WHEN $7 = 'delivered' THEN $3::timestamptz ELSE delivered_at END
-       WHERE id = $1 AND locked_until = $2`,
+         SELECT id, started_at, latency_ms, status_code, error FROM r)
+       UPDATE webhook_deliveries d SET status = r.status, attempts = r.attempts, next_attempt_at = r.next_attempt_at,
+         locked_until = NULL, last_attempt_at = r.started_at, last_status_code = r.status_code, last_error = r.error,
+         last_latency_ms = r.latency_ms,
+         delivered_at = CASE WHEN r.status = 'delivered' THEN r.started_at ELSE d.delivered_at END
+       FROM r WHERE d.id = r.id AND d.locked_until = r.locked_until`,
       [
-        claim.id,
-        claim.locked_until,
-        r.started_at,
-        r.latency_ms,
-        r.status_code,
-        r.error,
-        r.status,
-        r.attempts,
-        r.next_attempt_at,
+        done.map((d) => d.claim.id),
+        done.map((d) => d.claim.locked_until),
+        done.map((d) => d.result.started_at),
+        done.map((d) => d.result.latency_ms),
+        done.map((d) => d.result.status_code),
+        done.map((d) => d.result.error),
+        done.map((d) => d.result.status),
+        done.map((d) => d.result.attempts),
+        done.map((d) => d.result.next_attempt_at),
       ],
     ),
 
