@@ -9,6 +9,7 @@ import { registerOpenApi } from './http/plugins/openapi.ts';
 import { requestId } from './http/plugins/request-id.ts';
 import { restErrorHandler, sendRestError } from './http/plugins/rest-errors.ts';
 import { restSurface } from './http/rest/index.ts';
+import { verifyPage } from './http/verify/verify-routes.ts';
 import './http/types.ts';
 
 /** Builds the HTTP application over a container; it does no I/O of its own until it listens. */
@@ -39,6 +40,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   await app.register(async (rest) => restSurface(rest, c));
   await app.register(async (oauth) => oauthSurface(oauth, c));
   await app.register(async (api) => apiV1Surface(api, c), { prefix: '/api/v1' });
+  await app.register(async (verify) => verifyPage(verify, c));
   // D36: no token set = admin API off.
   if (c.config.adminToken)
     await app.register(async (admin) => adminSurface(admin, c), { prefix: '/admin/v1' });

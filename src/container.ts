@@ -11,6 +11,7 @@ import { ClientService } from './domain/clients.ts';
 import { deriveKey } from './domain/crypto.ts';
 import { Events } from './domain/events.ts';
 import { KeyRing } from './domain/key-ring.ts';
+import { KycService } from './domain/kyc/kyc.ts';
 import { AuthorizationService } from './domain/oauth/authorization.ts';
 import { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
 import { OtpService } from './domain/otp.ts';
@@ -21,6 +22,8 @@ import { SessionService } from './domain/sessions.ts';
 import { WebhookEndpointService } from './domain/webhook-endpoints.ts';
 import { createLogger } from './logger.ts';
 import { type Clock, systemClock } from './providers/clock.ts';
+import { manualKycProvider } from './providers/kyc/kyc-provider.ts';
+import { sandboxKycProvider } from './providers/kyc/sandbox.ts';
 import { cryptoRandom, type Random } from './providers/random.ts';
 import { RedisRateCounterStore } from './providers/redis-rate-counter-store.ts';
 import { smsProviderFor } from './providers/sms/index.ts';
@@ -57,6 +60,7 @@ export interface Container {
   avatars: AvatarService;
   tokens: AccessTokens;
   webhooks: WebhookEndpointService;
+  kyc: KycService;
   /** sends due webhook deliveries; the worker runner starts and stops it */
   deliveries: WebhookDeliveryWorker;
   /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
@@ -141,6 +145,16 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       secretKey: deriveKey(secrets.keyEncryptionKey, 'webhook-secrets'),
       allowPrivateNetworks: config.webhookAllowPrivateNetworks,
     });
+    const kyc = new KycService({
+      db,
+      clock,
+      random,
+      events,
+      // D31, D35: loadConfig refuses the sandbox in production
+      provider: config.kycProvider === 'sandbox' ? sandboxKycProvider : manualKycProvider,
+      verifyUrl: config.verifyUrl,
+      photoKey: deriveKey(secrets.keyEncryptionKey, 'kyc-photos'),
+    });
     const sender =
       parts.webhookSender ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
     const deliveries = new WebhookDeliveryWorker({
@@ -154,7 +168,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       db,
       clock,
       logger,
-      [purgeDeletedAccounts(db), housekeeping(db)],
+      [purgeDeletedAccounts(db), housekeeping(db, config.kycRetentionDays)],
       [deliveries],
     );
     const store = redis
@@ -184,6 +198,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       avatars,
       tokens,
       webhooks,
+      kyc,
       deliveries,
       worker,
       async close() {

@@ -21,7 +21,9 @@ export interface Config {
   smsHttpUrl: string | undefined;
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
   testPhoneNumbers: ReadonlyMap<string, string>;
-  kycProvider: string;
+  kycProvider: 'manual' | 'sandbox';
+  /** days after a decision that KYC photos are kept; undefined = until the account is purged */
+  kycRetentionDays: number | undefined;
   webhookAllowPrivateNetworks: boolean;
   firstPartyClientId: string;
   pinPepper: string | undefined;
@@ -129,7 +131,14 @@ export function loadConfig(env: Env): Readonly<Config> {
     else problems.push(`TEST_PHONE_NUMBERS entry "${pair.trim()}" must look like +14155550100=000000`);
   }
 
-  const kycProvider = oneOf('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
+  const kycProvider = oneOf<'manual' | 'sandbox'>('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
+  const retentionRaw = str('KYC_RETENTION_DAYS');
+  const kycRetentionDays = retentionRaw === undefined ? undefined : Number(retentionRaw);
+  if (
+    kycRetentionDays !== undefined &&
+    (!Number.isInteger(kycRetentionDays) || kycRetentionDays < 0 || kycRetentionDays > 36500)
+  )
+    problems.push(`KYC_RETENTION_DAYS must be a whole number of days, 0-36500 (got "${retentionRaw}")`);
   const { limits: rateLimits, problems: rlProblems } = parseRateLimits(str('RATE_LIMITS'));
   problems.push(...rlProblems.map((p) => `RATE_LIMITS: ${p}`));
 
@@ -186,6 +195,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     twilio,
     testPhoneNumbers,
     kycProvider,
+    kycRetentionDays,
     webhookAllowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     firstPartyClientId: str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
     pinPepper,

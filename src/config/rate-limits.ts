@@ -16,6 +16,8 @@ export const DEFAULT_RATE_LIMITS = {
   rest_address: { limit: 100, windowSeconds: 60 },
   oauth_token_client: { limit: 300, windowSeconds: 60 },
   oauth_authorize_address: { limit: 60, windowSeconds: 60 },
+  // not in the spec: the verification page takes uploads of up to 30 MB a post
+  verify_page_address: { limit: 30, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

@@ -1,9 +1,11 @@
 import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Queryable } from '../storage/db.ts';
+import type { VerificationRow } from '../storage/repositories/kyc.ts';
 import { outboxRepo } from '../storage/repositories/outbox.ts';
 import type { SessionRow } from '../storage/repositories/sessions.ts';
 import type { UserRow } from '../storage/repositories/users.ts';
+import type { RejectionReason } from './kyc/kyc-rules.ts';
 
 // The spec's "Event types and data": one entry per event type, so adding an event is one line here.
 export interface EventPayloads {
@@ -15,6 +17,21 @@ export interface EventPayloads {
     changed_fields: string[];
   };
   'user.deleted': { user_id: string; deleted_at: string };
+  'kyc.submitted': { user_id: string; verification_id: string; submitted_at: string };
+  'kyc.verified': {
+    user_id: string;
+    verification_id: string;
+    verified_at: string;
+    country: string;
+    documents: string[];
+  };
+  'kyc.rejected': {
+    user_id: string;
+    verification_id: string;
+    rejected_at: string;
+    reason: RejectionReason;
+    message: string;
+  };
   'session.created': {
     user_id: string;
     session_id: string;
@@ -31,6 +48,9 @@ export const EVENT_CATALOGUE = {
   'user.created': 'a user signs up',
   'user.updated': 'a profile is updated',
   'user.deleted': 'a user deletes the account',
+  'kyc.submitted': 'a user submits an identity verification',
+  'kyc.verified': 'an identity verification is approved',
+  'kyc.rejected': 'an identity verification is rejected',
   'session.created': 'a user signs in',
   'session.revoked': 'a session is revoked (logout or security)',
 } as const satisfies Record<EventType, string>;
@@ -69,6 +89,25 @@ export const payloads = {
   userDeleted: (u: UserRow): EventPayloads['user.deleted'] => ({
     user_id: u.id,
     deleted_at: (u.deleted_at as Date).toISOString(),
+  }),
+  kycSubmitted: (v: VerificationRow): EventPayloads['kyc.submitted'] => ({
+    user_id: v.user_id,
+    verification_id: v.id,
+    submitted_at: (v.submitted_at as Date).toISOString(),
+  }),
+  kycVerified: (v: VerificationRow): EventPayloads['kyc.verified'] => ({
+    user_id: v.user_id,
+    verification_id: v.id,
+    verified_at: (v.decided_at as Date).toISOString(),
+    country: v.country as string,
+    documents: v.documents ?? [],
+  }),
+  kycRejected: (v: VerificationRow): EventPayloads['kyc.rejected'] => ({
+    user_id: v.user_id,
+    verification_id: v.id,
+    rejected_at: (v.decided_at as Date).toISOString(),
+    reason: v.reason as RejectionReason,
+    message: v.message ?? '',
   }),
   sessionCreated: (s: SessionRow): EventPayloads['session.created'] => ({
     user_id: s.user_id,

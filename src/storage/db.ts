@@ -36,9 +36,14 @@ export function uniqueViolation(err: unknown): string | undefined {
   return e?.code === '23505' ? (e.constraint ?? '') : undefined;
 }
 
+/** `date` columns (birthdays) are calendar days: read them as 'YYYY-MM-DD', never as a local-midnight Date. */
+const DATE_OID = 1082;
+const asText = (v: string) => v;
+
 export function pgliteDatabase(lite: PGliteInterface): Database {
   const wrap = (q: Pick<PGliteInterface, 'query' | 'exec'>): Queryable => ({
-    query: async <T>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params?: unknown[]) =>
+      (await q.query<T>(sql, params, { parsers: { [DATE_OID]: asText } })).rows,
     exec: async (sql: string) => {
       await q.exec(sql);
     },
@@ -59,12 +64,14 @@ export async function openPglite(dataDir: string | 'memory'): Promise<Database> 
   return pgliteDatabase(lite);
 }
 
-// int8 (counts, sums) as numbers; everything else as node-postgres parses it.
+// int8 (counts, sums) as numbers, dates as text; everything else as node-postgres parses it.
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === 20
       ? (v: string) => Number(v)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      : oid === DATE_OID
+        ? asText
+        : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 const statementNames = new Map<string, string>();

@@ -1,15 +1,16 @@
 import { addSeconds } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
+import { kycRepo } from '../storage/repositories/kyc.ts';
 import type { Job } from './runner.ts';
 
 /** Events (and their delivery log) are kept this long, for replays; they hold phone numbers, so not longer. */
 export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 
 /**
- * Rows that can no longer matter, a day past their end: spent codes, dead tokens, old rate windows; and
- * events past their retention that no delivery still waits for.
+ * Rows that can no longer matter, a day past their end: spent codes, dead tokens, old rate windows, unused
+ * KYC links; events past their retention that no delivery still waits for; KYC photos past theirs.
  */
-export function housekeeping(db: Database): Job {
+export function housekeeping(db: Database, kycRetentionDays?: number): Job {
   return {
     name: 'housekeeping',
     everySeconds: 3600,
@@ -34,6 +35,14 @@ export function housekeeping(db: Database): Job {
           [addSeconds(now, -EVENT_RETENTION_SECONDS)],
         )
       ).length;
+      counts.kyc_links = await kycRepo.deleteStaleLinks(db, cutoff);
+      // Issue 7: KYC photos go this many days after the decision when the operator sets a retention.
+      if (kycRetentionDays !== undefined)
+        counts.kyc_photos = await kycRepo.removePhotosDecidedBefore(
+          db,
+          addSeconds(now, -kycRetentionDays * 86400),
+          now,
+        );
       return counts;
     },
   };

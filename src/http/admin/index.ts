@@ -4,6 +4,7 @@ import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
+import { kycAdminRoutes } from './kyc-routes.ts';
 import { adminApiKey, adminClient } from './presenters.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
@@ -74,4 +75,5 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
   );
 
   await webhookRoutes(app, c);
+  await kycAdminRoutes(app, c);
 }

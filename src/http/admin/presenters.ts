@@ -1,6 +1,7 @@
 import { presentEvents } from '../../domain/webhook-rules.ts';
 import type { ApiKeyRow } from '../../storage/repositories/api-keys.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
+import type { PhotoRow, VerificationRow } from '../../storage/repositories/kyc.ts';
 import type { AttemptRow, DeliveryRow } from '../../storage/repositories/webhook-deliveries.ts';
 import type { WebhookEndpointRow } from '../../storage/repositories/webhook-endpoints.ts';
 
@@ -58,4 +59,30 @@ export const adminAttempt = (a: AttemptRow) => ({
   latency_ms: a.latency_ms,
   status_code: a.status_code,
   error: a.error,
+});
+
+/** D31: what an operator reviews. Photos are fetched one by one from their `url` (admin token needed). */
+export const adminVerification = (v: VerificationRow) => ({
+  id: v.id,
+  user_id: v.user_id,
+  status: v.status,
+  provider: v.provider,
+  level: v.level,
+  country: v.country,
+  birthday: v.birthday,
+  document_kind: v.document_kind,
+  documents: v.documents ?? [],
+  submitted_at: v.submitted_at,
+  decided_at: v.decided_at,
+  reason: v.reason,
+  message: v.message,
+  photos_removed_at: v.photos_removed_at,
+});
+
+export const adminPhoto = (verificationId: string, p: PhotoRow) => ({
+  id: p.id,
+  kind: p.kind,
+  content_type: p.content_type,
+  size: p.size,
+  url: `/admin/v1/kyc/verifications/${verificationId}/photos/${p.id}`,
 });

@@ -19,6 +19,7 @@ import {
   signUpCodePage,
   signUpPhonePage,
 } from '../pages/authorize-pages.ts';
+import { sendPage } from '../pages/page-reply.ts';
 import { seal, unseal } from '../pages/page-state.ts';
 import { REST_STATUS } from '../plugins/error-statuses.ts';
 
@@ -42,22 +43,9 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
   const cookie = (name: string, value: string, maxAge: number) =>
     serialize(name, value, { httpOnly: true, secure, sameSite: 'lax', path: '/authorize', maxAge });
 
-  /** D38: no framing, no referrer, no caching, forms only to us and to the client being returned to. */
-  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) => {
-    const target = redirectUri ? ` ${formTarget(redirectUri)}` : '';
-    return reply
-      .status(status)
-      .header('Content-Type', 'text/html; charset=utf-8')
-      .header('Cache-Control', 'no-store')
-      .header('Referrer-Policy', 'no-referrer')
-      .header('X-Frame-Options', 'DENY')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header(
-        'Content-Security-Policy',
-        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
-      )
-      .send(body);
-  };
+  /** D38: forms only to us and to the client being returned to. */
+  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
+    sendPage(reply, status, body, redirectUri ? formTarget(redirectUri) : undefined);
 
   /** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
   const redirectTo = (

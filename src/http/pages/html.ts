@@ -9,7 +9,7 @@ export const esc = (s: unknown) =>
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 h1{font-size:1.4rem}label{display:block;margin:.8rem 0 .2rem;font-weight:600}
-input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
+input,select{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
 button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem;cursor:pointer}
 .error{color:#a00;border:1px solid #a00;padding:.5rem}ul{padding-left:1.2rem}`;
 

@@ -4,6 +4,7 @@ import { restErrorHandler } from '../plugins/rest-errors.ts';
 import { registerRestGuards } from '../plugins/rest-guards.ts';
 import { accountAuthRoutes } from './account-auth.ts';
 import { healthRoutes } from './health.ts';
+import { kycRoutes } from './kyc.ts';
 import { otpRoutes } from './otp.ts';
 import { sessionRoutes } from './sessions.ts';
 import { tokenRoutes } from './tokens.ts';
@@ -19,4 +20,5 @@ export async function restSurface(app: FastifyInstance, c: Container) {
   tokenRoutes(app, c);
   userRoutes(app, c);
   sessionRoutes(app, c);
+  kycRoutes(app, c);
 }

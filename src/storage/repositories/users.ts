@@ -127,6 +127,21 @@ export const usersRepo = {
     );
   },
 
+  /** D30: the KYC fields of both surfaces; country, birthday and verified_at change only when given. */
+  setKyc: (
+    q: Queryable,
+    id: string,
+    k: { status: string; country?: string; birthday?: string; verifiedAt?: Date },
+    now: Date,
+  ) =>
+    one<UserRow>(
+      q,
+      `UPDATE users SET kyc_status = $2, kyc_country = COALESCE($3, kyc_country),
+         kyc_birthday = COALESCE($4::date, kyc_birthday), kyc_verified_at = COALESCE($5, kyc_verified_at), updated_at = $6
+       WHERE id = $1 RETURNING *`,
+      [id, k.status, k.country ?? null, k.birthday ?? null, k.verifiedAt ?? null, now],
+    ),
+
   /** D4: unusable at once; phone and handle free at once (uniqueness is among live rows). */
   markDeleted: (q: Queryable, id: string, now: Date) =>
     maybeOne<UserRow>(

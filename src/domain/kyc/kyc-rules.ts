@@ -1,0 +1,100 @@
+import { fieldError } from '../errors.ts';
+import { COUNTRY_CODES } from './countries.ts';
+
+/** Spec "Limits": the verification URL lives 1800 s. */
+export const KYC_URL_LIFETIME_SECONDS = 1800;
+/** Issue 7: each photo at most 10 MB (MiB, as D22 reads "MB" for avatars). */
+export const KYC_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+/** Larger images are refused before anyone's browser has to decode them (decompression bombs). */
+export const KYC_PHOTO_MAX_PIXELS = 60_000_000;
+export const KYC_PHOTO_FORMATS = ['jpeg', 'png', 'webp'] as const;
+/** A document's front and back. */
+export const KYC_MAX_DOCUMENT_PHOTOS = 2;
+export const KYC_MIN_AGE = 18;
+
+/** D30 */
+export const DOCUMENT_KINDS = ['passport', 'national_id', 'driving_licence', 'residence_permit'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+export const DOCUMENT_LABELS: Record<DocumentKind, string> = {
+  passport: 'Passport',
+  national_id: 'National identity card',
+  driving_licence: 'Driving licence',
+  residence_permit: 'Residence permit',
+};
+
+/** D31 */
+export const REJECTION_REASONS = [
+  'document_unreadable',
+  'document_expired',
+  'data_mismatch',
+  'underage',
+  'suspected_fraud',
+  'other',
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+export type KycStatus = 'none' | 'pending' | 'verified' | 'rejected';
+export type KycLevel = 'basic' | 'full';
+
+/** D30: a user may start a verification unless verified (FORBIDDEN) or already waiting for a decision. */
+export function initiateRefusal(status: KycStatus): string | undefined {
+  if (status === 'verified') return 'your identity is already verified';
+  if (status === 'pending') return 'your submission is waiting for a decision';
+  return undefined;
+}
+
+/** D30: none -> pending and rejected -> pending are the only moves a submission makes. */
+export const canSubmit = (status: KycStatus) => status === 'none' || status === 'rejected';
+
+/** D30: level `full` is a document and a selfie, `basic` a document alone. */
+export const levelOf = (hasSelfie: boolean): KycLevel => (hasSelfie ? 'full' : 'basic');
+
+/** The kinds of document a decision checked (the spec's `documents`), D30's names. */
+export const documentsOf = (kind: DocumentKind, hasSelfie: boolean): string[] =>
+  hasSelfie ? [kind, 'selfie'] : [kind];
+
+export interface SubmissionFields {
+  country: string;
+  birthday: string;
+  documentKind: DocumentKind;
+}
+
+/** Whole years between a YYYY-MM-DD birthday and `today` (UTC). */
+export function ageOn(birthday: string, today: Date): number {
+  const [y, m, d] = birthday.split('-').map(Number);
+  const age = today.getUTCFullYear() - y;
+  const hadBirthday =
+    today.getUTCMonth() + 1 > m || (today.getUTCMonth() + 1 === m && today.getUTCDate() >= d);
+  return hadBirthday ? age : age - 1;
+}
+
+/** The page's fields; each error names its field, and being under 18 is refused here (D38). */
+export function parseSubmission(body: Record<string, unknown>, today: Date): SubmissionFields {
+  const country = String(body.country ?? '').toUpperCase();
+  if (!COUNTRY_CODES.includes(country))
+    throw fieldError('INVALID_REQUEST', 'country', 'Choose your country.');
+  const birthday = String(body.birthday ?? '');
+  const date = new Date(`${birthday}T00:00:00Z`);
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(birthday) ||
+    Number.isNaN(date.getTime()) ||
+    date.toISOString().slice(0, 10) !== birthday
+  )
+    throw fieldError('INVALID_REQUEST', 'birthday', 'Enter your date of birth as YYYY-MM-DD.');
+  const age = ageOn(birthday, today);
+  if (date > today || age > 130)
+    throw fieldError('INVALID_REQUEST', 'birthday', 'Enter your real date of birth.');
+  if (age < KYC_MIN_AGE)
+    throw fieldError(
+      'INVALID_REQUEST',
+      'birthday',
+      'You must be at least 18 years old to verify your identity.',
+      {
+        underage: true,
+      },
+    );
+  const documentKind = String(body.document_kind ?? '') as DocumentKind;
+  if (!DOCUMENT_KINDS.includes(documentKind))
+    throw fieldError('INVALID_REQUEST', 'document_kind', 'Choose the type of your document.');
+  return { country, birthday, documentKind };
+}

@@ -1,0 +1,20 @@
+import type { FastifyReply } from 'fastify';
+
+/**
+ * D38: every hosted page goes out with no framing, no referrer, no caching, no scripts, and forms that post
+ * only to the page itself (and to `formTarget`, the client being returned to, when there is one).
+ */
+export function sendPage(reply: FastifyReply, status: number, body: string, formTarget?: string) {
+  return reply
+    .status(status)
+    .header('Content-Type', 'text/html; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('X-Frame-Options', 'DENY')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header(
+      'Content-Security-Policy',
+      `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
+    )
+    .send(body);
+}

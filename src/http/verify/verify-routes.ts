@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import { parse as parseCookies, serialize } from 'cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../container.ts';
+import { safeEqual } from '../../domain/crypto.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { Photo } from '../../domain/kyc/kyc.ts';
+import { KYC_MAX_DOCUMENT_PHOTOS, KYC_MIN_AGE, KYC_PHOTO_MAX_BYTES } from '../../domain/kyc/kyc-rules.ts';
+import { sendPage } from '../pages/page-reply.ts';
+import {
+  linkProblemPage,
+  somethingWrongPage,
+  submittedPage,
+  tooManyPage,
+  unreadablePage,
+  verifyFormPage,
+} from '../pages/verify-pages.ts';
+
+const CSRF_COOKIE = 'callsign_verify_csrf';
+const FIELDS = ['csrf', 'country', 'birthday', 'document_kind'] as const;
+
+/** The hosted verification page on {verify_url} (D38): GET shows the form, POST takes the submission. */
+export async function verifyPage(app: FastifyInstance, c: Container) {
+  // Whatever goes wrong, the user sees a page, not a JSON dump.
+  app.setErrorHandler((err, request, reply) => {
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) request.log.error({ err }, 'verification page failed');
+    return sendPage(reply, status >= 500 ? 500 : status, status >= 500 ? somethingWrongPage : unreadablePage);
+  });
+  await app.register(multipart, {
+    limits: {
+      fileSize: KYC_PHOTO_MAX_BYTES,
+      files: KYC_MAX_DOCUMENT_PHOTOS + 1,
+      fields: FIELDS.length,
+      fieldSize: 1024,
+      parts: FIELDS.length + KYC_MAX_DOCUMENT_PHOTOS + 1,
+    },
+  });
+  const secure = c.config.verifyUrl.startsWith('https:');
+  const params = { type: 'object', properties: { token: { type: 'string', maxLength: 100 } } };
+  const schema = { tags: ['Hosted pages'], params, hide: true };
+
+  const maxBirthday = () => {
+    const d = c.clock.now();
+    d.setUTCFullYear(d.getUTCFullYear() - KYC_MIN_AGE);
+    return d.toISOString().slice(0, 10);
+  };
+  const limited = async (request: FastifyRequest) =>
+    (await c.rateLimiter.hit([['verify_page_address', request.ip]])).exceeded !== null;
+  const tooMany = (reply: FastifyReply) => sendPage(reply, 429, tooManyPage).header('Retry-After', '60');
+
+  app.get('/verify/:token', { schema }, async (request, reply) => {
+    if (await limited(request)) return tooMany(reply);
+    const token = (request.params as { token: string }).token;
+    const link = await c.kyc.openLink(token);
+    if ('problem' in link)
+      return sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
+    const csrf = randomBytes(24).toString('base64url');
+    reply.header(
+      'Set-Cookie',
+      serialize(CSRF_COOKIE, csrf, {
+        httpOnly: true,
+        secure,
+        sameSite: 'strict',
+        path: '/verify',
+        maxAge: 1800,
+      }),
+    );
+    return sendPage(
+      reply,
+      200,
+      verifyFormPage({ action: `/verify/${token}`, csrf, maxBirthday: maxBirthday() }),
+    );
+  });
+
+  app.post('/verify/:token', { schema }, async (request, reply) => {
+    if (await limited(request)) return tooMany(reply);
+    const token = (request.params as { token: string }).token;
+    const link = await c.kyc.openLink(token);
+    if ('problem' in link)
+      return sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
+    const csrf = parseCookies(request.headers.cookie ?? '')[CSRF_COOKIE] ?? '';
+    const again = (status: number, error: string, values: Record<string, string> = {}) =>
+      sendPage(
+        reply,
+        status,
+        verifyFormPage({ action: `/verify/${token}`, csrf, error, values, maxBirthday: maxBirthday() }),
+      );
+
+    const fields: Record<string, string> = {};
+    const photos: Photo[] = [];
+    if (!request.isMultipart()) return again(415, 'Send the form as it is shown on this page.');
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if ((FIELDS as readonly string[]).includes(part.fieldname))
+            fields[part.fieldname] = String(part.value);
+        } else if (part.fieldname === 'document' || part.fieldname === 'selfie') {
+          const data = await part.toBuffer();
+          // A file input left empty still sends a part, with no name and no bytes.
+          if (data.length > 0) photos.push({ kind: part.fieldname, data });
+        } else await part.toBuffer();
+      }
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') return again(413, 'Each photo must be at most 10 MB.', fields);
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+        return again(400, 'Add at most two document photos and one selfie.', fields);
+      throw err;
+    }
+    if (!csrf || !fields.csrf || !safeEqual(csrf, fields.csrf))
+      return again(400, 'This form has expired or did not come from this page. Please try again.', fields);
+    try {
+      const v = await c.kyc.submit(token, fields, photos);
+      reply.header('Set-Cookie', serialize(CSRF_COOKIE, '', { path: '/verify', maxAge: 0 }));
+      return sendPage(reply, 200, submittedPage(v.status));
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      if (err.code === 'NOT_FOUND' || err.code === 'FORBIDDEN')
+        return sendPage(reply, 410, linkProblemPage('used'));
+      // D38: nothing is stored and the status does not move; the page says what to fix.
+      return again(400, err.message, fields);
+    }
+  });
+}
