@@ -26,6 +26,14 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   });
   // Only JSON bodies are accepted on the JSON surfaces; anything else is INVALID_REQUEST, not a parse of text.
   app.removeContentTypeParser('text/plain');
+  // An empty body sent as JSON is no body (POST /kyc/initiate has none, and many clients label every
+  // request JSON); routes that need one still refuse it by their schema. Non-empty bodies keep Fastify's
+  // parser, with its prototype-poisoning checks.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : json(request, body as string, done),
+  );
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
   });

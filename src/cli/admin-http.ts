@@ -5,13 +5,13 @@ import type { Config } from '../config/config.ts';
 
 export type Json = Record<string, unknown>;
 
-/** One admin API call; a refused call throws with the API's error text. */
-export async function call(
+/** One admin API call, answered as it comes; a refused call throws with the API's error text. */
+export async function fetchAdmin(
   config: Config,
   method: string,
   path: string,
   body?: Json,
-): Promise<Json | undefined> {
+): Promise<Response> {
   if (!config.adminToken)
     throw new Error('ADMIN_TOKEN is not set: the admin API is off (set it for the server and here)');
   let res: Response;
@@ -27,10 +27,22 @@ export async function call(
   } catch (err) {
     throw new Error(`cannot reach ${config.baseUrl}: ${(err as Error).message} (is the server running?)`);
   }
-  const payload = res.status === 204 ? undefined : ((await res.json()) as Json);
-  if (!res.ok)
+  if (!res.ok) {
+    const payload = (await res.json().catch(() => undefined)) as Json | undefined;
     throw new Error(`${payload?.error ?? res.status}: ${payload?.error_description ?? res.statusText}`);
-  return payload;
+  }
+  return res;
+}
+
+/** One admin API call with a JSON answer (none for 204). */
+export async function call(
+  config: Config,
+  method: string,
+  path: string,
+  body?: Json,
+): Promise<Json | undefined> {
+  const res = await fetchAdmin(config, method, path, body);
+  return res.status === 204 ? undefined : ((await res.json()) as Json);
 }
 
 /** Rows as text, one per line, columns two spaces apart; lists joined with commas. */
