@@ -5,6 +5,7 @@ import { resolveSecrets, type Secrets } from './config/secrets.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
 import { AccountDeletionService } from './domain/account-deletion.ts';
 import { AccountService } from './domain/accounts.ts';
+import { AdminUserService } from './domain/admin-users.ts';
 import { ApiUserService } from './domain/api-users.ts';
 import { AvatarService } from './domain/avatars.ts';
 import { ClientService } from './domain/clients.ts';
@@ -61,6 +62,7 @@ export interface Container {
   tokens: AccessTokens;
   webhooks: WebhookEndpointService;
   kyc: KycService;
+  adminUsers: AdminUserService;
   /** sends due webhook deliveries; the worker runner starts and stops it */
   deliveries: WebhookDeliveryWorker;
   /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
@@ -155,6 +157,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       verifyUrl: config.verifyUrl,
       photoKey: deriveKey(secrets.keyEncryptionKey, 'kyc-photos'),
     });
+    const adminUsers = new AdminUserService({ db, clock, sessions, kyc });
     const sender =
       parts.webhookSender ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
     const deliveries = new WebhookDeliveryWorker({
@@ -199,6 +202,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       tokens,
       webhooks,
       kyc,
+      adminUsers,
       deliveries,
       worker,
       async close() {

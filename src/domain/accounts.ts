@@ -133,6 +133,7 @@ export class AccountService {
   /** D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. */
   async verifyPinOf(user: UserRow, pin: unknown): Promise<UserRow> {
     if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
+    if (user.admin_locked_at) throw lockedByOperator();
     const now = this.d.clock.now();
     const attempt = await usersRepo.takePinAttempt(
       this.d.db,
@@ -171,6 +172,7 @@ export class AccountService {
       const phone = await this.d.otp.consumeTempToken(tx, tempToken as string, 'pin_reset');
       const found = await usersRepo.findLiveByPhone(tx, phone);
       if (!found) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+      if (found.admin_locked_at) throw lockedByOperator(); // a reset does not lift the operator's lock
       const user = (await usersRepo.setPin(tx, found.id, pinHash, this.d.clock.now())) as UserRow;
       await this.d.sessions.revokeAllOfUser(tx, user.id, 'pin_reset');
       // The authorization page's sign-ins end too: a reset after a compromise must leave no way back in.
@@ -190,6 +192,8 @@ export class AccountService {
 const handleTaken = () =>
   new DomainError('HANDLE_TAKEN', 'this handle is already in use', { field: 'handle' });
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'wrong phone number or PIN');
+const lockedByOperator = () =>
+  new DomainError('ACCOUNT_LOCKED', 'this account is locked; contact support', { locked_until: null });
 const accountLocked = (until: Date | null) =>
   new DomainError(
     'ACCOUNT_LOCKED',

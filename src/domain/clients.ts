@@ -50,6 +50,26 @@ export class ClientService {
     return client;
   }
 
+  /**
+   * Name, redirect URIs, scopes, grant types and the first-party flag change; the authentication method does
+   * not (it decides whether there is a secret). Tokens already issued keep the scopes they were granted.
+   */
+  async updateClient(clientId: string, body: Record<string, unknown>): Promise<ClientRow> {
+    const current = await this.getClient(clientId);
+    const spec = parseClientSpec({
+      client_name: current.client_name,
+      redirect_uris: current.redirect_uris,
+      grant_types: current.grant_types,
+      scope: current.scope,
+      first_party: current.first_party,
+      ...body,
+      token_endpoint_auth_method: current.token_endpoint_auth_method,
+    });
+    const updated = await clientsRepo.update(this.d.db, clientId, spec);
+    if (!updated) throw notFound('client');
+    return updated;
+  }
+
   /** A deleted client's sessions end with it (reason admin, D34), so none of its tokens outlive it. */
   async deleteClient(clientId: string): Promise<void> {
     await this.d.db.transaction(async (tx) => {

@@ -160,13 +160,18 @@ export class SessionService {
   }
 
   /** D17, D18: the caller's own active session only; anything else is NOT_FOUND. */
-  async revokeOwn(userId: string, sessionId: string): Promise<void> {
+  /** A session of this user, by the user (`user_revoked`) or by the operator (`admin`), D34. */
+  async revokeOwn(
+    userId: string,
+    sessionId: string,
+    reason: SessionRevokeReason = 'user_revoked',
+  ): Promise<void> {
     await this.d.db.transaction(async (tx) => {
       const session = isUuid(sessionId)
         ? await sessionsRepo.findActiveOfUser(tx, sessionId, userId)
         : undefined;
       if (!session) throw new DomainError('NOT_FOUND', 'no such session');
-      await this.revoke(tx, session.id, 'user_revoked');
+      await this.revoke(tx, session.id, reason);
     });
   }
 

@@ -1,6 +1,7 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database } from '../storage/db.ts';
+import { outboxRepo } from '../storage/repositories/outbox.ts';
 import { type DeliveryStatus, webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
 import { type WebhookEndpointRow, webhookEndpointsRepo } from '../storage/repositories/webhook-endpoints.ts';
 import { decrypt, encrypt } from './crypto.ts';
@@ -15,6 +16,9 @@ export interface WebhookEndpointDeps {
   secretKey: Buffer;
   allowPrivateNetworks: boolean;
 }
+
+/** Not one of the spec's event types: only ever sent to the endpoint an operator tests. */
+export const TEST_EVENT_TYPE = 'webhook.test';
 
 /** How long the previous secret keeps signing after a roll, unless the operator says otherwise. */
 export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
@@ -144,6 +148,27 @@ export class WebhookEndpointService {
     if (!isUuid(id) || !(await webhookDeliveriesRepo.replay(this.d.db, id, this.d.clock.now())))
       throw notFound('delivery');
     return this.delivery(id);
+  }
+
+  /**
+   * A `webhook.test` event for this endpoint alone, sent like any other (signed, retried, logged), so an
+   * operator can check a receiver without causing a real event.
+   */
+  async sendTest(id: string) {
+    const endpoint = await this.get(id);
+    if (!endpoint.enabled)
+      throw new DomainError('INVALID_REQUEST', 'the endpoint is disabled: enable it to send it a test event');
+    const deliveryId = await outboxRepo.insertFor(
+      this.d.db,
+      {
+        id: this.d.random.uuid(),
+        type: TEST_EVENT_TYPE,
+        data: { endpoint_id: id, message: 'A test event from the Callsign console' },
+        createdAt: this.d.clock.now(),
+      },
+      id,
+    );
+    return this.delivery(deliveryId);
   }
 
   #newSecret() {

@@ -6,6 +6,7 @@ import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
 import { adminApiKey, adminClient } from './presenters.ts';
+import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
 const tags = ['Admin'];
@@ -38,6 +39,25 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
   }));
   app.get('/clients/:id', { schema: { tags, security, params: idParam } }, async (request) =>
     adminClient(await c.clients.getClient((request.params as { id: string }).id)),
+  );
+  app.patch(
+    '/clients/:id',
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Change name, redirect URIs, scope, grant types or first_party',
+        body: { type: 'object' },
+      },
+    },
+    async (request) =>
+      adminClient(
+        await c.clients.updateClient(
+          (request.params as { id: string }).id,
+          request.body as Record<string, unknown>,
+        ),
+      ),
   );
   app.delete(
     '/clients/:id',
@@ -76,4 +96,5 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
 
   await webhookRoutes(app, c);
   await kycAdminRoutes(app, c);
+  await userAdminRoutes(app, c);
 }

@@ -2,8 +2,11 @@ import { presentEvents } from '../../domain/webhook-rules.ts';
 import type { ApiKeyRow } from '../../storage/repositories/api-keys.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import type { PhotoRow, VerificationRow } from '../../storage/repositories/kyc.ts';
+import type { SessionRow } from '../../storage/repositories/sessions.ts';
+import type { UserRow } from '../../storage/repositories/users.ts';
 import type { AttemptRow, DeliveryRow } from '../../storage/repositories/webhook-deliveries.ts';
 import type { WebhookEndpointRow } from '../../storage/repositories/webhook-endpoints.ts';
+import { restUser } from '../rest/presenters.ts';
 
 /** D36: RFC 7591 names; the secret never appears after creation. */
 export const adminClient = (c: ClientRow) => ({
@@ -85,4 +88,24 @@ export const adminPhoto = (verificationId: string, p: PhotoRow) => ({
   content_type: p.content_type,
   size: p.size,
   url: `/admin/v1/kyc/verifications/${verificationId}/photos/${p.id}`,
+});
+
+/** The REST user with what only an operator sees: e-mail, both locks, and the session list. */
+export const adminUser = (u: UserRow) => ({
+  ...restUser(u),
+  email: u.email,
+  admin_locked_at: u.admin_locked_at,
+  pin_locked_until: u.locked_until,
+  failed_pin_attempts: u.failed_pin_attempts,
+});
+
+export const adminSession = (s: SessionRow) => ({
+  id: s.id,
+  client_id: s.client_id,
+  device_name: s.device_name,
+  platform: s.platform,
+  ip_address: s.ip_address,
+  scope: s.scope,
+  last_used_at: s.last_used_at,
+  created_at: s.created_at,
 });

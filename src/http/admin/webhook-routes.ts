@@ -82,6 +82,21 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
       return { ...adminWebhookEndpoint(endpoint), secret };
     },
   );
+  app.post(
+    '/webhook-endpoints/:id/test',
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Send this endpoint a webhook.test event (signed, retried and logged like any other)',
+      },
+    },
+    async (request, reply) => {
+      const { delivery, attempts } = await c.webhooks.sendTest(id(request));
+      return reply.status(202).send({ ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) });
+    },
+  );
   app.get(
     '/webhook-endpoints/:id/deliveries',
     {

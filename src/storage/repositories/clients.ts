@@ -41,6 +41,26 @@ export const clientsRepo = {
   listLive: (q: Queryable) =>
     q.query<ClientRow>('SELECT * FROM clients WHERE deleted_at IS NULL ORDER BY created_at'),
 
+  update: (
+    q: Queryable,
+    clientId: string,
+    c: Omit<NewClient, 'client_id' | 'client_secret_hash' | 'created_at'>,
+  ) =>
+    maybeOne<ClientRow>(
+      q,
+      `UPDATE clients SET client_name = $2, redirect_uris = $3::jsonb, grant_types = $4::jsonb, scope = $5,
+         first_party = $6
+       WHERE client_id = $1 AND deleted_at IS NULL RETURNING *`,
+      [
+        clientId,
+        c.client_name,
+        JSON.stringify(c.redirect_uris),
+        JSON.stringify(c.grant_types),
+        c.scope,
+        c.first_party,
+      ],
+    ),
+
   markDeleted: (q: Queryable, clientId: string, now: Date) =>
     maybeOne<ClientRow>(
       q,

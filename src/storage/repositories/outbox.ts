@@ -25,6 +25,22 @@ export const outboxRepo = {
       [e.id, e.type, JSON.stringify(e.data), e.createdAt],
     ),
 
+  /** An event for one endpoint only (the operator's test event): no fan-out. Answers the delivery's id. */
+  insertFor: async (
+    q: Queryable,
+    e: { id: string; type: string; data: unknown; createdAt: Date },
+    endpointId: string,
+  ) =>
+    (
+      await q.query<{ id: string }>(
+        `WITH event AS (
+           INSERT INTO outbox_events (id, type, data, created_at) VALUES ($1, $2, $3::json, $4) RETURNING id)
+         INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
+         SELECT gen_random_uuid(), $5, event.id, $4, $4 FROM event RETURNING id`,
+        [e.id, e.type, JSON.stringify(e.data), e.createdAt, endpointId],
+      )
+    )[0].id,
+
   list: (q: Queryable, type?: string) =>
     q.query<OutboxRow>(
       `SELECT * FROM outbox_events ${type ? 'WHERE type = $1' : ''} ORDER BY seq`,

@@ -23,6 +23,8 @@ export interface UserRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /** the operator's lock (console); sign-in and PIN reset are refused until it is lifted */
+  admin_locked_at: Date | null;
 }
 
 export interface NewUser {
@@ -140,6 +142,17 @@ export const usersRepo = {
          kyc_birthday = COALESCE($4::date, kyc_birthday), kyc_verified_at = COALESCE($5, kyc_verified_at), updated_at = $6
        WHERE id = $1 RETURNING *`,
       [id, k.status, k.country ?? null, k.birthday ?? null, k.verifiedAt ?? null, now],
+    ),
+
+  /** The operator's lock; unlocking also clears the PIN lock (D9) and its count. */
+  setAdminLock: (q: Queryable, id: string, lockedAt: Date | null) =>
+    maybeOne<UserRow>(
+      q,
+      `UPDATE users SET admin_locked_at = $2,
+         failed_pin_attempts = CASE WHEN $2::timestamptz IS NULL THEN 0 ELSE failed_pin_attempts END,
+         locked_until = CASE WHEN $2::timestamptz IS NULL THEN NULL ELSE locked_until END
+       WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
+      [id, lockedAt],
     ),
 
   /** D4: unusable at once; phone and handle free at once (uniqueness is among live rows). */

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { overview } from '../../domain/overview.ts';
+import { adminSession, adminUser } from './presenters.ts';
+
+const tags = ['Admin: users'];
+const security = [{ bearer: [] }];
+const idParam = { type: 'object', properties: { id: { type: 'string' } } };
+
+/** Issue 8: what the console's users and overview pages show, for scripts too. */
+export async function userAdminRoutes(app: FastifyInstance, c: Container) {
+  const id = (request: { params: unknown }) => (request.params as { id: string }).id;
+
+  app.get(
+    '/users',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Find a live account by id, phone number or handle (?q=)',
+        querystring: { type: 'object', properties: { q: { type: 'string' } } },
+      },
+    },
+    async (request) => {
+      const user = await c.adminUsers.find((request.query as { q?: string }).q);
+      return { data: user ? [adminUser(user)] : [] };
+    },
+  );
+  app.get(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'An account with its active sessions and KYC status',
+      },
+    },
+    async (request) => {
+      const { user, sessions, kyc } = await c.adminUsers.detail(id(request));
+      return { ...adminUser(user), sessions: sessions.map(adminSession), kyc };
+    },
+  );
+  app.post(
+    '/users/:id/lock',
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Lock: end every session (reason admin) and refuse sign-in and PIN reset until unlocked',
+      },
+    },
+    async (request) => adminUser(await c.adminUsers.lock(id(request))),
+  );
+  app.post(
+    '/users/:id/unlock',
+    {
+      schema: { tags, security, params: idParam, summary: "Lift the operator's lock and the PIN lock (D9)" },
+    },
+    async (request) => adminUser(await c.adminUsers.unlock(id(request))),
+  );
+  app.delete(
+    '/users/:id/sessions/:session',
+    {
+      schema: {
+        tags,
+        security,
+        params: { type: 'object', properties: { id: { type: 'string' }, session: { type: 'string' } } },
+        summary: 'Revoke one session of the account (session.revoked, reason admin)',
+      },
+    },
+    async (request, reply) => {
+      await c.adminUsers.revokeSession(id(request), (request.params as { session: string }).session);
+      return reply.status(204).send();
+    },
+  );
+  app.get(
+    '/overview',
+    { schema: { tags, security, summary: 'Counts per hour over the last 24 hours, and active sessions' } },
+    async () => overview(c.db, c.clock),
+  );
+}
