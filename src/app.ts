@@ -3,6 +3,7 @@ import type { Container } from './container.ts';
 import { adminSurface } from './http/admin/index.ts';
 import { apiV1Surface } from './http/api-v1/index.ts';
 import { avatarRoutes } from './http/avatars.ts';
+import { consoleSurface } from './http/console/index.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
@@ -50,7 +51,9 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   await app.register(async (api) => apiV1Surface(api, c), { prefix: '/api/v1' });
   await app.register(async (verify) => verifyPage(verify, c));
   // D36: no token set = admin API off.
-  if (c.config.adminToken)
+  if (c.config.adminToken) {
     await app.register(async (admin) => adminSurface(admin, c), { prefix: '/admin/v1' });
+    await app.register(async (console) => consoleSurface(console, c, app));
+  }
   return app;
 }

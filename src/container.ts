@@ -9,6 +9,7 @@ import { AdminUserService } from './domain/admin-users.ts';
 import { ApiUserService } from './domain/api-users.ts';
 import { AvatarService } from './domain/avatars.ts';
 import { ClientService } from './domain/clients.ts';
+import { ConsoleSessionService } from './domain/console-sessions.ts';
 import { deriveKey } from './domain/crypto.ts';
 import { Events } from './domain/events.ts';
 import { KeyRing } from './domain/key-ring.ts';
@@ -63,6 +64,8 @@ export interface Container {
   webhooks: WebhookEndpointService;
   kyc: KycService;
   adminUsers: AdminUserService;
+  /** the console's sign-ins (only with ADMIN_TOKEN) */
+  consoleSessions: ConsoleSessionService;
   /** sends due webhook deliveries; the worker runner starts and stops it */
   deliveries: WebhookDeliveryWorker;
   /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
@@ -158,6 +161,12 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       photoKey: deriveKey(secrets.keyEncryptionKey, 'kyc-photos'),
     });
     const adminUsers = new AdminUserService({ db, clock, sessions, kyc });
+    const consoleSessions = new ConsoleSessionService({
+      db,
+      clock,
+      random,
+      adminToken: config.adminToken ?? '',
+    });
     const sender =
       parts.webhookSender ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
     const deliveries = new WebhookDeliveryWorker({
@@ -203,6 +212,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       webhooks,
       kyc,
       adminUsers,
+      consoleSessions,
       deliveries,
       worker,
       async close() {

@@ -18,6 +18,8 @@ export const DEFAULT_RATE_LIMITS = {
   oauth_authorize_address: { limit: 60, windowSeconds: 60 },
   // not in the spec: the verification page takes uploads of up to 30 MB a post
   verify_page_address: { limit: 30, windowSeconds: 60 },
+  // not in the spec: guesses of the admin token on the console's sign-in form
+  console_signin_address: { limit: 10, windowSeconds: 900 },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

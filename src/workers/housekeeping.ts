@@ -22,6 +22,7 @@ export function housekeeping(db: Database, kycRetentionDays?: number): Job {
         ['temp_tokens', 'expires_at'],
         ['refresh_tokens', 'expires_at'],
         ['rate_counters', 'window_start'],
+        ['console_sessions', 'expires_at'],
       ]) {
         counts[table] = (
           await db.query(`DELETE FROM ${table} WHERE ${column} < $1 RETURNING 1`, [cutoff])

@@ -45,7 +45,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
 
   /** D38: forms only to us and to the client being returned to. */
   const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
-    sendPage(reply, status, body, redirectUri ? formTarget(redirectUri) : undefined);
+    sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined });
 
   /** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
   const redirectTo = (

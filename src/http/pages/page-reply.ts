@@ -2,9 +2,15 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * D38: every hosted page goes out with no framing, no referrer, no caching, no scripts, and forms that post
- * only to the page itself (and to `formTarget`, the client being returned to, when there is one).
+ * only to the page itself (and to `formTarget`, the client being returned to, when there is one). Images
+ * only where a page shows some (the console's KYC photos), and only from this origin.
  */
-export function sendPage(reply: FastifyReply, status: number, body: string, formTarget?: string) {
+export function sendPage(
+  reply: FastifyReply,
+  status: number,
+  body: string,
+  { formTarget, images = false }: { formTarget?: string; images?: boolean } = {},
+) {
   return reply
     .status(status)
     .header('Content-Type', 'text/html; charset=utf-8')
@@ -14,7 +20,7 @@ export function sendPage(reply: FastifyReply, status: number, body: string, form
     .header('X-Content-Type-Options', 'nosniff')
     .header(
       'Content-Security-Policy',
-      `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src 'unsafe-inline';${images ? " img-src 'self';" : ''} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
     )
     .send(body);
 }

@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { kycQueuePage, kycReviewPage } from '../pages/console/kyc-pages.ts';
+import { userPage, usersPage } from '../pages/console/users-pages.ts';
+import { type ConsoleContext, type Form, one, problem } from './console-context.ts';
+
+const hide = { schema: { hide: true } };
+const param = (request: FastifyRequest, name = 'id') =>
+  encodeURIComponent((request.params as Record<string, string>)[name]);
+
+/** KYC review and users: what operators do for end users. */
+export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
+  // KYC review queue (D31)
+  app.get('/console/kyc', hide, async (request, reply) =>
+    ctx.page(
+      reply,
+      kycQueuePage(
+        ctx.frame(request, '/console/kyc'),
+        (await ctx.api('GET', '/kyc/verifications?status=pending')).body.data,
+      ),
+    ),
+  );
+  app.get('/console/kyc/:id', hide, async (request, reply) => {
+    const res = await ctx.api('GET', `/kyc/verifications/${param(request)}`);
+    if (res.status !== 200) return ctx.seeOther(reply, '/console/kyc', 'No such submission.');
+    return ctx.page(reply, kycReviewPage(ctx.frame(request, '/console/kyc'), res.body));
+  });
+  app.get('/console/kyc/:id/photos/:photo', hide, async (request, reply) => {
+    const res = await ctx.api(
+      'GET',
+      `/kyc/verifications/${param(request)}/photos/${param(request, 'photo')}`,
+    );
+    if (res.status !== 200) return reply.status(404).send();
+    return reply
+      .header('Content-Type', res.contentType ?? 'application/octet-stream')
+      .header('Cache-Control', 'no-store')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', "default-src 'none'")
+      .send(res.raw);
+  });
+  for (const decision of ['approve', 'reject'] as const) {
+    app.post(`/console/kyc/:id/${decision}`, hide, async (request, reply) => {
+      const f = (request.body ?? {}) as Form;
+      const res = await ctx.api(
+        'POST',
+        `/kyc/verifications/${param(request)}/${decision}`,
+        decision === 'reject'
+          ? { reason: one(f.reason), ...(one(f.message) ? { message: one(f.message) } : {}) }
+          : {},
+      );
+      if (res.status !== 200) return ctx.seeOther(reply, `/console/kyc/${param(request)}`, problem(res));
+      return ctx.seeOther(
+        reply,
+        '/console/kyc',
+        decision === 'approve' ? 'Verification approved.' : 'Verification rejected.',
+      );
+    });
+  }
+
+  // Users
+  app.get('/console/users', hide, async (request, reply) => {
+    const q = one((request.query as Form).q).trim();
+    const found = q ? (await ctx.api('GET', `/users?q=${encodeURIComponent(q)}`)).body.data : undefined;
+    return ctx.page(reply, usersPage(ctx.frame(request, '/console/users'), q, found));
+  });
+  app.get('/console/users/:id', hide, async (request, reply) => {
+    const res = await ctx.api('GET', `/users/${param(request)}`);
+    if (res.status !== 200) return ctx.seeOther(reply, '/console/users', 'No such user.');
+    return ctx.page(reply, userPage(ctx.frame(request, '/console/users'), res.body));
+  });
+  for (const action of ['lock', 'unlock'] as const) {
+    app.post(`/console/users/:id/${action}`, hide, async (request, reply) => {
+      const res = await ctx.api('POST', `/users/${param(request)}/${action}`);
+      const notice = action === 'lock' ? 'Account locked; its sessions ended.' : 'Account unlocked.';
+      return ctx.seeOther(
+        reply,
+        `/console/users/${param(request)}`,
+        res.status === 200 ? notice : problem(res),
+      );
+    });
+  }
+  app.post('/console/users/:id/sessions/:session/revoke', hide, async (request, reply) => {
+    const res = await ctx.api('DELETE', `/users/${param(request)}/sessions/${param(request, 'session')}`);
+    return ctx.seeOther(
+      reply,
+      `/console/users/${param(request)}`,
+      res.status === 204 ? 'Session revoked.' : problem(res),
+    );
+  });
+}

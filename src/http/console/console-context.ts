@@ -1,0 +1,83 @@
+import { parse as parseCookies, serialize } from 'cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../container.ts';
+import type { Frame } from '../pages/console/layout.ts';
+import { sendPage } from '../pages/page-reply.ts';
+
+export const SESSION_COOKIE = 'callsign_console';
+export type Form = Record<string, string | string[] | undefined>;
+
+export interface AdminAnswer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: admin API answers are read field by field by the pages
+  body: any;
+  raw: Buffer;
+  contentType: string | undefined;
+}
+
+/** What every console route uses: the admin API, its session, and how it answers. */
+export interface ConsoleContext {
+  /** D36: the console does nothing the admin API can't; it calls it, in process, with the admin token. */
+  api(method: string, path: string, body?: unknown): Promise<AdminAnswer>;
+  frame(request: FastifyRequest, section: string, extra?: Partial<Frame>): Frame;
+  page(reply: FastifyReply, body: string, status?: number): FastifyReply;
+  /** 303 to a page, with a notice to show there. */
+  seeOther(reply: FastifyReply, path: string, notice?: string): FastifyReply;
+  cookie(name: string, value: string, path: string, maxAge: number): string;
+}
+
+export function consoleContext(root: FastifyInstance, c: Container): ConsoleContext {
+  const authorization = `Bearer ${c.config.adminToken}`;
+  const secure = c.config.baseUrl.startsWith('https:');
+  return {
+    async api(method, path, body) {
+      const res = await root.inject({
+        method: method as 'GET',
+        url: `/admin/v1${path}`,
+        headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        payload: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const contentType = res.headers['content-type'] as string | undefined;
+      return {
+        status: res.statusCode,
+        body: contentType?.startsWith('application/json') ? JSON.parse(res.body) : undefined,
+        raw: res.rawPayload,
+        contentType,
+      };
+    },
+    frame: (request, section, extra = {}) => ({
+      csrf: request.consoleCsrf ?? '',
+      section,
+      notice:
+        typeof (request.query as Form).notice === 'string'
+          ? ((request.query as Form).notice as string)
+          : undefined,
+      ...extra,
+    }),
+    page: (reply, body, status = 200) => sendPage(reply, status, body, { images: true }),
+    seeOther: (reply, path, notice) =>
+      reply.redirect(
+        notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path,
+        303,
+      ),
+    cookie: (name, value, path, maxAge) =>
+      serialize(name, value, { httpOnly: true, secure, sameSite: 'strict', path, maxAge }),
+  };
+}
+
+export const sessionIdOf = (request: FastifyRequest) =>
+  parseCookies(request.headers.cookie ?? '')[SESSION_COOKIE];
+
+/** A form field that may come once or many times (checkboxes), as a list. */
+export const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+export const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : (v ?? ''));
+
+/** The admin API's error, for the page to show. */
+export const problem = (a: AdminAnswer) => a.body?.error_description ?? `the admin API answered ${a.status}`;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the signed-in console session's CSRF token */
+    consoleCsrf?: string;
+  }
+}

@@ -1,0 +1,91 @@
+import formbody from '@fastify/formbody';
+import { parse as parseCookies } from 'cookie';
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { safeEqual } from '../../domain/crypto.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { consolePage, signInPage } from '../pages/console/layout.ts';
+import { sendPage } from '../pages/page-reply.ts';
+import { accountRoutes } from './account-routes.ts';
+import { consoleContext, type Form, one, SESSION_COOKIE, sessionIdOf } from './console-context.ts';
+import { integrationRoutes } from './integration-routes.ts';
+
+const SIGNIN_CSRF = 'callsign_console_signin';
+
+/** Issue 8: the operator's console at /console, over the admin API (D36); on only with ADMIN_TOKEN. */
+export async function consoleSurface(app: FastifyInstance, c: Container, root: FastifyInstance) {
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  const ctx = consoleContext(root, c);
+
+  app.setErrorHandler((err, request, reply) => {
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) request.log.error({ err }, 'console page failed');
+    const message =
+      status >= 500
+        ? 'Something went wrong on our side; the details are in the server log.'
+        : 'The request could not be read.';
+    return sendPage(reply, status >= 500 ? 500 : status, signInPage('', message));
+  });
+
+  // Every page but the sign-in form needs a session; every post, that session's CSRF token.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.url.split('?')[0] === '/console/signin') return;
+    const session = await c.consoleSessions.find(sessionIdOf(request));
+    if (!session) return reply.redirect('/console/signin', 303);
+    if (request.method === 'POST') {
+      const given = one((request.body as Form | undefined)?.csrf);
+      if (!given || !safeEqual(given, session.csrf))
+        return ctx.page(
+          reply,
+          consolePage(
+            'Form expired',
+            ctx.frame(request, ''),
+            '<p>This form has expired. Go back, reload and try again.</p>',
+          ),
+          403,
+        );
+    }
+    request.consoleCsrf = session.csrf;
+  });
+
+  app.get('/console/signin', { schema: { hide: true } }, async (request, reply) => {
+    if (await c.consoleSessions.find(sessionIdOf(request))) return reply.redirect('/console', 303);
+    const csrf = c.random.token(24);
+    reply.header('Set-Cookie', ctx.cookie(SIGNIN_CSRF, csrf, '/console/signin', 900));
+    return sendPage(reply, 200, signInPage(csrf));
+  });
+
+  app.post('/console/signin', { schema: { hide: true } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Form;
+    const csrf = parseCookies(request.headers.cookie ?? '')[SIGNIN_CSRF];
+    const retry = (status: number, message: string) => {
+      const fresh = c.random.token(24);
+      reply.header('Set-Cookie', ctx.cookie(SIGNIN_CSRF, fresh, '/console/signin', 900));
+      return sendPage(reply, status, signInPage(fresh, message));
+    };
+    if (!csrf || !safeEqual(csrf, one(body.csrf)))
+      return retry(400, 'The form expired. Please sign in again.');
+    const { exceeded } = await c.rateLimiter.hit([['console_signin_address', request.ip]]);
+    if (exceeded) return retry(429, 'Too many attempts from your address. Wait a few minutes.');
+    try {
+      const session = await c.consoleSessions.signIn(one(body.token));
+      reply.header('Set-Cookie', [
+        ctx.cookie(SESSION_COOKIE, session.id, '/console', session.maxAgeSeconds),
+        ctx.cookie(SIGNIN_CSRF, '', '/console/signin', 0),
+      ]);
+      return reply.redirect('/console', 303);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'INVALID_TOKEN') return retry(401, err.message);
+      throw err;
+    }
+  });
+
+  app.post('/console/signout', { schema: { hide: true } }, async (request, reply) => {
+    await c.consoleSessions.signOut(sessionIdOf(request));
+    reply.header('Set-Cookie', ctx.cookie(SESSION_COOKIE, '', '/console', 0));
+    return reply.redirect('/console/signin', 303);
+  });
+
+  integrationRoutes(app, ctx);
+  accountRoutes(app, ctx);
+}

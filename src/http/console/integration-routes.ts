@@ -1,0 +1,182 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { clientCreatedPage, clientEditPage, clientsPage } from '../pages/console/clients-pages.ts';
+import { keyCreatedPage, keysPage } from '../pages/console/keys-pages.ts';
+import { overviewPage } from '../pages/console/overview-page.ts';
+import { endpointPage, endpointSecretPage, endpointsPage } from '../pages/console/webhooks-pages.ts';
+import { type ConsoleContext, type Form, list, one, problem } from './console-context.ts';
+
+const hide = { schema: { hide: true } };
+const param = (request: FastifyRequest, name = 'id') =>
+  encodeURIComponent((request.params as Record<string, string>)[name]);
+const form = (request: FastifyRequest) => (request.body ?? {}) as Form;
+
+/** The client registration form as the admin API's body (RFC 7591 names). */
+const clientBody = (f: Form) => ({
+  client_name: one(f.client_name),
+  redirect_uris: one(f.redirect_uris)
+    .split(/\r?\n/)
+    .map((u) => u.trim())
+    .filter(Boolean),
+  scope: list(f.scope).join(' '),
+  first_party: one(f.first_party) === 'true',
+});
+
+/** Overview, clients, API keys and webhooks: what integrators are given. */
+export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
+  app.get('/console', hide, async (request, reply) =>
+    ctx.page(reply, overviewPage(ctx.frame(request, '/console'), (await ctx.api('GET', '/overview')).body)),
+  );
+
+  // Clients (D19)
+  const clients = async () => (await ctx.api('GET', '/clients')).body.data;
+  app.get('/console/clients', hide, async (request, reply) =>
+    ctx.page(reply, clientsPage(ctx.frame(request, '/console/clients'), await clients())),
+  );
+  app.post('/console/clients', hide, async (request, reply) => {
+    const f = form(request);
+    const res = await ctx.api('POST', '/clients', {
+      ...clientBody(f),
+      token_endpoint_auth_method: one(f.token_endpoint_auth_method),
+    });
+    const frame = ctx.frame(request, '/console/clients');
+    if (res.status !== 201)
+      return ctx.page(
+        reply,
+        clientsPage({ ...frame, error: problem(res) }, await clients(), {
+          client_name: one(f.client_name),
+          redirect_uris: one(f.redirect_uris),
+          scope: list(f.scope).join(' '),
+        }),
+        400,
+      );
+    return ctx.page(reply, clientCreatedPage(frame, res.body));
+  });
+  app.get('/console/clients/:id', hide, async (request, reply) => {
+    const res = await ctx.api('GET', `/clients/${param(request)}`);
+    if (res.status !== 200) return ctx.seeOther(reply, '/console/clients', 'No such client.');
+    return ctx.page(reply, clientEditPage(ctx.frame(request, '/console/clients'), res.body));
+  });
+  app.post('/console/clients/:id', hide, async (request, reply) => {
+    const res = await ctx.api('PATCH', `/clients/${param(request)}`, clientBody(form(request)));
+    if (res.status === 200) return ctx.seeOther(reply, `/console/clients/${param(request)}`, 'Saved.');
+    const current = await ctx.api('GET', `/clients/${param(request)}`);
+    if (current.status !== 200) return ctx.seeOther(reply, '/console/clients', 'No such client.');
+    return ctx.page(
+      reply,
+      clientEditPage(ctx.frame(request, '/console/clients', { error: problem(res) }), current.body),
+      400,
+    );
+  });
+  app.post('/console/clients/:id/delete', hide, async (request, reply) => {
+    const res = await ctx.api('DELETE', `/clients/${param(request)}`);
+    return ctx.seeOther(
+      reply,
+      '/console/clients',
+      res.status === 204 ? 'Client deleted; its sessions ended.' : problem(res),
+    );
+  });
+
+  // API keys (D23)
+  const keys = async () => (await ctx.api('GET', '/api-keys')).body.data;
+  app.get('/console/api-keys', hide, async (request, reply) =>
+    ctx.page(reply, keysPage(ctx.frame(request, '/console/api-keys'), await keys())),
+  );
+  app.post('/console/api-keys', hide, async (request, reply) => {
+    const res = await ctx.api('POST', '/api-keys', { name: one(form(request).name) });
+    const frame = ctx.frame(request, '/console/api-keys');
+    if (res.status !== 201)
+      return ctx.page(reply, keysPage({ ...frame, error: problem(res) }, await keys()), 400);
+    return ctx.page(reply, keyCreatedPage(frame, res.body));
+  });
+  app.post('/console/api-keys/:id/revoke', hide, async (request, reply) => {
+    const res = await ctx.api('DELETE', `/api-keys/${param(request)}`);
+    return ctx.seeOther(reply, '/console/api-keys', res.status === 204 ? 'API key revoked.' : problem(res));
+  });
+
+  // Webhooks (D32)
+  const endpoints = async () => (await ctx.api('GET', '/webhook-endpoints')).body.data;
+  const endpointBody = (f: Form) => ({
+    url: one(f.url),
+    events: list(f.events).includes('*') ? ['*'] : list(f.events),
+    description: one(f.description) || null,
+  });
+  app.get('/console/webhooks', hide, async (request, reply) =>
+    ctx.page(reply, endpointsPage(ctx.frame(request, '/console/webhooks'), await endpoints())),
+  );
+  app.post('/console/webhooks', hide, async (request, reply) => {
+    const f = form(request);
+    const res = await ctx.api('POST', '/webhook-endpoints', endpointBody(f));
+    const frame = ctx.frame(request, '/console/webhooks');
+    if (res.status !== 201)
+      return ctx.page(
+        reply,
+        endpointsPage({ ...frame, error: problem(res) }, await endpoints(), {
+          url: one(f.url),
+          description: one(f.description),
+        }),
+        400,
+      );
+    return ctx.page(reply, endpointSecretPage(frame, res.body, 'Endpoint added'));
+  });
+  const showEndpoint = async (request: FastifyRequest, error?: string) => {
+    const id = param(request);
+    const status = one((request.query as Form).status) || undefined;
+    const [endpoint, deliveries] = await Promise.all([
+      ctx.api('GET', `/webhook-endpoints/${id}`),
+      ctx.api(
+        'GET',
+        `/webhook-endpoints/${id}/deliveries?limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`,
+      ),
+    ]);
+    if (endpoint.status !== 200) return undefined;
+    return endpointPage(
+      ctx.frame(request, '/console/webhooks', { error }),
+      endpoint.body,
+      deliveries.body.data ?? [],
+      status,
+    );
+  };
+  app.get('/console/webhooks/:id', hide, async (request, reply) => {
+    const page = await showEndpoint(request);
+    return page ? ctx.page(reply, page) : ctx.seeOther(reply, '/console/webhooks', 'No such endpoint.');
+  });
+  app.post('/console/webhooks/:id', hide, async (request, reply) => {
+    const f = form(request);
+    const res = await ctx.api('PATCH', `/webhook-endpoints/${param(request)}`, {
+      ...endpointBody(f),
+      enabled: one(f.enabled) === 'true',
+    });
+    if (res.status === 200) return ctx.seeOther(reply, `/console/webhooks/${param(request)}`, 'Saved.');
+    const page = await showEndpoint(request, problem(res));
+    return page ? ctx.page(reply, page, 400) : ctx.seeOther(reply, '/console/webhooks', 'No such endpoint.');
+  });
+  app.post('/console/webhooks/:id/roll', hide, async (request, reply) => {
+    const res = await ctx.api('POST', `/webhook-endpoints/${param(request)}/roll-secret`, {});
+    if (res.status !== 200) return ctx.seeOther(reply, `/console/webhooks/${param(request)}`, problem(res));
+    return ctx.page(
+      reply,
+      endpointSecretPage(ctx.frame(request, '/console/webhooks'), res.body, 'Secret rolled'),
+    );
+  });
+  app.post('/console/webhooks/:id/test', hide, async (request, reply) => {
+    const res = await ctx.api('POST', `/webhook-endpoints/${param(request)}/test`);
+    return ctx.seeOther(
+      reply,
+      `/console/webhooks/${param(request)}`,
+      res.status === 202 ? 'Test event queued; it appears in the log below.' : problem(res),
+    );
+  });
+  app.post('/console/webhooks/:id/delete', hide, async (request, reply) => {
+    const res = await ctx.api('DELETE', `/webhook-endpoints/${param(request)}`);
+    return ctx.seeOther(reply, '/console/webhooks', res.status === 204 ? 'Endpoint deleted.' : problem(res));
+  });
+  app.post('/console/deliveries/:id/replay', hide, async (request, reply) => {
+    const res = await ctx.api('POST', `/deliveries/${param(request)}/replay`);
+    const back = `/console/webhooks/${encodeURIComponent(one(form(request).endpoint))}`;
+    return ctx.seeOther(
+      reply,
+      back,
+      res.status === 202 ? 'Delivery queued again, same event id.' : problem(res),
+    );
+  });
+}

@@ -1,0 +1,85 @@
+import { esc } from '../html.ts';
+import { checkbox, consolePage, type Frame, postForm, secretBox, table, text, when } from './layout.ts';
+
+export interface Client {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  scope: string;
+  token_endpoint_auth_method: string;
+  first_party: boolean;
+  created_at: string;
+  client_secret?: string;
+}
+
+const SCOPES = ['openid', 'profile', 'phone', 'email', 'kyc'];
+
+const scopeBoxes = (chosen: string[]) =>
+  `<fieldset><legend>Scopes</legend>${SCOPES.map((s) => checkbox(s, 'scope', s, chosen.includes(s))).join('')}</fieldset>`;
+
+const uris = (value: string) =>
+  `<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3" required>${esc(value)}</textarea>`;
+
+export const clientsPage = (f: Frame, clients: Client[], draft: Record<string, string> = {}) =>
+  consolePage(
+    'Clients',
+    f,
+    table(
+      ['Name', 'Client ID', 'Authentication', 'Scopes', 'First party', 'Redirect URIs', ''],
+      clients.map((c) => [
+        `<a href="/console/clients/${encodeURIComponent(c.client_id)}">${esc(c.client_name)}</a>`,
+        `<code>${esc(c.client_id)}</code>`,
+        esc(c.token_endpoint_auth_method),
+        esc(c.scope),
+        c.first_party ? 'yes' : 'no',
+        c.redirect_uris.map(esc).join('<br>'),
+        `<a href="/console/clients/${encodeURIComponent(c.client_id)}">Edit</a>`,
+      ]),
+      'No clients yet.',
+    ) +
+      `<h2>Register a client</h2>${postForm(
+        '/console/clients',
+        f.csrf,
+        text('Name', 'client_name', draft.client_name, 'required maxlength="100"') +
+          uris(draft.redirect_uris ?? '') +
+          scopeBoxes((draft.scope ?? 'openid profile phone').split(' ')) +
+          `<label for="auth">Authentication</label><select id="auth" name="token_endpoint_auth_method">
+<option value="client_secret_basic">Confidential: client_secret_basic</option>
+<option value="client_secret_post">Confidential: client_secret_post</option>
+<option value="none">Public (PKCE only, no secret)</option></select>
+<p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', false)}</p>`,
+        'Register',
+        'block',
+      )}`,
+  );
+
+export const clientCreatedPage = (f: Frame, c: Client) =>
+  consolePage(
+    'Client registered',
+    f,
+    `<p>Client ID: <code id="client-id">${esc(c.client_id)}</code></p>${
+      c.client_secret ? secretBox('Client secret', c.client_secret) : '<p>A public client has no secret.</p>'
+    }<p><a href="/console/clients">Back to clients</a></p>`,
+  );
+
+export const clientEditPage = (f: Frame, c: Client) =>
+  consolePage(
+    `Client: ${c.client_name}`,
+    f,
+    `<p>Client ID <code>${esc(c.client_id)}</code>, ${esc(c.token_endpoint_auth_method)}, registered ${when(c.created_at)}</p>${postForm(
+      `/console/clients/${encodeURIComponent(c.client_id)}`,
+      f.csrf,
+      text('Name', 'client_name', c.client_name, 'required maxlength="100"') +
+        uris(c.redirect_uris.join('\n')) +
+        scopeBoxes(c.scope.split(' ')) +
+        `<p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', c.first_party)}</p>`,
+      'Save',
+      'block',
+    )}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${postForm(
+      `/console/clients/${encodeURIComponent(c.client_id)}/delete`,
+      f.csrf,
+      '',
+      'Delete client',
+    )}`,
+  );

@@ -1,0 +1,40 @@
+import { esc } from '../html.ts';
+import { consolePage, type Frame, postForm, secretBox, table, text, when } from './layout.ts';
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  key?: string;
+}
+
+export const keysPage = (f: Frame, keys: ApiKey[]) =>
+  consolePage(
+    'API keys',
+    f,
+    table(
+      ['Name', 'Prefix', 'Created', 'Last used', 'State', ''],
+      keys.map((k) => [
+        esc(k.name),
+        `<code>${esc(k.prefix)}…</code>`,
+        when(k.created_at),
+        when(k.last_used_at),
+        k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active',
+        k.revoked_at
+          ? ''
+          : postForm(`/console/api-keys/${encodeURIComponent(k.id)}/revoke`, f.csrf, '', `Revoke ${k.name}`),
+      ]),
+      'No API keys yet.',
+    ) +
+      `<h2>Create an API key</h2>${postForm('/console/api-keys', f.csrf, text('Name', 'name', '', 'required maxlength="100"'), 'Create', 'block')}`,
+  );
+
+export const keyCreatedPage = (f: Frame, k: ApiKey) =>
+  consolePage(
+    'API key created',
+    f,
+    `<p>${esc(k.name)}</p>${secretBox('API key', k.key ?? '')}<p><a href="/console/api-keys">Back to API keys</a></p>`,
+  );

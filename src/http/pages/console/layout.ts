@@ -1,0 +1,93 @@
+import { esc } from '../html.ts';
+
+// Issue 8: the operator's console. Plain server-rendered HTML: every action is a form that works with
+// JavaScript off; every form carries the session's CSRF token.
+
+const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fafafa}
+header{background:#1f2937;color:#fff;padding:.6rem 1.2rem;display:flex;gap:1.2rem;align-items:center;flex-wrap:wrap}
+header nav{display:flex;gap:1rem;flex-wrap:wrap}header a{color:#e5e7eb;text-decoration:none}header a[aria-current]{color:#fff;font-weight:700;text-decoration:underline}
+header form{margin-left:auto}main{max-width:72rem;margin:1.2rem auto;padding:0 1.2rem}
+h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.6rem}table{border-collapse:collapse;width:100%;background:#fff}
+th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top;font-size:.9rem}
+th{background:#f3f4f6}label{display:block;margin:.6rem 0 .15rem;font-weight:600}
+input[type=text],input[type=url],input[type=password],input[type=search],textarea,select{width:100%;max-width:36rem;padding:.4rem;font-size:.95rem;box-sizing:border-box}
+label.inline{display:inline-block;font-weight:400;margin-right:1rem}button{padding:.4rem .9rem;cursor:pointer}
+form.inline{display:inline}fieldset{border:1px solid #ddd;max-width:36rem}.notice{background:#ecfdf5;border:1px solid #10b981;padding:.5rem}
+.error{background:#fef2f2;border:1px solid #b91c1c;color:#7f1d1d;padding:.5rem}.secret{font:1rem monospace;background:#fff7ed;border:1px solid #f59e0b;padding:.6rem;word-break:break-all}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));gap:1rem}figure{margin:0;background:#fff;border:1px solid #ddd;padding:.6rem}
+figcaption{font-weight:600}.photos img{max-width:22rem;max-height:16rem;border:1px solid #ddd;margin:.3rem}`;
+
+const NAV: [string, string][] = [
+  ['/console', 'Overview'],
+  ['/console/clients', 'Clients'],
+  ['/console/api-keys', 'API keys'],
+  ['/console/webhooks', 'Webhooks'],
+  ['/console/kyc', 'KYC review'],
+  ['/console/users', 'Users'],
+];
+
+export interface Frame {
+  csrf: string;
+  /** the nav entry to mark as current */
+  section: string;
+  notice?: string;
+  error?: string;
+}
+
+const document = (title: string, header: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)} · Callsign console</title><style>${STYLE}</style></head>
+<body>${header}<main><h1>${esc(title)}</h1>${body}</main></body></html>`;
+
+export function consolePage(title: string, f: Frame, body: string): string {
+  const nav = NAV.map(
+    ([href, label]) =>
+      `<a href="${href}"${href === f.section ? ' aria-current="page"' : ''}>${esc(label)}</a>`,
+  ).join('');
+  const header = `<header><strong>Callsign console</strong><nav aria-label="Console">${nav}</nav>${postForm('/console/signout', f.csrf, '', 'Sign out')}</header>`;
+  const notice = f.notice ? `<p class="notice" role="status">${esc(f.notice)}</p>` : '';
+  const error = f.error ? `<p class="error" role="alert">${esc(f.error)}</p>` : '';
+  return document(title, header, notice + error + body);
+}
+
+export const signInPage = (csrf: string, error?: string) =>
+  document(
+    'Sign in',
+    '<header><strong>Callsign console</strong></header>',
+    `${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+<form method="post" action="/console/signin">${hiddenCsrf(csrf)}
+<label for="token">Admin token</label><input type="password" id="token" name="token" autocomplete="current-password" required>
+<p><button type="submit">Sign in</button></p></form>`,
+  );
+
+export const hiddenCsrf = (csrf: string) => `<input type="hidden" name="csrf" value="${esc(csrf)}">`;
+
+/** A form that posts; with no fields it is a single button. */
+export const postForm = (action: string, csrf: string, inner: string, button: string, cls = 'inline') =>
+  `<form class="${cls}" method="post" action="${esc(action)}">${hiddenCsrf(csrf)}${inner}<button type="submit">${esc(button)}</button></form>`;
+
+export const table = (headers: string[], rows: string[][], empty = 'Nothing here yet.') =>
+  rows.length
+    ? `<table><thead><tr>${headers.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+        .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+        .join('')}</tbody></table>`
+    : `<p>${esc(empty)}</p>`;
+
+export const text = (label: string, name: string, value = '', attrs = '') =>
+  `<label for="${name}">${esc(label)}</label><input type="text" id="${name}" name="${name}" value="${esc(value)}" ${attrs}>`;
+
+export const checkbox = (label: string, name: string, value: string, checked: boolean) =>
+  `<label class="inline"><input type="checkbox" name="${name}" value="${esc(value)}"${checked ? ' checked' : ''}> ${esc(label)}</label>`;
+
+/** A secret shown once, with what it is for. */
+export const secretBox = (label: string, secret: string) =>
+  `<p><strong>${esc(label)}</strong> (shown once: copy it now, it cannot be shown again)</p><p class="secret" id="secret">${esc(secret)}</p>`;
+
+export const when = (v: unknown) =>
+  v
+    ? esc(
+        String(v)
+          .replace('T', ' ')
+          .replace(/\.\d+Z$/, 'Z'),
+      )
+    : '–';

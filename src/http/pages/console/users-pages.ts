@@ -1,0 +1,98 @@
+import { esc } from '../html.ts';
+import { consolePage, type Frame, postForm, table, when } from './layout.ts';
+
+export interface AdminUser {
+  id: string;
+  phone: string;
+  handle: string;
+  name: string | null;
+  email: string | null;
+  country: string | null;
+  language: string | null;
+  kyc_status: string;
+  kyc_country: string | null;
+  created_at: string;
+  admin_locked_at: string | null;
+  pin_locked_until: string | null;
+  failed_pin_attempts: number;
+  sessions?: {
+    id: string;
+    client_id: string;
+    device_name: string | null;
+    platform: string;
+    ip_address: string | null;
+    last_used_at: string;
+    created_at: string;
+  }[];
+  kyc?: { status: string; level: string | null; verified_at: string | null };
+}
+
+const search = (q: string) =>
+  `<form method="get" action="/console/users" role="search"><label for="q">Phone number, handle or user id</label>
+<input type="search" id="q" name="q" value="${esc(q)}" required> <button type="submit">Find</button></form>`;
+
+export const usersPage = (f: Frame, q: string, found: AdminUser[] | undefined) =>
+  consolePage(
+    'Users',
+    f,
+    search(q) +
+      (found === undefined
+        ? ''
+        : table(
+            ['Handle', 'Name', 'Phone', 'KYC', 'Created'],
+            found.map((u) => [
+              `<a href="/console/users/${u.id}">@${esc(u.handle)}</a>`,
+              esc(u.name),
+              esc(u.phone),
+              esc(u.kyc_status),
+              when(u.created_at),
+            ]),
+            'No account matches.',
+          )),
+  );
+
+export const userPage = (f: Frame, u: AdminUser) => {
+  const base = `/console/users/${u.id}`;
+  const locked = u.admin_locked_at
+    ? `<p><strong>Locked by an operator</strong> since ${when(u.admin_locked_at)}.</p>${postForm(`${base}/unlock`, f.csrf, '', 'Unlock')}`
+    : `${u.pin_locked_until ? `<p>Locked after wrong PINs until ${when(u.pin_locked_until)}.</p>` : ''}${postForm(
+        `${base}/lock`,
+        f.csrf,
+        '',
+        'Lock account',
+      )} <small>Ends every session; sign-in and PIN reset are refused until unlocked.</small>${
+        u.pin_locked_until ? ` ${postForm(`${base}/unlock`, f.csrf, '', 'Unlock')}` : ''
+      }`;
+  return consolePage(
+    `@${u.handle}`,
+    f,
+    `${table(
+      ['Field', 'Value'],
+      [
+        ['Id', `<code>${esc(u.id)}</code>`],
+        ['Name', esc(u.name)],
+        ['Phone', esc(u.phone)],
+        ['E-mail', esc(u.email)],
+        ['Country / language', `${esc(u.country)} / ${esc(u.language)}`],
+        [
+          'KYC',
+          `${esc(u.kyc?.status)}${u.kyc?.level ? ` (${esc(u.kyc.level)})` : ''}${u.kyc_country ? `, ${esc(u.kyc_country)}` : ''}`,
+        ],
+        ['Wrong PINs in a row', String(u.failed_pin_attempts)],
+        ['Created', when(u.created_at)],
+      ],
+    )}<h2>Lock</h2>${locked}<h2>Sessions</h2>${table(
+      ['Device', 'Platform', 'Client', 'Address', 'Last used', 'Created', ''],
+      (u.sessions ?? []).map((s) => [
+        esc(s.device_name),
+        esc(s.platform),
+        esc(s.client_id),
+        esc(s.ip_address),
+        when(s.last_used_at),
+        when(s.created_at),
+        postForm(`${base}/sessions/${s.id}/revoke`, f.csrf, '', 'Revoke'),
+      ]),
+      'No active sessions.',
+    )}`,
+  );
+};

@@ -1,0 +1,295 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { documentPhoto, initiate, submitForm, validFields } from '../helpers/kyc.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+// Issue 8: every page of the console in a real Chromium with JavaScript off; a screenshot of each lands in
+// test-artifacts/console (git-ignored).
+const ADMIN_TOKEN = 'console-admin-token-0123456789abcdef';
+const SHOTS = new URL('../../test-artifacts/console/', import.meta.url).pathname;
+
+describe('the operator console at /console (issue 8), page by page, JavaScript off', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let shot = 0;
+  const snap = async (name: string) => {
+    shot += 1;
+    await page.screenshot({ path: `${SHOTS}${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
+  };
+  const heading = () => page.getByRole('heading', { level: 1 }).textContent();
+  const notice = () => page.getByRole('status').textContent();
+  const submit = (name: string) =>
+    Promise.all([
+      page.waitForLoadState('load'),
+      page.getByRole('button', { name, exact: true }).first().click(),
+    ]);
+
+  before(async () => {
+    rmSync(SHOTS, { recursive: true, force: true });
+    mkdirSync(SHOTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await createTestApp({
+      env: {
+        ADMIN_TOKEN,
+        BASE_URL: base,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        RATE_LIMITS: 'verify_page_address=100000/60',
+      },
+    });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    browser = await launchBrowser();
+    context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+  });
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  test('sign-in with the admin token: a wrong one is refused; the session cookie is HttpOnly and SameSite=Strict', async () => {
+    await page.goto(`${base}/console`);
+    assert.equal(new URL(page.url()).pathname, '/console/signin');
+    await page.getByLabel('Admin token').fill('not-the-token');
+    await submit('Sign in');
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /not the admin token/);
+    await snap('signin-refused');
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await submit('Sign in');
+    assert.equal(new URL(page.url()).pathname, '/console');
+    const [cookie] = (await context.cookies()).filter((c) => c.name === 'callsign_console');
+    assert.ok(cookie);
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.sameSite, 'Strict');
+    assert.equal(cookie.path, '/console');
+    assert.notEqual(cookie.value, ADMIN_TOKEN, 'the browser holds a session id, not the token');
+  });
+
+  test('a form posted without its CSRF token is refused', async () => {
+    const [cookie] = (await context.cookies()).filter((c) => c.name === 'callsign_console');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/console/api-keys',
+      headers: {
+        cookie: `callsign_console=${cookie.value}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'name=forged',
+    });
+    assert.equal(res.statusCode, 403);
+    const keys = (await t.request('GET', '/admin/v1/api-keys', { token: ADMIN_TOKEN })).body.data;
+    assert.ok(!keys.some((k: { name: string }) => k.name === 'forged'));
+  });
+
+  test('overview: four charts of the last 24 hours and the active sessions', async () => {
+    await signUp(t);
+    await page.goto(`${base}/console`);
+    assert.equal(await heading(), 'Overview');
+    for (const label of ['Sign-ups', 'Sign-ins (sessions opened)', 'OTP sends', 'Webhook failures'])
+      assert.equal(
+        await page
+          .getByRole('img', { name: new RegExp(`^${label.replace(/[()]/g, '\\$&')} per hour`) })
+          .count(),
+        1,
+        label,
+      );
+    assert.match((await page.getByRole('figure').first().textContent()) ?? '', /Sign-ups: 1/);
+    assert.equal(await page.locator('#active-sessions').textContent(), '1');
+    await snap('overview');
+  });
+
+  test('clients: register (the secret shown once), edit redirect URIs, scopes and first party, delete', async () => {
+    await page.goto(`${base}/console/clients`);
+    await page.getByLabel('Name').fill('Acme Shop');
+    await page.getByLabel('Redirect URIs (one per line)').fill('https://shop.example/cb');
+    await page.getByLabel('kyc').check();
+    await submit('Register');
+    assert.equal(await heading(), 'Client registered');
+    const secret = await page.locator('#secret').textContent();
+    assert.ok(secret && secret.length >= 43);
+    const clientId = (await page.locator('#client-id').textContent()) as string;
+    await snap('client-registered');
+
+    await page.goto(`${base}/console/clients`);
+    assert.ok(!(await page.content()).includes(secret as string), 'the list never shows a secret');
+    await snap('clients');
+    await page.getByRole('link', { name: 'Acme Shop' }).click();
+    await page
+      .getByLabel('Redirect URIs (one per line)')
+      .fill('https://shop.example/cb\nhttps://shop.example/cb2');
+    await page.getByLabel('First party (skips the consent screen)').check();
+    await page.getByLabel('email').check();
+    await submit('Save');
+    assert.equal(await notice(), 'Saved.');
+    await snap('client-edit');
+    const saved = (await t.request('GET', `/admin/v1/clients/${clientId}`, { token: ADMIN_TOKEN })).body;
+    assert.deepEqual(saved.redirect_uris, ['https://shop.example/cb', 'https://shop.example/cb2']);
+    assert.equal(saved.first_party, true);
+    assert.equal(saved.scope, 'openid profile phone email kyc');
+
+    await page.getByLabel('Redirect URIs (one per line)').fill('http://evil.example/cb');
+    await submit('Save');
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /https/);
+
+    await submit('Delete client');
+    assert.equal(await notice(), 'Client deleted; its sessions ended.');
+    assert.equal(
+      (await t.request('GET', `/admin/v1/clients/${clientId}`, { token: ADMIN_TOKEN })).status,
+      404,
+    );
+  });
+
+  test('API keys: create (shown once), list with prefix and last use, revoke', async () => {
+    await page.goto(`${base}/console/api-keys`);
+    await page.getByLabel('Name').fill('backend');
+    await submit('Create');
+    const key = (await page.locator('#secret').textContent()) as string;
+    assert.match(key, /^csk_/);
+    await snap('api-key-created');
+    await t.request('GET', '/api/v1/users?phone=%2B16505550000', { token: key });
+    await page.goto(`${base}/console/api-keys`);
+    const row = page.getByRole('row', { name: /backend/ });
+    assert.match((await row.textContent()) ?? '', new RegExp(`${key.slice(0, 12)}…`));
+    assert.doesNotMatch((await row.textContent()) ?? '', /–\s*active/, 'last used is shown');
+    await snap('api-keys');
+    await submit('Revoke backend');
+    assert.equal(await notice(), 'API key revoked.');
+    assert.match((await page.getByRole('row', { name: /backend/ }).textContent()) ?? '', /revoked/);
+  });
+
+  test('webhooks: add, edit events, disable and enable, send a test event, delivery log, replay, roll, delete', async () => {
+    const receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    try {
+      await page.goto(`${base}/console/webhooks`);
+      await page.getByLabel('URL').fill(url);
+      await page.getByLabel('Description').fill('CRM');
+      await submit('Add endpoint');
+      assert.equal(await heading(), 'Endpoint added');
+      const first = (await page.locator('#secret').textContent()) as string;
+      assert.match(first, /^whsec_/);
+      await snap('webhook-added');
+      await page.getByRole('link', { name: 'Back to the endpoint' }).click();
+
+      await page.getByLabel('All events').uncheck();
+      await page.getByLabel('user.created').check();
+      await page.getByLabel('Enabled').uncheck();
+      await submit('Save');
+      const id = new URL(page.url()).pathname.split('/').pop() as string;
+      let saved = (await t.request('GET', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN })).body;
+      assert.deepEqual(saved.events, ['user.created']);
+      assert.equal(saved.enabled, false);
+      await page.getByLabel('Enabled').check();
+      await submit('Save');
+      saved = (await t.request('GET', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN })).body;
+      assert.equal(saved.enabled, true);
+
+      await submit('Send test event');
+      assert.match((await notice()) ?? '', /Test event queued/);
+      assert.match((await page.getByRole('row', { name: /webhook\.test/ }).textContent()) ?? '', /pending/);
+      await t.c.deliveries.deliverDue();
+      await page.reload();
+      const log = (await page.getByRole('row', { name: /webhook\.test/ }).textContent()) ?? '';
+      assert.match(log, /delivered/);
+      assert.match(log, /204/);
+      assert.match(log, /\d+ ms/);
+      await snap('webhook-endpoint');
+      await submit('Replay');
+      assert.match((await notice()) ?? '', /same event id/);
+      await t.c.deliveries.deliverDue();
+      assert.equal(receiver.received.length, 2);
+      assert.equal(JSON.parse(receiver.received[1].body).id, JSON.parse(receiver.received[0].body).id);
+
+      await submit('Roll secret');
+      assert.equal(await heading(), 'Secret rolled');
+      assert.notEqual(await page.locator('#secret').textContent(), first);
+      assert.match((await page.locator('main').textContent()) ?? '', /previous secret also signs until/);
+      await page.getByRole('link', { name: 'Back to the endpoint' }).click();
+      await submit('Delete endpoint');
+      assert.equal(await notice(), 'Endpoint deleted.');
+      await snap('webhooks');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('KYC review: the queue, the data and the photos, approve, reject with a D31 reason', async () => {
+    const a = await signUp(t, { name: 'Ada' });
+    const b = await signUp(t, { name: 'Bob' });
+    for (const s of [a, b])
+      await submitForm(t, await initiate(t, s.access_token), validFields(), [await documentPhoto()]);
+    await page.goto(`${base}/console/kyc`);
+    assert.equal(await page.getByRole('link', { name: 'Review', exact: true }).count(), 2);
+    await snap('kyc-queue');
+    await page.getByRole('link', { name: 'Review', exact: true }).first().click();
+    const photo = page.getByRole('img', { name: 'document photo' });
+    assert.equal(await photo.count(), 1);
+    const served = await page.request.get(
+      new URL((await photo.getAttribute('src')) as string, base).toString(),
+    );
+    assert.equal(served.status(), 200);
+    assert.equal(served.headers()['content-type'], 'image/jpeg');
+    await snap('kyc-review');
+    await submit('Approve');
+    assert.equal(await notice(), 'Verification approved.');
+    await page.getByRole('link', { name: 'Review', exact: true }).click();
+    await page.getByLabel('Reason').selectOption('document_expired');
+    await page.getByLabel('Message to the user').fill('Your passport has expired.');
+    await submit('Reject');
+    assert.equal(await notice(), 'Verification rejected.');
+    assert.match((await page.locator('main').textContent()) ?? '', /Nothing waits for review/);
+    const statuses = await Promise.all(
+      [a, b].map(
+        async (s) => (await t.request('GET', '/kyc/status', { token: s.access_token })).body.data.status,
+      ),
+    );
+    assert.deepEqual(statuses.sort(), ['rejected', 'verified']);
+  });
+
+  test('users: find by phone, see profile, sessions and KYC, revoke a session, lock and unlock', async () => {
+    const s = await signUp(t, { name: 'Lin' });
+    await page.goto(`${base}/console/users`);
+    await page.getByLabel('Phone number, handle or user id').fill(s.phone);
+    await submit('Find');
+    await snap('users-search');
+    await page.getByRole('link', { name: `@${s.handle}` }).click();
+    assert.equal(await heading(), `@${s.handle}`);
+    assert.match((await page.locator('main').textContent()) ?? '', /KYCnone/);
+    await snap('user');
+    await submit('Revoke');
+    assert.equal(await notice(), 'Session revoked.');
+    assert.equal((await t.request('GET', '/users/me', { token: s.access_token })).status, 401);
+    await submit('Lock account');
+    assert.equal(await notice(), 'Account locked; its sessions ended.');
+    assert.match((await page.locator('main').textContent()) ?? '', /Locked by an operator/);
+    const refused = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } });
+    assert.equal(refused.body.error.code, 'ACCOUNT_LOCKED');
+    await submit('Unlock');
+    assert.equal(await notice(), 'Account unlocked.');
+    assert.equal(
+      (await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } })).status,
+      200,
+    );
+    await page.goto(`${base}/console/users?q=${encodeURIComponent(`@${s.handle}`)}`);
+    assert.equal(await page.getByRole('link', { name: `@${s.handle}` }).count(), 1);
+  });
+
+  test('sign-out ends the session: the console asks for the token again', async () => {
+    await page.goto(`${base}/console`);
+    await submit('Sign out');
+    assert.equal(new URL(page.url()).pathname, '/console/signin');
+    await page.goto(`${base}/console/clients`);
+    assert.equal(new URL(page.url()).pathname, '/console/signin');
+    assert.equal((await t.c.db.query('SELECT 1 FROM console_sessions')).length, 0);
+    await snap('signed-out');
+  });
+});
