@@ -1,30 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { freePort } from '../helpers/free-port.ts';
-import { BIN, spawnServer } from '../helpers/spawn-server.ts';
+import { startCliServer } from '../helpers/cli-server.ts';
+import { BIN } from '../helpers/spawn-server.ts';
 
 test('D36: `callsign clients|api-keys|keys` drive the running server through its admin API', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'callsign-admin-cli-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BASE_URL: `http://127.0.0.1:${port}`,
-    ADMIN_TOKEN: 'cli-admin-token-0123456789abcdef',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
-  const server = await spawnServer(env);
-  const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
+  const { base, env, cli, stop } = await startCliServer('admin-cli');
   try {
     const created = cli(
       'clients',
@@ -74,7 +55,7 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
     assert.equal(cli('api-keys', 'revoke', key.id).code, 0);
 
     const rotated = JSON.parse(cli('keys', 'rotate', '--json').out);
-    const jwks = await (await fetch(`http://127.0.0.1:${port}/.well-known/jwks.json`)).json();
+    const jwks = await (await fetch(`${base}/.well-known/jwks.json`)).json();
     assert.ok(jwks.keys.some((k: { kid: string }) => k.kid === rotated.kid));
 
     const noToken = spawnSync(process.execPath, [BIN, 'clients', 'list'], {
@@ -84,7 +65,6 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
     assert.equal(noToken.status, 1);
     assert.match(noToken.stderr, /ADMIN_TOKEN is not set/);
   } finally {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 });

@@ -1,35 +1,22 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { freePort } from '../helpers/free-port.ts';
+import { startCliServer } from '../helpers/cli-server.ts';
 import { photo } from '../helpers/kyc.ts';
-import { BIN, spawnServer } from '../helpers/spawn-server.ts';
 
 const PHONES = ['+14155550101', '+14155550102'];
 
 test("D31, D36: `callsign kyc list|show|approve|reject` review the running server's queue", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'callsign-kyc-cli-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BASE_URL: base,
-    ADMIN_TOKEN: 'cli-admin-token-0123456789abcdef',
+  const {
+    base,
+    dataDir,
+    cli: run,
+    stop,
+  } = await startCliServer('kyc-cli', {
     TEST_PHONE_NUMBERS: PHONES.map((p) => `${p}=000000`).join(','),
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
-  const server = await spawnServer(env);
-  const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, 'kyc', ...args], { env, encoding: 'utf8' });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
+  });
+  const cli = (...args: string[]) => run('kyc', ...args);
   const post = async (path: string, body: unknown, token?: string) =>
     (
       await (
@@ -97,7 +84,6 @@ test("D31, D36: `callsign kyc list|show|approve|reject` review the running serve
     assert.equal(late.code, 1);
     assert.match(late.err, /only a pending verification/);
   } finally {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 });

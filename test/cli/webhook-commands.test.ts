@@ -1,39 +1,23 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
-import { freePort } from '../helpers/free-port.ts';
-import { BIN, spawnServer } from '../helpers/spawn-server.ts';
+import { startCliServer } from '../helpers/cli-server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const PHONE = '+14155550100';
 
 test('D36: `callsign webhooks` manages endpoints of the running server, which delivers by itself', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'callsign-webhooks-cli-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BASE_URL: base,
-    ADMIN_TOKEN: 'cli-admin-token-0123456789abcdef',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    TEST_PHONE_NUMBERS: `${PHONE}=000000`, // D35: a fixed code, so the test signs up over plain HTTP
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
   const receiver = new WebhookReceiver();
   const url = await receiver.start();
-  const server = await spawnServer(env);
-  const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, 'webhooks', ...args], { env, encoding: 'utf8' });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
+  const {
+    base,
+    cli: run,
+    stop,
+  } = await startCliServer('webhooks-cli', {
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    TEST_PHONE_NUMBERS: `${PHONE}=000000`, // D35: a fixed code, so the test signs up over plain HTTP
+  });
+  const cli = (...args: string[]) => run('webhooks', ...args);
   const post = async (path: string, body: unknown) =>
     (
       await (
@@ -89,8 +73,7 @@ test('D36: `callsign webhooks` manages endpoints of the running server, which de
     assert.equal(cli('list').out.trim(), '');
     assert.match(cli('show', id).err, /not_found/);
   } finally {
-    await server.stop();
+    await stop();
     await receiver.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -92,16 +92,20 @@ describe('webhook delivery across worker processes (D32)', () => {
     for (const f of cleanup.reverse()) await f();
   });
 
-  test('a worker killed with SIGKILL mid-delivery: after restart the event is delivered, same envelope id', async () => {
+  /** A database with a receiver's endpoint and n events waiting for it; the test's container still open. */
+  const queued = async (n: number) => {
     const store = await makeStore();
     cleanup.push(() => store.drop());
     const receiver = new WebhookReceiver();
     cleanup.push(() => receiver.close());
-    const url = await receiver.start();
-
     const setup = await store.open();
-    await setup.webhooks.create({ url });
-    await queueEvents(setup, 1);
+    await setup.webhooks.create({ url: await receiver.start() });
+    await queueEvents(setup, n);
+    return { store, receiver, setup };
+  };
+
+  test('a worker killed with SIGKILL mid-delivery: after restart the event is delivered, same envelope id', async () => {
+    const { store, receiver, setup } = await queued(1);
     await setup.close();
 
     // The first attempt reaches the receiver, which holds it unanswered; the worker dies right then.
@@ -140,14 +144,7 @@ describe('webhook delivery across worker processes (D32)', () => {
     'two worker processes on one PostgreSQL deliver 1000 queued events, each exactly once',
     { skip: !TEST_DATABASE_URL && 'PGlite belongs to one process; runs with TEST_DATABASE_URL' },
     async () => {
-      const store = await makeStore();
-      cleanup.push(() => store.drop());
-      const receiver = new WebhookReceiver();
-      cleanup.push(() => receiver.close());
-      const url = await receiver.start();
-      const setup = await store.open();
-      await setup.webhooks.create({ url });
-      await queueEvents(setup, 1000);
+      const { store, receiver, setup } = await queued(1000);
 
       const workers = [spawnWorker(store.env), spawnWorker(store.env)];
       for (const w of workers) cleanup.push(async () => w.child.kill('SIGKILL'));
