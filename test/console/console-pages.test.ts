@@ -293,3 +293,33 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await snap('signed-out');
   });
 });
+
+describe('console cookies and availability', () => {
+  test('behind https the session cookie is Secure; without ADMIN_TOKEN there is no console', async () => {
+    const t = await createTestApp({ env: { ADMIN_TOKEN, BASE_URL: 'https://id.example.com' } });
+    const off = await createTestApp();
+    try {
+      const form = await t.app.inject({ method: 'GET', url: '/console/signin' });
+      const csrfCookie = String(form.headers['set-cookie']).split(';')[0];
+      assert.match(String(form.headers['set-cookie']), /Secure/);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
+      const signedIn = await t.app.inject({
+        method: 'POST',
+        url: '/console/signin',
+        headers: { cookie: csrfCookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ csrf, token: ADMIN_TOKEN }).toString(),
+      });
+      assert.equal(signedIn.statusCode, 303);
+      const session = ([] as string[])
+        .concat(signedIn.headers['set-cookie'] as string[])
+        .find((c) => c.startsWith('callsign_console='));
+      assert.match(session ?? '', /HttpOnly/);
+      assert.match(session ?? '', /Secure/);
+      assert.match(session ?? '', /SameSite=Strict/);
+      assert.equal((await off.app.inject({ method: 'GET', url: '/console' })).statusCode, 404);
+    } finally {
+      await t.close();
+      await off.close();
+    }
+  });
+});
