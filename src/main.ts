@@ -31,6 +31,9 @@ function banner(config: Config, port: number) {
     [
       `Callsign ${config.version} (${config.appEnv}${workers}) listening on http://localhost:${port}`,
       `  API docs:  http://localhost:${port}/docs    health: http://localhost:${port}/health`,
+      config.adminToken
+        ? `  console:   http://localhost:${port}/console (sign in with ADMIN_TOKEN)`
+        : '  console:   off (set ADMIN_TOKEN to turn on the admin API and the console)',
       `  storage:   ${storage}${config.redisUrl ? ' + Redis' : ''}`,
       `  SMS:       ${config.smsProvider}${config.smsProvider === 'console' ? ' (codes are printed below as [sms:console] lines)' : ''}`,
       '',

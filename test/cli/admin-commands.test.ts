@@ -5,8 +5,13 @@ import { startCliServer } from '../helpers/cli-server.ts';
 import { BIN } from '../helpers/spawn-server.ts';
 
 test('D36: `callsign clients|api-keys|keys` drive the running server through its admin API', async () => {
-  const { base, env, cli, stop } = await startCliServer('admin-cli');
+  const { base, env, cli, server, stop } = await startCliServer('admin-cli');
   try {
+    assert.match(
+      server.output(),
+      /console: {3}http:\/\/localhost:\d+\/console/,
+      'the banner says where the console is',
+    );
     const created = cli(
       'clients',
       'create',

@@ -34,6 +34,7 @@ describe('the callsign command', () => {
   test('serve: README walk-through on PGlite; SIGTERM finishes an in-flight request; data survives a restart', async () => {
     const s = await start();
     assert.match(s.output(), /API docs:/);
+    assert.match(s.output(), /console: {3}off \(set ADMIN_TOKEN/);
     assert.ok(
       statSync(join(dataDir, 'secrets.json')).isFile(),
       'D39: development secrets generated into DATA_DIR',
