@@ -46,16 +46,22 @@ export async function verifyPage(app: FastifyInstance, c: Container) {
     d.setUTCFullYear(d.getUTCFullYear() - KYC_MIN_AGE);
     return d.toISOString().slice(0, 10);
   };
-  const limited = async (request: FastifyRequest) =>
-    (await c.rateLimiter.hit([['verify_page_address', request.ip]])).exceeded !== null;
-  const tooMany = (reply: FastifyReply) => sendPage(reply, 429, tooManyPage).header('Retry-After', '60');
-
-  app.get('/verify/:token', { schema }, async (request, reply) => {
-    if (await limited(request)) return tooMany(reply);
+  /** The path's token if its link can be used; otherwise the page saying why (or 429) is sent. */
+  const usableLink = async (request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> => {
+    if ((await c.rateLimiter.hit([['verify_page_address', request.ip]])).exceeded) {
+      sendPage(reply, 429, tooManyPage).header('Retry-After', '60');
+      return undefined;
+    }
     const token = (request.params as { token: string }).token;
     const link = await c.kyc.openLink(token);
-    if ('problem' in link)
-      return sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
+    if (!('problem' in link)) return token;
+    sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
+    return undefined;
+  };
+
+  app.get('/verify/:token', { schema }, async (request, reply) => {
+    const token = await usableLink(request, reply);
+    if (!token) return reply;
     const csrf = randomBytes(24).toString('base64url');
     reply.header(
       'Set-Cookie',
@@ -75,11 +81,8 @@ export async function verifyPage(app: FastifyInstance, c: Container) {
   });
 
   app.post('/verify/:token', { schema }, async (request, reply) => {
-    if (await limited(request)) return tooMany(reply);
-    const token = (request.params as { token: string }).token;
-    const link = await c.kyc.openLink(token);
-    if ('problem' in link)
-      return sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
+    const token = await usableLink(request, reply);
+    if (!token) return reply;
     const csrf = parseCookies(request.headers.cookie ?? '')[CSRF_COOKIE] ?? '';
     const again = (status: number, error: string, values: Record<string, string> = {}) =>
       sendPage(
