@@ -116,7 +116,18 @@ export class WebhookDeliveryWorker {
     return webhookDeliveriesRepo.claimDue(this.d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), limit);
   }
 
-  async #attempt(c: ClaimedDelivery): Promise<void> {
+  /** One attempt; never rejects: an unexpected failure (a secret that no longer decrypts) is logged and the
+   * claim left to run out, so the delivery is tried again rather than lost. */
+  #attempt(c: ClaimedDelivery): Promise<void> {
+    return this.#send(c).catch((err) =>
+      this.d.logger.error(
+        { err, webhook: { delivery_id: c.id, endpoint_id: c.endpoint_id } },
+        'webhook attempt broke',
+      ),
+    );
+  }
+
+  async #send(c: ClaimedDelivery): Promise<void> {
     const started = this.d.clock.now();
     // The envelope (spec "Delivery format"); `data` is the stored JSON text, byte for byte on every attempt.
     const body = `{"id":${JSON.stringify(c.event_id)},"type":${JSON.stringify(c.event_type)},"created_at":"${c.event_created_at.toISOString()}","data":${c.event_data}}`;

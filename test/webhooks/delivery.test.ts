@@ -300,4 +300,30 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
       await receiver.close();
     }
   });
+
+  test('an attempt that breaks (a secret that no longer decrypts) is logged and retried later, never lost', async () => {
+    receiver = new WebhookReceiver();
+    const { id } = await addEndpoint(t, { url: await receiver.start(), events: ['user.created'] });
+    try {
+      const [good] = await t.c.db.query<{ secret_enc: string }>(
+        'SELECT secret_enc FROM webhook_endpoints WHERE id = $1',
+        [id],
+      );
+      await t.c.db.query(
+        `UPDATE webhook_endpoints SET secret_enc = 'v1.broken.broken.broken' WHERE id = $1`,
+        [id],
+      );
+      await signUp(t);
+      assert.equal(await t.c.deliveries.deliverDue(), 1, 'the worker carries on');
+      assert.ok(t.logs.some((l) => l.includes('webhook attempt broke')));
+      assert.equal(receiver.received.length, 0);
+      await t.c.db.query('UPDATE webhook_endpoints SET secret_enc = $2 WHERE id = $1', [id, good.secret_enc]);
+      t.clock.advance(CLAIM_LEASE_SECONDS);
+      assert.equal(await t.c.deliveries.deliverDue(), 1);
+      assert.equal(receiver.received.length, 1);
+    } finally {
+      await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+    }
+  });
 });
