@@ -18,6 +18,10 @@ export const DEFAULT_RATE_LIMITS = {
   oauth_authorize_address: { limit: 60, windowSeconds: 60 },
   // not in the spec: the verification page takes uploads of up to 30 MB a post
   verify_page_address: { limit: 30, windowSeconds: 60 },
+  // not in the spec (P36): /api/v1 per address (every request), per user token, per server API key
+  api_v1_address: { limit: 600, windowSeconds: 60 },
+  api_v1_user: { limit: 300, windowSeconds: 60 },
+  api_v1_key: { limit: 1200, windowSeconds: 60 },
   // not in the spec: guesses of the admin token on the console's sign-in form
   console_signin_address: { limit: 10, windowSeconds: 900 },
 } satisfies Record<string, RateLimitRule>;
@@ -31,7 +35,7 @@ export function parseRateLimits(raw: string | undefined): { limits: RateLimits; 
   const problems: string[] = [];
   if (!raw?.trim()) return { limits, problems };
   for (const part of raw.split(',')) {
-    const m = /^\s*([a-z_]+)\s*=\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(part);
+    const m = /^\s*([a-z0-9_]+)\s*=\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(part);
     if (!m || !(m[1] in limits) || Number(m[2]) < 1 || Number(m[3]) < 1) {
       problems.push(
         `"${part.trim()}" is not name=count/seconds with a known name (${Object.keys(limits).join(', ')})`,

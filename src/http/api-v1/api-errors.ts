@@ -24,6 +24,10 @@ export function apiErrorHandler(err: unknown, request: FastifyRequest, reply: Fa
       .send({ error: err.error, error_description: err.description });
   }
   const domain = toDomainError(err);
+  if (domain?.code === 'RATE_LIMITED') {
+    reply.header('Retry-After', String(domain.details.retry_after_seconds ?? 60));
+    return reply.status(429).send({ error: 'too_many_requests', error_description: domain.message });
+  }
   if (domain && domain.code !== 'INTERNAL_ERROR') {
     return reply.status(400).send({ error: 'invalid_request', error_description: domain.message });
   }

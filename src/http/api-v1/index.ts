@@ -1,11 +1,12 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { scopedUser } from '../../domain/api-users.ts';
 import { AVATAR_MAX_BYTES } from '../../domain/avatars.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { bearerToken } from '../plugins/bearer.ts';
+import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { apiErrorHandler } from './api-errors.ts';
 
 const tags = ['API v1'];
@@ -18,8 +19,14 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     reply.status(404).send({ error: 'not_found', error_description: 'no such route' }),
   );
 
+  // Not in the spec (D28 names no /api/v1 limits): every request counts against its address, and once
+  // authenticated against its user or API key, with the X-RateLimit-* headers of the REST surface.
+  app.addHook('preHandler', async (request, reply) =>
+    countRequest(c, reply, [['api_v1_address', request.ip]]),
+  );
+
   /** A user token's holder; an API key is no user (invalid_token). */
-  const holder = async (request: FastifyRequest) => {
+  const holder = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request);
     if (token?.startsWith('csk_'))
       throw new OAuthError(
@@ -27,12 +34,14 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
         'a server API key cannot act as a user; send a user access token',
       );
     const { user, scope } = await c.oauthTokens.holderOf(token);
+    await countRequest(c, reply, [['api_v1_user', user.id]]);
     return { userId: user.id, scope, user };
   };
   /** A live server API key; a user token is valid but not allowed here (insufficient_scope). */
-  const server = async (request: FastifyRequest) => {
+  const server = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request);
-    if (token?.startsWith('csk_') && (await c.clients.authenticateApiKey(token))) return;
+    const key = token?.startsWith('csk_') ? await c.clients.authenticateApiKey(token) : undefined;
+    if (key) return countRequest(c, reply, [['api_v1_key', key.id]]);
     if (token && !token.startsWith('csk_')) {
       await c.oauthTokens.holderOf(token);
       throw new OAuthError('insufficient_scope', 'this needs a server API key');
@@ -55,8 +64,8 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
   app.get(
     '/users/me',
     { schema: { tags, security, summary: 'The token holder (fields by scope, D20)' } },
-    async (request) => {
-      const h = await holder(request);
+    async (request, reply) => {
+      const h = await holder(request, reply);
       return me(await c.apiUsers.me(h.userId), h.scope);
     },
   );
@@ -64,8 +73,8 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
   app.patch(
     '/users/me',
     { schema: { tags, security, summary: 'Update name, email, metadata', body: { type: 'object' } } },
-    async (request) => {
-      const h = await holder(request);
+    async (request, reply) => {
+      const h = await holder(request, reply);
       const u = await c.apiUsers.update(h.userId, h.scope, request.body as Record<string, unknown>);
       return scopedUser(u, h.scope, ['id', 'phone', 'name', 'email', 'updated_at']);
     },
@@ -74,8 +83,8 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
   app.patch(
     '/users/me/metadata',
     { schema: { tags, security, summary: 'JSON Merge Patch of metadata (RFC 7396)' } },
-    async (request) => {
-      const h = await holder(request);
+    async (request, reply) => {
+      const h = await holder(request, reply);
       return { metadata: await c.apiUsers.patchMetadata(h.userId, h.scope, request.body) };
     },
   );
@@ -84,7 +93,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     '/users/me',
     { schema: { tags, security, summary: 'Delete the account ({confirm: true})', body: { type: 'object' } } },
     async (request, reply) => {
-      const h = await holder(request);
+      const h = await holder(request, reply);
       await c.apiUsers.delete(h.userId, h.scope, request.body as Record<string, unknown>);
       return reply.status(204).send();
     },
@@ -99,8 +108,8 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
   app.post(
     '/users/me/avatar',
     { schema: { tags, security, summary: 'Upload the profile picture (multipart field "file")' } },
-    async (request) => {
-      const h = await holder(request);
+    async (request, reply) => {
+      const h = await holder(request, reply);
       requireProfile(h.scope);
       let file: Buffer;
       try {
@@ -124,7 +133,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     '/users/me/avatar',
     { schema: { tags, security, summary: 'Remove the profile picture' } },
     async (request, reply) => {
-      const h = await holder(request);
+      const h = await holder(request, reply);
       requireProfile(h.scope);
       await c.avatars.remove(h.userId);
       return reply.status(204).send();
@@ -134,8 +143,8 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
   app.get(
     '/users/:id',
     { schema: { tags, security, summary: 'A user, server to server' } },
-    async (request) => {
-      await server(request);
+    async (request, reply) => {
+      await server(request, reply);
       const u = await c.apiUsers.byId((request.params as { id: string }).id);
       return {
         id: u.id,
@@ -151,8 +160,8 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
   app.get(
     '/users',
     { schema: { tags, security, summary: 'Users by phone, server to server (D23 pagination)' } },
-    async (request) => {
-      await server(request);
+    async (request, reply) => {
+      await server(request, reply);
       const page = await c.apiUsers.byPhone(request.query as Record<string, unknown>);
       return {
         data: page.data.map((u) => ({
