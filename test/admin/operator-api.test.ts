@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, events, signUp, type TestApp, uniqueIp, verifiedTempToken } from '../helpers/app.ts';
+import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 
 describe("the operator's admin API: users, locks, sessions, overview, client edits, test events (issue 8, D36)", () => {
   let t: TestApp;

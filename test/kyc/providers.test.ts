@@ -5,9 +5,9 @@ import { HARD_DELETE_AFTER_SECONDS } from '../../src/domain/account-deletion.ts'
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { documentPhoto, initiate, selfiePhoto, submitForm, validFields } from '../helpers/kyc.ts';
+import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
-const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 const LIMITS = { RATE_LIMITS: 'verify_page_address=100000/60' };
 
 async function withApp(env: Record<string, string>, fn: (t: TestApp) => Promise<void>) {

@@ -11,8 +11,8 @@ import {
   submitForm,
   validFields,
 } from '../helpers/kyc.ts';
+import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 
-const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 const VERIFY_URL = 'https://verify.callsign.test';
 
 describe('identity verification: initiate, the hosted page, decisions (D30, D31, D38)', () => {

@@ -7,9 +7,9 @@ import { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { CLAIM_LEASE_SECONDS } from '../../src/workers/webhook-delivery.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
-const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 const ALLOW_LOCAL = { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
 // The kyc.* events reach a receiver in test/kyc/providers.test.ts.
 const ACCOUNT_EVENTS = EVENT_TYPES.filter((type) => !type.startsWith('kyc.')).sort();

@@ -4,9 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { DEFAULT_ROLL_OVERLAP_SECONDS } from '../../src/domain/webhook-endpoints.ts';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 
 describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
   let t: TestApp;

@@ -4,9 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { type AddressKind, addressKind } from '../../src/domain/webhook-addresses.ts';
 import { type Resolver, WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 
 // One address from each range D33 and the issue name, with what it must be classified as.
 const RANGES: [string, AddressKind][] = [
