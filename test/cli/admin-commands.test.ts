@@ -47,7 +47,8 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
     const list = JSON.parse(cli('clients', 'list', '--json').out);
     assert.equal(list.data.length, 3);
     assert.match(cli('clients', 'list').out, /Shop/);
-    assert.equal(cli('clients', 'delete', client.client_id).code, 0);
+    const deleted = cli('clients', 'delete', client.client_id);
+    assert.equal(deleted.code, 0, `${deleted.err}\n${server.output()}`);
     assert.equal(JSON.parse(cli('clients', 'list', '--json').out).data.length, 2);
 
     const bad = cli('clients', 'create', '--name', 'Bad', '--redirect-uri', 'http://evil.example/cb');
