@@ -13,6 +13,17 @@ export interface ClientSpec {
   first_party: boolean;
 }
 
+/**
+ * A client_id: 16 random bytes, base64url, never starting with "-" (an operator types it after
+ * `callsign clients delete`, where a leading dash would read as an option).
+ */
+export function newClientId(token: (bytes: number) => string): string {
+  for (;;) {
+    const id = token(16);
+    if (!id.startsWith('-')) return id;
+  }
+}
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**

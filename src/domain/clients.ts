@@ -4,7 +4,7 @@ import type { Database } from '../storage/db.ts';
 import { type ApiKeyRow, apiKeysRepo } from '../storage/repositories/api-keys.ts';
 import { type ClientRow, clientsRepo } from '../storage/repositories/clients.ts';
 import { sessionsRepo } from '../storage/repositories/sessions.ts';
-import { parseClientSpec } from './client-rules.ts';
+import { newClientId, parseClientSpec } from './client-rules.ts';
 import { safeEqual, sha256 } from './crypto.ts';
 import { DomainError } from './errors.ts';
 import type { SessionService } from './sessions.ts';
@@ -29,7 +29,7 @@ export class ClientService {
     const secret = spec.token_endpoint_auth_method === 'none' ? null : this.d.random.token(32);
     const client = await clientsRepo.insert(this.d.db, {
       ...spec,
-      client_id: this.d.random.token(16),
+      client_id: newClientId((n) => this.d.random.token(n)),
       client_secret_hash: secret ? sha256(secret) : null,
       created_at: this.d.clock.now(),
     });

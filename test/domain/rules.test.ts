@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { newClientId } from '../../src/domain/client-rules.ts';
 import { decrypt, deriveKey, encrypt } from '../../src/domain/crypto.ts';
 import { maskIp, parseDevice } from '../../src/domain/device.ts';
 import type { DomainError } from '../../src/domain/errors.ts';
@@ -120,4 +121,13 @@ describe('domain rules', () => {
     assert.throws(() => decrypt(key, parts.join('.')));
     assert.throws(() => decrypt(deriveKey(Buffer.alloc(32, 2), 'test'), box));
   });
+});
+
+test('a client_id never starts with "-", which the CLI would read as an option', () => {
+  const tokens = ['-AbCdEfGhIjKlMnOpQrStUv', '-x', 'AbCdEfGhIjKlMnOpQrStUv'];
+  assert.equal(
+    newClientId(() => tokens.shift() as string),
+    'AbCdEfGhIjKlMnOpQrStUv',
+  );
+  assert.deepEqual(tokens, []);
 });
