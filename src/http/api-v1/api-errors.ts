@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, type OAuthErrorCode } from '../../domain/oauth/oauth-error.ts';
-import { toDomainError } from '../plugins/rest-errors.ts';
+import { sendOtherError } from '../oauth/oauth-errors.ts';
 
 /** D21: `{error, error_description}` with these statuses. */
 const STATUS: Partial<Record<OAuthErrorCode, number>> = {
@@ -23,16 +23,5 @@ export function apiErrorHandler(err: unknown, request: FastifyRequest, reply: Fa
       .status(STATUS[err.error] as number)
       .send({ error: err.error, error_description: err.description });
   }
-  const domain = toDomainError(err);
-  if (domain?.code === 'RATE_LIMITED') {
-    reply.header('Retry-After', String(domain.details.retry_after_seconds ?? 60));
-    return reply.status(429).send({ error: 'too_many_requests', error_description: domain.message });
-  }
-  if (domain && domain.code !== 'INTERNAL_ERROR') {
-    return reply.status(400).send({ error: 'invalid_request', error_description: domain.message });
-  }
-  request.log.error({ err }, 'api request failed');
-  return reply
-    .status(500)
-    .send({ error: 'server_error', error_description: 'something went wrong on our side' });
+  return sendOtherError(err, request, reply, 'api');
 }

@@ -21,6 +21,14 @@ export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: 
     }
     return reply.status(status).send({ error: err.error, error_description: err.description });
   }
+  return sendOtherError(err, request, reply, 'oauth');
+}
+
+/**
+ * What is not an OAuthError, in the `{error, error_description}` family (OAuth surface and /api/v1): a rate
+ * limit is 429 with Retry-After, another domain error 400 invalid_request, anything else a logged 500.
+ */
+export function sendOtherError(err: unknown, request: FastifyRequest, reply: FastifyReply, surface: string) {
   const domain = err instanceof DomainError ? err : toDomainError(err);
   if (domain?.code === 'RATE_LIMITED') {
     reply.header('Retry-After', String(domain.details.retry_after_seconds ?? 60));
@@ -29,7 +37,7 @@ export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: 
   if (domain && domain.code !== 'INTERNAL_ERROR') {
     return reply.status(400).send({ error: 'invalid_request', error_description: domain.message });
   }
-  request.log.error({ err }, 'oauth request failed');
+  request.log.error({ err }, `${surface} request failed`);
   return reply
     .status(500)
     .send({ error: 'server_error', error_description: 'something went wrong on our side' });
