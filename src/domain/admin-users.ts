@@ -3,6 +3,7 @@ import type { Database } from '../storage/db.ts';
 import { ssoSessionsRepo } from '../storage/repositories/sso-sessions.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import { DomainError } from './errors.ts';
+import { isUuid } from './ids.ts';
 import type { KycService } from './kyc/kyc.ts';
 import { parsePhone } from './phone.ts';
 import type { SessionService } from './sessions.ts';
@@ -14,7 +15,6 @@ export interface AdminUserDeps {
   kyc: KycService;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new DomainError('NOT_FOUND', 'no such user');
 
 /** The operator's view of accounts (issue 8, D36): find, inspect, end sessions, lock. */
@@ -26,7 +26,7 @@ export class AdminUserService {
     const q = typeof query === 'string' ? query.trim() : '';
     if (!q)
       throw new DomainError('INVALID_REQUEST', 'give an id, a phone number or a handle', { field: 'q' });
-    if (UUID.test(q)) return usersRepo.findLiveById(this.d.db, q);
+    if (isUuid(q)) return usersRepo.findLiveById(this.d.db, q);
     if (/^\+?[\d\s().-]{6,}$/.test(q)) {
       try {
         return await usersRepo.findLiveByPhone(this.d.db, parsePhone(q).e164);
@@ -38,7 +38,7 @@ export class AdminUserService {
   }
 
   async detail(id: string) {
-    const user = UUID.test(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
+    const user = isUuid(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
     if (!user) throw notFound();
     const [sessions, kyc] = await Promise.all([this.d.sessions.listActive(id), this.d.kyc.status(id)]);
     return { user, sessions, kyc };
@@ -47,7 +47,7 @@ export class AdminUserService {
   /** Ends every session and single sign-on of the account and refuses its sign-ins until unlocked. */
   async lock(id: string): Promise<UserRow> {
     return this.d.db.transaction(async (tx) => {
-      const user = UUID.test(id) ? await usersRepo.setAdminLock(tx, id, this.d.clock.now()) : undefined;
+      const user = isUuid(id) ? await usersRepo.setAdminLock(tx, id, this.d.clock.now()) : undefined;
       if (!user) throw notFound();
       await this.d.sessions.revokeAllOfUser(tx, id, 'admin');
       await ssoSessionsRepo.removeAllOfUser(tx, id);
@@ -56,7 +56,7 @@ export class AdminUserService {
   }
 
   async unlock(id: string): Promise<UserRow> {
-    const user = UUID.test(id) ? await usersRepo.setAdminLock(this.d.db, id, null) : undefined;
+    const user = isUuid(id) ? await usersRepo.setAdminLock(this.d.db, id, null) : undefined;
     if (!user) throw notFound();
     return user;
   }

@@ -7,6 +7,7 @@ import { hmac, sha256 } from './crypto.ts';
 import type { Device } from './device.ts';
 import { DomainError } from './errors.ts';
 import { type Events, payloads, type SessionRevokeReason } from './events.ts';
+import { isUuid } from './ids.ts';
 
 /** D16 */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
@@ -25,8 +26,6 @@ export interface OpenedSession {
   session: SessionRow;
   refreshToken: string;
 }
-
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 const invalidRefreshToken = () =>
   new DomainError('INVALID_REFRESH_TOKEN', 'refresh token is invalid, expired or revoked');

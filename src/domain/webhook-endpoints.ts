@@ -6,6 +6,7 @@ import { type DeliveryStatus, webhookDeliveriesRepo } from '../storage/repositor
 import { type WebhookEndpointRow, webhookEndpointsRepo } from '../storage/repositories/webhook-endpoints.ts';
 import { decrypt, encrypt } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
+import { isUuid } from './ids.ts';
 import { type EndpointSpec, newWebhookSecret, parseEndpointSpec } from './webhook-rules.ts';
 
 export interface WebhookEndpointDeps {
@@ -25,7 +26,6 @@ export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
 const MAX_ROLL_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** D32, D36: the operator's side of webhooks: endpoints, their secrets, the delivery log and replays. */
 export class WebhookEndpointService {

@@ -8,6 +8,7 @@ import { usersRepo } from '../../storage/repositories/users.ts';
 import { decrypt, encrypt, sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import { type Events, payloads } from '../events.ts';
+import { isUuid } from '../ids.ts';
 import {
   canSubmit,
   documentsOf,
@@ -44,7 +45,6 @@ export interface Photo {
 export type LinkProblem = 'unknown' | 'expired' | 'used';
 
 const notFound = () => new DomainError('NOT_FOUND', 'no such verification');
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** D30, D31: identity verification, from the one-time link to the decision. */
 export class KycService {

@@ -1,3 +1,4 @@
+import { OAUTH_SCOPES } from '../../../domain/client-rules.ts';
 import { esc } from '../html.ts';
 import { checkbox, consolePage, type Frame, postForm, secretBox, table, text, when } from './layout.ts';
 
@@ -13,10 +14,8 @@ export interface Client {
   client_secret?: string;
 }
 
-const SCOPES = ['openid', 'profile', 'phone', 'email', 'kyc'];
-
 const scopeBoxes = (chosen: string[]) =>
-  `<fieldset><legend>Scopes</legend>${SCOPES.map((s) => checkbox(s, 'scope', s, chosen.includes(s))).join('')}</fieldset>`;
+  `<fieldset><legend>Scopes</legend>${OAUTH_SCOPES.map((s) => checkbox(s, 'scope', s, chosen.includes(s))).join('')}</fieldset>`;
 
 const uris = (value: string) =>
   `<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3" required>${esc(value)}</textarea>`;
