@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -62,7 +61,7 @@ export async function verifyPage(app: FastifyInstance, c: Container) {
   app.get('/verify/:token', { schema }, async (request, reply) => {
     const token = await usableLink(request, reply);
     if (!token) return reply;
-    const csrf = randomBytes(24).toString('base64url');
+    const csrf = c.random.token(24);
     reply.header(
       'Set-Cookie',
       serialize(CSRF_COOKIE, csrf, {
