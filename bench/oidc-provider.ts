@@ -14,6 +14,7 @@ export async function startOidcProvider(lanes: number) {
   return {
     port,
     tokens,
+    pid: child.pid as number,
     peakRssMb: () =>
       Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
     stop: () => child.kill('SIGTERM'),

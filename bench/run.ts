@@ -3,7 +3,8 @@ import { availableParallelism } from 'node:os';
 import { parsePhone } from '../src/domain/phone.ts';
 import { postgresDatabase } from '../src/storage/db.ts';
 import { pinHashCeiling, rs256Ceiling } from './ceilings.ts';
-import { client, closedLoop, pacedLoop, percentile, type Result } from './load.ts';
+import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
+import { client, closedLoop, pacedLoop, percentile, type Result, type Step } from './load.ts';
 import { oauthSteps } from './oauth-steps.ts';
 import { startOidcProvider } from './oidc-provider.ts';
 import { startServer } from './server.ts';
@@ -14,8 +15,10 @@ import { webhookBenchmark } from './webhooks.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY=webhooks runs the webhook scenarios alone (they need BENCH_DATABASE_URL).
-const ONLY_WEBHOOKS = process.env.BENCH_ONLY === 'webhooks';
+// BENCH_ONLY=refresh,signin,code,oauth-refresh,oidc-provider,webhooks runs only the scenarios named (the
+// webhook ones need BENCH_DATABASE_URL); without it, all of them.
+const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
 /** Issue 6's target rate of events per second. */
 const WEBHOOK_RATE = 1000;
 // PostgreSQL lets the service use every core (WEB_CONCURRENCY workers); PGlite belongs to one process.
@@ -103,6 +106,19 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   const pinHash = await pinHashCeiling(3);
 
   /** ratio = signatures (or hashes) the scenario makes per second, over what all cores can make */
+  /** A closed loop at saturation, with the CPU each request cost the service's side and everyone else. */
+  const cpuRows: string[][] = [];
+  const saturate = async (name: string, workers: number, step: Step, pid: number) => {
+    const before = cpuSnapshot(pid);
+    const r = await closedLoop(workers, SECONDS, step);
+    const c = cpuPerRequest(before, cpuSnapshot(pid), r.requests);
+    cpuRows.push([
+      name,
+      ...[c.service, c.postgres, c.redis, c.loadGenerator, c.machine].map((v) => v.toFixed(2)),
+    ]);
+    return r;
+  };
+
   const row = (name: string, r: Result, ceiling: number | null, perRequest = 1) => {
     const sorted = [...r.latenciesMs].sort((a, b) => a - b);
     const rps = (r.requests - r.errors) / r.seconds; // answered successfully
@@ -117,17 +133,18 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     return rps;
   };
 
-  for (const [name, step, workers, ceiling, perRequest] of [
-    ['refresh', refreshStep, CHAINS, rs256, 1],
-    ['signin', signinStep, 16, pinHash, 1],
-    ['oauth code exchange (authorize + token, 2 signatures)', oauth.codeStep, CHAINS, rs256, 2],
-    ['oauth refresh', oauth.refreshStep, CHAINS, rs256, 1],
+  for (const [key, name, step, workers, ceiling, perRequest] of [
+    ['refresh', 'refresh', refreshStep, CHAINS, rs256, 1],
+    ['signin', 'signin', signinStep, 16, pinHash, 1],
+    ['code', 'oauth code exchange (authorize + token, 2 signatures)', oauth.codeStep, CHAINS, rs256, 2],
+    ['oauth-refresh', 'oauth refresh', oauth.refreshStep, CHAINS, rs256, 1],
   ] as const) {
+    if (!runs(key)) continue;
     process.stderr.write(`${name}: warm-up, saturation, then half rate...\n`);
     await closedLoop(workers, 2, step);
     const saturation = row(
       `${name} (saturation, ${workers} in flight)`,
-      await closedLoop(workers, SECONDS, step),
+      await saturate(name, workers, step, server.pid),
       ceiling,
       perRequest,
     );
@@ -139,28 +156,35 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   }
 
   // The same refresh scenario against oidc-provider, in a process of its own (issue 4's comparison).
-  process.stderr.write('oidc-provider refresh: warm-up, saturation...\n');
-  const other = await startOidcProvider(CHAINS);
-  const theirs = client(other.port, CHAINS);
-  const theirStep = async (lane: number) => {
-    const r = await theirs.form('/token', {
-      grant_type: 'refresh_token',
-      client_id: 'bench',
-      refresh_token: other.tokens[lane],
-    });
-    if (r.status !== 200) return false;
-    other.tokens[lane] = JSON.parse(r.text).refresh_token;
-    return true;
-  };
-  await closedLoop(CHAINS, 2, theirStep);
-  const theirRate = row(
-    `oidc-provider refresh (saturation, ${CHAINS} in flight)`,
-    await closedLoop(CHAINS, SECONDS, theirStep),
-    rs256,
-  );
-  const peakOther = other.peakRssMb();
-  other.stop();
-  const ourRate = Number(rows.find((r) => r[0].startsWith('oauth refresh (saturation'))?.[1]);
+  const comparison: string[] = [];
+  if (runs('oidc-provider')) {
+    process.stderr.write('oidc-provider refresh: warm-up, saturation...\n');
+    const other = await startOidcProvider(CHAINS);
+    const theirs = client(other.port, CHAINS);
+    const theirStep = async (lane: number) => {
+      const r = await theirs.form('/token', {
+        grant_type: 'refresh_token',
+        client_id: 'bench',
+        refresh_token: other.tokens[lane],
+      });
+      if (r.status !== 200) return false;
+      other.tokens[lane] = JSON.parse(r.text).refresh_token;
+      return true;
+    };
+    await closedLoop(CHAINS, 2, theirStep);
+    const theirRate = row(
+      `oidc-provider refresh (saturation, ${CHAINS} in flight)`,
+      await saturate('oidc-provider refresh', CHAINS, theirStep, other.pid),
+      rs256,
+    );
+    comparison.push(`oidc-provider peak RSS: ${other.peakRssMb().toFixed(0)} MB`);
+    other.stop();
+    const ourRate = Number(rows.find((r) => r[0].startsWith('oauth refresh (saturation'))?.[1]);
+    if (ourRate)
+      comparison.push(
+        `OAuth refresh, Callsign / oidc-provider: ${(ourRate / theirRate).toFixed(2)} (oidc-provider keeps its tokens in memory, one process)`,
+      );
+  }
   const rss = server.peakRssMb();
   return [
     `RS256 ceiling (all cores): ${rs256.toFixed(0)} signatures/s; PIN hash ceiling (all cores): ${pinHash.toFixed(1)} verifications/s`,
@@ -169,15 +193,20 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     '|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all (oidc-provider: ${peakOther.toFixed(0)} MB)`,
-    `OAuth refresh, Callsign / oidc-provider: ${(ourRate / theirRate).toFixed(2)} (oidc-provider keeps its tokens in memory, one process)`,
+    '',
+    '| CPU ms per request, at saturation | service | PostgreSQL | Redis | load generator | all cores |',
+    '|---|---|---|---|---|---|',
+    ...cpuRows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all`,
+    ...comparison,
   ];
 }
 
 try {
   const rows: string[][] = [];
-  const lines = ONLY_WEBHOOKS ? [] : await requestScenarios(rows);
-  if (DATABASE_URL && schema) {
+  const lines = ONLY?.every((s) => s === 'webhooks') ? [] : await requestScenarios(rows);
+  if (runs('webhooks') && DATABASE_URL && schema) {
     process.stderr.write(
       `webhooks: a backlog of ${WEBHOOK_RATE * SECONDS} events, then ${WEBHOOK_RATE}/s for ${SECONDS} s...\n`,
     );
@@ -189,7 +218,7 @@ try {
       `| backlog drained (written in transactions of 500) | ${h.backlog.events} | ${h.backlog.perSecond.toFixed(0)} | - | - | - |`,
       `| paced, one event per transaction at ${h.paced.rate}/s | ${h.paced.events} | ${h.paced.rate} | ${h.paced.lagP50Ms} | ${h.paced.lagP99Ms} | ${h.paced.maxLagMs} |`,
     );
-  } else
+  } else if (runs('webhooks'))
     lines.push('', 'webhooks: skipped (the scenario writes events into PostgreSQL: set BENCH_DATABASE_URL)');
   const storage = `${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}${REDIS_URL ? ' + Redis' : ''}`;
   process.stdout.write(

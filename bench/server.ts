@@ -6,6 +6,8 @@ import { spawnServer } from '../test/helpers/spawn-server.ts';
 
 export interface BenchServer {
   port: number;
+  /** the service's first process (with WEB_CONCURRENCY > 1, the primary of the workers) */
+  pid: number;
   /** peak resident set size (VmHWM) so far, in MB: of the largest service process, and of all of them */
   peakRssMb(): { largest: number; total: number };
   stop(): Promise<void>;
@@ -23,6 +25,7 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   const pid = server.child.pid as number;
   return {
     port: server.port,
+    pid,
     peakRssMb() {
       const pids = [
         pid,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
@@ -131,7 +132,11 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       random,
       events,
       otp,
-      pins: new PinHasher(secrets.pinPepper),
+      // P56: the process's share of the cores (WEB_CONCURRENCY processes share them all).
+      pins: new PinHasher(
+        secrets.pinPepper,
+        Math.max(1, Math.ceil(availableParallelism() / config.webConcurrency)),
+      ),
       sessions,
       tokens,
       firstPartyClientId: config.firstPartyClientId,

@@ -18,8 +18,17 @@ export interface ClientDeps {
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
 
+/**
+ * P55: how long a process answers the OAuth endpoints from a client row it has read. Changes made through
+ * this process apply at once; another process (WEB_CONCURRENCY, a second instance) sees them this much later
+ * at most. Unknown ids are not remembered, so made-up ones can't fill the memory.
+ */
+export const CLIENT_CACHE_SECONDS = 5;
+
 /** D19, D23, D36: client applications and server API keys. Secrets are shown once and stored hashed. */
 export class ClientService {
+  #cache = new Map<string, { client: ClientRow; until: number }>();
+
   constructor(private readonly d: ClientDeps) {}
 
   async createClient(
@@ -40,8 +49,15 @@ export class ClientService {
     return clientsRepo.listLive(this.d.db);
   }
 
-  findClient(clientId: string): Promise<ClientRow | undefined> {
-    return clientsRepo.findLive(this.d.db, clientId);
+  /** A live client for the OAuth endpoints, from memory for up to CLIENT_CACHE_SECONDS (P55). */
+  async findClient(clientId: string): Promise<ClientRow | undefined> {
+    const now = this.d.clock.now().getTime();
+    const cached = this.#cache.get(clientId);
+    if (cached && cached.until > now) return cached.client;
+    const client = await clientsRepo.findLive(this.d.db, clientId);
+    if (client) this.#cache.set(clientId, { client, until: now + CLIENT_CACHE_SECONDS * 1000 });
+    else this.#cache.delete(clientId);
+    return client;
   }
 
   async getClient(clientId: string): Promise<ClientRow> {
@@ -66,6 +82,7 @@ export class ClientService {
       token_endpoint_auth_method: current.token_endpoint_auth_method,
     });
     const updated = await clientsRepo.update(this.d.db, clientId, spec);
+    this.#cache.delete(clientId);
     if (!updated) throw notFound('client');
     return updated;
   }
@@ -77,6 +94,7 @@ export class ClientService {
       for (const id of await sessionsRepo.activeIdsOfClient(tx, clientId))
         await this.d.sessions.revoke(tx, id, 'admin');
     });
+    this.#cache.delete(clientId);
   }
 
   /** RFC 6749 §2.3.1: a confidential client's secret, compared in constant time. */

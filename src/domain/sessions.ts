@@ -44,30 +44,34 @@ export class SessionService {
       ipAddress: string | null;
       scope: string;
       authTime?: Date;
+      /** an id chosen beforehand (see SessionService.newId); a new one otherwise */
+      id?: string;
     },
   ): Promise<OpenedSession> {
     const now = this.d.clock.now();
-    const session = await sessionsRepo.insert(tx, {
-      id: this.d.random.uuid(),
-      user_id: s.userId,
-      client_id: s.clientId,
-      device_name: s.device.name,
-      platform: s.device.platform,
-      ip_address: s.ipAddress,
-      scope: s.scope,
-      authTime: s.authTime,
-      now,
-    });
     const refreshToken = this.d.random.token(32);
-    await refreshTokensRepo.insert(tx, {
-      token_hash: sha256(refreshToken),
-      session_id: session.id,
-      client_id: s.clientId,
-      issued_at: now,
-      expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
-    });
+    const session = await sessionsRepo.insert(
+      tx,
+      {
+        id: s.id ?? this.d.random.uuid(),
+        user_id: s.userId,
+        client_id: s.clientId,
+        device_name: s.device.name,
+        platform: s.device.platform,
+        ip_address: s.ipAddress,
+        scope: s.scope,
+        authTime: s.authTime,
+        now,
+      },
+      { token_hash: sha256(refreshToken), expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS) },
+    );
     await this.d.events.emit(tx, 'session.created', payloads.sessionCreated(session));
     return { session, refreshToken };
+  }
+
+  /** An id for a session about to be opened, for a caller that records it first (the code exchange, D24). */
+  newId(): string {
+    return this.d.random.uuid();
   }
 
   /**

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
+import { CLIENT_CACHE_SECONDS } from '../../src/domain/clients.ts';
 import type { Device } from '../../src/domain/device.ts';
 import { RETIRED_KEY_PUBLISHED_SECONDS } from '../../src/domain/key-ring.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { authorizationParams, authorizeUrl, pkce, REDIRECT } from '../helpers/oauth.ts';
 
 const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 const client = {
@@ -118,6 +120,38 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
     );
     assert.equal((await admin('GET', `/clients/${c.client_id}`)).status, 404);
     assert.equal((await admin('DELETE', `/clients/${c.client_id}`)).body.error, 'not_found');
+  });
+
+  test('P55: a client change applies at once in the process that made it, within 5 s in the others', async () => {
+    const c = (
+      await admin('POST', '/clients', {
+        ...client,
+        redirect_uris: [REDIRECT, 'https://app.example/callback'],
+        token_endpoint_auth_method: 'none',
+      })
+    ).body;
+    const request = authorizeUrl(authorizationParams(c.client_id, pkce().challenge));
+    const other = await createTestApp({ shareWith: t, env: { ADMIN_TOKEN } });
+    try {
+      // Both processes read the client: the sign-in page.
+      for (const app of [t, other]) assert.equal((await app.request('GET', request)).status, 200);
+
+      await admin('PATCH', `/clients/${c.client_id}`, { redirect_uris: ['https://app.example/callback'] });
+      assert.equal((await t.request('GET', request)).status, 400, 'at once where it was changed');
+      t.clock.advance(CLIENT_CACHE_SECONDS);
+      assert.equal((await other.request('GET', request)).status, 400, 'after 5 s in the other');
+
+      const kept = authorizeUrl(
+        authorizationParams(c.client_id, pkce().challenge, { redirect_uri: 'https://app.example/callback' }),
+      );
+      for (const app of [t, other]) assert.equal((await app.request('GET', kept)).status, 200);
+      await admin('DELETE', `/clients/${c.client_id}`);
+      assert.equal((await t.request('GET', kept)).status, 400, 'deleted: at once where it was deleted');
+      t.clock.advance(CLIENT_CACHE_SECONDS);
+      assert.equal((await other.request('GET', kept)).status, 400, 'after 5 s in the other');
+    } finally {
+      await other.close();
+    }
   });
 
   test('API keys: shown once, listed by prefix, stored hashed, usable until revoked', async () => {

@@ -82,8 +82,9 @@ export class TokenEndpointService {
     const now = this.d.clock.now();
     const hash = sha256(code);
 
+    const sessionId = this.d.sessions.newId();
     const outcome = await this.d.db.transaction(async (tx) => {
-      const row = await authorizationCodesRepo.consume(tx, hash, now);
+      const row = await authorizationCodesRepo.consume(tx, hash, now, sessionId);
       if (!row) {
         // D24: a replayed code revokes what it issued.
         const used = await authorizationCodesRepo.find(tx, hash);
@@ -105,8 +106,8 @@ export class TokenEndpointService {
         ipAddress: null,
         scope: row.scope,
         authTime: row.auth_time,
+        id: sessionId,
       });
-      await authorizationCodesRepo.setSession(tx, hash, opened.session.id);
       return { row, user, opened };
     });
     if ('error' in outcome) throw invalidGrant(outcome.error as string);

@@ -34,17 +34,18 @@ export const authorizationCodesRepo = {
       ],
     ),
 
-  /** D24: single use; marking it used is the race gate. */
-  consume: (q: Queryable, hash: string, now: Date) =>
+  /**
+   * D24: single use; marking it used is the race gate. It records at once the id of the session the
+   * exchange is about to open (one round trip fewer), so a replay finds what to revoke; if the exchange
+   * then fails, no session has that id and the replay revokes nothing.
+   */
+  consume: (q: Queryable, hash: string, now: Date, sessionId: string) =>
     maybeOne<AuthorizationCodeRow>(
       q,
-      'UPDATE authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING *',
-      [hash, now],
+      'UPDATE authorization_codes SET used_at = $2, session_id = $3 WHERE code_hash = $1 AND used_at IS NULL RETURNING *',
+      [hash, now, sessionId],
     ),
 
   find: (q: Queryable, hash: string) =>
     maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),
-
-  setSession: (q: Queryable, hash: string, sessionId: string) =>
-    q.query('UPDATE authorization_codes SET session_id = $2 WHERE code_hash = $1', [hash, sessionId]),
 };

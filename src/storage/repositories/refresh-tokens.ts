@@ -17,15 +17,6 @@ export type RefreshTokenWithSession = RefreshTokenRow & {
 };
 
 export const refreshTokensRepo = {
-  insert: (
-    q: Queryable,
-    t: Pick<RefreshTokenRow, 'token_hash' | 'session_id' | 'client_id' | 'issued_at' | 'expires_at'>,
-  ) =>
-    q.query(
-      'INSERT INTO refresh_tokens (token_hash, session_id, client_id, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [t.token_hash, t.session_id, t.client_id, t.issued_at, t.expires_at],
-    ),
-
   /**
    * D16: in one statement (so one round trip, atomic without an explicit transaction): marks a live token
    * rotated, inserts its successor and touches the session (D15's last_used_at). Under concurrent use exactly one caller gets

@@ -25,11 +25,21 @@ export type NewSession = Pick<
 };
 
 export const sessionsRepo = {
-  insert: (q: Queryable, s: NewSession) =>
+  /**
+   * A session and its first refresh token (D16's family root) in one statement: one round trip, and the
+   * token's foreign key is checked at the end of the statement, when the session row exists.
+   */
+  insert: (q: Queryable, s: NewSession, firstToken: { token_hash: string; expires_at: Date }) =>
     one<SessionRow>(
       q,
-      `INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at, last_used_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *`,
+      `WITH session AS (
+         INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at, last_used_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *
+       ), token AS (
+         INSERT INTO refresh_tokens (token_hash, session_id, client_id, issued_at, expires_at)
+         SELECT $10, id, client_id, created_at, $11 FROM session
+       )
+       SELECT * FROM session`,
       [
         s.id,
         s.user_id,
@@ -40,6 +50,8 @@ export const sessionsRepo = {
         s.scope,
         s.authTime ?? s.now,
         s.now,
+        firstToken.token_hash,
+        firstToken.expires_at,
       ],
     ),
 

@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+// Where a scenario's CPU goes: every process on the machine shares the same two cores, so requests/s alone
+// can't tell the service's cost from PostgreSQL's or the load generator's. Linux counts in ticks of 10 ms
+// (USER_HZ 100), read from /proc.
+
+const TICK_MS = 10;
+
+export interface CpuCost {
+  service: number;
+  postgres: number;
+  redis: number;
+  loadGenerator: number;
+  /** every core's busy time, the kernel's own work (softirq of loopback traffic) included */
+  machine: number;
+}
+
+type Group = 'service' | 'postgres' | 'redis';
+
+export interface CpuSnapshot {
+  /** per process: its group and CPU milliseconds so far (a process that ends takes its count with it) */
+  processes: Map<number, { group: Group; ms: number }>;
+  loadGenerator: number;
+  machine: number;
+}
+
+function processes(): Array<{ pid: number; comm: string; ppid: number; ms: number }> {
+  const out = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.push({
+        pid: Number(entry),
+        comm,
+        ppid: Number(f[1]),
+        ms: (Number(f[11]) + Number(f[12])) * TICK_MS,
+      });
+    } catch {
+      // the process ended between listing and reading
+    }
+  }
+  return out;
+}
+
+/** CPU milliseconds used so far: by `servicePid` and its children, PostgreSQL, Redis, this process, all cores. */
+export function cpuSnapshot(servicePid: number): CpuSnapshot {
+  const groups = new Map<number, { group: Group; ms: number }>();
+  for (const p of processes()) {
+    const group: Group | undefined =
+      p.pid === servicePid || p.ppid === servicePid
+        ? 'service'
+        : p.comm === 'postgres'
+          ? 'postgres'
+          : p.comm === 'redis-server'
+            ? 'redis'
+            : undefined;
+    if (group) groups.set(p.pid, { group, ms: p.ms });
+  }
+  const own = process.cpuUsage();
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait
+  const busy = fields.slice(0, 8).reduce((s, v, i) => (i === 3 || i === 4 ? s : s + v), 0);
+  return { processes: groups, loadGenerator: (own.user + own.system) / 1000, machine: busy * TICK_MS };
+}
+
+/** CPU milliseconds per request between two snapshots, of the processes alive at both. */
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuCost {
+  const used = { service: 0, postgres: 0, redis: 0 };
+  for (const [pid, p] of after.processes) {
+    const earlier = before.processes.get(pid);
+    if (earlier) used[p.group] += p.ms - earlier.ms;
+  }
+  const n = Math.max(1, requests);
+  return {
+    service: used.service / n,
+    postgres: used.postgres / n,
+    redis: used.redis / n,
+    loadGenerator: (after.loadGenerator - before.loadGenerator) / n,
+    machine: (after.machine - before.machine) / n,
+  };
+}
