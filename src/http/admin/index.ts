@@ -6,12 +6,11 @@ import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
 import { adminApiKey, adminClient } from './presenters.ts';
+import { idOf, idParam, security } from './route-schema.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
 const tags = ['Admin'];
-const security = [{ bearer: [] }];
-const idParam = { type: 'object', properties: { id: { type: 'string' } } };
 
 /** D36: /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`; registered only when ADMIN_TOKEN is set. */
 export async function adminSurface(app: FastifyInstance, c: Container) {
@@ -38,7 +37,7 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
     data: (await c.clients.listClients()).map(adminClient),
   }));
   app.get('/clients/:id', { schema: { tags, security, params: idParam } }, async (request) =>
-    adminClient(await c.clients.getClient((request.params as { id: string }).id)),
+    adminClient(await c.clients.getClient(idOf(request))),
   );
   app.patch(
     '/clients/:id',
@@ -52,18 +51,13 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
       },
     },
     async (request) =>
-      adminClient(
-        await c.clients.updateClient(
-          (request.params as { id: string }).id,
-          request.body as Record<string, unknown>,
-        ),
-      ),
+      adminClient(await c.clients.updateClient(idOf(request), request.body as Record<string, unknown>)),
   );
   app.delete(
     '/clients/:id',
     { schema: { tags, security, params: idParam, summary: 'Delete a client and end its sessions' } },
     async (request, reply) => {
-      await c.clients.deleteClient((request.params as { id: string }).id);
+      await c.clients.deleteClient(idOf(request));
       return reply.status(204).send();
     },
   );
@@ -83,7 +77,7 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
     '/api-keys/:id',
     { schema: { tags, security, params: idParam, summary: 'Revoke an API key' } },
     async (request, reply) => {
-      await c.clients.revokeApiKey((request.params as { id: string }).id);
+      await c.clients.revokeApiKey(idOf(request));
       return reply.status(204).send();
     },
   );

@@ -2,15 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { REJECTION_REASONS } from '../../domain/kyc/kyc-rules.ts';
 import { adminPhoto, adminVerification } from './presenters.ts';
+import { idOf, idParam, security } from './route-schema.ts';
 
 const tags = ['Admin: KYC'];
-const security = [{ bearer: [] }];
-const idParam = { type: 'object', properties: { id: { type: 'string' } } };
 
 /** D31, D36: the review queue of the `manual` provider (and the record of every decision). */
 export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
-  const id = (request: { params: unknown }) => (request.params as { id: string }).id;
-
   app.get(
     '/kyc/verifications',
     {
@@ -29,7 +26,7 @@ export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
     '/kyc/verifications/:id',
     { schema: { tags, security, params: idParam, summary: 'One submission with its photos and its user' } },
     async (request) => {
-      const { verification, photos, user } = await c.kyc.review(id(request));
+      const { verification, photos, user } = await c.kyc.review(idOf(request));
       return {
         ...adminVerification(verification),
         photos: photos.map((p) => adminPhoto(verification.id, p)),
@@ -49,7 +46,7 @@ export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
     },
     async (request, reply) => {
       const { photo } = request.params as { photo: string };
-      const { contentType, data } = await c.kyc.photo(id(request), photo);
+      const { contentType, data } = await c.kyc.photo(idOf(request), photo);
       return reply
         .header('Content-Type', contentType)
         .header('Cache-Control', 'no-store')
@@ -61,7 +58,7 @@ export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
   app.post(
     '/kyc/verifications/:id/approve',
     { schema: { tags, security, params: idParam, summary: 'Approve a pending verification (kyc.verified)' } },
-    async (request) => adminVerification(await c.kyc.decide(id(request), { status: 'verified' })),
+    async (request) => adminVerification(await c.kyc.decide(idOf(request), { status: 'verified' })),
   );
   app.post(
     '/kyc/verifications/:id/reject',
@@ -83,7 +80,7 @@ export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
     },
     async (request) => {
       const body = request.body as { reason: string; message?: string };
-      return adminVerification(await c.kyc.reject(id(request), body.reason, body.message));
+      return adminVerification(await c.kyc.reject(idOf(request), body.reason, body.message));
     },
   );
 }

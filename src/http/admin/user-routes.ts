@@ -2,15 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { overview } from '../../domain/overview.ts';
 import { adminSession, adminUser } from './presenters.ts';
+import { idOf, idParam, security } from './route-schema.ts';
 
 const tags = ['Admin: users'];
-const security = [{ bearer: [] }];
-const idParam = { type: 'object', properties: { id: { type: 'string' } } };
 
 /** Issue 8: what the console's users and overview pages show, for scripts too. */
 export async function userAdminRoutes(app: FastifyInstance, c: Container) {
-  const id = (request: { params: unknown }) => (request.params as { id: string }).id;
-
   app.get(
     '/users',
     {
@@ -37,7 +34,7 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request) => {
-      const { user, sessions, kyc } = await c.adminUsers.detail(id(request));
+      const { user, sessions, kyc } = await c.adminUsers.detail(idOf(request));
       return { ...adminUser(user), sessions: sessions.map(adminSession), kyc };
     },
   );
@@ -51,14 +48,14 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
         summary: 'Lock: end every session (reason admin) and refuse sign-in and PIN reset until unlocked',
       },
     },
-    async (request) => adminUser(await c.adminUsers.lock(id(request))),
+    async (request) => adminUser(await c.adminUsers.lock(idOf(request))),
   );
   app.post(
     '/users/:id/unlock',
     {
       schema: { tags, security, params: idParam, summary: "Lift the operator's lock and the PIN lock (D9)" },
     },
-    async (request) => adminUser(await c.adminUsers.unlock(id(request))),
+    async (request) => adminUser(await c.adminUsers.unlock(idOf(request))),
   );
   app.delete(
     '/users/:id/sessions/:session',
@@ -71,7 +68,7 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      await c.adminUsers.revokeSession(id(request), (request.params as { session: string }).session);
+      await c.adminUsers.revokeSession(idOf(request), (request.params as { session: string }).session);
       return reply.status(204).send();
     },
   );

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { adminAttempt, adminDelivery, adminWebhookEndpoint } from './presenters.ts';
+import { idOf, idParam, security } from './route-schema.ts';
 
 const tags = ['Admin: webhooks'];
-const security = [{ bearer: [] }];
-const idParam = { type: 'object', properties: { id: { type: 'string' } } };
 const endpointBody = {
   type: 'object',
   properties: {
@@ -21,8 +20,6 @@ const endpointBody = {
 
 /** D32, D36: webhook endpoints, their delivery log, and replays. */
 export async function webhookRoutes(app: FastifyInstance, c: Container) {
-  const id = (request: { params: unknown }) => (request.params as { id: string }).id;
-
   app.post(
     '/webhook-endpoints',
     {
@@ -46,7 +43,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
     }),
   );
   app.get('/webhook-endpoints/:id', { schema: { tags, security, params: idParam } }, async (request) =>
-    adminWebhookEndpoint(await c.webhooks.get(id(request))),
+    adminWebhookEndpoint(await c.webhooks.get(idOf(request))),
   );
   app.patch(
     '/webhook-endpoints/:id',
@@ -54,13 +51,13 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
       schema: { tags, security, params: idParam, body: endpointBody, summary: 'Change URL, events, enabled' },
     },
     async (request) =>
-      adminWebhookEndpoint(await c.webhooks.update(id(request), request.body as Record<string, unknown>)),
+      adminWebhookEndpoint(await c.webhooks.update(idOf(request), request.body as Record<string, unknown>)),
   );
   app.delete(
     '/webhook-endpoints/:id',
     { schema: { tags, security, params: idParam, summary: 'Remove an endpoint with its deliveries' } },
     async (request, reply) => {
-      await c.webhooks.delete(id(request));
+      await c.webhooks.delete(idOf(request));
       return reply.status(204).send();
     },
   );
@@ -78,7 +75,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
     },
     async (request) => {
       const body = (request.body ?? {}) as { expires_in?: unknown };
-      const { endpoint, secret } = await c.webhooks.rollSecret(id(request), body.expires_in);
+      const { endpoint, secret } = await c.webhooks.rollSecret(idOf(request), body.expires_in);
       return { ...adminWebhookEndpoint(endpoint), secret };
     },
   );
@@ -93,7 +90,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      const { delivery, attempts } = await c.webhooks.sendTest(id(request));
+      const { delivery, attempts } = await c.webhooks.sendTest(idOf(request));
       return reply.status(202).send({ ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) });
     },
   );
@@ -116,7 +113,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request) => ({
-      data: (await c.webhooks.deliveries(id(request), request.query as Record<string, unknown>)).map(
+      data: (await c.webhooks.deliveries(idOf(request), request.query as Record<string, unknown>)).map(
         adminDelivery,
       ),
     }),
@@ -125,7 +122,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
     '/deliveries/:id',
     { schema: { tags, security, params: idParam, summary: 'One delivery with every attempt' } },
     async (request) => {
-      const { delivery, attempts } = await c.webhooks.delivery(id(request));
+      const { delivery, attempts } = await c.webhooks.delivery(idOf(request));
       return { ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) };
     },
   );
@@ -140,7 +137,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      const { delivery, attempts } = await c.webhooks.replay(id(request));
+      const { delivery, attempts } = await c.webhooks.replay(idOf(request));
       return reply.status(202).send({ ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) });
     },
   );
