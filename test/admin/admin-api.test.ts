@@ -5,9 +5,15 @@ import { CLIENT_CACHE_SECONDS } from '../../src/domain/clients.ts';
 import type { Device } from '../../src/domain/device.ts';
 import { RETIRED_KEY_PUBLISHED_SECONDS } from '../../src/domain/key-ring.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
-import { authorizationParams, authorizeUrl, pkce, REDIRECT } from '../helpers/oauth.ts';
+import {
+  ADMIN_TOKEN,
+  adminRequest,
+  authorizationParams,
+  authorizeUrl,
+  pkce,
+  REDIRECT,
+} from '../helpers/oauth.ts';
 
-const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 const client = {
   client_name: 'Example App',
   redirect_uris: ['https://app.example/callback', 'http://localhost:8080/cb'],
@@ -21,9 +27,6 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });
   });
   after(() => t.close());
-
-  const admin = (method: string, url: string, body?: unknown) =>
-    t.request(method, `/admin/v1${url}`, { token: ADMIN_TOKEN, body });
 
   test('the admin token is required and compared exactly', async () => {
     for (const token of [undefined, 'wrong', `${ADMIN_TOKEN}x`]) {
@@ -43,7 +46,7 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
   });
 
   test('a confidential client: created with its secret once; listed without it; stored hashed', async () => {
-    const res = await admin('POST', '/clients', { ...client, first_party: true });
+    const res = await adminRequest(t, 'POST', '/clients', { ...client, first_party: true });
     assert.equal(res.status, 201);
     const c = res.body;
     assert.equal(typeof c.client_id, 'string');
@@ -53,10 +56,10 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
     assert.deepEqual(c.grant_types, ['authorization_code', 'refresh_token']);
     assert.equal(c.first_party, true);
     assert.ok(!Number.isNaN(Date.parse(c.created_at)));
-    const list = await admin('GET', '/clients');
+    const list = await adminRequest(t, 'GET', '/clients');
     const listed = list.body.data.find((x: { client_id: string }) => x.client_id === c.client_id);
     assert.equal(listed.client_secret, undefined);
-    assert.equal((await admin('GET', `/clients/${c.client_id}`)).body.client_name, 'Example App');
+    assert.equal((await adminRequest(t, 'GET', `/clients/${c.client_id}`)).body.client_name, 'Example App');
     const rows = await t.c.db.query<{ client_secret_hash: string }>(
       'SELECT client_secret_hash FROM clients WHERE client_id = $1',
       [c.client_id],
@@ -68,7 +71,7 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
   });
 
   test('a public client (PKCE only) has no secret', async () => {
-    const res = await admin('POST', '/clients', { ...client, token_endpoint_auth_method: 'none' });
+    const res = await adminRequest(t, 'POST', '/clients', { ...client, token_endpoint_auth_method: 'none' });
     assert.equal(res.status, 201);
     assert.equal(res.body.client_secret, undefined);
   });
@@ -88,12 +91,12 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
       { first_party: 'yes' },
     ];
     for (const patch of bad) {
-      const res = await admin('POST', '/clients', { ...client, ...patch });
+      const res = await adminRequest(t, 'POST', '/clients', { ...client, ...patch });
       assert.equal(res.status, 400, JSON.stringify(patch));
       assert.equal(res.body.error, 'invalid_request', JSON.stringify(patch));
       assert.equal(typeof res.body.error_description, 'string');
     }
-    const native = await admin('POST', '/clients', {
+    const native = await adminRequest(t, 'POST', '/clients', {
       ...client,
       redirect_uris: ['com.example.app:/oauth2redirect'],
     });
@@ -101,7 +104,7 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
   });
 
   test('deleting a client ends its sessions (session.revoked, reason admin); then it is not found', async () => {
-    const c = (await admin('POST', '/clients', client)).body;
+    const c = (await adminRequest(t, 'POST', '/clients', client)).body;
     const s = await signUp(t);
     const opened = await t.c.db.transaction((tx) =>
       t.c.sessions.open(tx, {
@@ -112,19 +115,19 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
         scope: 'openid',
       }),
     );
-    assert.equal((await admin('DELETE', `/clients/${c.client_id}`)).status, 204);
+    assert.equal((await adminRequest(t, 'DELETE', `/clients/${c.client_id}`)).status, 204);
     const ev = (await events(t, 'session.revoked')).filter((e) => e.data.session_id === opened.session.id);
     assert.deepEqual(
       ev.map((e) => e.data.reason),
       ['admin'],
     );
-    assert.equal((await admin('GET', `/clients/${c.client_id}`)).status, 404);
-    assert.equal((await admin('DELETE', `/clients/${c.client_id}`)).body.error, 'not_found');
+    assert.equal((await adminRequest(t, 'GET', `/clients/${c.client_id}`)).status, 404);
+    assert.equal((await adminRequest(t, 'DELETE', `/clients/${c.client_id}`)).body.error, 'not_found');
   });
 
   test('P55: a client change applies at once in the process that made it, within 5 s in the others', async () => {
     const c = (
-      await admin('POST', '/clients', {
+      await adminRequest(t, 'POST', '/clients', {
         ...client,
         redirect_uris: [REDIRECT, 'https://app.example/callback'],
         token_endpoint_auth_method: 'none',
@@ -136,7 +139,9 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
       // Both processes read the client: the sign-in page.
       for (const app of [t, other]) assert.equal((await app.request('GET', request)).status, 200);
 
-      await admin('PATCH', `/clients/${c.client_id}`, { redirect_uris: ['https://app.example/callback'] });
+      await adminRequest(t, 'PATCH', `/clients/${c.client_id}`, {
+        redirect_uris: ['https://app.example/callback'],
+      });
       assert.equal((await t.request('GET', request)).status, 400, 'at once where it was changed');
       t.clock.advance(CLIENT_CACHE_SECONDS);
       assert.equal((await other.request('GET', request)).status, 400, 'after 5 s in the other');
@@ -145,7 +150,7 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
         authorizationParams(c.client_id, pkce().challenge, { redirect_uri: 'https://app.example/callback' }),
       );
       for (const app of [t, other]) assert.equal((await app.request('GET', kept)).status, 200);
-      await admin('DELETE', `/clients/${c.client_id}`);
+      await adminRequest(t, 'DELETE', `/clients/${c.client_id}`);
       assert.equal((await t.request('GET', kept)).status, 400, 'deleted: at once where it was deleted');
       t.clock.advance(CLIENT_CACHE_SECONDS);
       assert.equal((await other.request('GET', kept)).status, 400, 'after 5 s in the other');
@@ -155,29 +160,32 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
   });
 
   test('API keys: shown once, listed by prefix, stored hashed, usable until revoked', async () => {
-    const res = await admin('POST', '/api-keys', { name: 'backend' });
+    const res = await adminRequest(t, 'POST', '/api-keys', { name: 'backend' });
     assert.equal(res.status, 201);
     const { id, key, prefix, name } = res.body;
     assert.equal(name, 'backend');
     assert.ok(key.startsWith(prefix));
-    const listed = (await admin('GET', '/api-keys')).body.data.find((k: { id: string }) => k.id === id);
+    const listed = (await adminRequest(t, 'GET', '/api-keys')).body.data.find(
+      (k: { id: string }) => k.id === id,
+    );
     assert.equal(listed.key, undefined);
     assert.equal(listed.prefix, prefix);
     assert.equal((await t.c.db.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [key])).length, 0);
     assert.equal((await t.c.clients.authenticateApiKey(key))?.id, id);
     assert.ok(
-      (await admin('GET', '/api-keys')).body.data.find((k: { id: string }) => k.id === id).last_used_at,
+      (await adminRequest(t, 'GET', '/api-keys')).body.data.find((k: { id: string }) => k.id === id)
+        .last_used_at,
     );
-    assert.equal((await admin('DELETE', `/api-keys/${id}`)).status, 204);
+    assert.equal((await adminRequest(t, 'DELETE', `/api-keys/${id}`)).status, 204);
     assert.equal(await t.c.clients.authenticateApiKey(key), undefined);
-    assert.equal((await admin('DELETE', `/api-keys/${id}`)).status, 404);
-    assert.equal((await admin('POST', '/api-keys', {})).body.error, 'invalid_request');
+    assert.equal((await adminRequest(t, 'DELETE', `/api-keys/${id}`)).status, 404);
+    assert.equal((await adminRequest(t, 'POST', '/api-keys', {})).body.error, 'invalid_request');
   });
 
   test('D25 key rotation: new tokens use the new key; the old key stays in JWKS until its tokens expired', async () => {
     const before = await signUp(t);
     const oldKid = decodeProtectedHeader(before.access_token).kid;
-    const rotated = await admin('POST', '/keys/rotate');
+    const rotated = await adminRequest(t, 'POST', '/keys/rotate');
     assert.equal(rotated.status, 200);
     assert.notEqual(rotated.body.kid, oldKid);
     const after = await signUp(t);
@@ -202,7 +210,7 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
     }
 
     t.clock.advance(RETIRED_KEY_PUBLISHED_SECONDS);
-    await admin('POST', '/keys/rotate');
+    await adminRequest(t, 'POST', '/keys/rotate');
     const later = (await t.request('GET', '/.well-known/jwks.json')).body.keys.map(
       (k: { kid: string }) => k.kid,
     );

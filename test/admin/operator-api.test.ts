@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, events, signUp, type TestApp, uniqueIp, verifiedTempToken } from '../helpers/app.ts';
-import { ADMIN_TOKEN } from '../helpers/oauth.ts';
+import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 describe("the operator's admin API: users, locks, sessions, overview, client edits, test events (issue 8, D36)", () => {
@@ -10,41 +10,39 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
     t = await createTestApp({ env: { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
   });
   after(() => t.close());
-  const admin = (method: string, url: string, body?: unknown) =>
-    t.request(method, `/admin/v1${url}`, { token: ADMIN_TOKEN, body });
 
   test('find an account by id, phone (E.164, spaces allowed) or handle (with or without @)', async () => {
     const s = await signUp(t, { name: 'Grace' });
     const spaced = `${s.phone.slice(0, 2)} ${s.phone.slice(2, 5)} ${s.phone.slice(5, 8)} ${s.phone.slice(8)}`;
     for (const q of [s.user.id, s.phone, spaced, s.handle, `@${s.handle.toUpperCase()}`]) {
-      const res = await admin('GET', `/users?q=${encodeURIComponent(q)}`);
+      const res = await adminRequest(t, 'GET', `/users?q=${encodeURIComponent(q)}`);
       assert.equal(res.status, 200, q);
       assert.equal(res.body.data.length, 1, q);
       assert.equal(res.body.data[0].id, s.user.id);
       assert.equal(res.body.data[0].pin_locked_until, null);
     }
-    assert.deepEqual((await admin('GET', '/users?q=nobody_here')).body.data, []);
-    assert.equal((await admin('GET', '/users')).status, 400);
-    const detail = (await admin('GET', `/users/${s.user.id}`)).body;
+    assert.deepEqual((await adminRequest(t, 'GET', '/users?q=nobody_here')).body.data, []);
+    assert.equal((await adminRequest(t, 'GET', '/users')).status, 400);
+    const detail = (await adminRequest(t, 'GET', `/users/${s.user.id}`)).body;
     assert.equal(detail.name, 'Grace');
     assert.equal(detail.sessions.length, 1);
     assert.equal(detail.kyc.status, 'none');
-    assert.equal((await admin('GET', '/users/00000000-0000-4000-8000-000000000000')).status, 404);
+    assert.equal((await adminRequest(t, 'GET', '/users/00000000-0000-4000-8000-000000000000')).status, 404);
   });
 
   test('revoking one session: its tokens stop at once, session.revoked says admin', async () => {
     const s = await signUp(t);
-    const [session] = (await admin('GET', `/users/${s.user.id}`)).body.sessions;
-    assert.equal((await admin('DELETE', `/users/${s.user.id}/sessions/${session.id}`)).status, 204);
+    const [session] = (await adminRequest(t, 'GET', `/users/${s.user.id}`)).body.sessions;
+    assert.equal((await adminRequest(t, 'DELETE', `/users/${s.user.id}/sessions/${session.id}`)).status, 204);
     assert.equal((await t.request('GET', '/users/me', { token: s.access_token })).status, 401);
     const revoked = (await events(t, 'session.revoked')).find((e) => e.data.session_id === session.id);
     assert.equal(revoked?.data.reason, 'admin');
-    assert.equal((await admin('DELETE', `/users/${s.user.id}/sessions/${session.id}`)).status, 404);
+    assert.equal((await adminRequest(t, 'DELETE', `/users/${s.user.id}/sessions/${session.id}`)).status, 404);
   });
 
   test('lock ends every session and refuses sign-in and PIN reset until unlock; unlock also lifts the PIN lock', async () => {
     const s = await signUp(t);
-    const locked = await admin('POST', `/users/${s.user.id}/lock`);
+    const locked = await adminRequest(t, 'POST', `/users/${s.user.id}/lock`);
     assert.equal(locked.status, 200);
     assert.ok(locked.body.admin_locked_at);
     assert.equal((await t.request('GET', '/users/me', { token: s.access_token })).status, 401);
@@ -57,7 +55,7 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
     const reset = await t.request('POST', '/auth/pin/reset', { body: { temp_token: temp, pin: '204913' } });
     assert.equal(reset.body.error.code, 'ACCOUNT_LOCKED', 'a PIN reset does not lift it');
 
-    assert.equal((await admin('POST', `/users/${s.user.id}/unlock`)).body.admin_locked_at, null);
+    assert.equal((await adminRequest(t, 'POST', `/users/${s.user.id}/unlock`)).body.admin_locked_at, null);
     const back = await t.request('POST', '/auth/signin', {
       body: { phone: s.phone, pin: s.pin },
       ip: uniqueIp(),
@@ -104,13 +102,13 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
 
   test('PATCH /clients/:id edits redirect URIs, scope and first_party, not the auth method', async () => {
     const c = (
-      await admin('POST', '/clients', {
+      await adminRequest(t, 'POST', '/clients', {
         client_name: 'Edit me',
         redirect_uris: ['https://a.example/cb'],
         scope: 'openid profile',
       })
     ).body;
-    const edited = await admin('PATCH', `/clients/${c.client_id}`, {
+    const edited = await adminRequest(t, 'PATCH', `/clients/${c.client_id}`, {
       redirect_uris: ['https://a.example/cb', 'https://b.example/cb'],
       scope: 'openid profile kyc',
       first_party: true,
@@ -122,30 +120,33 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
     assert.equal(edited.body.first_party, true);
     assert.equal(edited.body.token_endpoint_auth_method, 'client_secret_basic');
     assert.equal(edited.body.client_name, 'Edit me');
-    const bad = await admin('PATCH', `/clients/${c.client_id}`, {
+    const bad = await adminRequest(t, 'PATCH', `/clients/${c.client_id}`, {
       redirect_uris: ['http://evil.example/cb'],
     });
     assert.equal(bad.status, 400);
-    assert.equal((await admin('PATCH', '/clients/nope', { scope: 'openid' })).status, 404);
+    assert.equal((await adminRequest(t, 'PATCH', '/clients/nope', { scope: 'openid' })).status, 404);
   });
 
   test('a test event goes to one endpoint only, signed and logged like any delivery', async () => {
     const receiver = new WebhookReceiver();
     const url = await receiver.start();
     try {
-      const one = (await admin('POST', '/webhook-endpoints', { url })).body;
-      const other = (await admin('POST', '/webhook-endpoints', { url: `${url}/other` })).body;
-      const sent = await admin('POST', `/webhook-endpoints/${one.id}/test`);
+      const one = (await adminRequest(t, 'POST', '/webhook-endpoints', { url })).body;
+      const other = (await adminRequest(t, 'POST', '/webhook-endpoints', { url: `${url}/other` })).body;
+      const sent = await adminRequest(t, 'POST', `/webhook-endpoints/${one.id}/test`);
       assert.equal(sent.status, 202);
       assert.equal(sent.body.event_type, 'webhook.test');
       await t.c.deliveries.deliverDue();
       assert.equal(receiver.received.length, 1);
       assert.equal(receiver.received[0].headers['x-service-event'], 'webhook.test');
       assert.deepEqual(JSON.parse(receiver.received[0].body).data.endpoint_id, one.id);
-      assert.deepEqual((await admin('GET', `/webhook-endpoints/${other.id}/deliveries`)).body.data, []);
-      await admin('PATCH', `/webhook-endpoints/${one.id}`, { enabled: false });
-      assert.equal((await admin('POST', `/webhook-endpoints/${one.id}/test`)).status, 400);
-      for (const e of [one, other]) await admin('DELETE', `/webhook-endpoints/${e.id}`);
+      assert.deepEqual(
+        (await adminRequest(t, 'GET', `/webhook-endpoints/${other.id}/deliveries`)).body.data,
+        [],
+      );
+      await adminRequest(t, 'PATCH', `/webhook-endpoints/${one.id}`, { enabled: false });
+      assert.equal((await adminRequest(t, 'POST', `/webhook-endpoints/${one.id}/test`)).status, 400);
+      for (const e of [one, other]) await adminRequest(t, 'DELETE', `/webhook-endpoints/${e.id}`);
     } finally {
       await receiver.close();
     }

@@ -4,21 +4,22 @@ import type { TestApp } from './app.ts';
 export const ADMIN_TOKEN = 'admin-token-for-oauth-tests-01234';
 export const REDIRECT = 'https://rp.example/callback';
 
+/** A request to the admin API (D36) with the tests' admin token. */
+export const adminRequest = (t: TestApp, method: string, url: string, body?: unknown) =>
+  t.request(method, `/admin/v1${url}`, { token: ADMIN_TOKEN, body });
+
 export function pkce() {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 export async function registerClient(t: TestApp, extra: Record<string, unknown> = {}) {
-  const res = await t.request('POST', '/admin/v1/clients', {
-    token: ADMIN_TOKEN,
-    body: {
-      client_name: 'RP',
-      redirect_uris: [REDIRECT],
-      scope: 'openid profile phone',
-      first_party: true,
-      ...extra,
-    },
+  const res = await adminRequest(t, 'POST', '/clients', {
+    client_name: 'RP',
+    redirect_uris: [REDIRECT],
+    scope: 'openid profile phone',
+    first_party: true,
+    ...extra,
   });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return res.body as { client_id: string; client_secret?: string };

@@ -11,7 +11,7 @@ import {
   submitForm,
   validFields,
 } from '../helpers/kyc.ts';
-import { ADMIN_TOKEN } from '../helpers/oauth.ts';
+import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 
 const VERIFY_URL = 'https://verify.callsign.test';
 
@@ -24,8 +24,6 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     });
   });
   after(() => t.close());
-  const admin = (method: string, url: string, body?: unknown) =>
-    t.request(method, `/admin/v1${url}`, { token: ADMIN_TOKEN, body });
   const status = async (token: string) => (await t.request('GET', '/kyc/status', { token })).body.data;
 
   test('initiate answers a one-time URL on VERIFY_URL valid 1800 s; status starts at none', async () => {
@@ -80,11 +78,11 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     assert.match(look.body, /already been used/);
 
     // The operator sees the data and the photos; at rest they are ciphertext.
-    const queue = (await admin('GET', '/kyc/verifications?status=pending')).body.data;
+    const queue = (await adminRequest(t, 'GET', '/kyc/verifications?status=pending')).body.data;
     const mine = queue.find((v: { user_id: string }) => v.user_id === s.user.id);
     assert.equal(mine.level, 'full');
     assert.deepEqual(mine.documents, ['passport', 'selfie']);
-    const detail = (await admin('GET', `/kyc/verifications/${mine.id}`)).body;
+    const detail = (await adminRequest(t, 'GET', `/kyc/verifications/${mine.id}`)).body;
     assert.equal(detail.country, 'DE');
     assert.equal(detail.birthday, ADULT_BIRTHDAY);
     assert.equal(detail.user.phone, s.phone);
@@ -210,10 +208,10 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     await submitForm(t, await initiate(t, s.access_token), { ...validFields(), country: 'FR' }, [
       await documentPhoto(),
     ]);
-    const [v] = (await admin('GET', '/kyc/verifications?status=pending')).body.data.filter(
+    const [v] = (await adminRequest(t, 'GET', '/kyc/verifications?status=pending')).body.data.filter(
       (x: { user_id: string }) => x.user_id === s.user.id,
     );
-    const approved = await admin('POST', `/kyc/verifications/${v.id}/approve`);
+    const approved = await adminRequest(t, 'POST', `/kyc/verifications/${v.id}/approve`);
     assert.equal(approved.status, 200);
     assert.equal(approved.body.status, 'verified');
 
@@ -252,7 +250,7 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     const again = await t.request('POST', '/kyc/initiate', { token: s.access_token });
     assert.equal(again.status, 403);
     assert.equal(again.body.error.code, 'FORBIDDEN');
-    const twice = await admin('POST', `/kyc/verifications/${v.id}/reject`, { reason: 'other' });
+    const twice = await adminRequest(t, 'POST', `/kyc/verifications/${v.id}/reject`, { reason: 'other' });
     assert.equal(twice.status, 400);
     assert.match(twice.body.error_description, /only a pending verification/);
   });
@@ -265,15 +263,15 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     const pending = await t.request('POST', '/kyc/initiate', { token: s.access_token });
     assert.equal(pending.status, 403);
     assert.equal(pending.body.error.code, 'FORBIDDEN');
-    const [v] = (await admin('GET', '/kyc/verifications?status=pending')).body.data.filter(
+    const [v] = (await adminRequest(t, 'GET', '/kyc/verifications?status=pending')).body.data.filter(
       (x: { user_id: string }) => x.user_id === s.user.id,
     );
     assert.equal(
-      (await admin('POST', `/kyc/verifications/${v.id}/reject`, { reason: 'blurry' })).status,
+      (await adminRequest(t, 'POST', `/kyc/verifications/${v.id}/reject`, { reason: 'blurry' })).status,
       400,
     );
-    assert.equal((await admin('POST', `/kyc/verifications/${v.id}/reject`, {})).status, 400);
-    const rejected = await admin('POST', `/kyc/verifications/${v.id}/reject`, {
+    assert.equal((await adminRequest(t, 'POST', `/kyc/verifications/${v.id}/reject`, {})).status, 400);
+    const rejected = await adminRequest(t, 'POST', `/kyc/verifications/${v.id}/reject`, {
       reason: 'document_expired',
       message: 'Your passport expired in 2020.',
     });
@@ -296,10 +294,11 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     assert.equal(retry.status, 200);
     assert.equal((await status(s.access_token)).status, 'pending');
     assert.equal(
-      (await admin('POST', '/kyc/verifications/00000000-0000-4000-8000-000000000000/approve')).status,
+      (await adminRequest(t, 'POST', '/kyc/verifications/00000000-0000-4000-8000-000000000000/approve'))
+        .status,
       404,
     );
-    assert.equal((await admin('GET', '/kyc/verifications?status=awaiting')).status, 400);
+    assert.equal((await adminRequest(t, 'GET', '/kyc/verifications?status=awaiting')).status, 400);
   });
 
   test('the page counts posts and views per address (verify_page_address) and answers 429 past it', async () => {

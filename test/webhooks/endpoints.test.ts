@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { DEFAULT_ROLL_OVERLAP_SECONDS } from '../../src/domain/webhook-endpoints.ts';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
-import { ADMIN_TOKEN } from '../helpers/oauth.ts';
+import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
@@ -13,11 +13,9 @@ describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });
   });
   after(() => t.close());
-  const admin = (method: string, url: string, body?: unknown) =>
-    t.request(method, `/admin/v1${url}`, { token: ADMIN_TOKEN, body });
 
   test('created with a whsec_ secret shown once, stored encrypted, listed and read without it', async () => {
-    const res = await admin('POST', '/webhook-endpoints', {
+    const res = await adminRequest(t, 'POST', '/webhook-endpoints', {
       url: 'https://hooks.example.com/callsign',
       events: ['session.created', 'user.created', 'user.created'],
       description: 'CRM sync',
@@ -29,12 +27,12 @@ describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
     assert.deepEqual(e.events, ['session.created', 'user.created']);
     assert.equal(e.enabled, true);
     assert.equal(e.description, 'CRM sync');
-    const listed = (await admin('GET', '/webhook-endpoints')).body.data.find(
+    const listed = (await adminRequest(t, 'GET', '/webhook-endpoints')).body.data.find(
       (x: { id: string }) => x.id === e.id,
     );
     assert.equal(listed.secret, undefined);
     assert.equal(listed.url, 'https://hooks.example.com/callsign');
-    assert.equal((await admin('GET', `/webhook-endpoints/${e.id}`)).body.secret, undefined);
+    assert.equal((await adminRequest(t, 'GET', `/webhook-endpoints/${e.id}`)).body.secret, undefined);
     const [row] = await t.c.db.query<{ secret_enc: string }>(
       'SELECT secret_enc FROM webhook_endpoints WHERE id = $1',
       [e.id],
@@ -45,14 +43,14 @@ describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
   });
 
   test('"events" defaults to all ("*"); PATCH changes only what it names', async () => {
-    const e = (await admin('POST', '/webhook-endpoints', { url: 'https://a.example.com/h' })).body;
+    const e = (await adminRequest(t, 'POST', '/webhook-endpoints', { url: 'https://a.example.com/h' })).body;
     assert.deepEqual(e.events, ['*']);
-    const off = await admin('PATCH', `/webhook-endpoints/${e.id}`, { enabled: false });
+    const off = await adminRequest(t, 'PATCH', `/webhook-endpoints/${e.id}`, { enabled: false });
     assert.equal(off.status, 200);
     assert.equal(off.body.enabled, false);
     assert.equal(off.body.url, 'https://a.example.com/h');
     assert.deepEqual(off.body.events, ['*']);
-    const moved = await admin('PATCH', `/webhook-endpoints/${e.id}`, {
+    const moved = await adminRequest(t, 'PATCH', `/webhook-endpoints/${e.id}`, {
       url: 'https://b.example.com/h',
       events: ['user.deleted'],
       description: null,
@@ -60,13 +58,13 @@ describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
     assert.equal(moved.body.url, 'https://b.example.com/h');
     assert.deepEqual(moved.body.events, ['user.deleted']);
     assert.equal(moved.body.enabled, false);
-    assert.equal((await admin('DELETE', `/webhook-endpoints/${e.id}`)).status, 204);
-    assert.equal((await admin('GET', `/webhook-endpoints/${e.id}`)).status, 404);
-    assert.equal((await admin('DELETE', `/webhook-endpoints/${e.id}`)).status, 404);
+    assert.equal((await adminRequest(t, 'DELETE', `/webhook-endpoints/${e.id}`)).status, 204);
+    assert.equal((await adminRequest(t, 'GET', `/webhook-endpoints/${e.id}`)).status, 404);
+    assert.equal((await adminRequest(t, 'DELETE', `/webhook-endpoints/${e.id}`)).status, 404);
   });
 
   test('bad bodies are invalid_request naming the field; nothing is written', async () => {
-    const before = (await admin('GET', '/webhook-endpoints')).body.data.length;
+    const before = (await adminRequest(t, 'GET', '/webhook-endpoints')).body.data.length;
     const cases: [unknown, string][] = [
       [{}, 'url'],
       [{ url: 'not a url' }, 'url'],
@@ -86,19 +84,22 @@ describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
       [{ url: 'https://ok.example.com/h', description: 'x'.repeat(201) }, 'description'],
     ];
     for (const [body, field] of cases) {
-      const res = await admin('POST', '/webhook-endpoints', body);
+      const res = await adminRequest(t, 'POST', '/webhook-endpoints', body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error, 'invalid_request');
       assert.match(res.body.error_description, new RegExp(`\\(${field}\\)$`), JSON.stringify(body));
     }
-    assert.equal((await admin('GET', '/webhook-endpoints')).body.data.length, before);
+    assert.equal((await adminRequest(t, 'GET', '/webhook-endpoints')).body.data.length, before);
     for (const url of [
       '/webhook-endpoints/nope',
       '/webhook-endpoints/00000000-0000-4000-8000-000000000000/deliveries',
     ])
-      assert.equal((await admin('GET', url)).status, 404);
-    assert.equal((await admin('POST', '/deliveries/nope/replay')).status, 404);
-    assert.equal((await admin('GET', '/deliveries/00000000-0000-4000-8000-000000000000')).status, 404);
+      assert.equal((await adminRequest(t, 'GET', url)).status, 404);
+    assert.equal((await adminRequest(t, 'POST', '/deliveries/nope/replay')).status, 404);
+    assert.equal(
+      (await adminRequest(t, 'GET', '/deliveries/00000000-0000-4000-8000-000000000000')).status,
+      404,
+    );
   });
 
   test('WEBHOOK_ALLOW_PRIVATE_NETWORKS=true admits http and private addresses, never link-local or metadata', async () => {
