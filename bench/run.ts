@@ -105,7 +105,6 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   const rs256 = await rs256Ceiling(3);
   const pinHash = await pinHashCeiling(3);
 
-  /** ratio = signatures (or hashes) the scenario makes per second, over what all cores can make */
   /** A closed loop at saturation, with the CPU each request cost the service's side and everyone else. */
   const cpuRows: string[][] = [];
   const saturate = async (name: string, workers: number, step: Step, pid: number) => {
@@ -119,6 +118,7 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     return r;
   };
 
+  /** ratio = signatures (or hashes) the scenario makes per second, over what all cores can make */
   const row = (name: string, r: Result, ceiling: number | null, perRequest = 1) => {
     const sorted = [...r.latenciesMs].sort((a, b) => a - b);
     const rps = (r.requests - r.errors) / r.seconds; // answered successfully
@@ -192,7 +192,6 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     '| scenario | requests/s | p50 ms | p99 ms | ratio to ceiling | errors |',
     '|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
-    '',
     '',
     '| CPU ms per request, at saturation | service | PostgreSQL | Redis | load generator | all cores |',
     '|---|---|---|---|---|---|',
