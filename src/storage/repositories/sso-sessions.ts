@@ -12,12 +12,17 @@ export const ssoSessionsRepo = {
   removeAllOfUser: (q: Queryable, userId: string) =>
     q.query('DELETE FROM sso_sessions WHERE user_id = $1', [userId]),
 
-  /** The live SSO session of a cookie, for a live account. */
+  /**
+   * The live SSO session of a cookie, for a live account. The account is read by primary key in a
+   * subquery (P57): a join with `u.deleted_at IS NULL` can be planned as a read of every live user through
+   * a partial index with that predicate.
+   */
   findLive: (q: Queryable, hash: string, now: Date) =>
     maybeOne<{ user_id: string; auth_time: Date }>(
       q,
-      `SELECT s.user_id, s.auth_time FROM sso_sessions s JOIN users u ON u.id = s.user_id
-       WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.deleted_at IS NULL`,
+      `SELECT s.user_id, s.auth_time FROM sso_sessions s
+       WHERE s.token_hash = $1 AND s.expires_at > $2
+         AND (SELECT u.deleted_at FROM users u WHERE u.id = s.user_id) IS NULL`,
       [hash, now],
     ),
 };

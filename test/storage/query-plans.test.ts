@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Queryable } from '../../src/storage/db.ts';
+import { refreshTokensRepo } from '../../src/storage/repositories/refresh-tokens.ts';
+import { ssoSessionsRepo } from '../../src/storage/repositories/sso-sessions.ts';
+import { webhookDeliveriesRepo } from '../../src/storage/repositories/webhook-deliveries.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+
+// P57: a statement that reaches a row of another table through a foreign key reaches it by primary key,
+// whatever plan the server has cached. A connection keeps a generic plan made while the tables were small
+// until their statistics change, which without autovacuum is never; the plan for a join condition such as
+// `s.revoked_at IS NULL` could then read every live row through the partial index with that predicate.
+
+let database: TestDatabase;
+before(async () => {
+  database = await freshDatabase();
+});
+after(() => database.drop());
+
+/** The SQL text a repository function sends, without running it. */
+async function sqlOf(call: (q: Queryable) => Promise<unknown>): Promise<string> {
+  let sql = '';
+  await call({
+    query: async (text) => {
+      sql = text;
+      return [];
+    },
+    exec: async () => {},
+  });
+  return sql;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+/** The generic plan of `sql` on the (nearly empty) test database: the plan a connection caches early. */
+async function genericPlan(sql: string, paramCount: number): Promise<PlanNode[]> {
+  return database.db.transaction(async (tx) => {
+    await tx.exec('SET LOCAL plan_cache_mode = force_generic_plan');
+    await tx.exec(`PREPARE p57 AS ${sql}`);
+    const nulls = Array.from({ length: paramCount }, () => 'NULL').join(', ');
+    const [row] = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) EXECUTE p57(${nulls})`,
+    );
+    await tx.exec('DEALLOCATE p57');
+    return nodes(row['QUERY PLAN'][0].Plan);
+  });
+}
+
+/** Every read of `table` in the plan is an index scan of `index` (its primary key) with a condition. */
+function assertReachedByKey(plan: PlanNode[], table: string, index = `${table}_pkey`) {
+  const reads = plan.filter(
+    (n) =>
+      n['Node Type'] !== 'ModifyTable' &&
+      (n['Relation Name'] === table || n['Index Name']?.startsWith(`${table}_`)),
+  );
+  assert.ok(reads.length > 0, `the plan reads ${table}`);
+  for (const n of reads) {
+    assert.equal(n['Index Name'], index, `${n['Node Type']} on ${table}: ${JSON.stringify(n)}`);
+    assert.ok(n['Index Cond'], `${n['Node Type']} on ${table} without an index condition`);
+  }
+}
+
+test('P57: refresh rotation (D16) reaches the session by primary key in a generic plan', async () => {
+  const sql = await sqlOf((q) =>
+    refreshTokensRepo.rotate(q, {
+      hash: 'h',
+      clientId: 'c',
+      successorHash: 's',
+      now: new Date(),
+      expiresAt: new Date(),
+    }),
+  );
+  assertReachedByKey(await genericPlan(sql, 5), 'sessions');
+});
+
+test('P57: the single sign-on lookup (D25) reaches the account by primary key in a generic plan', async () => {
+  const sql = await sqlOf((q) => ssoSessionsRepo.findLive(q, 'h', new Date()));
+  assertReachedByKey(await genericPlan(sql, 2), 'users');
+});
+
+test('P57: the reuse check (D16) reaches the session by primary key in a generic plan', async () => {
+  const sql = await sqlOf((q) => refreshTokensRepo.findWithSession(q, 'h'));
+  assertReachedByKey(await genericPlan(sql, 1), 'sessions');
+});
+
+test('P57: a webhook claim (D32) reaches events and endpoints by key in a generic plan', async () => {
+  const sql = await sqlOf((q) => webhookDeliveriesRepo.claimDue(q, new Date(), new Date(), 50));
+  const plan = await genericPlan(sql, 3);
+  assertReachedByKey(plan, 'outbox_events', 'outbox_events_id_key');
+});
