@@ -24,8 +24,16 @@ const WEBHOOK_RATE = 1000;
 // PostgreSQL lets the service use every core (WEB_CONCURRENCY workers); PGlite belongs to one process.
 const WORKERS = Number(process.env.BENCH_WEB_CONCURRENCY ?? (DATABASE_URL ? availableParallelism() : 1));
 const CHAINS = 64;
+/** A ceiling is what the machine can do: the best of a few tries, since one can lose time to the host's other guests. */
+const CEILING_TRIES = 3;
 const USERS = 8;
 const PIN = '480715';
+
+async function bestOf(tries: number, measure: () => Promise<number>) {
+  const results: number[] = [];
+  for (let i = 0; i < tries; i++) results.push(await measure());
+  return { best: Math.max(...results), tries: results };
+}
 
 function phones(n: number): string[] {
   const out = new Set<string>();
@@ -102,8 +110,8 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     (await http.post('/auth/signin', { phone: users[lane % USERS], pin: PIN })).status === 200;
 
   process.stderr.write('measuring ceilings...\n');
-  const rs256 = await rs256Ceiling(3);
-  const pinHash = await pinHashCeiling(3);
+  const rs256 = await bestOf(CEILING_TRIES, () => rs256Ceiling(2));
+  const pinHash = await bestOf(CEILING_TRIES, () => pinHashCeiling(2));
 
   /** A closed loop at saturation, with the CPU each request cost the service's side and everyone else. */
   const cpuRows: string[][] = [];
@@ -134,10 +142,10 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   };
 
   for (const [key, name, step, workers, ceiling, perRequest] of [
-    ['refresh', 'refresh', refreshStep, CHAINS, rs256, 1],
-    ['signin', 'signin', signinStep, 16, pinHash, 1],
-    ['code', 'oauth code exchange (authorize + token, 2 signatures)', oauth.codeStep, CHAINS, rs256, 2],
-    ['oauth-refresh', 'oauth refresh', oauth.refreshStep, CHAINS, rs256, 1],
+    ['refresh', 'refresh', refreshStep, CHAINS, rs256.best, 1],
+    ['signin', 'signin', signinStep, 16, pinHash.best, 1],
+    ['code', 'oauth code exchange (authorize + token, 2 signatures)', oauth.codeStep, CHAINS, rs256.best, 2],
+    ['oauth-refresh', 'oauth refresh', oauth.refreshStep, CHAINS, rs256.best, 1],
   ] as const) {
     if (!runs(key)) continue;
     process.stderr.write(`${name}: warm-up, saturation, then half rate...\n`);
@@ -175,7 +183,7 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     const theirRate = row(
       `oidc-provider refresh (saturation, ${CHAINS} in flight)`,
       await saturate('oidc-provider refresh', CHAINS, theirStep, other.pid),
-      rs256,
+      rs256.best,
     );
     comparison.push(`oidc-provider peak RSS: ${other.peakRssMb().toFixed(0)} MB`);
     other.stop();
@@ -187,7 +195,8 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   }
   const rss = server.peakRssMb();
   return [
-    `RS256 ceiling (all cores): ${rs256.toFixed(0)} signatures/s; PIN hash ceiling (all cores): ${pinHash.toFixed(1)} verifications/s`,
+    `RS256 ceiling (all cores, best of ${CEILING_TRIES} x 2 s): ${rs256.best.toFixed(0)} signatures/s (tries ${rs256.tries.map((t) => t.toFixed(0)).join(', ')})`,
+    `PIN hash ceiling (all cores, best of ${CEILING_TRIES} x 2 s): ${pinHash.best.toFixed(1)} verifications/s (tries ${pinHash.tries.map((t) => t.toFixed(1)).join(', ')})`,
     '',
     '| scenario | requests/s | p50 ms | p99 ms | ratio to ceiling | errors |',
     '|---|---|---|---|---|---|',

@@ -122,33 +122,43 @@ export class AccountService {
   async checkPin(phoneInput: unknown, pin: unknown): Promise<UserRow> {
     const phone = parsePhone(phoneInput).e164;
     if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
-    const user = await usersRepo.findLiveByPhone(this.d.db, phone);
-    if (!user) {
-      await this.d.pins.verifyNothing(pin);
-      throw invalidCredentials();
-    }
-    return this.verifyPinOf(user, pin);
+    return this.attemptPin({ phone }, pin);
+  }
+
+  /** The PIN of an account already found (account deletion). */
+  async verifyPinOf(user: UserRow, pin: unknown): Promise<UserRow> {
+    if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
+    return this.attemptPin({ id: user.id }, pin);
   }
 
   /** D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. */
-  async verifyPinOf(user: UserRow, pin: unknown): Promise<UserRow> {
-    if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
-    if (user.admin_locked_at) throw lockedByOperator();
+  private async attemptPin(account: { phone: string } | { id: string }, pin: string): Promise<UserRow> {
     const now = this.d.clock.now();
-    const attempt = await usersRepo.takePinAttempt(
+    const found = await usersRepo.takePinAttempt(
       this.d.db,
-      user.id,
+      account,
       now,
       PIN_LOCK_THRESHOLD,
       addSeconds(now, PIN_LOCK_SECONDS),
     );
-    if (!attempt) throw accountLocked(await usersRepo.lockedUntil(this.d.db, user.id));
+    if (!found) {
+      await this.d.pins.verifyNothing(pin);
+      throw invalidCredentials();
+    }
+    const { taken, ...user } = found;
+    if (!taken) {
+      if (user.admin_locked_at) throw lockedByOperator();
+      // Locked by failed PINs. If the statement's snapshot shows no lock in force, a parallel attempt set it
+      // while this one waited for the row: read it.
+      const lock = user.locked_until && user.locked_until > now ? user.locked_until : null;
+      throw accountLocked(lock ?? (await usersRepo.lockedUntil(this.d.db, user.id)));
+    }
     if (await this.d.pins.verify(user.pin_hash, pin)) {
       await usersRepo.clearPinFailures(this.d.db, user.id);
       return { ...user, failed_pin_attempts: 0, locked_until: null };
     }
     // The attempt that reached the threshold locked the account: say so now rather than on the next try.
-    if (attempt.locked_until) throw accountLocked(attempt.locked_until);
+    if (user.locked_until) throw accountLocked(user.locked_until);
     throw invalidCredentials();
   }
 

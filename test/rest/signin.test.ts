@@ -69,6 +69,11 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     const right = await signin(s.phone, s.pin);
     assert.equal(right.status, 403);
     assert.equal(right.body.error.code, 'ACCOUNT_LOCKED');
+    assert.equal(
+      Date.parse(right.body.error.details.locked_until),
+      lockedUntil,
+      'the same lock, not null (P51)',
+    );
     t.clock.advance(3599);
     assert.equal((await signin(s.phone, s.pin)).body.error.code, 'ACCOUNT_LOCKED');
     t.clock.advance(2);
@@ -90,6 +95,12 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     // Evaluated attempts answer INVALID_CREDENTIALS, except the 10th, which answers ACCOUNT_LOCKED itself.
     assert.equal(codes.filter((c) => c === 'INVALID_CREDENTIALS').length, 9);
     assert.equal(codes.filter((c) => c === 'ACCOUNT_LOCKED').length, 21);
+    // Every locked answer names the lock, also those that waited for the row while the 10th set it (a
+    // null locked_until would say the operator locked the account, P51).
+    const until = new Set(
+      answers.filter((a) => a.status === 403).map((a) => a.body.error.details.locked_until),
+    );
+    assert.deepEqual([...until], [new Date(t.clock.now().getTime() + 3600_000).toISOString()]);
     const row = (
       await t.c.db.query<{ failed_pin_attempts: number }>(
         'SELECT failed_pin_attempts FROM users WHERE id = $1',

@@ -66,23 +66,38 @@ export const usersRepo = {
     (await q.query('SELECT 1 FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle])).length > 0,
 
   /**
-   * D9: takes one PIN attempt before the PIN is checked, in one conditional statement, so parallel
-   * guesses cannot get past the lock: the attempt that reaches `max` sets the lock itself. An expired
-   * lock starts a fresh count. No row back means the account is locked.
+   * D9: takes one PIN attempt for the live account with this phone (or id) before the PIN is checked, in
+   * one conditional statement, so parallel guesses cannot get past the lock: the attempt that reaches `max`
+   * sets the lock itself. An expired lock starts a fresh count. Answers the account's row: `taken` with the
+   * attempt counted; not `taken` as the statement found it when the account is locked (by the operator,
+   * P51, or by failed PINs); nothing when no live account has that phone (or id).
    */
-  takePinAttempt: (q: Queryable, id: string, now: Date, max: number, lockUntil: Date) =>
-    maybeOne<{ failed_pin_attempts: number; locked_until: Date | null }>(
+  takePinAttempt: (
+    q: Queryable,
+    account: { phone: string } | { id: string },
+    now: Date,
+    max: number,
+    lockUntil: Date,
+  ) => {
+    const key = 'phone' in account ? 'phone' : 'id';
+    return maybeOne<UserRow & { taken: boolean }>(
       q,
-      `UPDATE users SET
-         failed_pin_attempts = CASE WHEN locked_until <= $2 THEN 1 ELSE failed_pin_attempts + 1 END,
-         locked_until = CASE
-           WHEN locked_until <= $2 THEN NULL
-           WHEN failed_pin_attempts + 1 >= $3 THEN $4
-           ELSE locked_until END
-       WHERE id = $1 AND deleted_at IS NULL AND (locked_until IS NULL OR locked_until <= $2)
-       RETURNING failed_pin_attempts, locked_until`,
-      [id, now, max, lockUntil],
-    ),
+      `WITH taken AS (
+         UPDATE users SET
+           failed_pin_attempts = CASE WHEN locked_until <= $2 THEN 1 ELSE failed_pin_attempts + 1 END,
+           locked_until = CASE
+             WHEN locked_until <= $2 THEN NULL
+             WHEN failed_pin_attempts + 1 >= $3 THEN $4
+             ELSE locked_until END
+         WHERE ${key} = $1 AND deleted_at IS NULL AND admin_locked_at IS NULL
+           AND (locked_until IS NULL OR locked_until <= $2)
+         RETURNING *)
+       SELECT true AS taken, * FROM taken
+       UNION ALL
+       SELECT false, * FROM users WHERE ${key} = $1 AND deleted_at IS NULL AND NOT EXISTS (SELECT FROM taken)`,
+      ['phone' in account ? account.phone : account.id, now, max, lockUntil],
+    );
+  },
 
   lockedUntil: async (q: Queryable, id: string) =>
     (await maybeOne<{ locked_until: Date | null }>(q, 'SELECT locked_until FROM users WHERE id = $1', [id]))
