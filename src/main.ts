@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig, readDotEnv } from './config/config.ts';
 import { buildContainer } from './container.ts';
-import { openDatabase } from './storage/db.ts';
+import { openDatabase, storageWarnings } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
 
 type Env = Record<string, string | undefined>;
@@ -24,7 +24,7 @@ export async function serve(env: Env = { ...readDotEnv(), ...process.env }): Pro
   return runWorker(config);
 }
 
-function banner(config: Config, port: number) {
+function banner(config: Config, port: number, warnings: string[]) {
   const storage = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`;
   const workers = config.webConcurrency > 1 ? `, ${config.webConcurrency} workers` : '';
   process.stdout.write(
@@ -36,6 +36,7 @@ function banner(config: Config, port: number) {
         : '  console:   off (set ADMIN_TOKEN to turn on the admin API and the console)',
       `  storage:   ${storage}${config.redisUrl ? ' + Redis' : ''}`,
       `  SMS:       ${config.smsProvider}${config.smsProvider === 'console' ? ' (codes are printed below as [sms:console] lines)' : ''}`,
+      ...warnings.map((w) => `  warning:   ${w}`),
       '',
     ].join('\n'),
   );
@@ -49,7 +50,7 @@ async function runWorker(config: Config): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (cluster.isWorker) process.send?.({ listening: port });
-  else banner(config, port);
+  else banner(config, port, await storageWarnings(container.db));
   container.worker.start();
   container.keys.startAutoReload();
 
@@ -91,8 +92,10 @@ function onSignal(logger: Logger, stop: () => Promise<void>) {
 /** Migrates once, forks the workers (they share the port), passes signals on, and exits when they have. */
 async function runPrimary(config: Config): Promise<void> {
   const db = await openDatabase(config.databaseUrl, config.dataDir);
+  let warnings: string[];
   try {
     await migrate(db);
+    warnings = await storageWarnings(db);
   } finally {
     await db.close();
   }
@@ -101,7 +104,7 @@ async function runPrimary(config: Config): Promise<void> {
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   cluster.on('message', (_worker, message: { listening?: number }) => {
     if (message.listening !== undefined && ++listening === config.webConcurrency)
-      banner(config, message.listening);
+      banner(config, message.listening, warnings);
   });
   cluster.on('exit', (worker, code) => {
     if (stopping) {

@@ -124,6 +124,20 @@ export function postgresDatabase(url: string, opts: { schema?: string; max?: num
   };
 }
 
+/**
+ * What an operator should hear about the database at start (P58): PostgreSQL with autovacuum off never
+ * reclaims the rows that token rotation leaves behind, and never refreshes the statistics the plans rest on.
+ */
+export async function storageWarnings(db: Database): Promise<string[]> {
+  if (db.kind !== 'postgres') return [];
+  const [row] = await db.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
+  return row.on
+    ? []
+    : [
+        "PostgreSQL's autovacuum is off: dead rows pile up and statistics go stale as tables grow; turn it on, or run VACUUM ANALYZE regularly",
+      ];
+}
+
 export async function openDatabase(databaseUrl: string | undefined, dataDir: string): Promise<Database> {
   if (!databaseUrl) return openPglite(`${dataDir}/pglite`);
   if (databaseUrl === 'memory://') return openPglite('memory');

@@ -35,6 +35,7 @@ describe('the callsign command', () => {
     const s = await start();
     assert.match(s.output(), /API docs:/);
     assert.match(s.output(), /console: {3}off \(set ADMIN_TOKEN/);
+    assert.doesNotMatch(s.output(), /warning:/, 'P58: nothing to warn about on PGlite');
     assert.ok(
       statSync(join(dataDir, 'secrets.json')).isFile(),
       'D39: development secrets generated into DATA_DIR',
@@ -96,6 +97,19 @@ describe('the callsign command', () => {
       const s = await start({ ...baseEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '2' });
       try {
         assert.match(s.output(), /2 workers/);
+        // P58: the banner warns when the server's autovacuum is off (as on the CI machines), and only then.
+        const autovacuum = spawnSync(
+          'psql',
+          [process.env.TEST_DATABASE_URL as string, '-Atc', 'SHOW autovacuum'],
+          {
+            encoding: 'utf8',
+          },
+        );
+        assert.equal(
+          /warning: {3}PostgreSQL's autovacuum is off/.test(s.output()),
+          autovacuum.stdout.trim() === 'off',
+          s.output(),
+        );
         const pid = s.child.pid as number;
         const workers = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
         assert.equal(workers.length, 2, 'the primary runs two workers');
