@@ -30,6 +30,16 @@ export async function maybeOne<T = Row>(
   return (await q.query<T>(sql, params))[0];
 }
 
+/**
+ * How many rows a data-modifying statement (`... RETURNING 1`) touched, counted by the server: a purge of a
+ * large backlog must not send every row back to be counted here.
+ */
+export async function countRows(q: Queryable, sql: string, params?: unknown[]): Promise<number> {
+  return (
+    await one<{ n: number }>(q, `WITH counted AS (${sql}) SELECT count(*)::int AS n FROM counted`, params)
+  ).n;
+}
+
 /** Postgres error code 23505, with the index that refused the row. */
 export function uniqueViolation(err: unknown): string | undefined {
   const e = err as { code?: string; constraint?: string };

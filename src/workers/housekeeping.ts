@@ -1,5 +1,5 @@
 import { addSeconds } from '../providers/clock.ts';
-import type { Database } from '../storage/db.ts';
+import { countRows, type Database } from '../storage/db.ts';
 import { kycRepo } from '../storage/repositories/kyc.ts';
 import type { Job } from './runner.ts';
 
@@ -24,18 +24,17 @@ export function housekeeping(db: Database, kycRetentionDays?: number): Job {
         ['rate_counters', 'window_start'],
         ['console_sessions', 'expires_at'],
       ]) {
-        counts[table] = (
-          await db.query(`DELETE FROM ${table} WHERE ${column} < $1 RETURNING 1`, [cutoff])
-        ).length;
+        counts[table] = await countRows(db, `DELETE FROM ${table} WHERE ${column} < $1 RETURNING 1`, [
+          cutoff,
+        ]);
       }
-      counts.outbox_events = (
-        await db.query(
-          `DELETE FROM outbox_events o WHERE o.created_at < $1 AND NOT EXISTS (
-             SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id AND d.status = 'pending')
-           RETURNING 1`,
-          [addSeconds(now, -EVENT_RETENTION_SECONDS)],
-        )
-      ).length;
+      counts.outbox_events = await countRows(
+        db,
+        `DELETE FROM outbox_events o WHERE o.created_at < $1 AND NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id AND d.status = 'pending')
+         RETURNING 1`,
+        [addSeconds(now, -EVENT_RETENTION_SECONDS)],
+      );
       counts.kyc_links = await kycRepo.deleteStaleLinks(db, cutoff);
       // Issue 7: KYC photos go this many days after the decision when the operator sets a retention.
       if (kycRetentionDays !== undefined)

@@ -1,4 +1,4 @@
-import { maybeOne, one, type Queryable } from '../db.ts';
+import { countRows, maybeOne, one, type Queryable } from '../db.ts';
 
 export type VerificationStatus = 'awaiting' | 'pending' | 'verified' | 'rejected';
 
@@ -147,22 +147,23 @@ export const kycRepo = {
 
   /** The retention setting: photos of verifications decided before `before` go; the decision stays. */
   async removePhotosDecidedBefore(q: Queryable, before: Date, now: Date): Promise<number> {
-    const rows = await q.query(
+    // Counted by the server, as countRows does (which cannot wrap a WITH that writes).
+    const [row] = await q.query<{ n: number }>(
       `WITH old AS (
          UPDATE kyc_verifications SET photos_removed_at = $2
-         WHERE decided_at < $1 AND photos_removed_at IS NULL RETURNING id)
-       DELETE FROM kyc_photos WHERE verification_id IN (SELECT id FROM old) RETURNING 1`,
+         WHERE decided_at < $1 AND photos_removed_at IS NULL RETURNING id),
+       gone AS (DELETE FROM kyc_photos WHERE verification_id IN (SELECT id FROM old) RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
       [before, now],
     );
-    return rows.length;
+    return row.n;
   },
 
   /** Links never used, a day past their end. */
-  deleteStaleLinks: async (q: Queryable, before: Date) =>
-    (
-      await q.query(
-        `DELETE FROM kyc_verifications WHERE status = 'awaiting' AND url_expires_at < $1 RETURNING 1`,
-        [before],
-      )
-    ).length,
+  deleteStaleLinks: (q: Queryable, before: Date) =>
+    countRows(
+      q,
+      `DELETE FROM kyc_verifications WHERE status = 'awaiting' AND url_expires_at < $1 RETURNING 1`,
+      [before],
+    ),
 };
