@@ -165,9 +165,7 @@ export class AccountService {
   async signIn(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
     const user = await this.checkPin(body.phone, body.pin);
-    const opened = await this.d.db.transaction((tx) =>
-      this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)),
-    );
+    const opened = await this.d.sessions.open(this.d.db, this.sessionInput(user.id, device, ip));
     return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
   }
 

@@ -2,7 +2,7 @@ import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Queryable } from '../storage/db.ts';
 import type { VerificationRow } from '../storage/repositories/kyc.ts';
-import { outboxRepo } from '../storage/repositories/outbox.ts';
+import { type OutboxEvent, outboxRepo } from '../storage/repositories/outbox.ts';
 import type { SessionRow } from '../storage/repositories/sessions.ts';
 import type { UserRow } from '../storage/repositories/users.ts';
 import type { RejectionReason } from './kyc/kyc-rules.ts';
@@ -109,7 +109,9 @@ export const payloads = {
     reason: v.reason as RejectionReason,
     message: v.message ?? '',
   }),
-  sessionCreated: (s: SessionRow): EventPayloads['session.created'] => ({
+  sessionCreated: (
+    s: Pick<SessionRow, 'id' | 'user_id' | 'device_name' | 'platform' | 'ip_address'>,
+  ): EventPayloads['session.created'] => ({
     user_id: s.user_id,
     session_id: s.id,
     device_name: s.device_name,
@@ -130,7 +132,12 @@ export class Events {
     private readonly random: Random,
   ) {}
 
+  /** An event with its id and time, for a statement that writes it with the change it reports. */
+  event<T extends EventType>(type: T, data: EventPayloads[T]): OutboxEvent {
+    return { id: this.random.uuid(), type, data, createdAt: this.clock.now() };
+  }
+
   emit<T extends EventType>(tx: Queryable, type: T, data: EventPayloads[T]) {
-    return outboxRepo.insert(tx, { id: this.random.uuid(), type, data, createdAt: this.clock.now() });
+    return outboxRepo.insert(tx, this.event(type, data));
   }
 }

@@ -34,9 +34,12 @@ const invalidRefreshToken = () =>
 export class SessionService {
   constructor(private readonly d: SessionDeps) {}
 
-  /** D15: one sign-in on one device; writes session.created in the caller's transaction. */
+  /**
+   * D15: one sign-in on one device, with its session.created event, in one statement: atomic on its own, or
+   * part of the caller's transaction.
+   */
   async open(
-    tx: Queryable,
+    q: Queryable,
     s: {
       userId: string;
       clientId: string;
@@ -50,22 +53,23 @@ export class SessionService {
   ): Promise<OpenedSession> {
     const now = this.d.clock.now();
     const refreshToken = this.d.random.token(32);
+    const row = {
+      id: s.id ?? this.d.random.uuid(),
+      user_id: s.userId,
+      client_id: s.clientId,
+      device_name: s.device.name,
+      platform: s.device.platform,
+      ip_address: s.ipAddress,
+      scope: s.scope,
+      authTime: s.authTime,
+      now,
+    };
     const session = await sessionsRepo.insert(
-      tx,
-      {
-        id: s.id ?? this.d.random.uuid(),
-        user_id: s.userId,
-        client_id: s.clientId,
-        device_name: s.device.name,
-        platform: s.device.platform,
-        ip_address: s.ipAddress,
-        scope: s.scope,
-        authTime: s.authTime,
-        now,
-      },
+      q,
+      row,
       { token_hash: sha256(refreshToken), expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS) },
+      this.d.events.event('session.created', payloads.sessionCreated(row)),
     );
-    await this.d.events.emit(tx, 'session.created', payloads.sessionCreated(session));
     return { session, refreshToken };
   }
 

@@ -8,29 +8,41 @@ export interface OutboxRow {
   created_at: Date;
 }
 
-export const outboxRepo = {
-  /**
-   * D32: the event and one delivery per subscribed, enabled endpoint, in one statement inside the caller's
-   * transaction; each delivery is due at once (the spec's first attempt is immediate).
-   */
-  insert: (q: Queryable, e: { id: string; type: string; data: unknown; createdAt: Date }) =>
-    q.query(
-      `WITH event AS (
-         INSERT INTO outbox_events (id, type, data, created_at) VALUES ($1, $2, $3::json, $4)
-         RETURNING id, type, created_at)
+/** An event as the outbox stores it. */
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  createdAt: Date;
+}
+
+/**
+ * D32: the event and one delivery per subscribed, enabled endpoint, as two CTEs (`event`, `deliveries`) for
+ * a statement of its own or one that also writes the change the event reports; each delivery is due at once
+ * (the spec's first attempt is immediate). The event's values are the parameters from `$first` on, in the
+ * order of `outboxParams`.
+ */
+export function outboxCtes(first: number): string {
+  const [id, type, data, createdAt] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+  return `event AS (
+       INSERT INTO outbox_events (id, type, data, created_at) VALUES (${id}, ${type}, ${data}::json, ${createdAt})
+       RETURNING id, type, created_at
+     ), deliveries AS (
        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
        SELECT gen_random_uuid(), w.id, event.id, event.created_at, event.created_at
          FROM event JOIN webhook_endpoints w
-           ON w.enabled AND (cardinality(w.event_types) = 0 OR event.type = ANY (w.event_types))`,
-      [e.id, e.type, JSON.stringify(e.data), e.createdAt],
-    ),
+           ON w.enabled AND (cardinality(w.event_types) = 0 OR event.type = ANY (w.event_types))
+     )`;
+}
+
+export const outboxParams = (e: OutboxEvent) => [e.id, e.type, JSON.stringify(e.data), e.createdAt];
+
+export const outboxRepo = {
+  /** D32: the event and its deliveries in one statement, inside the caller's transaction. */
+  insert: (q: Queryable, e: OutboxEvent) => q.query(`WITH ${outboxCtes(1)} SELECT 1`, outboxParams(e)),
 
   /** An event for one endpoint only (the operator's test event): no fan-out. Answers the delivery's id. */
-  insertFor: async (
-    q: Queryable,
-    e: { id: string; type: string; data: unknown; createdAt: Date },
-    endpointId: string,
-  ) =>
+  insertFor: async (q: Queryable, e: OutboxEvent, endpointId: string) =>
     (
       await q.query<{ id: string }>(
         `WITH event AS (

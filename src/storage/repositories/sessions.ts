@@ -1,4 +1,5 @@
 import { maybeOne, one, type Queryable } from '../db.ts';
+import { type OutboxEvent, outboxCtes, outboxParams } from './outbox.ts';
 
 export interface SessionRow {
   id: string;
@@ -26,10 +27,16 @@ export type NewSession = Pick<
 
 export const sessionsRepo = {
   /**
-   * A session and its first refresh token (D16's family root) in one statement: one round trip, and the
-   * token's foreign key is checked at the end of the statement, when the session row exists.
+   * A session, its first refresh token (D16's family root) and its session.created event (D32) in one
+   * statement: one round trip, atomic without a transaction of its own, and the token's foreign key is
+   * checked at the end of the statement, when the session row exists.
    */
-  insert: (q: Queryable, s: NewSession, firstToken: { token_hash: string; expires_at: Date }) =>
+  insert: (
+    q: Queryable,
+    s: NewSession,
+    firstToken: { token_hash: string; expires_at: Date },
+    created: OutboxEvent,
+  ) =>
     one<SessionRow>(
       q,
       `WITH session AS (
@@ -38,7 +45,7 @@ export const sessionsRepo = {
        ), token AS (
          INSERT INTO refresh_tokens (token_hash, session_id, client_id, issued_at, expires_at)
          SELECT $10, id, client_id, created_at, $11 FROM session
-       )
+       ), ${outboxCtes(12)}
        SELECT * FROM session`,
       [
         s.id,
@@ -52,6 +59,7 @@ export const sessionsRepo = {
         s.now,
         firstToken.token_hash,
         firstToken.expires_at,
+        ...outboxParams(created),
       ],
     ),
 
