@@ -22,6 +22,14 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     nodeArgs,
   );
+  // What goes wrong in the service shows while the run goes on: the primary's word of a worker that exited,
+  // and logged errors (pino level 50 and above; the service logs at warn).
+  const relay = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n'))
+      if (/exited|"level":(50|60)/.test(line)) process.stderr.write(`service: ${line}\n`);
+  };
+  server.child.stdout?.on('data', relay);
+  server.child.stderr?.on('data', relay);
   const pid = server.child.pid as number;
   return {
     port: server.port,
