@@ -120,19 +120,17 @@ export class AccountService {
 
   /** Phone and PIN, with the lock of D9. Shared by the REST surface and the hosted sign-in page. */
   async checkPin(phoneInput: unknown, pin: unknown): Promise<UserRow> {
-    const phone = parsePhone(phoneInput).e164;
-    if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
-    return this.attemptPin({ phone }, pin);
+    return this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
   }
 
   /** The PIN of an account already found (account deletion). */
-  async verifyPinOf(user: UserRow, pin: unknown): Promise<UserRow> {
-    if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
+  verifyPinOf(user: UserRow, pin: unknown): Promise<UserRow> {
     return this.attemptPin({ id: user.id }, pin);
   }
 
   /** D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. */
-  private async attemptPin(account: { phone: string } | { id: string }, pin: string): Promise<UserRow> {
+  private async attemptPin(account: { phone: string } | { id: string }, pin: unknown): Promise<UserRow> {
+    if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
     const now = this.d.clock.now();
     const found = await usersRepo.takePinAttempt(
       this.d.db,

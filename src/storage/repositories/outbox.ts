@@ -16,6 +16,15 @@ export interface OutboxEvent {
   createdAt: Date;
 }
 
+/** The event row as a CTE named `event`; its values are the parameters from `$first` on (`outboxParams`). */
+function eventCte(first: number): string {
+  const [id, type, data, createdAt] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+  return `event AS (
+       INSERT INTO outbox_events (id, type, data, created_at) VALUES (${id}, ${type}, ${data}::json, ${createdAt})
+       RETURNING id, type, created_at
+     )`;
+}
+
 /**
  * D32: the event and one delivery per subscribed, enabled endpoint, as two CTEs (`event`, `deliveries`) for
  * a statement of its own or one that also writes the change the event reports; each delivery is due at once
@@ -23,11 +32,7 @@ export interface OutboxEvent {
  * order of `outboxParams`.
  */
 export function outboxCtes(first: number): string {
-  const [id, type, data, createdAt] = [0, 1, 2, 3].map((i) => `$${first + i}`);
-  return `event AS (
-       INSERT INTO outbox_events (id, type, data, created_at) VALUES (${id}, ${type}, ${data}::json, ${createdAt})
-       RETURNING id, type, created_at
-     ), deliveries AS (
+  return `${eventCte(first)}, deliveries AS (
        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
        SELECT gen_random_uuid(), w.id, event.id, event.created_at, event.created_at
          FROM event JOIN webhook_endpoints w
@@ -45,11 +50,10 @@ export const outboxRepo = {
   insertFor: async (q: Queryable, e: OutboxEvent, endpointId: string) =>
     (
       await q.query<{ id: string }>(
-        `WITH event AS (
-           INSERT INTO outbox_events (id, type, data, created_at) VALUES ($1, $2, $3::json, $4) RETURNING id)
+        `WITH ${eventCte(1)}
          INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
-         SELECT gen_random_uuid(), $5, event.id, $4, $4 FROM event RETURNING id`,
-        [e.id, e.type, JSON.stringify(e.data), e.createdAt, endpointId],
+         SELECT gen_random_uuid(), $5, event.id, event.created_at, event.created_at FROM event RETURNING id`,
+        [...outboxParams(e), endpointId],
       )
     )[0].id,
 
