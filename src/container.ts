@@ -21,6 +21,7 @@ import { OtpService } from './domain/otp.ts';
 import { PinHasher } from './domain/pin-hasher.ts';
 import { ProfileService } from './domain/profiles.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
+import { RefreshTokenCodec } from './domain/refresh-tokens.ts';
 import { SessionService } from './domain/sessions.ts';
 import { WebhookEndpointService } from './domain/webhook-endpoints.ts';
 import { createLogger } from './logger.ts';
@@ -124,7 +125,10 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       clock,
       random,
       events,
-      refreshKey: deriveKey(secrets.keyEncryptionKey, 'refresh-successor'),
+      refreshTokens: new RefreshTokenCodec(
+        deriveKey(secrets.keyEncryptionKey, 'refresh-successor'),
+        deriveKey(secrets.keyEncryptionKey, 'refresh-tag'),
+      ),
     });
     const accounts = new AccountService({
       db,

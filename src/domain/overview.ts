@@ -16,7 +16,7 @@ export async function overview(db: Database, clock: Clock) {
     statsRepo.eventsPerHour(db, 'session.created', end, OVERVIEW_HOURS),
     statsRepo.otpSendsPerHour(db, end, OVERVIEW_HOURS),
     statsRepo.webhookFailuresPerHour(db, end, OVERVIEW_HOURS),
-    statsRepo.activeSessions(db),
+    statsRepo.activeSessions(db, end),
   ]);
   return {
     end: end.toISOString(),

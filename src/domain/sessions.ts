@@ -1,13 +1,13 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database, Queryable } from '../storage/db.ts';
-import { refreshTokensRepo } from '../storage/repositories/refresh-tokens.ts';
 import { type SessionRow, sessionsRepo } from '../storage/repositories/sessions.ts';
-import { hmac, sha256 } from './crypto.ts';
+import { sha256 } from './crypto.ts';
 import type { Device } from './device.ts';
 import { DomainError } from './errors.ts';
 import { type Events, payloads, type SessionRevokeReason } from './events.ts';
 import { isUuid } from './ids.ts';
+import type { RefreshToken, RefreshTokenCodec } from './refresh-tokens.ts';
 
 /** D16 */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
@@ -18,8 +18,7 @@ export interface SessionDeps {
   clock: Clock;
   random: Random;
   events: Events;
-  /** keys the derivation of a token's successor */
-  refreshKey: Buffer;
+  refreshTokens: RefreshTokenCodec;
 }
 
 export interface OpenedSession {
@@ -52,9 +51,10 @@ export class SessionService {
     },
   ): Promise<OpenedSession> {
     const now = this.d.clock.now();
-    const refreshToken = this.d.random.token(32);
+    const id = s.id ?? this.d.random.uuid();
+    const refreshToken = this.d.refreshTokens.first(id, this.d.random.token(32)).value;
     const row = {
-      id: s.id ?? this.d.random.uuid(),
+      id,
       user_id: s.userId,
       client_id: s.clientId,
       device_name: s.device.name,
@@ -67,7 +67,7 @@ export class SessionService {
     const session = await sessionsRepo.insert(
       q,
       row,
-      { token_hash: sha256(refreshToken), expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS) },
+      { hash: sha256(refreshToken), expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS) },
       this.d.events.event('session.created', payloads.sessionCreated(row)),
     );
     return { session, refreshToken };
@@ -78,64 +78,58 @@ export class SessionService {
     return this.d.random.uuid();
   }
 
-  /**
-   * D16: the successor is derived from the token itself (HMAC under a server key), so a repeat within
-   * the grace window can be answered with the very same new token without storing it anywhere.
-   */
-  private successorOf(token: string) {
-    return hmac(this.d.refreshKey, token).toString('base64url');
-  }
-
   /** D16: rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */
   async rotate(
     token: unknown,
     clientId: string,
   ): Promise<{ userId: string; sessionId: string; scope: string; refreshToken: string }> {
-    if (typeof token !== 'string' || token.length > 200) throw invalidRefreshToken();
+    const presented = this.d.refreshTokens.parse(token);
+    if (!presented) throw invalidRefreshToken();
     const now = this.d.clock.now();
-    const hash = sha256(token);
-    const successor = this.successorOf(token);
-    const successorHash = sha256(successor);
-
-    const rotated = await refreshTokensRepo.rotate(this.d.db, {
-      hash,
+    const next = this.d.refreshTokens.successor(presented);
+    const rotated = await sessionsRepo.rotate(this.d.db, {
+      id: presented.sessionId,
       clientId,
-      successorHash,
+      generation: presented.generation,
+      hash: sha256(presented.value),
+      nextHash: sha256(next.value),
       now,
       expiresAt: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
     });
-    if (rotated) {
+    if (rotated)
       return {
         userId: rotated.user_id,
-        sessionId: rotated.session_id,
+        sessionId: rotated.id,
         scope: rotated.scope,
-        refreshToken: successor,
+        refreshToken: next.value,
       };
-    }
 
     // Not rotated now: a repeat within the grace window, reuse, or simply invalid.
-    const outcome = await this.d.db.transaction(async (tx) => {
-      const row = await refreshTokensRepo.findWithSession(tx, hash);
-      // Unknown, another client's, expired, or of a revoked session: plainly invalid.
-      if (!row || row.client_id !== clientId || row.session_revoked_at || !row.rotated_at)
-        return { ok: false as const };
-      const age = (now.getTime() - row.rotated_at.getTime()) / 1000;
-      if (age <= REFRESH_REUSE_GRACE_SECONDS && row.successor_hash === successorHash) {
-        const next = await refreshTokensRepo.findWithSession(tx, successorHash);
-        if (next && !next.rotated_at)
-          return { ok: true as const, userId: row.user_id, sessionId: row.session_id, scope: row.scope };
-      }
-      // Reuse of a rotated token: the family is compromised, so the whole session goes.
-      await this.revoke(tx, row.session_id, 'refresh_token_reuse');
-      return { ok: false as const };
-    });
-    if (!outcome.ok) throw invalidRefreshToken();
-    return {
-      userId: outcome.userId,
-      sessionId: outcome.sessionId,
-      scope: outcome.scope,
-      refreshToken: successor,
-    };
+    const s = await sessionsRepo.findById(this.d.db, presented.sessionId);
+    // Another client's, of a revoked session, or the head itself but expired: plainly invalid.
+    if (!s || s.client_id !== clientId || s.revoked_at || presented.generation >= s.refresh_generation)
+      throw invalidRefreshToken();
+    const age = (now.getTime() - (s.refresh_issued_at as Date).getTime()) / 1000;
+    if (
+      presented.generation === s.refresh_generation - 1 &&
+      age <= REFRESH_REUSE_GRACE_SECONDS &&
+      s.refresh_hash === sha256(next.value)
+    )
+      return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: next.value };
+    // Reuse of a rotated token: the family is compromised, so the whole session goes.
+    await this.d.db.transaction((tx) => this.revoke(tx, s.id, 'refresh_token_reuse'));
+    throw invalidRefreshToken();
+  }
+
+  /**
+   * The session a refresh token of ours belongs to, revoked or not: its live head, or an earlier generation
+   * (whose tag proves we issued it, P59). Undefined for anything else.
+   */
+  async ofRefreshToken(q: Queryable, token: unknown): Promise<SessionRow | undefined> {
+    const presented = this.d.refreshTokens.parse(token);
+    if (!presented) return undefined;
+    const s = await sessionsRepo.findById(q, presented.sessionId);
+    return s && issuedBy(s, presented) ? s : undefined;
   }
 
   /** Revokes and writes session.revoked, once, whoever else revokes at the same time. */
@@ -158,11 +152,10 @@ export class SessionService {
 
   /** D14: logout revokes the whole session of the refresh token given, which must be the caller's. */
   async logout(userId: string, token: unknown): Promise<void> {
-    if (typeof token !== 'string') throw invalidRefreshToken();
     await this.d.db.transaction(async (tx) => {
-      const row = await refreshTokensRepo.findWithSession(tx, sha256(token));
-      if (!row || row.user_id !== userId) throw invalidRefreshToken();
-      await this.revoke(tx, row.session_id, 'logout');
+      const session = await this.ofRefreshToken(tx, token);
+      if (session?.user_id !== userId) throw invalidRefreshToken();
+      await this.revoke(tx, session.id, 'logout');
     });
   }
 
@@ -175,7 +168,7 @@ export class SessionService {
   ): Promise<void> {
     await this.d.db.transaction(async (tx) => {
       const session = isUuid(sessionId)
-        ? await sessionsRepo.findActiveOfUser(tx, sessionId, userId)
+        ? await sessionsRepo.findActiveOfUser(tx, sessionId, userId, this.d.clock.now())
         : undefined;
       if (!session) throw new DomainError('NOT_FOUND', 'no such session');
       await this.revoke(tx, session.id, reason);
@@ -183,7 +176,7 @@ export class SessionService {
   }
 
   listActive(userId: string): Promise<SessionRow[]> {
-    return sessionsRepo.listActive(this.d.db, userId);
+    return sessionsRepo.listActive(this.d.db, userId, this.d.clock.now());
   }
 
   /** D17: an access token is good only while its session is. */
@@ -191,3 +184,8 @@ export class SessionService {
     return (await sessionsRepo.findActive(this.d.db, sessionId)) !== undefined;
   }
 }
+
+/** The chain's live head (by its hash), or one of the generations before it. */
+const issuedBy = (s: SessionRow, t: RefreshToken) =>
+  t.generation < s.refresh_generation ||
+  (t.generation === s.refresh_generation && s.refresh_hash === sha256(t.value));

@@ -20,7 +20,6 @@ export function housekeeping(db: Database, kycRetentionDays?: number): Job {
       for (const [table, column] of [
         ['otps', 'expires_at'],
         ['temp_tokens', 'expires_at'],
-        ['refresh_tokens', 'expires_at'],
         ['rate_counters', 'window_start'],
         ['console_sessions', 'expires_at'],
       ]) {

@@ -95,6 +95,9 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
         1,
         'the first fell out of the window',
       );
+      fresh.clock.advance(30 * 86400);
+      const idle = (await fresh.request('GET', '/admin/v1/overview', { token: ADMIN_TOKEN })).body;
+      assert.equal(idle.active_sessions, 0, 'P59: 30 days without a refresh ends a session');
     } finally {
       await fresh.close();
     }

@@ -274,8 +274,20 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       200,
       'untouched',
     );
+    // P59: an earlier generation of this session, but not one we issued (its tag is wrong), ends nothing.
+    const next = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: pub.client_id,
+      refresh_token: tokens.refresh_token,
+    });
+    const [sid, generation, , tag] = tokens.refresh_token.split('.');
+    const forged = `${sid}.${generation}.${Buffer.alloc(32, 7).toString('base64url')}.${tag}`;
+    assert.equal((await revoke(pub.client_id, forged)).status, 200);
+    const alive = await t.request('GET', '/oauth/userinfo', { token: next.body.access_token });
+    assert.equal(alive.status, 200, 'a forged token revokes nothing');
+    // A rotated token of ours still names its session (RFC 7009 §2.1: the whole grant may go).
     assert.equal((await revoke(pub.client_id, tokens.refresh_token)).status, 200);
-    assert.equal((await t.request('GET', '/oauth/userinfo', { token: tokens.access_token })).status, 401);
+    assert.equal((await t.request('GET', '/oauth/userinfo', { token: next.body.access_token })).status, 401);
   });
 
   test('userinfo answers the claims of the granted scopes only, with the spec types', async () => {

@@ -98,6 +98,27 @@ describe('GET /sessions, DELETE /sessions/:id (D15, D17, D18)', () => {
     assert.equal((await t.request('GET', '/sessions', { token: a.access_token })).status, 401);
   });
 
+  test('P59: a session whose refresh token ran out (30 days unused, D16) is no longer listed or revocable', async () => {
+    const s = await signUp(t);
+    const idle = JSON.parse(Buffer.from(s.access_token.split('.')[1], 'base64url').toString()).sid;
+    t.clock.advance(30 * 86400 - 1);
+    const fresh = await signin(s.phone, s.pin, { name: 'Laptop', platform: 'desktop' }, '203.0.113.9');
+    const before = await t.request('GET', '/sessions', { token: fresh.body.data.access_token });
+    assert.equal(before.body.data.total, 2, 'a second short of 30 days it still counts');
+    t.clock.advance(2);
+    const token = (
+      await t.request('POST', '/auth/refresh', { body: { refresh_token: fresh.body.data.refresh_token } })
+    ).body.data.access_token;
+    const list = await t.request('GET', '/sessions', { token });
+    assert.deepEqual(
+      list.body.data.sessions.map((x: { device_name: string }) => x.device_name),
+      ['Laptop'],
+    );
+    const gone = await t.request('DELETE', `/sessions/${idle}`, { token });
+    assert.equal(gone.status, 404);
+    assert.equal(gone.body.error.code, 'NOT_FOUND');
+  });
+
   test('last_used_at moves with use (at minute granularity, P14)', async () => {
     const s = await signUp(t);
     t.clock.advance(120);

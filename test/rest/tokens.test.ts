@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
@@ -116,18 +117,42 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
       JSON.stringify(answers.map((a) => a.body.error?.code)),
     );
     assert.equal(new Set(answers.map((a) => a.body.data.refresh_token)).size, 1);
-    const rows = await t.c.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id
-       WHERE s.user_id = $1`,
+    const rows = await t.c.db.query<{ refresh_generation: number }>(
+      'SELECT refresh_generation FROM sessions WHERE user_id = $1',
       [s.user.id],
     );
-    assert.equal(rows[0].n, 2, 'the original and exactly one successor');
+    assert.deepEqual(rows, [{ refresh_generation: 1 }], 'one session, rotated exactly once');
   });
 
-  test('refresh tokens are stored hashed', async () => {
+  test('refresh tokens are stored hashed: the session keeps the SHA-256 of its live one only', async () => {
     const s = await signUp(t);
-    const rows = await t.c.db.query<{ token_hash: string }>('SELECT token_hash FROM refresh_tokens');
-    assert.ok(rows.every((r) => r.token_hash !== s.refresh_token));
+    const [row] = await t.c.db.query<Record<string, unknown>>('SELECT * FROM sessions WHERE user_id = $1', [
+      s.user.id,
+    ]);
+    assert.equal(row.refresh_hash, createHash('sha256').update(s.refresh_token).digest('base64url'));
+    const secret = s.refresh_token.split('.')[2];
+    assert.ok(!JSON.stringify(row).includes(secret), 'the token itself is nowhere in the row');
+  });
+
+  test('P59: a token naming a session but not issued by us (a bad tag) is plainly invalid and revokes nothing', async () => {
+    const s = await signUp(t);
+    const rotated = await refresh(s.refresh_token);
+    t.clock.advance(11);
+    // An earlier generation of this session, as anyone who read `sid` off an access token could write it.
+    const [sid, generation, secret, tag] = s.refresh_token.split('.');
+    const otherSecret = Buffer.alloc(32, 7).toString('base64url');
+    for (const forged of [
+      `${sid}.${generation}.${otherSecret}.${tag}`,
+      `${sid}.${generation}.${secret}.${Buffer.alloc(16).toString('base64url')}`,
+      `${sid}.${generation}.${secret}`,
+      `${sid}.-1.${secret}.${tag}`,
+    ]) {
+      const res = await refresh(forged);
+      assert.equal(res.body.error.code, 'INVALID_REFRESH_TOKEN', forged);
+    }
+    assert.equal((await refresh(rotated.body.data.refresh_token)).status, 200, 'the session lives on');
+    const ev = (await events(t, 'session.revoked')).filter((e) => e.data.user_id === s.user.id);
+    assert.equal(ev.length, 0);
   });
 
   test('D16: a refresh token lives 30 days from issue, sliding with each rotation', async () => {

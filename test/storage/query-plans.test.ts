@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Queryable } from '../../src/storage/db.ts';
-import { refreshTokensRepo } from '../../src/storage/repositories/refresh-tokens.ts';
+import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { ssoSessionsRepo } from '../../src/storage/repositories/sso-sessions.ts';
 import { webhookDeliveriesRepo } from '../../src/storage/repositories/webhook-deliveries.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -68,17 +68,19 @@ function assertReachedByKey(plan: PlanNode[], table: string, index = `${table}_p
   }
 }
 
-test('P57: refresh rotation (D16) reaches the session by primary key in a generic plan', async () => {
+test('P57, P59: refresh rotation (D16) reaches the session by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) =>
-    refreshTokensRepo.rotate(q, {
-      hash: 'h',
+    sessionsRepo.rotate(q, {
+      id: '00000000-0000-4000-8000-000000000000',
       clientId: 'c',
-      successorHash: 's',
+      generation: 0,
+      hash: 'h',
+      nextHash: 's',
       now: new Date(),
       expiresAt: new Date(),
     }),
   );
-  assertReachedByKey(await genericPlan(sql, 5), 'sessions');
+  assertReachedByKey(await genericPlan(sql, 7), 'sessions');
 });
 
 test('P57: the single sign-on lookup (D25) reaches the account by primary key in a generic plan', async () => {
@@ -86,13 +88,18 @@ test('P57: the single sign-on lookup (D25) reaches the account by primary key in
   assertReachedByKey(await genericPlan(sql, 2), 'users');
 });
 
-test('P57: the reuse check (D16) reaches the session by primary key in a generic plan', async () => {
-  const sql = await sqlOf((q) => refreshTokensRepo.findWithSession(q, 'h'));
-  assertReachedByKey(await genericPlan(sql, 1), 'sessions');
-});
-
 test('P57: a webhook claim (D32) reaches events and endpoints by key in a generic plan', async () => {
   const sql = await sqlOf((q) => webhookDeliveriesRepo.claimDue(q, new Date(), new Date(), 50));
   const plan = await genericPlan(sql, 3);
   assertReachedByKey(plan, 'outbox_events', 'outbox_events_id_key');
+});
+
+test('P60: the D17 check of every bearer request reaches its session by primary key in a generic plan', async () => {
+  const sql = await sqlOf((q) => sessionsRepo.findActive(q, 'x'));
+  assertReachedByKey(await genericPlan(sql, 1), 'sessions');
+});
+
+test('P60: revoking a session reaches it by primary key in a generic plan', async () => {
+  const sql = await sqlOf((q) => sessionsRepo.revoke(q, 'x', 'logout', new Date()));
+  assertReachedByKey(await genericPlan(sql, 3), 'sessions');
 });

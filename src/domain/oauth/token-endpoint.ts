@@ -2,7 +2,6 @@ import { type Clock, unixSeconds } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
 import { authorizationCodesRepo } from '../../storage/repositories/authorization-codes.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
-import { refreshTokensRepo } from '../../storage/repositories/refresh-tokens.ts';
 import { sessionsRepo } from '../../storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import type { AccessTokens } from '../access-tokens.ts';
@@ -187,10 +186,11 @@ export class TokenEndpointService {
    */
   async revoke(client: ClientRow, token: unknown): Promise<void> {
     if (typeof token !== 'string' || !token) throw new OAuthError('invalid_request', 'token is required');
-    let session: { id: string; client_id: string } | undefined;
-    const refresh = await refreshTokensRepo.findWithSession(this.d.db, sha256(token));
-    if (refresh) session = { id: refresh.session_id, client_id: refresh.client_id };
-    else {
+    let session: { id: string; client_id: string } | undefined = await this.d.sessions.ofRefreshToken(
+      this.d.db,
+      token,
+    );
+    if (!session) {
       const claims = await this.d.tokens.verify(token).catch(() => undefined);
       if (claims) session = { id: claims.sid, client_id: claims.aud };
     }

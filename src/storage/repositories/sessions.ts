@@ -14,6 +14,11 @@ export interface SessionRow {
   revoked_at: Date | null;
   revoke_reason: string | null;
   scope: string;
+  /** P59: the head of the session's refresh-token chain (D16) */
+  refresh_generation: number;
+  refresh_hash: string | null;
+  refresh_issued_at: Date | null;
+  refresh_expires_at: Date | null;
 }
 
 export type NewSession = Pick<
@@ -27,24 +32,21 @@ export type NewSession = Pick<
 
 export const sessionsRepo = {
   /**
-   * A session, its first refresh token (D16's family root) and its session.created event (D32) in one
-   * statement: one round trip, atomic without a transaction of its own, and the token's foreign key is
-   * checked at the end of the statement, when the session row exists.
+   * A session, with its first refresh token (D16's chain head, P59) and its session.created event (D32), in
+   * one statement: one round trip, atomic without a transaction of its own.
    */
   insert: (
     q: Queryable,
     s: NewSession,
-    firstToken: { token_hash: string; expires_at: Date },
+    firstToken: { hash: string; expires_at: Date },
     created: OutboxEvent,
   ) =>
     one<SessionRow>(
       q,
       `WITH session AS (
-         INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at, last_used_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *
-       ), token AS (
-         INSERT INTO refresh_tokens (token_hash, session_id, client_id, issued_at, expires_at)
-         SELECT $10, id, client_id, created_at, $11 FROM session
+         INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at,
+           last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $9, $11) RETURNING *
        ), ${outboxCtes(12)}
        SELECT * FROM session`,
       [
@@ -57,16 +59,49 @@ export const sessionsRepo = {
         s.scope,
         s.authTime ?? s.now,
         s.now,
-        firstToken.token_hash,
+        firstToken.hash,
         firstToken.expires_at,
         ...outboxParams(created),
       ],
     ),
 
-  listActive: (q: Queryable, userId: string) =>
+  /**
+   * D16: moves the chain's head from the presented token to its successor, if the presented token is the live
+   * head of a live session of this client; one statement, so one round trip and atomic. Under concurrent use
+   * exactly one caller gets a row back; the others wait for its row lock, then find the generation moved on.
+   * The row keeps its indexed columns, so the update is HOT (migration 009).
+   */
+  rotate: (
+    q: Queryable,
+    r: {
+      id: string;
+      clientId: string;
+      generation: number;
+      hash: string;
+      nextHash: string;
+      now: Date;
+      expiresAt: Date;
+    },
+  ) =>
+    maybeOne<Pick<SessionRow, 'id' | 'user_id' | 'scope'>>(
+      q,
+      `UPDATE sessions SET refresh_generation = $3 + 1, refresh_hash = $5, refresh_issued_at = $6,
+         refresh_expires_at = $7, last_used_at = $6
+       WHERE id = $1 AND client_id = $2 AND refresh_generation = $3 AND refresh_hash = $4
+         AND refresh_expires_at > $6 AND revoked_at IS NULL
+       RETURNING id, user_id, scope`,
+      [r.id, r.clientId, r.generation, r.hash, r.nextHash, r.now, r.expiresAt],
+    ),
+
+  findById: (q: Queryable, id: string) =>
+    maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),
+
+  /** D15: a session whose refresh token has run out (P59) is over, though nobody revoked it. */
+  listActive: (q: Queryable, userId: string, now: Date) =>
     q.query<SessionRow>(
-      'SELECT * FROM sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY last_used_at DESC',
-      [userId],
+      `SELECT * FROM sessions WHERE user_id = $1 AND revoked_at IS NULL AND refresh_expires_at > $2
+       ORDER BY last_used_at DESC`,
+      [userId, now],
     ),
 
   activeIdsOfClient: async (q: Queryable, clientId: string) =>
@@ -76,17 +111,16 @@ export const sessionsRepo = {
       ])
     ).map((r) => r.id),
 
-  findActiveOfUser: (q: Queryable, id: string, userId: string) =>
-    maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
-      id,
-      userId,
-    ]),
+  /** One of the sessions listActive lists. */
+  findActiveOfUser: (q: Queryable, id: string, userId: string, now: Date) =>
+    maybeOne<SessionRow>(
+      q,
+      `SELECT * FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND refresh_expires_at > $3`,
+      [id, userId, now],
+    ),
 
   findActive: (q: Queryable, id: string) =>
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id]),
-
-  touch: (q: Queryable, id: string, now: Date) =>
-    q.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [id, now]),
 
   /** Returns the session only if this call revoked it, so its event is written once. */
   revoke: (q: Queryable, id: string, reason: string, now: Date) =>

@@ -27,6 +27,12 @@ export const statsRepo = {
   webhookFailuresPerHour: (q: Queryable, end: Date, hours: number) =>
     hourly(q, 'SELECT started_at AS at FROM webhook_attempts WHERE error IS NOT NULL', end, hours),
 
-  activeSessions: async (q: Queryable) =>
-    (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE revoked_at IS NULL'))[0].n,
+  /** Live as GET /sessions counts them: not revoked, and the refresh token not run out (P59). */
+  activeSessions: async (q: Queryable, now: Date) =>
+    (
+      await q.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM sessions WHERE revoked_at IS NULL AND refresh_expires_at > $1',
+        [now],
+      )
+    )[0].n,
 };
