@@ -109,7 +109,7 @@ export class SessionService {
     // Another client's, of a revoked session, or the head itself but expired: plainly invalid.
     if (!s || s.client_id !== clientId || s.revoked_at || presented.generation >= s.refresh_generation)
       throw invalidRefreshToken();
-    const age = (now.getTime() - (s.refresh_issued_at as Date).getTime()) / 1000;
+    const age = (now.getTime() - s.refresh_issued_at.getTime()) / 1000;
     if (
       presented.generation === s.refresh_generation - 1 &&
       age <= REFRESH_REUSE_GRACE_SECONDS &&

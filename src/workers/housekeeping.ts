@@ -7,8 +7,9 @@ import type { Job } from './runner.ts';
 export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 
 /**
- * Rows that can no longer matter, a day past their end: spent codes, dead tokens, old rate windows, unused
- * KYC links; events past their retention that no delivery still waits for; KYC photos past theirs.
+ * Rows that can no longer matter, a day past their end: spent codes, dead tokens, ended sessions (revoked,
+ * or their refresh token run out, P59), old rate windows, unused KYC links; events past their retention
+ * that no delivery still waits for; KYC photos past theirs.
  */
 export function housekeeping(db: Database, kycRetentionDays?: number): Job {
   return {
@@ -20,6 +21,8 @@ export function housekeeping(db: Database, kycRetentionDays?: number): Job {
       for (const [table, column] of [
         ['otps', 'expires_at'],
         ['temp_tokens', 'expires_at'],
+        ['authorization_codes', 'expires_at'],
+        ['sso_sessions', 'expires_at'],
         ['rate_counters', 'window_start'],
         ['console_sessions', 'expires_at'],
       ]) {
@@ -27,6 +30,11 @@ export function housekeeping(db: Database, kycRetentionDays?: number): Job {
           cutoff,
         ]);
       }
+      counts.sessions = await countRows(
+        db,
+        'DELETE FROM sessions WHERE revoked_at < $1 OR refresh_expires_at < $1 RETURNING 1',
+        [cutoff],
+      );
       counts.outbox_events = await countRows(
         db,
         `DELETE FROM outbox_events o WHERE o.created_at < $1 AND NOT EXISTS (

@@ -36,9 +36,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(): Promise<TestDatabase> {
+/** A database of its own, migrated to the latest version unless `empty` (for a test of the migrations). */
+export async function freshDatabase(opts: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
-    const db = pgliteDatabase(await (await pgliteTemplate()).clone());
+    const db = pgliteDatabase(opts.empty ? await PGlite.create() : await (await pgliteTemplate()).clone());
     // A test may have closed it already, to see how the service copes without a database.
     return { db, drop: () => db.close().catch(() => {}) };
   }
@@ -46,7 +47,7 @@ export async function freshDatabase(): Promise<TestDatabase> {
   const admin = postgresDatabase(TEST_DATABASE_URL, { max: 1 });
   await admin.exec(`CREATE SCHEMA ${schema}`);
   const db = postgresDatabase(TEST_DATABASE_URL, { schema, max: 20 });
-  await migrate(db);
+  if (!opts.empty) await migrate(db);
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {

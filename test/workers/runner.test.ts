@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { addSeconds } from '../../src/providers/clock.ts';
 import { jobsRepo } from '../../src/storage/repositories/jobs.ts';
 import { EVENT_RETENTION_SECONDS, housekeeping } from '../../src/workers/housekeeping.ts';
 import { createTestApp, events, signUp } from '../helpers/app.ts';
+import {
+  ADMIN_TOKEN,
+  authorizationParams,
+  authorizeWithPin,
+  pkce,
+  registerClient,
+} from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 test('two instances ticking at once run each due job once; the next run waits its interval', async () => {
@@ -51,6 +59,41 @@ test('housekeeping removes codes and tokens a day past their end, and stale rate
     assert.equal(counts.otps, 1, JSON.stringify(counts));
     assert.equal((await t.c.db.query('SELECT 1 FROM otps')).length, 0);
     assert.equal((await t.c.db.query('SELECT 1 FROM rate_counters')).length, 0);
+  } finally {
+    await t.close();
+  }
+});
+
+test('housekeeping removes ended sessions, spent authorization codes and SSO sessions a day past their end', async () => {
+  const t = await createTestApp({ env: { ADMIN_TOKEN } });
+  try {
+    const user = await signUp(t); // a live session, refreshable for 30 days (D16)
+    const leaver = await signUp(t);
+    await t.request('POST', '/auth/logout', {
+      token: leaver.access_token,
+      body: { refresh_token: leaver.refresh_token },
+    });
+    const client = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    // A code (60 s, D24) and the SSO cookie's session (7 days, D25), never exchanged or used again.
+    await authorizeWithPin(t, authorizationParams(client.client_id, pkce().challenge), user);
+    const count = async (table: string) => (await t.c.db.query(`SELECT 1 FROM ${table}`)).length;
+
+    const soon = await housekeeping(t.c.db).run(addSeconds(t.clock.now(), 3600));
+    assert.deepEqual(
+      [soon.sessions, soon.authorization_codes, soon.sso_sessions],
+      [0, 0, 0],
+      'not a day yet',
+    );
+    const later = await housekeeping(t.c.db).run(addSeconds(t.clock.now(), 2 * 86400));
+    assert.deepEqual(
+      [later.sessions, later.authorization_codes, later.sso_sessions],
+      [1, 1, 0],
+      'the revoked session and the code',
+    );
+    assert.equal(await count('sessions'), 1, 'the live one stays');
+    const month = await housekeeping(t.c.db).run(addSeconds(t.clock.now(), 32 * 86400));
+    assert.deepEqual([month.sessions, month.sso_sessions], [1, 1], 'run out (P59), and the SSO session');
+    assert.deepEqual([await count('sessions'), await count('sso_sessions')], [0, 0]);
   } finally {
     await t.close();
   }

@@ -16,9 +16,9 @@ export interface SessionRow {
   scope: string;
   /** P59: the head of the session's refresh-token chain (D16) */
   refresh_generation: number;
-  refresh_hash: string | null;
-  refresh_issued_at: Date | null;
-  refresh_expires_at: Date | null;
+  refresh_hash: string;
+  refresh_issued_at: Date;
+  refresh_expires_at: Date;
 }
 
 export type NewSession = Pick<
