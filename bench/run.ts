@@ -3,10 +3,10 @@ import { availableParallelism } from 'node:os';
 import { parsePhone } from '../src/domain/phone.ts';
 import { postgresDatabase } from '../src/storage/db.ts';
 import { pinHashCeiling, rs256Ceiling } from './ceilings.ts';
+import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
 import { client, closedLoop, pacedLoop, percentile, type Result, type Step } from './load.ts';
 import { oauthSteps } from './oauth-steps.ts';
-import { startOidcProvider } from './oidc-provider.ts';
 import { startServer } from './server.ts';
 import { webhookBenchmark } from './webhooks.ts';
 
@@ -15,7 +15,7 @@ import { webhookBenchmark } from './webhooks.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY=refresh,signin,code,oauth-refresh,oidc-provider,webhooks runs only the scenarios named (the
+// BENCH_ONLY=refresh,signin,code,oauth-refresh,oidc-provider,floor,webhooks runs only the scenarios named (the
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
@@ -192,6 +192,21 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
       comparison.push(
         `OAuth refresh, Callsign / oidc-provider: ${(ourRate / theirRate).toFixed(2)} (oidc-provider keeps its tokens in memory, one process)`,
       );
+  }
+  // The floor: the stack alone (Fastify, jose, one signature) with no storage, in as many processes.
+  if (runs('floor')) {
+    process.stderr.write('floor: warm-up, saturation...\n');
+    const floor = await startFloor(WORKERS);
+    const bare = client(floor.port, CHAINS);
+    const floorStep = async (lane: number) =>
+      (await bare.post('/token', { refresh_token: chains[lane] })).status === 200;
+    await closedLoop(CHAINS, 2, floorStep);
+    row(
+      `floor: Fastify + one jose signature, no storage (saturation, ${CHAINS} in flight)`,
+      await saturate('floor', CHAINS, floorStep, floor.pid),
+      rs256.best,
+    );
+    floor.stop();
   }
   const rss = server.peakRssMb();
   return [
