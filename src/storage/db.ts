@@ -13,6 +13,11 @@ export interface Queryable {
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` on each NOTIFY on `channel` (a constant identifier), and once more after a lost
+   * connection is back, for what it may have missed. Answers how to stop listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -62,6 +67,10 @@ export function pgliteDatabase(lite: PGliteInterface): Database {
     kind: 'pglite',
     ...wrap(lite),
     transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    listen: async (channel, onNotify) => {
+      const unlisten = await lite.listen(channel, () => onNotify());
+      return () => unlisten();
+    },
     close: () => lite.close(),
   };
 }
@@ -94,14 +103,17 @@ function statementName(sql: string): string {
   return name;
 }
 
+/** After a lost LISTEN connection, or a failed attempt to open one, the next try waits this long. */
+const LISTEN_RETRY_MS = 1000;
+
 export function postgresDatabase(url: string, opts: { schema?: string; max?: number } = {}): Database {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: url,
-    max: opts.max ?? 10,
     types,
     // A schema of its own lets parallel test files share one server without seeing each other.
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: opts.max ?? 10 });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
@@ -129,6 +141,44 @@ export function postgresDatabase(url: string, opts: { schema?: string; max?: num
       } finally {
         client.release();
       }
+    },
+    // A connection of its own, outside the pool, held while listening and opened again when lost.
+    async listen(channel, onNotify) {
+      let client: pg.Client | undefined;
+      let retry: NodeJS.Timeout | undefined;
+      let stopped = false;
+      const tryAgain = () => {
+        if (stopped || retry) return;
+        retry = setTimeout(() => {
+          retry = undefined;
+          void open();
+        }, LISTEN_RETRY_MS);
+      };
+      const open = async () => {
+        const c = new pg.Client(connection);
+        c.on('notification', () => onNotify());
+        c.on('error', () => {}); // 'end' follows
+        c.once('end', () => {
+          if (client === c) client = undefined;
+          tryAgain();
+        });
+        try {
+          await c.connect();
+          await c.query(`LISTEN ${channel}`);
+          if (stopped) return void (await c.end());
+          client = c;
+          onNotify();
+        } catch {
+          await c.end().catch(() => {});
+          tryAgain();
+        }
+      };
+      await open();
+      return async () => {
+        stopped = true;
+        clearTimeout(retry);
+        await client?.end().catch(() => {});
+      };
     },
     close: () => pool.end(),
   };

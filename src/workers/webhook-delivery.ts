@@ -23,9 +23,12 @@ export interface DeliveryWorkerDeps {
   ): string[];
   /** attempts in flight at once in this process */
   concurrency?: number;
-  /** how often an idle worker looks for due deliveries */
+  /** how often an idle worker looks for due deliveries without being told of new ones (P61) */
   pollMs?: number;
 }
+
+/** P61: migration 010's trigger notifies this channel when a statement writes deliveries. */
+export const DELIVERIES_CHANNEL = 'callsign_webhook_deliveries';
 
 /**
  * D32: sends due deliveries. Every instance runs one; claims in the database keep them apart. A worker
@@ -39,6 +42,9 @@ export class WebhookDeliveryWorker {
   #running = false;
   #loop: Promise<void> = Promise.resolve();
   #wake: (() => void) | undefined;
+  /** a notification came while the loop was busy: look again before sleeping */
+  #notified = false;
+  #listening: Promise<() => Promise<void>> | undefined;
   /** results waiting to be written, in one statement for all that finished together */
   #results: { claim: ClaimedDelivery; result: AttemptResult; written: () => void }[] = [];
   #flushScheduled = false;
@@ -62,6 +68,12 @@ export class WebhookDeliveryWorker {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#listening = this.d.db.listen(DELIVERIES_CHANNEL, () => {
+      this.#notified = true;
+      this.#wake?.();
+    });
+    // Without a notification the poll still finds every delivery (P61).
+    this.#listening.catch((err) => this.d.logger.warn({ err }, 'listening for webhook deliveries failed'));
     this.#loop = this.#run();
   }
 
@@ -71,11 +83,14 @@ export class WebhookDeliveryWorker {
     this.#wake?.();
     await this.#loop;
     await Promise.all(this.#inFlight);
+    const unlisten = await this.#listening?.catch(() => undefined);
+    await unlisten?.();
   }
 
   async #run(): Promise<void> {
     while (this.#running) {
       const free = this.#concurrency - this.#inFlight.size;
+      if (free > 0) this.#notified = false; // this claim sees what was notified so far
       let claimed: ClaimedDelivery[] = [];
       if (free > 0) {
         try {
@@ -97,8 +112,12 @@ export class WebhookDeliveryWorker {
     }
   }
 
-  /** Waits `ms`, or (without it) until an attempt finishes; stop() ends the wait at once. */
+  /**
+   * Waits `ms`, or (without it) until an attempt finishes; a notification of new deliveries (or one that
+   * came while claiming) and stop() end the wait at once.
+   */
   #sleep(ms: number | undefined): Promise<void> {
+    if (ms !== undefined && this.#notified) return Promise.resolve();
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const done = () => {

@@ -5,8 +5,13 @@ import { EVENT_TYPES } from '../../src/domain/events.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhook-rules.ts';
 import { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
-import { CLAIM_LEASE_SECONDS } from '../../src/workers/webhook-delivery.ts';
+import {
+  CLAIM_LEASE_SECONDS,
+  DELIVERIES_CHANNEL,
+  WebhookDeliveryWorker,
+} from '../../src/workers/webhook-delivery.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { TEST_DATABASE_URL } from '../helpers/database.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -31,6 +36,71 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
     t = await createTestApp({ env: ALLOW_LOCAL });
   });
   after(() => t.close());
+
+  test(
+    'P61: a committed event reaches the receiver at once, without waiting for the poll (LISTEN/NOTIFY)',
+    { timeout: 30_000 },
+    async () => {
+      const hook = new WebhookReceiver();
+      const { id } = await addEndpoint(t, { url: await hook.start(), events: ['user.created'] });
+      // A poll of an hour: only the notification of the event's commit can wake this worker in time.
+      const worker = new WebhookDeliveryWorker({
+        db: t.c.db,
+        clock: t.c.clock,
+        logger: t.c.logger,
+        sender: new WebhookSender({ allowPrivateNetworks: true }),
+        signingSecrets: (e) => t.c.webhooks.signingSecrets(e),
+        pollMs: 3_600_000,
+      });
+      worker.start();
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 200)); // its first look finds nothing; it sleeps
+        await signUp(t);
+        await hook.waitFor(1);
+        assert.equal(hook.envelopes()[0].type, 'user.created');
+      } finally {
+        await worker.stop();
+        await hook.close();
+        await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+      }
+    },
+  );
+
+  test(
+    'P61: a worker whose LISTEN connection is cut opens another and catches up on what it missed',
+    { timeout: 30_000, skip: !TEST_DATABASE_URL && 'PostgreSQL only (PGlite has no connection to lose)' },
+    async () => {
+      const hook = new WebhookReceiver();
+      const { id } = await addEndpoint(t, { url: await hook.start(), events: ['user.created'] });
+      const worker = new WebhookDeliveryWorker({
+        db: t.c.db,
+        clock: t.c.clock,
+        logger: t.c.logger,
+        sender: new WebhookSender({ allowPrivateNetworks: true }),
+        signingSecrets: (e) => t.c.webhooks.signingSecrets(e),
+        pollMs: 3_600_000,
+      });
+      worker.start();
+      try {
+        let cut = 0;
+        while (cut === 0)
+          // once its LISTEN has run (parallel test files may see theirs cut too: they reconnect)
+          cut = (
+            await t.c.db.query(
+              `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+               WHERE query = 'LISTEN ${DELIVERIES_CHANNEL}' AND datname = current_database()`,
+            )
+          ).length;
+        await signUp(t); // written while the worker has no connection to hear it on
+        await hook.waitFor(1);
+        assert.equal(hook.envelopes()[0].type, 'user.created');
+      } finally {
+        await worker.stop();
+        await hook.close();
+        await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+      }
+    },
+  );
 
   test('every event type reaches a real receiver, verifiable in both header schemes, with the spec payload', async () => {
     receiver = new WebhookReceiver();
