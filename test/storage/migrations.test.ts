@@ -53,7 +53,7 @@ test('P59: migration 009 ends the sessions of former refresh tokens; housekeepin
     [sessionId],
   );
 
-  assert.deepEqual(await migrate(db), ['009_refresh_chain.sql']);
+  assert.equal((await migrate(db))[0], '009_refresh_chain.sql', 'applied from 009 on');
   const [row] = await db.query<{ refresh_hash: string; refresh_expires_at: Date; revoked_at: Date | null }>(
     'SELECT refresh_hash, refresh_expires_at, revoked_at FROM sessions WHERE id = $1',
     [sessionId],
