@@ -29,6 +29,11 @@ export interface DeliveryWorkerDeps {
 
 /** P61: migration 010's trigger notifies this channel when a statement writes deliveries. */
 export const DELIVERIES_CHANNEL = 'callsign_webhook_deliveries';
+/**
+ * P61: notifications within this long of the first are answered by one claim: at a thousand events a
+ * second, a claim (and a write of results) per event would cost the database more than the events do.
+ */
+const NOTIFY_GATHER_MS = 20;
 
 /**
  * D32: sends due deliveries. Every instance runs one; claims in the database keep them apart. A worker
@@ -44,6 +49,7 @@ export class WebhookDeliveryWorker {
   #wake: (() => void) | undefined;
   /** a notification came while the loop was busy: look again before sleeping */
   #notified = false;
+  #gathering: NodeJS.Timeout | undefined;
   #listening: Promise<() => Promise<void>> | undefined;
   /** results waiting to be written, in one statement for all that finished together */
   #results: { claim: ClaimedDelivery; result: AttemptResult; written: () => void }[] = [];
@@ -69,8 +75,12 @@ export class WebhookDeliveryWorker {
     if (this.#running) return;
     this.#running = true;
     this.#listening = this.d.db.listen(DELIVERIES_CHANNEL, () => {
-      this.#notified = true;
-      this.#wake?.();
+      if (!this.#running) return;
+      this.#gathering ??= setTimeout(() => {
+        this.#gathering = undefined;
+        this.#notified = true;
+        this.#wake?.();
+      }, NOTIFY_GATHER_MS);
     });
     // Without a notification the poll still finds every delivery (P61).
     this.#listening.catch((err) => this.d.logger.warn({ err }, 'listening for webhook deliveries failed'));
@@ -80,6 +90,7 @@ export class WebhookDeliveryWorker {
   /** Stops claiming and waits for the attempts in flight (graceful shutdown). */
   async stop(): Promise<void> {
     this.#running = false;
+    clearTimeout(this.#gathering);
     this.#wake?.();
     await this.#loop;
     await Promise.all(this.#inFlight);
