@@ -37,51 +37,48 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
   });
   after(() => t.close());
 
+  /**
+   * P61: a worker whose poll is an hour, so that only a notification gets it to claim in time, and an
+   * endpoint for user.created; `between` runs after the worker starts, then a sign-up must reach the hook.
+   */
+  async function signUpReachesSleepyWorker(between: () => Promise<void>) {
+    const hook = new WebhookReceiver();
+    const { id } = await addEndpoint(t, { url: await hook.start(), events: ['user.created'] });
+    const worker = new WebhookDeliveryWorker({
+      db: t.c.db,
+      clock: t.c.clock,
+      logger: t.c.logger,
+      sender: new WebhookSender({ allowPrivateNetworks: true }),
+      signingSecrets: (e) => t.c.webhooks.signingSecrets(e),
+      pollMs: 3_600_000,
+    });
+    worker.start();
+    try {
+      await between();
+      await signUp(t);
+      await hook.waitFor(1);
+      assert.equal(hook.envelopes()[0].type, 'user.created');
+    } finally {
+      await worker.stop();
+      await hook.close();
+      await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+    }
+  }
+
   test(
     'P61: a committed event reaches the receiver at once, without waiting for the poll (LISTEN/NOTIFY)',
     { timeout: 30_000 },
-    async () => {
-      const hook = new WebhookReceiver();
-      const { id } = await addEndpoint(t, { url: await hook.start(), events: ['user.created'] });
-      // A poll of an hour: only the notification of the event's commit can wake this worker in time.
-      const worker = new WebhookDeliveryWorker({
-        db: t.c.db,
-        clock: t.c.clock,
-        logger: t.c.logger,
-        sender: new WebhookSender({ allowPrivateNetworks: true }),
-        signingSecrets: (e) => t.c.webhooks.signingSecrets(e),
-        pollMs: 3_600_000,
-      });
-      worker.start();
-      try {
-        await new Promise((resolve) => setTimeout(resolve, 200)); // its first look finds nothing; it sleeps
-        await signUp(t);
-        await hook.waitFor(1);
-        assert.equal(hook.envelopes()[0].type, 'user.created');
-      } finally {
-        await worker.stop();
-        await hook.close();
-        await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
-      }
-    },
+    () =>
+      // Its first look finds nothing; then it sleeps.
+      signUpReachesSleepyWorker(() => new Promise((resolve) => setTimeout(resolve, 200))),
   );
 
   test(
     'P61: a worker whose LISTEN connection is cut opens another and catches up on what it missed',
     { timeout: 30_000, skip: !TEST_DATABASE_URL && 'PostgreSQL only (PGlite has no connection to lose)' },
-    async () => {
-      const hook = new WebhookReceiver();
-      const { id } = await addEndpoint(t, { url: await hook.start(), events: ['user.created'] });
-      const worker = new WebhookDeliveryWorker({
-        db: t.c.db,
-        clock: t.c.clock,
-        logger: t.c.logger,
-        sender: new WebhookSender({ allowPrivateNetworks: true }),
-        signingSecrets: (e) => t.c.webhooks.signingSecrets(e),
-        pollMs: 3_600_000,
-      });
-      worker.start();
-      try {
+    () =>
+      // The sign-up is written while the worker has no connection to hear it on.
+      signUpReachesSleepyWorker(async () => {
         let cut = 0;
         while (cut === 0)
           // once its LISTEN has run (parallel test files may see theirs cut too: they reconnect)
@@ -91,15 +88,7 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
                WHERE query = 'LISTEN ${DELIVERIES_CHANNEL}' AND datname = current_database()`,
             )
           ).length;
-        await signUp(t); // written while the worker has no connection to hear it on
-        await hook.waitFor(1);
-        assert.equal(hook.envelopes()[0].type, 'user.created');
-      } finally {
-        await worker.stop();
-        await hook.close();
-        await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
-      }
-    },
+      }),
   );
 
   test('every event type reaches a real receiver, verifiable in both header schemes, with the spec payload', async () => {
