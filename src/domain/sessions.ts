@@ -87,12 +87,13 @@ export class SessionService {
     if (!presented) throw invalidRefreshToken();
     const now = this.d.clock.now();
     const next = this.d.refreshTokens.successor(presented);
+    const nextHash = sha256(next.value);
     const rotated = await sessionsRepo.rotate(this.d.db, {
       id: presented.sessionId,
       clientId,
       generation: presented.generation,
       hash: sha256(presented.value),
-      nextHash: sha256(next.value),
+      nextHash,
       now,
       expiresAt: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
     });
@@ -113,7 +114,7 @@ export class SessionService {
     if (
       presented.generation === s.refresh_generation - 1 &&
       age <= REFRESH_REUSE_GRACE_SECONDS &&
-      s.refresh_hash === sha256(next.value)
+      s.refresh_hash === nextHash
     )
       return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: next.value };
     // Reuse of a rotated token: the family is compromised, so the whole session goes.

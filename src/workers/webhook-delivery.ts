@@ -27,7 +27,7 @@ export interface DeliveryWorkerDeps {
   pollMs?: number;
 }
 
-/** P61: migration 010's trigger notifies this channel when a statement writes deliveries. */
+/** P61: migration 010's trigger notifies this channel (at commit) for each transaction that writes deliveries. */
 export const DELIVERIES_CHANNEL = 'callsign_webhook_deliveries';
 /**
  * P61: notifications within this long of the first are answered by one claim: at a thousand events a

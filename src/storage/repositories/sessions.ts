@@ -30,6 +30,12 @@ export type NewSession = Pick<
   authTime?: Date;
 };
 
+/**
+ * D15, P59: a live session is one nobody revoked whose refresh token has not run out; `now` is the parameter
+ * ($n) holding the current time. GET /sessions, its DELETE and the console's count all mean this one.
+ */
+export const liveSession = (now: string) => `revoked_at IS NULL AND refresh_expires_at > ${now}`;
+
 export const sessionsRepo = {
   /**
    * A session, with its first refresh token (D16's chain head, P59) and its session.created event (D32), in
@@ -88,7 +94,7 @@ export const sessionsRepo = {
       `UPDATE sessions SET refresh_generation = $3 + 1, refresh_hash = $5, refresh_issued_at = $6,
          refresh_expires_at = $7, last_used_at = $6
        WHERE id = $1 AND client_id = $2 AND refresh_generation = $3 AND refresh_hash = $4
-         AND refresh_expires_at > $6 AND revoked_at IS NULL
+         AND ${liveSession('$6')}
        RETURNING id, user_id, scope`,
       [r.id, r.clientId, r.generation, r.hash, r.nextHash, r.now, r.expiresAt],
     ),
@@ -99,8 +105,7 @@ export const sessionsRepo = {
   /** D15: a session whose refresh token has run out (P59) is over, though nobody revoked it. */
   listActive: (q: Queryable, userId: string, now: Date) =>
     q.query<SessionRow>(
-      `SELECT * FROM sessions WHERE user_id = $1 AND revoked_at IS NULL AND refresh_expires_at > $2
-       ORDER BY last_used_at DESC`,
+      `SELECT * FROM sessions WHERE user_id = $1 AND ${liveSession('$2')} ORDER BY last_used_at DESC`,
       [userId, now],
     ),
 
@@ -115,7 +120,7 @@ export const sessionsRepo = {
   findActiveOfUser: (q: Queryable, id: string, userId: string, now: Date) =>
     maybeOne<SessionRow>(
       q,
-      `SELECT * FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND refresh_expires_at > $3`,
+      `SELECT * FROM sessions WHERE id = $1 AND user_id = $2 AND ${liveSession('$3')}`,
       [id, userId, now],
     ),
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db.ts';
+import { liveSession } from './sessions.ts';
 
 /**
  * Counts per hour over the `hours` before `end`, oldest first (bucket 0 ends `hours` - 1 hours before
@@ -27,12 +28,11 @@ export const statsRepo = {
   webhookFailuresPerHour: (q: Queryable, end: Date, hours: number) =>
     hourly(q, 'SELECT started_at AS at FROM webhook_attempts WHERE error IS NOT NULL', end, hours),
 
-  /** Live as GET /sessions counts them: not revoked, and the refresh token not run out (P59). */
+  /** Live as GET /sessions counts them (P59). */
   activeSessions: async (q: Queryable, now: Date) =>
     (
-      await q.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM sessions WHERE revoked_at IS NULL AND refresh_expires_at > $1',
-        [now],
-      )
+      await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM sessions WHERE ${liveSession('$1')}`, [
+        now,
+      ])
     )[0].n,
 };
