@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { addSeconds } from '../../src/providers/clock.ts';
+import { type Database, uniqueViolation } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { housekeeping } from '../../src/workers/housekeeping.ts';
@@ -11,14 +12,13 @@ import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 
 const dir = new URL('../../src/storage/migrations/', import.meta.url);
 
-let database: TestDatabase;
-before(async () => {
-  database = await freshDatabase({ empty: true });
-});
-after(() => database.drop());
+const databases: TestDatabase[] = [];
+after(() => Promise.all(databases.map((d) => d.drop())));
 
-/** The schema as the release before migration `version` left it, recorded as `migrate` records it. */
-async function migrateBefore(version: number) {
+/** A database of its own with the schema as the release before migration `version` left it, recorded as `migrate` records it. */
+async function migratedBefore(version: number): Promise<Database> {
+  const database = await freshDatabase({ empty: true });
+  databases.push(database);
   const { db } = database;
   await db.exec(`CREATE TABLE schema_migrations (
     version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
@@ -30,11 +30,11 @@ async function migrateBefore(version: number) {
       file,
     ]);
   }
+  return db;
 }
 
 test('P59: migration 009 ends the sessions of former refresh tokens; housekeeping removes them a day later', async () => {
-  const { db } = database;
-  await migrateBefore(9);
+  const db = await migratedBefore(9);
   const userId = '11111111-1111-4111-8111-111111111111';
   const sessionId = '22222222-2222-4222-8222-222222222222';
   await db.query(
@@ -71,4 +71,45 @@ test('P59: migration 009 ends the sessions of former refresh tokens; housekeepin
     1,
     'the account stays',
   );
+});
+
+test('P62: migration 011 keeps live phones, handles and e-mails unique and lets deleted accounts share them', async () => {
+  const db = await migratedBefore(11);
+  let n = 0;
+  const user = (o: { phone?: string; handle?: string; email?: string; deleted?: boolean } = {}) =>
+    db.query(
+      `INSERT INTO users (id, phone, handle, email, country, pin_hash, created_at, updated_at, deleted_at)
+       VALUES ($1, $2, $3, $4, 'US', 'x', now(), now(), $5)`,
+      [
+        `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+        o.phone ?? '+16502345678',
+        o.handle ?? 'taken',
+        o.email ?? 'a@example.com',
+        o.deleted ? new Date() : null,
+      ],
+    );
+  const refusedBy = (o: Parameters<typeof user>[0]) =>
+    user(o).then(
+      () => 'accepted',
+      (err) => uniqueViolation(err),
+    );
+  // Before: two deleted accounts and a live one, all with the same phone, handle and e-mail.
+  await user({ deleted: true });
+  await user({ deleted: true });
+  await user();
+
+  assert.deepEqual(await migrate(db), ['011_users_live_keys.sql']);
+  assert.equal(await refusedBy({ handle: 'other', email: 'b@example.com' }), 'users_phone_live');
+  assert.equal(await refusedBy({ phone: '+16502345679', email: 'b@example.com' }), 'users_handle_live');
+  assert.equal(
+    await refusedBy({ phone: '+16502345679', handle: 'other', email: 'A@Example.com' }),
+    'users_email_live',
+  );
+  assert.equal(
+    await refusedBy({ phone: '+16502345679', handle: 'other', email: 'b@example.com', deleted: true }),
+    'accepted',
+  );
+  // The live one deleted too: three deleted accounts share the keys, and a new live one may take them.
+  await db.query("UPDATE users SET deleted_at = now() WHERE phone = '+16502345678' AND deleted_at IS NULL");
+  assert.equal(await refusedBy({}), 'accepted');
 });

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Queryable } from '../../src/storage/db.ts';
 import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { ssoSessionsRepo } from '../../src/storage/repositories/sso-sessions.ts';
+import { usersRepo } from '../../src/storage/repositories/users.ts';
 import { webhookDeliveriesRepo } from '../../src/storage/repositories/webhook-deliveries.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -102,4 +103,31 @@ test('P60: the D17 check of every bearer request reaches its session by primary 
 test('P60: revoking a session reaches it by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) => sessionsRepo.revoke(q, 'x', 'logout', new Date()));
   assertReachedByKey(await genericPlan(sql, 3), 'sessions');
+});
+
+test('P62: lookups of live accounts by id, phone and handle use their own index in a generic plan', async () => {
+  const lookups: Array<[string, (q: Queryable) => Promise<unknown>, number, string]> = [
+    ['by id', (q) => usersRepo.findLiveById(q, 'x'), 1, 'users_pkey'],
+    ['by phone', (q) => usersRepo.findLiveByPhone(q, 'x'), 1, 'users_phone_live'],
+    ['by handle', (q) => usersRepo.findLiveByHandle(q, 'x'), 1, 'users_handle_live'],
+    ['handle in use', (q) => usersRepo.handleInUse(q, 'x'), 1, 'users_handle_live'],
+    ['page by phone', (q) => usersRepo.liveByPhonePage(q, 'x', 10), 2, 'users_phone_live'],
+    [
+      'PIN attempt by phone (D9)',
+      (q) => usersRepo.takePinAttempt(q, { phone: 'x' }, new Date(), 5, new Date()),
+      4,
+      'users_phone_live',
+    ],
+    [
+      'PIN attempt by id (D9)',
+      (q) => usersRepo.takePinAttempt(q, { id: 'x' }, new Date(), 5, new Date()),
+      4,
+      'users_pkey',
+    ],
+  ];
+  for (const [name, call, params, index] of lookups) {
+    await test(name, async () =>
+      assertReachedByKey(await genericPlan(await sqlOf(call), params), 'users', index),
+    );
+  }
 });
