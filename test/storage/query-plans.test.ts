@@ -105,7 +105,7 @@ test('P60: revoking a session reaches it by primary key in a generic plan', asyn
   assertReachedByKey(await genericPlan(sql, 3), 'sessions');
 });
 
-test('P62: lookups of live accounts by id, phone and handle use their own index in a generic plan', async () => {
+test('P62: lookups of live accounts by id, phone and handle use their own index in a generic plan', async (t) => {
   const lookups: Array<[string, (q: Queryable) => Promise<unknown>, number, string]> = [
     ['by id', (q) => usersRepo.findLiveById(q, 'x'), 1, 'users_pkey'],
     ['by phone', (q) => usersRepo.findLiveByPhone(q, 'x'), 1, 'users_phone_live'],
@@ -126,7 +126,7 @@ test('P62: lookups of live accounts by id, phone and handle use their own index 
     ],
   ];
   for (const [name, call, params, index] of lookups) {
-    await test(name, async () =>
+    await t.test(name, async () =>
       assertReachedByKey(await genericPlan(await sqlOf(call), params), 'users', index),
     );
   }
