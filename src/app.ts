@@ -6,6 +6,7 @@ import { avatarRoutes } from './http/avatars.ts';
 import { consoleSurface } from './http/console/index.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
+import { registerNulGuard } from './http/plugins/nul-guard.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { requestId } from './http/plugins/request-id.ts';
 import { restErrorHandler, sendRestError } from './http/plugins/rest-errors.ts';
@@ -38,6 +39,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
   });
+  registerNulGuard(app);
   app.setErrorHandler(restErrorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendRestError(reply, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`, {}),

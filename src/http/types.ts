@@ -15,6 +15,8 @@ declare module 'fastify' {
     rateLimit?: (request: FastifyRequest) => Array<[RateLimitName, string]>;
     /** answer even when the counter store is down (only /health, which reports that very state) */
     rateLimitOptional?: boolean;
+    /** the route refuses U+0000 in its own way (P63); without it, the NUL guard answers for it */
+    ownNulCheck?: boolean;
   }
   interface FastifyRequest {
     auth?: AuthContext;

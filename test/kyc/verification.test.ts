@@ -191,6 +191,18 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
       assert.ok(res.status >= 400 && res.status < 500, `${message}: ${res.status}`);
       assert.match(res.html, message);
     }
+    // P63: a cut-off multipart body, and a field carrying U+0000, are the form again, never a 500.
+    const cut = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\n\r\n',
+    });
+    assert.equal(cut.statusCode, 400);
+    assert.match(cut.body, /could not be read/);
+    const nul = await submitForm(t, path, { ...validFields(), country: 'U\u0000S' }, [doc]);
+    assert.equal(nul.status, 400);
+    assert.match(nul.html, /Choose your country/);
     const forged = await submitForm(t, path, validFields(), [doc], { csrf: false });
     assert.equal(forged.status, 400);
     assert.match(forged.html, /did not come from this page/);

@@ -34,6 +34,8 @@ export async function checkAuthorizationRequest(
   const clientId = single(q, 'client_id');
   if (!clientId)
     return { ok: false, page: 'The application did not say who it is (client_id is missing or repeated).' };
+  // P63: no client id holds U+0000, and the database could not even look one up.
+  if (clientId.includes('\u0000')) return { ok: false, page: 'This application is not registered here.' };
   const client = await findClient(clientId);
   if (!client) return { ok: false, page: 'This application is not registered here.' };
   const redirectUri = single(q, 'redirect_uri');
@@ -55,7 +57,9 @@ export async function checkAuthorizationRequest(
     'code_challenge_method',
     'nonce',
   ]) {
-    if (single(q, name) === null) return fail('invalid_request', `${name} was sent more than once`);
+    const value = single(q, name);
+    if (value === null) return fail('invalid_request', `${name} was sent more than once`);
+    if (value?.includes('\u0000')) return fail('invalid_request', `${name} must not contain U+0000`);
   }
   if (single(q, 'response_type') !== 'code') {
     return single(q, 'response_type') === undefined

@@ -118,12 +118,13 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
           throw new OAuthError('invalid_request', 'send the image as the multipart field "file"');
         file = await part.toBuffer();
       } catch (err) {
+        if (err instanceof OAuthError) throw err;
         const code = (err as { code?: string }).code;
         if (code === 'FST_REQ_FILE_TOO_LARGE')
           throw new OAuthError('file_too_large', 'the image must be at most 5 MB');
-        if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
-          throw new OAuthError('invalid_request', 'send multipart/form-data with the field "file"');
-        throw err;
+        // Anything else here is the body itself: another content type, a malformed or cut-off multipart
+        // body, a part too many (P63: never a 500 for what the client sent).
+        throw new OAuthError('invalid_request', 'send multipart/form-data with the field "file"');
       }
       return { avatar_url: (await c.avatars.upload(h.userId, file)).avatar_url };
     },

@@ -121,7 +121,11 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
 
   app.get(
     '/authorize',
-    { schema: { tags: ['OAuth'], summary: 'Authorization endpoint (hosted page)' } },
+    // D24 places an error in U+0000 like any other (P63): the error page, or a redirect once the client is known.
+    {
+      schema: { tags: ['OAuth'], summary: 'Authorization endpoint (hosted page)' },
+      config: { ownNulCheck: true },
+    },
     async (request, reply) => {
       await limit(request);
       const checked = await checkAuthorizationRequest(request.query as Body, (id) =>

@@ -109,7 +109,8 @@ export async function verifyPage(app: FastifyInstance, c: Container) {
       if (code === 'FST_REQ_FILE_TOO_LARGE') return again(413, 'Each photo must be at most 10 MB.', fields);
       if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
         return again(400, 'Add at most two document photos and one selfie.', fields);
-      throw err;
+      // Anything else is the body itself, malformed or cut off (P63): the user gets the form back.
+      return again(400, 'The form could not be read. Please send it again.', fields);
     }
     if (!csrf || !fields.csrf || !safeEqual(csrf, fields.csrf))
       return again(400, 'This form has expired or did not come from this page. Please try again.', fields);

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DEFAULT_RATE_LIMITS } from '../../src/config/rate-limits.ts';
+import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN, accessTokenFor, adminRequest, registerClient } from '../helpers/oauth.ts';
+
+// "Bad input gets a clear error in the surface's own format, never a 500": every route the OpenAPI document
+// lists gets U+0000 in each of its path parameters, query parameters and body fields (P63), wrong types and
+// sizes in each body field, and broken bodies. New routes are covered as soon as they are documented.
+
+let t: TestApp;
+let userToken: string;
+let apiKey: string;
+let oauthToken: string;
+before(async () => {
+  // Limits out of the way: every probe must reach the route's own handling, not a 429.
+  const RATE_LIMITS = Object.keys(DEFAULT_RATE_LIMITS)
+    .map((name) => `${name}=1000000/60`)
+    .join(',');
+  t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS } });
+  const user = await signUp(t);
+  userToken = user.access_token;
+  const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' });
+  oauthToken = await accessTokenFor(t, client.client_id, user, 'openid profile');
+  apiKey = (await adminRequest(t, 'POST', '/api-keys', { name: 'probe' })).body.key;
+});
+after(() => t.close());
+
+interface Operation {
+  parameters?: Array<{ name: string; in: string }>;
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+}
+
+/** The credential a route's surface takes, so the probe reaches past authentication. */
+const credential = (path: string) =>
+  path.startsWith('/admin/')
+    ? ADMIN_TOKEN
+    : path.startsWith('/api/v1/users/me')
+      ? oauthToken
+      : path.startsWith('/api/v1')
+        ? apiKey
+        : userToken;
+
+const WRONG = [null, 7, true, [], { a: 1 }, 'x'.repeat(20_000), '\u00e9\u{1f600}'];
+const BROKEN = ['{"a":', '[]', 'null', '"text"', `{"a":${'['.repeat(5000)}`];
+
+test('no documented route answers 5xx to malformed input; U+0000 anywhere is a 400 (P63)', async () => {
+  const spec = (await t.request('GET', '/openapi.json')).body as {
+    paths: Record<string, Record<string, Operation>>;
+  };
+  const failures: string[] = [];
+  let requests = 0;
+  const probe = async (method: string, url: string, body: string | undefined, nul: boolean) => {
+    requests++;
+    const token = credential(url);
+    const res = await t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      payload: method === 'GET' || method === 'DELETE' ? undefined : body,
+    });
+    if (res.statusCode >= 500 || res.statusCode === 429 || (nul && res.statusCode !== 400))
+      failures.push(
+        `${res.statusCode} ${method} ${url} ${String(body).slice(0, 80)}: ${res.body.slice(0, 120)}`,
+      );
+  };
+  for (const [template, operations] of Object.entries(spec.paths)) {
+    const fill = (value: string) => template.replace(/\{[^}]+\}/g, value);
+    for (const [m, op] of Object.entries(operations)) {
+      const method = m.toUpperCase();
+      if (!['GET', 'POST', 'PATCH', 'PUT', 'DELETE'].includes(method)) continue;
+      const url = fill('x');
+      const fields = Object.keys(op.requestBody?.content?.['application/json']?.schema?.properties ?? {});
+      const queries = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      if (template.includes('{')) await probe(method, fill('a%00b'), '{}', true);
+      for (const q of queries) await probe(method, `${url}?${q}=a%00b`, undefined, true);
+      if (method === 'GET' || method === 'DELETE') continue;
+      await probe(method, url, JSON.stringify({ nested: { 'k\u0000': ['\u0000'] } }), true);
+      for (const f of fields) {
+        await probe(method, url, JSON.stringify({ [f]: 'a\u0000b' }), true);
+        for (const w of WRONG) await probe(method, url, JSON.stringify({ [f]: w }), false);
+      }
+      for (const b of BROKEN) await probe(method, url, b, false);
+    }
+  }
+  assert.ok(requests > 400, `probed ${requests} requests`);
+  console.log(`probed ${requests} requests`);
+  assert.deepEqual(failures, []);
+});
