@@ -347,6 +347,20 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     ]) {
       assert.ok(doc.paths[path], path);
     }
+    // The parameters and form fields are named, so a client author needs no other reference.
+    const form = (path: string) =>
+      Object.keys(
+        doc.paths[path].post.requestBody.content['application/x-www-form-urlencoded'].schema.properties,
+      );
+    for (const field of ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'client_id'])
+      assert.ok(form('/oauth/token').includes(field), `/oauth/token ${field}`);
+    assert.ok(form('/oauth/revoke').includes('token'));
+    const query = (path: string) => doc.paths[path].get.parameters.map((p: { name: string }) => p.name);
+    for (const name of ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge'])
+      assert.ok(query('/authorize').includes(name), `/authorize ${name}`);
+    assert.deepEqual(query('/api/v1/users').sort(), ['limit', 'phone', 'starting_after']);
+    const patch = doc.paths['/api/v1/users/me'].patch.requestBody.content['application/json'].schema;
+    assert.deepEqual(Object.keys(patch.properties).sort(), ['email', 'metadata', 'name']);
   });
 
   test('D10: a PIN reset ends the single sign-on of the authorization page', async () => {

@@ -5,6 +5,7 @@ import { scopedUser } from '../../domain/api-users.ts';
 import { AVATAR_MAX_BYTES } from '../../domain/avatars.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
+import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { apiErrorHandler } from './api-errors.ts';
@@ -72,7 +73,18 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
 
   app.patch(
     '/users/me',
-    { schema: { tags, security, summary: 'Update name, email, metadata', body: { type: 'object' } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Update name, email, metadata',
+        body: described({
+          name: 'string, 1-100 characters',
+          email: 'a valid e-mail address, unique (invalid_email, email_taken)',
+          metadata: 'object, at most 10 KB; replaces the stored metadata',
+        }),
+      },
+    },
     async (request, reply) => {
       const h = await holder(request, reply);
       const u = await c.apiUsers.update(h.userId, h.scope, request.body as Record<string, unknown>);
@@ -91,7 +103,14 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
 
   app.delete(
     '/users/me',
-    { schema: { tags, security, summary: 'Delete the account ({confirm: true})', body: { type: 'object' } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete the account',
+        body: described({ confirm: 'must be true' }),
+      },
+    },
     async (request, reply) => {
       const h = await holder(request, reply);
       await c.apiUsers.delete(h.userId, h.scope, request.body as Record<string, unknown>);
@@ -160,7 +179,18 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
 
   app.get(
     '/users',
-    { schema: { tags, security, summary: 'Users by phone, server to server (D23 pagination)' } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Users by phone, server to server (D23 pagination)',
+        querystring: described({
+          phone: 'E.164, URL-encoded (+ as %2B)',
+          limit: '1-100, default 20',
+          starting_after: 'the id of the last user of the previous page',
+        }),
+      },
+    },
     async (request, reply) => {
       await server(request, reply);
       const page = await c.apiUsers.byPhone(request.query as Record<string, unknown>);

@@ -10,6 +10,7 @@ import {
 } from '../../domain/oauth/authorization-request.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { described } from '../described.ts';
 import {
   consentPage,
   errorPage,
@@ -123,7 +124,20 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     '/authorize',
     // D24 places an error in U+0000 like any other (P63): the error page, or a redirect once the client is known.
     {
-      schema: { tags: ['OAuth'], summary: 'Authorization endpoint (hosted page)' },
+      schema: {
+        tags: ['OAuth'],
+        summary: 'Authorization endpoint (hosted page)',
+        querystring: described({
+          response_type: 'code',
+          client_id: 'the registered client',
+          redirect_uri: "exactly one of the client's registered redirect URIs",
+          scope: "space-separated: openid, profile, phone, email, kyc (within the client's scopes)",
+          state: 'returned unchanged on the redirect',
+          code_challenge: 'BASE64URL(SHA-256(code_verifier)), 43 characters',
+          code_challenge_method: 'S256 (plain is refused)',
+          nonce: 'optional, echoed into the ID token',
+        }),
+      },
       config: { ownNulCheck: true },
     },
     async (request, reply) => {

@@ -1,16 +1,34 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
+import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { clientCredentials } from './client-credentials.ts';
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
+const clientFields = {
+  client_id: 'the client (public clients, client_secret_post)',
+  client_secret: 'client_secret_post only; client_secret_basic sends it in Authorization: Basic',
+};
 
 export function tokenRoutes(app: FastifyInstance, c: Container) {
   app.post(
     '/oauth/token',
-    { schema: { ...form, summary: 'Token endpoint (RFC 6749 §3.2)' } },
+    {
+      schema: {
+        ...form,
+        summary: 'Token endpoint (RFC 6749 §3.2)',
+        body: described({
+          grant_type: 'authorization_code or refresh_token',
+          code: 'authorization_code: the code from the redirect (single use, 60 s)',
+          redirect_uri: 'authorization_code: the redirect_uri of the authorization request',
+          code_verifier: 'authorization_code: the PKCE verifier (43-128 characters, RFC 7636)',
+          refresh_token: 'refresh_token: the latest refresh token (rotated on every use, D16)',
+          ...clientFields,
+        }),
+      },
+    },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       const creds = clientCredentials(request);
@@ -36,7 +54,17 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
 
   app.post(
     '/oauth/revoke',
-    { schema: { ...form, summary: 'Revoke a token and its session (RFC 7009)' } },
+    {
+      schema: {
+        ...form,
+        summary: 'Revoke a token and its session (RFC 7009)',
+        body: described({
+          token: 'a refresh token of this client',
+          token_type_hint: 'ignored',
+          ...clientFields,
+        }),
+      },
+    },
     async (request, reply) => {
       const client = await c.oauthTokens.authenticateClient(clientCredentials(request));
       await c.oauthTokens.revoke(client, (request.body as Record<string, unknown>).token);
