@@ -4,11 +4,11 @@ const NUL = '\u0000';
 const MESSAGE = 'must not contain the NUL character (U+0000)';
 
 /**
- * Where the first U+0000 is in parsed input, strings and object keys however deep: a dotted path, '' for the
- * value itself; undefined when there is none. A loop, not recursion: a deeply nested body must not overflow
+ * Where a U+0000 is in parsed input, strings and object keys however deep: a dotted path, '' for the value
+ * itself; undefined when there is none. A loop, not recursion: a deeply nested body must not overflow
  * the stack.
  */
-export function nulPath(value: unknown): string | undefined {
+function nulPath(value: unknown): string | undefined {
   const stack: Array<[unknown, string]> = [[value, '']];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [v, path] = next;
