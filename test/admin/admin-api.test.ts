@@ -76,11 +76,12 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
     assert.equal(res.body.client_secret, undefined);
   });
 
-  test('registration is validated: redirect URIs, scopes, grant types, auth method, name', async () => {
+  test('P24: registration is validated: redirect URIs, scopes, grant types, auth method, name', async () => {
     const bad: Array<Record<string, unknown>> = [
       { redirect_uris: ['http://app.example/cb'] },
       { redirect_uris: ['https://app.example/cb#frag'] },
       { redirect_uris: ['/relative'] },
+      { redirect_uris: ['myapp:/callback'] }, // P24: a private-use scheme needs a dot (RFC 8252 §7.1)
       { redirect_uris: [] },
       { redirect_uris: 'https://app.example/cb' },
       { scope: 'openid admin' },

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
+import { pixelBomb } from '../helpers/images.ts';
 import { ADMIN_TOKEN, accessTokenFor, registerClient } from '../helpers/oauth.ts';
 
 /** A multipart body as a browser would send it. */
@@ -17,26 +18,6 @@ const image = (format: 'jpeg' | 'png' | 'webp', size: number) =>
   sharp({ create: { width: size, height: size, channels: 3, background: { r: 200, g: 30, b: 90 } } })
     [format]()
     .toBuffer();
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-const crc32 = (buf: Buffer) => {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-};
-
-/** A small PNG whose header claims 20000x20000 pixels: decoding it would need gigabytes. */
-async function pixelBomb(): Promise<Buffer> {
-  const png = Buffer.from(await image('png', 16));
-  png.writeUInt32BE(20000, 16);
-  png.writeUInt32BE(20000, 20);
-  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
-  return png;
-}
 
 describe('avatars on /api/v1 (D21, D22)', () => {
   let t: TestApp;
@@ -101,6 +82,29 @@ describe('avatars on /api/v1 (D21, D22)', () => {
     assert.equal((await sharp(served.rawPayload).metadata()).exif, undefined);
   });
 
+  test('P37: EXIF orientation is applied before the metadata is dropped', async () => {
+    // Stored: left half red, right half blue. Orientation 6 means "turn 90° clockwise to show": red on top.
+    const sideways = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#0000ff' } })
+      .composite([
+        {
+          input: { create: { width: 200, height: 400, channels: 3, background: '#ff0000' } },
+          left: 0,
+          top: 0,
+        },
+      ])
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const res = await upload('me.jpg', 'image/jpeg', sideways);
+    assert.equal(res.status, 200);
+    const served = await t.app.inject({ method: 'GET', url: new URL(res.body.avatar_url).pathname });
+    const { data, info } = await sharp(served.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    const red = (x: number, y: number) => data[(y * info.width + x) * info.channels] > 200;
+    assert.ok(red(256, 60) && red(400, 60), 'the top is red');
+    assert.ok(!red(256, 450) && !red(100, 450), 'the bottom is blue');
+    assert.equal((await sharp(served.rawPayload).metadata()).orientation, undefined);
+  });
+
   test('refused files answer per D21 and store nothing', async () => {
     await t.request('DELETE', '/api/v1/users/me/avatar', { token });
     const cases: Array<[string, Promise<{ status: number; body: { error: string } }>, number, string]> = [
@@ -114,7 +118,12 @@ describe('avatars on /api/v1 (D21, D22)', () => {
         413,
         'file_too_large',
       ],
-      ['a 20000x20000 pixel bomb', upload('bomb.png', 'image/png', await pixelBomb()), 413, 'file_too_large'],
+      [
+        'a 20000x20000 pixel bomb',
+        upload('bomb.png', 'image/png', await pixelBomb(20000, 20000)),
+        413,
+        'file_too_large',
+      ],
       [
         'HTML named avatar.png',
         upload('avatar.png', 'image/png', Buffer.from('<html><script>alert(1)</script></html>')),

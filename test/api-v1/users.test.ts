@@ -150,8 +150,11 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
       assert.deepEqual(mergePatch(target, patch), result, JSON.stringify(patch));
   });
 
-  test('DELETE /me: {confirm: true} deletes (D4), 204; without it invalid_request', async () => {
+  test('DELETE /me: {confirm: true} deletes (D4), 204; without it invalid_request; P34: only with profile', async () => {
     const u = await signUp(t);
+    const openidOnly = await api('DELETE', '/users/me', await tokenFor(u, 'openid phone'), { confirm: true });
+    assert.equal(openidOnly.status, 403);
+    assert.equal(openidOnly.body.error, 'insufficient_scope');
     const token = await tokenFor(u, 'openid profile');
     assert.equal((await api('DELETE', '/users/me', token, { confirm: false })).body.error, 'invalid_request');
     const res = await api('DELETE', '/users/me', token, { confirm: true });

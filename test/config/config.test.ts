@@ -55,6 +55,11 @@ describe('configuration (D35, D39)', () => {
     }
   });
 
+  test('P21: ADMIN_TOKEN is at least 24 characters', () => {
+    assert.ok(problems({ ADMIN_TOKEN: 'x'.repeat(23) }).some((p) => p.startsWith('ADMIN_TOKEN')));
+    assert.ok(!problems({ ADMIN_TOKEN: 'x'.repeat(24) }).some((p) => p.startsWith('ADMIN_TOKEN')));
+  });
+
   test('SMS providers need their settings (D37)', () => {
     assert.ok(problems({ SMS_PROVIDER: 'http' }).some((p) => p.includes('SMS_HTTP_URL')));
     const twilio = problems({ SMS_PROVIDER: 'twilio' });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { KYC_URL_LIFETIME_SECONDS } from '../../src/domain/kyc/kyc-rules.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { pixelBomb } from '../helpers/images.ts';
 import {
   ADULT_BIRTHDAY,
   documentPhoto,
@@ -185,6 +186,9 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
         [{ ...doc, data: Buffer.concat([doc.data, Buffer.alloc(10 * 1024 * 1024 + 1 - doc.data.length)]) }],
         /at most 10 MB/,
       ],
+      // P46: 60 megapixels at most (8000 x 7501 is just over), read from the header, never decoded.
+      [validFields(), [{ ...doc, data: await pixelBomb(8000, 7501), type: 'image/png' }], /60 megapixels/],
+      [validFields(), [doc, await selfiePhoto(), await selfiePhoto()], /one selfie/],
     ];
     for (const [fields, files, message] of cases) {
       const res = await submitForm(t, path, fields, files);

@@ -138,7 +138,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(res.body.error, 'invalid_request');
   });
 
-  test('code replay: the second use fails and the first access token stops working', async () => {
+  test('code replay: the second use fails and the first access token stops working (P27)', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(pub.client_id, challenge);
     const first = await exchange(pub.client_id, code, verifier);
@@ -156,6 +156,13 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       refresh_token: first.body.refresh_token,
     });
     assert.equal(refresh.body.error, 'invalid_grant');
+    const sid = decodeJwt(first.body.access_token).sid;
+    const revoked = (await events(t, 'session.revoked')).filter((e) => e.data.session_id === sid);
+    assert.deepEqual(
+      revoked.map((e) => e.data.reason),
+      ['admin'],
+      'P27: ended by the service',
+    );
   });
 
   test('race: one code exchanged 5 times at once gives tokens once', async () => {
@@ -310,7 +317,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(missing.body.error, 'invalid_token');
   });
 
-  test('D15: an OAuth session is listed in GET /sessions and revoking it there kills its tokens', async () => {
+  test('D15, P30: an OAuth session is listed in GET /sessions and revoking it there kills its tokens', async () => {
     const { verifier, challenge } = pkce();
     const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
     const rest = await t.request('POST', '/auth/signin', { body: { phone: user.phone, pin: user.pin } });
@@ -319,6 +326,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const oauthSession = list.body.data.sessions.find((s: { id: string }) => s.id === sid);
     assert.equal(oauthSession.device_name, 'RP', "the client's name");
     assert.equal(oauthSession.platform, 'web');
+    assert.equal(oauthSession.ip_address, null, "P30: the exchange came from the client's server");
     const del = await t.request('DELETE', `/sessions/${oauthSession.id}`, {
       token: rest.body.data.access_token,
     });
@@ -363,9 +371,8 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.deepEqual(Object.keys(patch.properties).sort(), ['email', 'metadata', 'name']);
   });
 
-  test('D10: a PIN reset ends the single sign-on of the authorization page', async () => {
-    const u = await signUp(t);
-    const params = base(pub.client_id, pkce().challenge);
+  /** Signs in on the hosted page; answers the single sign-on cookie as set and as a browser sends it back. */
+  const signInForSso = async (params: Record<string, string>, u: { phone: string; pin: string }) => {
     const page = await t.request('GET', authorizeUrl(params));
     const state = /name="state" value="([^"]+)"/.exec(String(page.body))?.[1] as string;
     const csrf = /callsign_csrf=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] as string;
@@ -373,8 +380,18 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       body: new URLSearchParams({ state, csrf, phone: u.phone, pin: u.pin }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callsign_csrf=${csrf}` },
     });
-    const sso = /callsign_sso=([^;]+)/.exec(String(signedIn.headers['set-cookie']))?.[1] as string;
-    const cookie = `callsign_csrf=${csrf}; callsign_sso=${sso}`;
+    const setCookie = [signedIn.headers['set-cookie'] ?? []]
+      .flat()
+      .map(String)
+      .find((c) => c.startsWith('callsign_sso=')) as string;
+    const sso = /callsign_sso=([^;]+)/.exec(setCookie)?.[1] as string;
+    return { setCookie, cookie: `callsign_csrf=${csrf}; callsign_sso=${sso}` };
+  };
+
+  test('D10: a PIN reset ends the single sign-on of the authorization page', async () => {
+    const u = await signUp(t);
+    const params = base(pub.client_id, pkce().challenge);
+    const { cookie } = await signInForSso(params, u);
     assert.equal(
       (await t.request('GET', authorizeUrl(params), { headers: { cookie } })).status,
       302,
@@ -390,6 +407,96 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       200,
       'the sign-in page again',
     );
+  });
+
+  test('P31, D25: the single sign-on cookie is HttpOnly, SameSite=Lax, on /authorize, for 7 days; auth_time stays the sign-in', async () => {
+    const u = await signUp(t);
+    const signedInAt = Math.floor(t.clock.now().getTime() / 1000);
+    const { setCookie, cookie } = await signInForSso(base(pub.client_id, pkce().challenge), u);
+    assert.match(setCookie, /; HttpOnly/i);
+    assert.match(setCookie, /; SameSite=Lax/i);
+    assert.match(setCookie, /; Path=\/authorize(;|$)/);
+    assert.match(setCookie, /; Max-Age=604800(;|$)/);
+    assert.doesNotMatch(setCookie, /; Secure/i, 'Secure only when AUTH_URL is https');
+
+    // An hour later the cookie skips the PIN; the ID token says when the user last proved who they are.
+    t.clock.advance(3600);
+    const { verifier, challenge } = pkce();
+    const skipped = await t.request('GET', authorizeUrl(base(pub.client_id, challenge)), {
+      headers: { cookie },
+    });
+    assert.equal(skipped.status, 302);
+    const code = new URL(String(skipped.headers.location)).searchParams.get('code') as string;
+    const idToken = decodeJwt((await exchange(pub.client_id, code, verifier)).body.id_token);
+    assert.equal(idToken.auth_time, signedInAt, 'OIDC Core §2: the time of the sign-in, not of this request');
+    assert.equal(idToken.iat, signedInAt + 3600);
+
+    t.clock.advance(7 * 24 * 3600 - 3600 + 1);
+    const expired = await t.request('GET', authorizeUrl(base(pub.client_id, pkce().challenge)), {
+      headers: { cookie },
+    });
+    assert.equal(expired.status, 200, 'after 7 days the sign-in page again');
+  });
+
+  test('P32, P33: the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {
+    const rp = await registerClient(t, {
+      token_endpoint_auth_method: 'none',
+      scope: 'openid profile phone email',
+    });
+    const u = await signUp(t);
+    const tokensFor = async (scope: string) => {
+      const { verifier, challenge } = pkce();
+      const back = await authorizeWithPin(t, base(rp.client_id, challenge, { scope }), u);
+      return (await exchange(rp.client_id, back.searchParams.get('code') as string, verifier)).body;
+    };
+    const emailOnly = await tokensFor('openid email');
+    const userinfo = async () =>
+      (await t.request('GET', '/oauth/userinfo', { token: emailOnly.access_token })).body;
+    assert.deepEqual(await userinfo(), { sub: u.user.id }, 'spec: e-mail address "if available"');
+
+    const editor = await tokensFor('openid profile email');
+    const patched = await t.request('PATCH', '/api/v1/users/me', {
+      token: editor.access_token,
+      body: { email: 'ada@example.com' },
+    });
+    assert.equal(patched.status, 200);
+    assert.deepEqual(await userinfo(), { sub: u.user.id, email: 'ada@example.com', email_verified: false });
+
+    const idToken = decodeJwt((await tokensFor('openid email')).id_token);
+    assert.equal(idToken.email, undefined);
+    assert.equal(idToken.email_verified, undefined);
+  });
+
+  test('P9: the REST surface refuses OAuth tokens, and the OAuth surface REST refresh tokens; neither ends the session', async () => {
+    const { verifier, challenge } = pkce();
+    const oauth = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
+    const me = await t.request('GET', '/users/me', { token: oauth.access_token });
+    assert.equal(me.status, 401);
+    assert.equal(me.body.error.code, 'INVALID_TOKEN');
+    const restRefresh = await t.request('POST', '/auth/refresh', {
+      body: { refresh_token: oauth.refresh_token },
+    });
+    assert.equal(restRefresh.status, 401);
+    assert.equal(restRefresh.body.error.code, 'INVALID_REFRESH_TOKEN');
+    const owner = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: pub.client_id,
+      refresh_token: oauth.refresh_token,
+    });
+    assert.equal(owner.status, 200, 'the client can still refresh');
+
+    const rest = await t.request('POST', '/auth/signin', { body: { phone: user.phone, pin: user.pin } });
+    const asClient = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: pub.client_id,
+      refresh_token: rest.body.data.refresh_token,
+    });
+    assert.equal(asClient.status, 400);
+    assert.equal(asClient.body.error, 'invalid_grant');
+    const again = await t.request('POST', '/auth/refresh', {
+      body: { refresh_token: rest.body.data.refresh_token },
+    });
+    assert.equal(again.status, 200, 'the REST session goes on');
   });
 
   test('discovery describes what is served', async () => {

@@ -24,9 +24,19 @@ describe('DELETE /users/me and the 30-day purge (D4, D26)', () => {
     assert.equal((await t.request('GET', '/users/me', { token: s.access_token })).status, 200);
   });
 
-  test('wrong PINs on deletion count toward the lock (D9)', async () => {
+  test('P18: wrong PINs on deletion count toward the lock (D9); a wrong phrase, checked first, costs none', async () => {
     const s = await signUp(t);
-    for (let i = 0; i < 9; i++) await del(s.access_token, { pin: '918273', confirmation: CONFIRM });
+    for (let i = 0; i < 10; i++)
+      assert.equal(
+        (await del(s.access_token, { pin: '918273', confirmation: 'yes' })).body.error.code,
+        'INVALID_REQUEST',
+      );
+    for (let i = 0; i < 9; i++)
+      assert.equal(
+        (await del(s.access_token, { pin: '918273', confirmation: CONFIRM })).body.error.code,
+        'INVALID_CREDENTIALS',
+        `wrong PIN ${i + 1}`,
+      );
     const tenth = await del(s.access_token, { pin: '918273', confirmation: CONFIRM });
     assert.equal(tenth.body.error.code, 'ACCOUNT_LOCKED');
     assert.equal(

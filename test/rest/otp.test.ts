@@ -23,6 +23,11 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.match(res.body.data.message, /\+1\*{6}\d{4}/);
     assert.ok(!res.body.data.message.includes(phone));
     assert.match(t.sms.lastCode(phone), /^\d{6}$/);
+    // P10: the text names its lifetime and warns against sharing; it names no service (integrators brand it).
+    const [text] = t.sms.messagesTo(phone);
+    assert.match(text, /expires in 5 minutes/);
+    assert.match(text, /Never share it/);
+    assert.doesNotMatch(text, /callsign/i);
   });
 
   test('D5: a spelled-out number is normalised to E.164; the code goes to the E.164 number', async () => {
@@ -179,7 +184,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(res.body.error.code, 'INVALID_OTP');
   });
 
-  test('limits: 3 sends per phone per hour, with X-RateLimit-* and Retry-After; a new hour starts afresh', async () => {
+  test('limits: 3 sends per phone per hour, with X-RateLimit-* and Retry-After; a new hour starts afresh (P2)', async () => {
     const phone = uniquePhone();
     for (let i = 1; i <= 3; i++) {
       const res = await send(phone);
@@ -195,8 +200,15 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     const retry = Number(fourth.headers['retry-after']);
     assert.ok(retry >= 1 && retry <= 3600);
     assert.ok(Date.parse(fourth.body.error.details.retry_after) > t.clock.now().getTime());
-    t.clock.advance(3600);
-    assert.equal((await send(phone)).status, 200);
+    // P2: a fixed window aligned to the epoch; this one ends at the next full hour, whenever the first send was.
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const windowEnd = Math.floor(now / 3600) * 3600 + 3600;
+    assert.equal(Number(fourth.headers['x-ratelimit-reset']), windowEnd);
+    assert.equal(retry, windowEnd - now);
+    t.clock.advance(windowEnd - now - 1);
+    assert.equal((await send(phone)).status, 429, 'a second before the full hour: the same window');
+    t.clock.advance(1);
+    assert.equal((await send(phone)).status, 200, 'at the full hour a new window starts afresh');
   });
 
   test('limits: 10 sends per client address per hour (D28)', async () => {
@@ -206,6 +218,19 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(res.status, 429);
     assert.equal(res.body.error.code, 'RATE_LIMITED');
     assert.equal(res.headers['x-ratelimit-limit'], '10');
+  });
+
+  test('P3: verifies also count against their address (100 per minute), across phones: no spraying codes', async () => {
+    const ip = '192.0.2.77'; // outside uniqueIp's range, so no other test shares this window
+    for (let i = 0; i < 100; i++) {
+      const res = await verify(uniquePhone(), '123456', 'signup', ip);
+      assert.equal(res.body.error.code, 'INVALID_OTP');
+    }
+    const over = await verify(uniquePhone(), '123456', 'signup', ip);
+    assert.equal(over.status, 429);
+    assert.equal(over.body.error.code, 'RATE_LIMITED');
+    assert.equal(over.headers['x-ratelimit-limit'], '100');
+    assert.equal((await verify(uniquePhone(), '123456')).body.error.code, 'INVALID_OTP', 'another address');
   });
 
   test('D37: a failed SMS send answers INTERNAL_ERROR and leaves no usable code', async () => {

@@ -52,9 +52,13 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     assert.equal(unknown.body.error.message, wrong.body.error.message, 'no hint which one was wrong');
   });
 
-  test('malformed phone is INVALID_PHONE, malformed PIN is INVALID_PIN', async () => {
+  test('malformed phone is INVALID_PHONE, malformed PIN is INVALID_PIN and costs no attempt (P5)', async () => {
     assert.equal((await signin('555', '482916')).body.error.code, 'INVALID_PHONE');
     assert.equal((await signin(uniquePhone(), '12')).body.error.code, 'INVALID_PIN');
+    const s = await signUp(t);
+    for (const pin of ['12', '1234567', 'abcd', '12 34', '', '１２３４', '12.3', ...Array(5).fill('00')])
+      assert.equal((await signin(s.phone, pin)).body.error.code, 'INVALID_PIN', String(pin));
+    assert.equal((await signin(s.phone, s.pin)).status, 200, 'twelve malformed PINs are no lock (D9)');
   });
 
   test('D9: 10 consecutive wrong PINs lock the account for 1 hour; the right PIN is refused meanwhile', async () => {

@@ -226,14 +226,14 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     }
   });
 
-  test('D18: an unknown device platform is INVALID_REQUEST', async () => {
+  test('D18: an unknown device platform is INVALID_REQUEST; P13: so is a device name over 100 characters', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
-    const res = await signup({
-      temp_token,
-      pin: '480715',
-      handle: uniqueHandle(),
-      device: { platform: 'symbian' },
-    });
-    assert.equal(res.body.error.code, 'INVALID_REQUEST');
+    const attempt = (device: Record<string, unknown>) =>
+      signup({ temp_token, pin: '480715', handle: uniqueHandle(), device });
+    for (const device of [{ platform: 'symbian' }, { name: 'x'.repeat(101), platform: 'ios' }]) {
+      const res = await attempt(device);
+      assert.equal(res.body.error.code, 'INVALID_REQUEST', JSON.stringify(device).slice(0, 40));
+    }
+    assert.equal((await attempt({ name: 'x'.repeat(100), platform: 'ios' })).status, 200);
   });
 });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { deriveKey } from '../../src/domain/crypto.ts';
+import { KeyRing } from '../../src/domain/key-ring.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
 
 describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)', () => {
@@ -54,6 +56,14 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
       assert.match(r.private_key_enc, /^v1\./);
       assert.ok(!r.private_key_enc.includes('PRIVATE KEY'));
     }
+  });
+
+  test('P16: a start with another KEY_ENCRYPTION_KEY stops with a message saying so', async () => {
+    const other = new KeyRing(t.c.db, deriveKey(randomBytes(32), 'signing-keys'), t.clock);
+    await assert.rejects(
+      other.load(),
+      /cannot be decrypted: KEY_ENCRYPTION_KEY is not the one it was stored with/,
+    );
   });
 
   test('refresh rotates: a new refresh token and access token; expires_in 900', async () => {

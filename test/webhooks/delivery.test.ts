@@ -187,6 +187,44 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
     }
   });
 
+  test('P38: deliveries are made with the event: a later endpoint gets no older event; a disabled one keeps its own for later', async () => {
+    receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    const first = await addEndpoint(t, { url, events: ['user.created'] });
+    const patch = (enabled: boolean) =>
+      t.request('PATCH', `/admin/v1/webhook-endpoints/${first.id}`, {
+        token: ADMIN_TOKEN,
+        body: { enabled },
+      });
+    let later: { id: string } | undefined;
+    try {
+      const u = await signUp(t);
+      assert.equal((await patch(false)).status, 200);
+      later = await addEndpoint(t, { url: `${url}/later`, events: ['user.created'] });
+      assert.equal(await t.c.deliveries.deliverDue(), 0, 'nothing is claimed for a disabled endpoint');
+      assert.equal(receiver.received.length, 0);
+      assert.deepEqual(
+        await deliveriesOf(t, later.id),
+        [],
+        'the later endpoint was not there when it happened',
+      );
+
+      await patch(true);
+      assert.equal(await t.c.deliveries.deliverDue(), 1);
+      const [envelope] = receiver.envelopes();
+      assert.equal(
+        (envelope.data.user as { id: string }).id,
+        u.user.id,
+        'the waiting delivery goes once enabled',
+      );
+      assert.deepEqual(await deliveriesOf(t, later.id), []);
+    } finally {
+      for (const e of [first, later].filter((e) => e !== undefined))
+        await t.request('DELETE', `/admin/v1/webhook-endpoints/${e.id}`, { token: ADMIN_TOKEN });
+      await receiver.close();
+    }
+  });
+
   test('the retry schedule: attempts at exactly 0, 1 min, 5 min, 30 min, 2 h, 24 h; the 6th failure marks failed', async () => {
     receiver = new WebhookReceiver();
     receiver.respond = () => 500;

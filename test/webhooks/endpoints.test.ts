@@ -70,7 +70,8 @@ describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
       [{ url: 'not a url' }, 'url'],
       [{ url: 'http://hooks.example.com/h' }, 'url'], // D33: https only
       [{ url: 'ftp://hooks.example.com/h' }, 'url'],
-      [{ url: 'https://user:pw@hooks.example.com/h' }, 'url'],
+      [{ url: 'https://user:pw@hooks.example.com/h' }, 'url'], // P42: no credentials, no fragment
+      [{ url: 'https://hooks.example.com/h#part' }, 'url'],
       [{ url: 'https://10.0.0.1/h' }, 'url'], // D33: private literal
       [{ url: 'https://127.0.0.1/h' }, 'url'],
       [{ url: 'https://[::1]/h' }, 'url'],
