@@ -162,8 +162,15 @@ export class AccountService {
 
   async signIn(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
-    const user = await this.checkPin(body.phone, body.pin);
-    const opened = await this.d.sessions.open(this.d.db, this.sessionInput(user.id, device, ip));
+    const checked = await this.checkPin(body.phone, body.pin);
+    // P51: the account is held while its session opens. An operator's lock or a deletion that came during
+    // the PIN check (tens of milliseconds of hashing) is seen here, or waits and then ends this session too.
+    const { user, opened } = await this.d.db.transaction(async (tx) => {
+      const user = await usersRepo.holdLiveById(tx, checked.id);
+      if (!user) throw invalidCredentials();
+      if (user.admin_locked_at) throw lockedByOperator();
+      return { user, opened: await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)) };
+    });
     return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
   }
 
@@ -177,9 +184,11 @@ export class AccountService {
     const { user, opened } = await this.d.db.transaction(async (tx) => {
       const phone = await this.d.otp.consumeTempToken(tx, tempToken as string, 'pin_reset');
       const found = await usersRepo.findLiveByPhone(tx, phone);
-      if (!found) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
-      if (found.admin_locked_at) throw lockedByOperator(); // a reset does not lift the operator's lock
-      const user = (await usersRepo.setPin(tx, found.id, pinHash, this.d.clock.now())) as UserRow;
+      const user = found && (await usersRepo.setPin(tx, found.id, pinHash, this.d.clock.now()));
+      if (!user) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+      // The row as written: a lock committed while this waited for the row shows here. Throwing rolls the
+      // reset back: it does not lift the operator's lock (P51).
+      if (user.admin_locked_at) throw lockedByOperator();
       await this.d.sessions.revokeAllOfUser(tx, user.id, 'pin_reset');
       // The authorization page's sign-ins end too: a reset after a compromise must leave no way back in.
       await ssoSessionsRepo.removeAllOfUser(tx, user.id);

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { usersRepo } from '../../src/storage/repositories/users.ts';
 import { createTestApp, events, signUp, type TestApp, uniqueIp, verifiedTempToken } from '../helpers/app.ts';
+import { meanwhileUncommitted } from '../helpers/database.ts';
 import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
+import { holdNextPinCheck } from '../helpers/pin-gate.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 describe("the operator's admin API: users, locks, sessions, overview, client edits, test events (issue 8, D36)", () => {
@@ -28,6 +31,50 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
     assert.equal(detail.sessions.length, 1);
     assert.equal(detail.kyc.status, 'none');
     assert.equal((await adminRequest(t, 'GET', '/users/00000000-0000-4000-8000-000000000000')).status, 404);
+  });
+
+  test('P51 race: a lock that comes while a sign-in checks the PIN leaves that sign-in without a session', async () => {
+    const s = await signUp(t);
+    const gate = holdNextPinCheck();
+    const signingIn = t.request('POST', '/auth/signin', {
+      body: { phone: s.phone, pin: s.pin },
+      ip: uniqueIp(),
+    });
+    await gate.reached; // the attempt is counted, the PIN not yet checked
+    assert.equal((await adminRequest(t, 'POST', `/users/${s.user.id}/lock`)).status, 200);
+    gate.release();
+    const res = await signingIn;
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error.code, 'ACCOUNT_LOCKED');
+    assert.equal(res.body.error.details.locked_until, null, "the operator's lock");
+    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
+      s.user.id,
+    ]);
+    assert.equal(live.length, 0);
+  });
+
+  test('P51 race: a PIN reset while the lock is being written neither lifts it nor opens a session', async () => {
+    const s = await signUp(t);
+    const temp_token = await verifiedTempToken(t, s.phone, 'pin_reset');
+    const res = await meanwhileUncommitted(
+      t.c.db,
+      async (tx) => {
+        await usersRepo.setAdminLock(tx, s.user.id, t.clock.now());
+        await t.c.sessions.revokeAllOfUser(tx, s.user.id, 'admin');
+      },
+      () => t.request('POST', '/auth/pin/reset', { body: { temp_token, pin: '204913' } }),
+      '%UPDATE users SET pin_hash%',
+    );
+    assert.equal(res.body.error?.code, 'ACCOUNT_LOCKED');
+    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
+      s.user.id,
+    ]);
+    assert.equal(live.length, 0);
+    const signin = await t.request('POST', '/auth/signin', {
+      body: { phone: s.phone, pin: s.pin },
+      ip: uniqueIp(),
+    });
+    assert.equal(signin.body.error.code, 'ACCOUNT_LOCKED', 'still locked');
   });
 
   test('revoking one session: its tokens stop at once, session.revoked says admin', async () => {

@@ -4,7 +4,7 @@ import type { Secrets } from '../../src/config/secrets.ts';
 import { deriveKey } from '../../src/domain/crypto.ts';
 import { KeyRing } from '../../src/domain/key-ring.ts';
 import { systemClock } from '../../src/providers/clock.ts';
-import { type Database, pgliteDatabase, postgresDatabase } from '../../src/storage/db.ts';
+import { type Database, pgliteDatabase, postgresDatabase, type Queryable } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 
 // Tests run on PGlite by default and on PostgreSQL when TEST_DATABASE_URL is set; every test app gets a
@@ -59,4 +59,40 @@ export async function freshDatabase(opts: { empty?: boolean } = {}): Promise<Tes
       await admin.close();
     },
   };
+}
+
+/**
+ * Writes in a transaction and starts `meanwhile` before it commits, as a request arriving in that moment
+ * would. On PostgreSQL the commit waits until `meanwhile` has settled or waits for a row lock in a statement
+ * like `waitsIn` (a LIKE pattern; at most 5 s). PGlite has one connection: there `meanwhile` runs after.
+ */
+export async function meanwhileUncommitted<T>(
+  db: Database,
+  write: (tx: Queryable) => Promise<void>,
+  meanwhile: () => Promise<T>,
+  waitsIn: string,
+): Promise<T> {
+  let running: Promise<T> | undefined;
+  await db.transaction(async (tx) => {
+    await write(tx);
+    let settled = false;
+    running = meanwhile();
+    running.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
+    for (let i = 0; TEST_DATABASE_URL && !settled && i < 500; i++) {
+      const waiting = await db.query(
+        `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+        [waitsIn],
+      );
+      if (waiting.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  });
+  return running as Promise<T>;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import { usersRepo } from '../../src/storage/repositories/users.ts';
 import {
   createTestApp,
   events,
@@ -9,8 +10,10 @@ import {
   type TestApp,
   verifiedTempToken,
 } from '../helpers/app.ts';
+import { meanwhileUncommitted } from '../helpers/database.ts';
 import {
   ADMIN_TOKEN,
+  adminRequest,
   authorizationParams,
   authorizeUrl,
   authorizeWithPin,
@@ -163,6 +166,53 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       ['admin'],
       'P27: ended by the service',
     );
+  });
+
+  test("P51: a code issued before the operator's lock gives no tokens after it (nor opens a session)", async () => {
+    const u = await signUp(t);
+    const { verifier, challenge } = pkce();
+    const code = (await authorizeWithPin(t, base(pub.client_id, challenge), u)).searchParams.get(
+      'code',
+    ) as string;
+    assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/lock`)).status, 200);
+    const res = await exchange(pub.client_id, code, verifier);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error, 'invalid_grant');
+    assert.match(res.body.error_description, /locked/);
+    const sessions = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
+      u.user.id,
+    ]);
+    assert.equal(sessions.length, 0, 'no session was opened');
+    assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/unlock`)).status, 200);
+    const again = pkce();
+    const back = await authorizeWithPin(t, base(pub.client_id, again.challenge), u);
+    const unlocked = await exchange(pub.client_id, back.searchParams.get('code') as string, again.verifier);
+    assert.equal(unlocked.status, 200, 'after the unlock, a new authorization works');
+  });
+
+  test('P51 race: a code exchanged while the lock is being written opens no session that outlives the lock', async () => {
+    const u = await signUp(t);
+    const { verifier, challenge } = pkce();
+    const code = (await authorizeWithPin(t, base(pub.client_id, challenge), u)).searchParams.get(
+      'code',
+    ) as string;
+    // The operator's lock (the account marked, its sessions ended) not yet committed while the exchange runs:
+    // on PostgreSQL the exchange must wait for it (it reads the account FOR SHARE), or it would open a
+    // session from the account as it was, after the lock had ended the others.
+    const res = await meanwhileUncommitted(
+      t.c.db,
+      async (tx) => {
+        await usersRepo.setAdminLock(tx, u.user.id, t.clock.now());
+        await t.c.sessions.revokeAllOfUser(tx, u.user.id, 'admin');
+      },
+      () => exchange(pub.client_id, code, verifier),
+      '%FROM users%FOR SHARE%',
+    );
+    assert.equal(res.body.error, 'invalid_grant');
+    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
+      u.user.id,
+    ]);
+    assert.equal(live.length, 0);
   });
 
   test('race: one code exchanged 5 times at once gives tokens once', async () => {
@@ -436,6 +486,51 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       headers: { cookie },
     });
     assert.equal(expired.status, 200, 'after 7 days the sign-in page again');
+  });
+
+  test('D25: consent is remembered per client and scopes: a narrower request skips it, a broader one or another client asks', async () => {
+    const thirdParty = {
+      token_endpoint_auth_method: 'none',
+      first_party: false,
+      scope: 'openid profile phone',
+    };
+    const shop = await registerClient(t, thirdParty);
+    const other = await registerClient(t, thirdParty);
+    const u = await signUp(t);
+    const { cookie } = await signInForSso(base(shop.client_id, pkce().challenge), u);
+    const ask = async (clientId: string, scope: string) => {
+      const res = await t.request('GET', authorizeUrl(base(clientId, pkce().challenge, { scope })), {
+        headers: { cookie },
+      });
+      if (res.status === 302) return { asked: false, back: new URL(String(res.headers.location)) };
+      assert.match(String(res.body), /Allow access\?/);
+      return { asked: true, page: String(res.body) };
+    };
+    const decide = async (page: string, decision: 'allow' | 'deny') => {
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] as string;
+      const res = await t.request('POST', '/authorize/consent', {
+        body: new URLSearchParams({ state: field('state'), csrf: field('csrf'), decision }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      });
+      assert.equal(res.status, 302);
+      return new URL(String(res.headers.location));
+    };
+
+    const first = await ask(shop.client_id, 'openid profile');
+    assert.ok(first.asked);
+    assert.ok((await decide(first.page as string, 'allow')).searchParams.get('code'));
+    assert.ok((await ask(shop.client_id, 'openid profile')).back?.searchParams.get('code'), 'remembered');
+    assert.equal((await ask(shop.client_id, 'openid')).asked, false, 'a narrower request');
+    const broader = await ask(shop.client_id, 'openid profile phone');
+    assert.ok(broader.asked, 'phone was never allowed');
+    await decide(broader.page as string, 'allow');
+    assert.equal((await ask(shop.client_id, 'openid phone')).asked, false);
+
+    const elsewhere = await ask(other.client_id, 'openid');
+    assert.ok(elsewhere.asked, 'consent to one client is not consent to another');
+    const denied = await decide(elsewhere.page as string, 'deny');
+    assert.equal(denied.searchParams.get('error'), 'access_denied');
+    assert.ok((await ask(other.client_id, 'openid')).asked, 'a denial is not remembered as consent');
   });
 
   test('P32, P33: the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {

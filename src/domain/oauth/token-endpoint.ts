@@ -96,8 +96,10 @@ export class TokenEndpointService {
         return { error: 'redirect_uri differs from the authorization request' };
       if (!verifierMatches(verifier, row.code_challenge))
         return { error: 'code_verifier does not match the code_challenge' };
-      const user = await usersRepo.findLiveById(tx, row.user_id);
+      const user = await usersRepo.holdLiveById(tx, row.user_id);
       if (!user) return { error: 'the account no longer exists' };
+      // P51: a code issued before the operator's lock (or a consent form opened before it) opens nothing.
+      if (user.admin_locked_at) return { error: 'the account is locked' };
       const opened = await this.d.sessions.open(tx, {
         userId: user.id,
         clientId: client.client_id,

@@ -52,6 +52,14 @@ export const usersRepo = {
   findLiveById: (q: Queryable, id: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id]),
 
+  /**
+   * The live account, its row held (FOR SHARE) to the end of the transaction: an operator's lock or a
+   * deletion (both update the row) committing meanwhile is either seen here or waits, and then also ends
+   * what this transaction opens.
+   */
+  holdLiveById: (q: Queryable, id: string) =>
+    maybeOne<UserRow>(q, 'SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL FOR SHARE', [id]),
+
   findLiveByHandle: (q: Queryable, handle: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle]),
 
