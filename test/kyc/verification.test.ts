@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { KYC_URL_LIFETIME_SECONDS } from '../../src/domain/kyc/kyc-rules.ts';
+import { usersRepo } from '../../src/storage/repositories/users.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { meanwhileUncommitted } from '../helpers/database.ts';
 import { pixelBomb } from '../helpers/images.ts';
 import {
   ADULT_BIRTHDAY,
@@ -217,6 +219,51 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     );
     assert.equal(n, 0);
     assert.equal((await submitForm(t, path, validFields(), [doc])).status, 200, 'the link still works');
+  });
+
+  test("P64: a deleted account's verification leaves the queue and is neither shown nor decided, also mid-deletion", async () => {
+    const pendingOf = async (userId: string) =>
+      (await adminRequest(t, 'GET', '/kyc/verifications?status=pending')).body.data.filter(
+        (x: { user_id: string }) => x.user_id === userId,
+      );
+    const submitted = async () => {
+      const s = await signUp(t);
+      await submitForm(t, await initiate(t, s.access_token), validFields(), [await documentPhoto()]);
+      const [v] = await pendingOf(s.user.id);
+      const review = await adminRequest(t, 'GET', `/kyc/verifications/${v.id}`);
+      return { s, v, photoUrl: `/kyc/verifications/${v.id}/photos/${review.body.photos[0].id}` };
+    };
+
+    const { s, v, photoUrl } = await submitted();
+    assert.equal((await adminRequest(t, 'GET', photoUrl)).status, 200);
+    const deleted = await t.request('DELETE', '/users/me', {
+      token: s.access_token,
+      body: { pin: s.pin, confirmation: 'DELETE MY ACCOUNT' },
+    });
+    assert.equal(deleted.status, 200);
+    assert.deepEqual(await pendingOf(s.user.id), [], 'gone from the queue');
+    for (const url of [`/kyc/verifications/${v.id}`, photoUrl])
+      assert.equal((await adminRequest(t, 'GET', url)).status, 404, url);
+    assert.equal((await adminRequest(t, 'POST', `/kyc/verifications/${v.id}/approve`)).status, 404);
+
+    // Approved while the deletion is being written: the approval waits for it, then finds no account.
+    const other = await submitted();
+    const approving = await meanwhileUncommitted(
+      t.c.db,
+      async (tx) => {
+        await usersRepo.markDeleted(tx, other.s.user.id, t.clock.now());
+      },
+      () => adminRequest(t, 'POST', `/kyc/verifications/${other.v.id}/approve`),
+      '%UPDATE users SET kyc_status%',
+    );
+    assert.equal(approving.status, 404);
+    const decided = (await events(t)).filter(
+      (e) =>
+        e.type.startsWith('kyc.') &&
+        e.type !== 'kyc.submitted' &&
+        [s.user.id, other.s.user.id].includes(e.data.user_id as string),
+    );
+    assert.deepEqual(decided, [], 'no kyc.verified after user.deleted');
   });
 
   test('manual approval: pending -> verified; both surfaces, the status record and the kyc claims show it', async () => {

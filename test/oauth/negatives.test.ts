@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import { clientsRepo } from '../../src/storage/repositories/clients.ts';
+import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
 import {
   createTestApp,
@@ -211,6 +213,28 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(res.body.error, 'invalid_grant');
     const live = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
       u.user.id,
+    ]);
+    assert.equal(live.length, 0);
+  });
+
+  test('P23, P55: a code exchanged while its client is being deleted, or after, by a process that still remembers the client, opens no session', async () => {
+    const doomed = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(doomed.client_id, challenge);
+    const res = await meanwhileUncommitted(
+      t.c.db,
+      async (tx) => {
+        await clientsRepo.markDeleted(tx, doomed.client_id, t.clock.now());
+        for (const id of await sessionsRepo.activeIdsOfClient(tx, doomed.client_id))
+          await t.c.sessions.revoke(tx, id, 'admin');
+      },
+      () => exchange(doomed.client_id, code, verifier), // this process still has the client in memory
+      '%FROM clients%FOR SHARE%',
+    );
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error, 'invalid_grant');
+    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE client_id = $1 AND revoked_at IS NULL', [
+      doomed.client_id,
     ]);
     assert.equal(live.length, 0);
   });

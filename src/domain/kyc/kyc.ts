@@ -45,6 +45,7 @@ export interface Photo {
 export type LinkProblem = 'unknown' | 'expired' | 'used';
 
 const notFound = () => new DomainError('NOT_FOUND', 'no such verification');
+const noLongerNeeded = () => new DomainError('FORBIDDEN', 'This verification is no longer needed.');
 
 /** D30, D31: identity verification, from the one-time link to the decision. */
 export class KycService {
@@ -123,8 +124,7 @@ export class KycService {
       });
       if (!v) throw new DomainError('NOT_FOUND', 'This verification link has expired or was used already.');
       const user = await usersRepo.findLiveById(tx, v.user_id);
-      if (!user || !canSubmit(user.kyc_status as KycStatus))
-        throw new DomainError('FORBIDDEN', 'This verification is no longer needed.');
+      if (!user || !canSubmit(user.kyc_status as KycStatus)) throw noLongerNeeded();
       for (const p of checked)
         await kycRepo.addPhoto(tx, {
           id: this.d.random.uuid(),
@@ -135,7 +135,7 @@ export class KycService {
           dataEnc: encrypt(this.d.photoKey, p.data),
           now,
         });
-      await usersRepo.setKyc(tx, v.user_id, { status: 'pending' }, now);
+      if (!(await usersRepo.setKyc(tx, v.user_id, { status: 'pending' }, now))) throw noLongerNeeded();
       await this.d.events.emit(tx, 'kyc.submitted', payloads.kycSubmitted(v));
       return v;
     });
@@ -170,23 +170,24 @@ export class KycService {
           `only a pending verification is decided; this one is ${existing.status}`,
         );
       }
-      if (v.status === 'verified') {
-        await usersRepo.setKyc(
-          tx,
-          v.user_id,
-          {
-            status: 'verified',
-            country: v.country as string,
-            birthday: v.birthday as string,
-            verifiedAt: now,
-          },
-          now,
-        );
-        await this.d.events.emit(tx, 'kyc.verified', payloads.kycVerified(v));
-      } else {
-        await usersRepo.setKyc(tx, v.user_id, { status: 'rejected' }, now);
-        await this.d.events.emit(tx, 'kyc.rejected', payloads.kycRejected(v));
-      }
+      const verified = v.status === 'verified';
+      const user = await usersRepo.setKyc(
+        tx,
+        v.user_id,
+        verified
+          ? {
+              status: 'verified',
+              country: v.country as string,
+              birthday: v.birthday as string,
+              verifiedAt: now,
+            }
+          : { status: 'rejected' },
+        now,
+      );
+      // P64: a deleted account's verification is not decided (throwing undoes the decision above).
+      if (!user) throw notFound();
+      if (verified) await this.d.events.emit(tx, 'kyc.verified', payloads.kycVerified(v));
+      else await this.d.events.emit(tx, 'kyc.rejected', payloads.kycRejected(v));
       return v;
     });
   }
@@ -217,6 +218,7 @@ export class KycService {
       kycRepo.photos(this.d.db, id),
       usersRepo.findLiveById(this.d.db, v.user_id),
     ]);
+    if (!user) throw notFound(); // P64: a deleted account's documents are not shown
     return { verification: v, photos, user };
   }
 

@@ -1,7 +1,7 @@
 import { type Clock, unixSeconds } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
 import { authorizationCodesRepo } from '../../storage/repositories/authorization-codes.ts';
-import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { type ClientRow, clientsRepo } from '../../storage/repositories/clients.ts';
 import { sessionsRepo } from '../../storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import type { AccessTokens } from '../access-tokens.ts';
@@ -96,6 +96,9 @@ export class TokenEndpointService {
         return { error: 'redirect_uri differs from the authorization request' };
       if (!verifierMatches(verifier, row.code_challenge))
         return { error: 'code_verifier does not match the code_challenge' };
+      // P23, P55: the client may have been read from memory; its deletion ends its sessions, so one opened
+      // after it would outlive it.
+      if (!(await clientsRepo.holdLive(tx, client.client_id))) return { error: 'the client was deleted' };
       const user = await usersRepo.holdLiveById(tx, row.user_id);
       if (!user) return { error: 'the account no longer exists' };
       // P51: a code issued before the operator's lock (or a consent form opened before it) opens nothing.

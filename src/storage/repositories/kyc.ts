@@ -34,6 +34,9 @@ export interface PhotoRow {
 const COLUMNS = `id, user_id, url_expires_at, url_used_at, status, provider, country, birthday, document_kind, level,
   documents, submitted_at, decided_at, reason, message, photos_removed_at, created_at`;
 
+/** P64: the verification `v` belongs to a live account (read by key in a subquery, P57). */
+const OF_LIVE_ACCOUNT = '(SELECT u.deleted_at FROM users u WHERE u.id = v.user_id) IS NULL';
+
 export const kycRepo = {
   /** A new one-time URL; the user's earlier unused ones stop working (one live link at a time). */
   async open(q: Queryable, v: { id: string; userId: string; tokenHash: string; expiresAt: Date; now: Date }) {
@@ -69,7 +72,8 @@ export const kycRepo = {
 
   list: (q: Queryable, status: VerificationStatus | undefined, limit: number) =>
     q.query<VerificationRow>(
-      `SELECT ${COLUMNS} FROM kyc_verifications WHERE ($1::text IS NULL AND status <> 'awaiting') OR status = $1
+      `SELECT ${COLUMNS} FROM kyc_verifications v
+       WHERE (($1::text IS NULL AND status <> 'awaiting') OR status = $1) AND ${OF_LIVE_ACCOUNT}
        ORDER BY submitted_at, id LIMIT $2`,
       [status ?? null, limit],
     ),
@@ -128,7 +132,8 @@ export const kycRepo = {
   photoData: (q: Queryable, verificationId: string, photoId: string) =>
     maybeOne<{ content_type: string; data_enc: string }>(
       q,
-      'SELECT content_type, data_enc FROM kyc_photos WHERE verification_id = $1 AND id = $2',
+      `SELECT p.content_type, p.data_enc FROM kyc_photos p JOIN kyc_verifications v ON v.id = p.verification_id
+       WHERE p.verification_id = $1 AND p.id = $2 AND ${OF_LIVE_ACCOUNT}`,
       [verificationId, photoId],
     ),
 

@@ -152,18 +152,21 @@ export const usersRepo = {
     );
   },
 
-  /** D30: the KYC fields of both surfaces; country, birthday and verified_at change only when given. */
+  /**
+   * D30: the KYC fields of both surfaces; country, birthday and verified_at change only when given. No row
+   * back: the account was deleted (P64), also by a deletion that committed while this waited for the row.
+   */
   setKyc: (
     q: Queryable,
     id: string,
     k: { status: string; country?: string; birthday?: string; verifiedAt?: Date },
     now: Date,
   ) =>
-    one<UserRow>(
+    maybeOne<UserRow>(
       q,
       `UPDATE users SET kyc_status = $2, kyc_country = COALESCE($3, kyc_country),
          kyc_birthday = COALESCE($4::date, kyc_birthday), kyc_verified_at = COALESCE($5, kyc_verified_at), updated_at = $6
-       WHERE id = $1 RETURNING *`,
+       WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
       [id, k.status, k.country ?? null, k.birthday ?? null, k.verifiedAt ?? null, now],
     ),
 
