@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
-import { createTestApp, events, signUp, type TestApp, uniqueIp, verifiedTempToken } from '../helpers/app.ts';
+import {
+  createTestApp,
+  events,
+  signUp,
+  type TestApp,
+  uniqueIp,
+  unrevokedSessions,
+  verifiedTempToken,
+} from '../helpers/app.ts';
 import { meanwhileUncommitted } from '../helpers/database.ts';
 import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
-import { holdNextPinCheck } from '../helpers/pin-gate.ts';
+import { signInHeldAtPinCheck } from '../helpers/pin-gate.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 describe("the operator's admin API: users, locks, sessions, overview, client edits, test events (issue 8, D36)", () => {
@@ -35,22 +43,14 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
 
   test('P51 race: a lock that comes while a sign-in checks the PIN leaves that sign-in without a session', async () => {
     const s = await signUp(t);
-    const gate = holdNextPinCheck();
-    const signingIn = t.request('POST', '/auth/signin', {
-      body: { phone: s.phone, pin: s.pin },
-      ip: uniqueIp(),
-    });
-    await gate.reached; // the attempt is counted, the PIN not yet checked
+    const signingIn = await signInHeldAtPinCheck(t, s); // the attempt is counted, the PIN not yet checked
     assert.equal((await adminRequest(t, 'POST', `/users/${s.user.id}/lock`)).status, 200);
-    gate.release();
-    const res = await signingIn;
+    signingIn.release();
+    const res = await signingIn.answer;
     assert.equal(res.status, 403);
     assert.equal(res.body.error.code, 'ACCOUNT_LOCKED');
     assert.equal(res.body.error.details.locked_until, null, "the operator's lock");
-    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
-      s.user.id,
-    ]);
-    assert.equal(live.length, 0);
+    assert.equal(await unrevokedSessions(t, s.user.id), 0);
   });
 
   test('P51 race: a PIN reset while the lock is being written neither lifts it nor opens a session', async () => {
@@ -66,10 +66,7 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
       '%UPDATE users SET pin_hash%',
     );
     assert.equal(res.body.error?.code, 'ACCOUNT_LOCKED');
-    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
-      s.user.id,
-    ]);
-    assert.equal(live.length, 0);
+    assert.equal(await unrevokedSessions(t, s.user.id), 0);
     const signin = await t.request('POST', '/auth/signin', {
       body: { phone: s.phone, pin: s.pin },
       ip: uniqueIp(),

@@ -189,3 +189,7 @@ export async function signUp(
 }
 
 export const events = (t: TestApp, type?: string) => outboxRepo.list(t.c.db, type);
+
+/** Sessions not revoked of a user (or, with `of: 'client_id'`, of a client), read from the database. */
+export const unrevokedSessions = async (t: TestApp, id: string, of: 'user_id' | 'client_id' = 'user_id') =>
+  (await t.c.db.query(`SELECT 1 FROM sessions WHERE ${of} = $1 AND revoked_at IS NULL`, [id])).length;

@@ -1,14 +1,18 @@
 import { PinHasher } from '../../src/domain/pin-hasher.ts';
+import { type Answer, type TestApp, uniqueIp } from './app.ts';
 
 /**
- * Holds the next PIN check until the test releases it (the real argon2 check then runs): a test can act in
- * the window between a sign-in's counted attempt and the session it opens.
+ * Starts a sign-in and holds it at its PIN check (its attempt already counted) until the test releases it;
+ * the real argon2 check then runs. A test can act in the window between the attempt and the session.
  */
-export function holdNextPinCheck() {
+export async function signInHeldAtPinCheck(
+  t: TestApp,
+  who: { phone: string; pin: string },
+): Promise<{ answer: Promise<Answer>; release: () => void }> {
   const original = PinHasher.prototype.verify;
   let reached!: () => void;
   let release!: () => void;
-  const reachedP = new Promise<void>((resolve) => {
+  const atCheck = new Promise<void>((resolve) => {
     reached = resolve;
   });
   const released = new Promise<void>((resolve) => {
@@ -20,5 +24,10 @@ export function holdNextPinCheck() {
     await released;
     return original.call(this, stored, pin);
   };
-  return { reached: reachedP, release };
+  const answer = t.request('POST', '/auth/signin', {
+    body: { phone: who.phone, pin: who.pin },
+    ip: uniqueIp(),
+  });
+  await atCheck;
+  return { answer, release };
 }

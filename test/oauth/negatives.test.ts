@@ -10,6 +10,7 @@ import {
   type SignedUp,
   signUp,
   type TestApp,
+  unrevokedSessions,
   verifiedTempToken,
 } from '../helpers/app.ts';
 import { meanwhileUncommitted } from '../helpers/database.ts';
@@ -39,8 +40,12 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   after(() => t.close());
 
   const base = authorizationParams;
-  const codeFor = async (clientId: string, challenge: string, extra: Record<string, string> = {}) =>
-    (await authorizeWithPin(t, base(clientId, challenge, extra), user)).searchParams.get('code') as string;
+  const codeFor = async (
+    clientId: string,
+    challenge: string,
+    extra: Record<string, string> = {},
+    who: { phone: string; pin: string } = user,
+  ) => (await authorizeWithPin(t, base(clientId, challenge, extra), who)).searchParams.get('code') as string;
   const exchange = (clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
     tokenRequest(t, {
       grant_type: 'authorization_code',
@@ -173,31 +178,27 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   test("P51: a code issued before the operator's lock gives no tokens after it (nor opens a session)", async () => {
     const u = await signUp(t);
     const { verifier, challenge } = pkce();
-    const code = (await authorizeWithPin(t, base(pub.client_id, challenge), u)).searchParams.get(
-      'code',
-    ) as string;
+    const code = await codeFor(pub.client_id, challenge, {}, u);
     assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/lock`)).status, 200);
     const res = await exchange(pub.client_id, code, verifier);
     assert.equal(res.status, 400);
     assert.equal(res.body.error, 'invalid_grant');
     assert.match(res.body.error_description, /locked/);
-    const sessions = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
-      u.user.id,
-    ]);
-    assert.equal(sessions.length, 0, 'no session was opened');
+    assert.equal(await unrevokedSessions(t, u.user.id), 0, 'no session was opened');
     assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/unlock`)).status, 200);
     const again = pkce();
-    const back = await authorizeWithPin(t, base(pub.client_id, again.challenge), u);
-    const unlocked = await exchange(pub.client_id, back.searchParams.get('code') as string, again.verifier);
+    const unlocked = await exchange(
+      pub.client_id,
+      await codeFor(pub.client_id, again.challenge, {}, u),
+      again.verifier,
+    );
     assert.equal(unlocked.status, 200, 'after the unlock, a new authorization works');
   });
 
   test('P51 race: a code exchanged while the lock is being written opens no session that outlives the lock', async () => {
     const u = await signUp(t);
     const { verifier, challenge } = pkce();
-    const code = (await authorizeWithPin(t, base(pub.client_id, challenge), u)).searchParams.get(
-      'code',
-    ) as string;
+    const code = await codeFor(pub.client_id, challenge, {}, u);
     // The operator's lock (the account marked, its sessions ended) not yet committed while the exchange runs:
     // on PostgreSQL the exchange must wait for it (it reads the account FOR SHARE), or it would open a
     // session from the account as it was, after the lock had ended the others.
@@ -211,10 +212,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       '%FROM users%FOR SHARE%',
     );
     assert.equal(res.body.error, 'invalid_grant');
-    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
-      u.user.id,
-    ]);
-    assert.equal(live.length, 0);
+    assert.equal(await unrevokedSessions(t, u.user.id), 0);
   });
 
   test('P23, P55: a code exchanged while its client is being deleted, or after, by a process that still remembers the client, opens no session', async () => {
@@ -233,10 +231,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     );
     assert.equal(res.status, 400);
     assert.equal(res.body.error, 'invalid_grant');
-    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE client_id = $1 AND revoked_at IS NULL', [
-      doomed.client_id,
-    ]);
-    assert.equal(live.length, 0);
+    assert.equal(await unrevokedSessions(t, doomed.client_id, 'client_id'), 0);
   });
 
   test('race: one code exchanged 5 times at once gives tokens once', async () => {
@@ -565,8 +560,8 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const u = await signUp(t);
     const tokensFor = async (scope: string) => {
       const { verifier, challenge } = pkce();
-      const back = await authorizeWithPin(t, base(rp.client_id, challenge, { scope }), u);
-      return (await exchange(rp.client_id, back.searchParams.get('code') as string, verifier)).body;
+      return (await exchange(rp.client_id, await codeFor(rp.client_id, challenge, { scope }, u), verifier))
+        .body;
     };
     const emailOnly = await tokensFor('openid email');
     const userinfo = async () =>

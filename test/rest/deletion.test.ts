@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, events, signUp, type TestApp, uniqueIp } from '../helpers/app.ts';
-import { holdNextPinCheck } from '../helpers/pin-gate.ts';
+import { createTestApp, events, signUp, type TestApp, uniqueIp, unrevokedSessions } from '../helpers/app.ts';
+import { signInHeldAtPinCheck } from '../helpers/pin-gate.ts';
 
 describe('DELETE /users/me and the 30-day purge (D4, D26)', () => {
   let t: TestApp;
@@ -48,21 +48,13 @@ describe('DELETE /users/me and the 30-day purge (D4, D26)', () => {
 
   test('race: an account deleted while a sign-in checks its PIN gives that sign-in no session', async () => {
     const s = await signUp(t);
-    const gate = holdNextPinCheck();
-    const signingIn = t.request('POST', '/auth/signin', {
-      body: { phone: s.phone, pin: s.pin },
-      ip: uniqueIp(),
-    });
-    await gate.reached;
+    const signingIn = await signInHeldAtPinCheck(t, s); // the attempt is counted, the PIN not yet checked
     assert.equal((await del(s.access_token, { pin: s.pin, confirmation: CONFIRM })).status, 200);
-    gate.release();
-    const res = await signingIn;
+    signingIn.release();
+    const res = await signingIn.answer;
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'INVALID_CREDENTIALS', 'as for any phone without an account');
-    const live = await t.c.db.query('SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
-      s.user.id,
-    ]);
-    assert.equal(live.length, 0);
+    assert.equal(await unrevokedSessions(t, s.user.id), 0);
   });
 
   test('deletion end to end: unusable at once, events, phone and handle free, purge after 30 days', async () => {
