@@ -18,9 +18,43 @@ export const REDACT_PATHS = [
   'body',
 ];
 
+const SECRET_FIELDS = new Set(REDACT_PATHS.filter((p) => p.startsWith('*.')).map((p) => p.slice(2)));
+
+/**
+ * A request's URL as logged: the verification link's token (a one-time credential, D38) and any query
+ * parameter named like a secret (a client sending `?access_token=`) are masked.
+ */
+function loggableUrl(url: string): string {
+  const q = url.indexOf('?');
+  const path = (q === -1 ? url : url.slice(0, q)).replace(/^\/verify\/[^/]+/, '/verify/[redacted]');
+  if (q === -1) return path;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=', 1)[0];
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replaceAll('+', ' '));
+      } catch {}
+      return SECRET_FIELDS.has(decoded) ? `${name}=[redacted]` : pair;
+    });
+  return `${path}?${query.join('&')}`;
+}
+
+/** Fastify's request fields (it logs `{req: request}` on each request), with the URL made loggable. */
+const serializers = {
+  req: (req: { method: string; url: string; host?: string; ip?: string }) => ({
+    method: req.method,
+    url: loggableUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+  }),
+};
+
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
-    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers },
     destination as pino.DestinationStream,
   );
 }

@@ -129,8 +129,13 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.match(String(ui.headers['content-type']), /html/);
   });
 
-  test('secrets never reach the log: PIN, code, temp_token, tokens', async () => {
+  test('secrets never reach the log: PIN, code, temp_token, tokens, the verification link, a token in a query', async () => {
     const s = await signUp(t, { pin: '860427' });
+    const link = (await t.request('POST', '/kyc/initiate', { token: s.access_token })).body.data
+      .verification_url;
+    const linkPath = new URL(link).pathname;
+    assert.equal((await t.app.inject({ method: 'GET', url: linkPath })).statusCode, 200);
+    await t.request('GET', `/users/me?x=1&access_token=${s.access_token}`);
     await t.request('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token } });
     await t.request('POST', '/auth/logout', {
       token: s.access_token,
@@ -139,8 +144,10 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     const code = t.sms.lastCode(s.phone);
     const all = t.logs.join('\n');
     assert.ok(all.length > 0);
-    for (const secret of ['860427', code, s.access_token, s.refresh_token])
-      assert.ok(!all.includes(secret), 'leaked');
+    for (const secret of ['860427', code, s.access_token, s.refresh_token, linkPath.split('/').at(-1)])
+      assert.ok(!all.includes(secret as string), 'leaked');
+    assert.ok(all.includes('"url":"/verify/[redacted]"'), 'the request is still logged');
+    assert.ok(all.includes('"url":"/users/me?x=1&access_token=[redacted]"'));
   });
 
   test('D27: /health answers 503 degraded when the database does not answer', async () => {
