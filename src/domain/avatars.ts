@@ -52,18 +52,27 @@ export class AvatarService {
         return { size, data };
       }),
     );
-    const hash = createHash('sha256').update(images[0].data).digest('base64url').slice(0, 22);
+    // P37: named by content, and by owner: two accounts with the same picture each have their own rows.
+    const hash = createHash('sha256').update(userId).update(images[0].data).digest('base64url').slice(0, 22);
     const named = images.map((img) => ({
       name: img.size === 512 ? `${hash}.webp` : `${hash}-${img.size}.webp`,
       data: img.data,
     }));
-    await avatarsRepo.replace(this.d.db, userId, named, this.d.clock.now());
-    return this.d.profiles.apply(userId, { avatar_url: `${this.d.baseUrl}/avatars/${named[0].name}` });
+    // The images and the profile's avatar_url change together or not at all: the old URL keeps working
+    // until the new one is the profile's.
+    return this.d.db.transaction(async (tx) => {
+      await avatarsRepo.replace(tx, userId, named, this.d.clock.now());
+      return this.d.profiles.applyIn(tx, userId, {
+        avatar_url: `${this.d.baseUrl}/avatars/${named[0].name}`,
+      });
+    });
   }
 
   async remove(userId: string): Promise<void> {
-    await avatarsRepo.removeAll(this.d.db, userId);
-    await this.d.profiles.apply(userId, { avatar_url: null });
+    await this.d.db.transaction(async (tx) => {
+      await avatarsRepo.removeAll(tx, userId);
+      await this.d.profiles.applyIn(tx, userId, { avatar_url: null });
+    });
   }
 
   find(name: string) {

@@ -1,5 +1,5 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
-import { type Database, uniqueViolation } from '../storage/db.ts';
+import { type Database, type Queryable, uniqueViolation } from '../storage/db.ts';
 import { type ProfileFields, type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import { DomainError } from './errors.ts';
 import { type Events, payloads } from './events.ts';
@@ -37,42 +37,43 @@ export class ProfileService {
 
   /** Only supplied fields that differ change; user.updated names them, and nothing is written when none do. */
   async apply(userId: string, patch: ProfileFields): Promise<UserRow> {
-    const now = this.d.clock.now();
     try {
-      return await this.d.db.transaction(async (tx) => {
-        const current = await usersRepo.findLiveById(tx, userId);
-        if (!current) throw notFound();
-        const changed = (Object.keys(patch) as Array<keyof ProfileFields>).filter(
-          (k) => patch[k] !== current[k],
-        );
-        if (!changed.length) return current;
-        const fields = Object.fromEntries(changed.map((k) => [k, patch[k]])) as ProfileFields;
-        const updated = await usersRepo.updateProfile(
-          tx,
-          userId,
-          fields,
-          now,
-          addSeconds(now, -HANDLE_COOLDOWN_SECONDS),
-        );
-        if (!updated) {
-          // D12: the sign-up handle starts no cooldown; a change does. Read again: a concurrent change may
-          // have started the cooldown after `current` was read.
-          const changedAt = (await usersRepo.findLiveById(tx, userId))?.handle_changed_at ?? now;
-          const retryAfter = addSeconds(changedAt, HANDLE_COOLDOWN_SECONDS);
-          throw new DomainError('HANDLE_COOLDOWN', 'the handle was changed less than 30 days ago', {
-            field: 'handle',
-            retry_after: retryAfter.toISOString(),
-          });
-        }
-        await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(updated, changed));
-        return updated;
-      });
+      return await this.d.db.transaction((tx) => this.applyIn(tx, userId, patch));
     } catch (err) {
       if (uniqueViolation(err) === 'users_handle_live') {
         throw new DomainError('HANDLE_TAKEN', 'this handle is already in use', { field: 'handle' });
       }
       throw err;
     }
+  }
+
+  /** `apply` within a transaction of the caller's, for a change that must land with other writes or not at all. */
+  async applyIn(tx: Queryable, userId: string, patch: ProfileFields): Promise<UserRow> {
+    const now = this.d.clock.now();
+    const current = await usersRepo.findLiveById(tx, userId);
+    if (!current) throw notFound();
+    const changed = (Object.keys(patch) as Array<keyof ProfileFields>).filter((k) => patch[k] !== current[k]);
+    if (!changed.length) return current;
+    const fields = Object.fromEntries(changed.map((k) => [k, patch[k]])) as ProfileFields;
+    const updated = await usersRepo.updateProfile(
+      tx,
+      userId,
+      fields,
+      now,
+      addSeconds(now, -HANDLE_COOLDOWN_SECONDS),
+    );
+    if (!updated) {
+      // D12: the sign-up handle starts no cooldown; a change does. Read again: a concurrent change may
+      // have started the cooldown after `current` was read.
+      const changedAt = (await usersRepo.findLiveById(tx, userId))?.handle_changed_at ?? now;
+      const retryAfter = addSeconds(changedAt, HANDLE_COOLDOWN_SECONDS);
+      throw new DomainError('HANDLE_COOLDOWN', 'the handle was changed less than 30 days ago', {
+        field: 'handle',
+        retry_after: retryAfter.toISOString(),
+      });
+    }
+    await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(updated, changed));
+    return updated;
   }
 
   /** Unknown and deleted handles alike answer NOT_FOUND (D4). */

@@ -31,10 +31,10 @@ describe('avatars on /api/v1 (D21, D22)', () => {
   });
   after(() => t.close());
 
-  const upload = async (filename: string, type: string, data: Buffer, field = 'file') => {
+  const upload = async (filename: string, type: string, data: Buffer, field = 'file', bearer = token) => {
     const { body, contentType } = await multipart(field, filename, type, data);
     return t.request('POST', '/api/v1/users/me/avatar', {
-      token,
+      token: bearer,
       body,
       headers: { 'content-type': contentType },
     });
@@ -161,6 +161,39 @@ describe('avatars on /api/v1 (D21, D22)', () => {
   test('a PNG declared as JPEG is recognised by its content and accepted', async () => {
     const res = await upload('photo.jpg', 'image/jpeg', await image('png', 300));
     assert.equal(res.status, 200);
+  });
+
+  test('P37: two accounts with the same picture each own theirs: one removing it leaves the other', async () => {
+    const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' });
+    const other = await signUp(t);
+    const otherToken = await accessTokenFor(t, client.client_id, other, 'openid profile');
+    const picture = await image('png', 300);
+    const mine = (await upload('me.png', 'image/png', picture)).body.avatar_url;
+    const theirs = (await upload('me.png', 'image/png', picture, 'file', otherToken)).body.avatar_url;
+    assert.notEqual(theirs, mine);
+    assert.equal((await t.request('DELETE', '/api/v1/users/me/avatar', { token })).status, 204);
+    assert.equal((await t.app.inject({ method: 'GET', url: new URL(theirs).pathname })).statusCode, 200);
+  });
+
+  test('an upload that fails while the profile is written leaves the previous picture in place', async () => {
+    const before = (await upload('me.png', 'image/png', await image('png', 300))).body.avatar_url;
+    // A real failure inside the database, after the images are written: the profile update is refused.
+    await t.c.db.exec(`
+      CREATE FUNCTION refuse_avatar_change() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+      CREATE TRIGGER refuse_avatar_change BEFORE UPDATE OF avatar_url ON users
+        FOR EACH ROW EXECUTE FUNCTION refuse_avatar_change();`);
+    try {
+      const another = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#123456' } })
+        .png()
+        .toBuffer();
+      const failed = await upload('new.png', 'image/png', another);
+      assert.equal(failed.status, 500);
+    } finally {
+      await t.c.db.exec('DROP TRIGGER refuse_avatar_change ON users; DROP FUNCTION refuse_avatar_change();');
+    }
+    assert.equal((await t.request('GET', '/api/v1/users/me', { token })).body.avatar_url, before);
+    assert.equal((await t.app.inject({ method: 'GET', url: new URL(before).pathname })).statusCode, 200);
   });
 
   test('DELETE removes the picture: 204, avatar_url null, images gone', async () => {

@@ -1,7 +1,10 @@
 import { maybeOne, type Queryable } from '../db.ts';
 
 export const avatarsRepo = {
-  /** Replaces the user's avatar images with these. */
+  /**
+   * Replaces the user's avatar images with these. Names are the user's own (P37); a name already there is
+   * the same picture, written by an upload of it that ran at the same time.
+   */
   async replace(q: Queryable, userId: string, images: Array<{ name: string; data: Buffer }>, now: Date) {
     await q.query('DELETE FROM avatars WHERE user_id = $1', [userId]);
     for (const img of images) {
