@@ -37,7 +37,8 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     body === '' ? done(null, undefined) : json(request, body as string, done),
   );
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-ID', request.id);
+    // P66: no cache keeps an answer (tokens, secrets shown once, personal data) unless its route says so.
+    reply.header('X-Request-ID', request.id).header('Cache-Control', 'no-store');
   });
   registerNulGuard(app);
   app.setErrorHandler(restErrorHandler);

@@ -52,6 +52,7 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
     assert.equal(typeof c.client_id, 'string');
     assert.equal(typeof c.client_secret, 'string');
     assert.ok(c.client_secret.length >= 43);
+    assert.equal(res.headers['cache-control'], 'no-store', 'P66: a secret shown once is kept by no cache');
     assert.deepEqual(c.redirect_uris, client.redirect_uris);
     assert.deepEqual(c.grant_types, ['authorization_code', 'refresh_token']);
     assert.equal(c.first_party, true);

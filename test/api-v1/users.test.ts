@@ -28,6 +28,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     const u = await signUp(t, { name: 'Ada' });
     const full = await api('GET', '/users/me', await tokenFor(u, 'openid profile phone email kyc'));
     assert.equal(full.status, 200);
+    assert.equal(full.headers['cache-control'], 'no-store', 'P66');
     assert.deepEqual(Object.keys(full.body).sort(), [
       'avatar_url',
       'created_at',

@@ -129,6 +129,28 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.match(String(ui.headers['content-type']), /html/);
   });
 
+  test('P66: answers are no-store unless their route allows caching (JWKS, discovery)', async () => {
+    const s = await signUp(t);
+    const answers = [
+      await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } }),
+      await t.request('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token } }),
+      await t.request('GET', '/users/me', { token: s.access_token }),
+      await t.request('GET', '/sessions', { token: s.access_token }),
+      await t.request('GET', `/users/@${s.handle}`),
+      await t.request('GET', '/no/such/route'),
+    ];
+    for (const res of answers)
+      assert.equal(res.headers['cache-control'], 'no-store', JSON.stringify(res.body));
+    assert.equal(
+      (await t.request('GET', '/.well-known/jwks.json')).headers['cache-control'],
+      'public, max-age=300',
+    );
+    assert.equal(
+      (await t.request('GET', '/.well-known/openid-configuration')).headers['cache-control'],
+      'public, max-age=300',
+    );
+  });
+
   test('secrets never reach the log: PIN, code, temp_token, tokens, the verification link, a token in a query', async () => {
     const s = await signUp(t, { pin: '860427' });
     const link = (await t.request('POST', '/kyc/initiate', { token: s.access_token })).body.data
