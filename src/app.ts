@@ -37,8 +37,12 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     body === '' ? done(null, undefined) : json(request, body as string, done),
   );
   app.addHook('onRequest', async (request, reply) => {
-    // P66: no cache keeps an answer (tokens, secrets shown once, personal data) unless its route says so.
-    reply.header('X-Request-ID', request.id).header('Cache-Control', 'no-store');
+    // P66: no cache keeps an answer (tokens, secrets shown once, personal data) unless its route says so,
+    // and no browser takes one for another type than it says.
+    reply
+      .header('X-Request-ID', request.id)
+      .header('Cache-Control', 'no-store')
+      .header('X-Content-Type-Options', 'nosniff');
   });
   registerNulGuard(app);
   app.setErrorHandler(restErrorHandler);

@@ -129,7 +129,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.match(String(ui.headers['content-type']), /html/);
   });
 
-  test('P66: answers are no-store unless their route allows caching (JWKS, discovery)', async () => {
+  test('P66: answers are no-store (unless their route allows caching: JWKS, discovery) and nosniff', async () => {
     const s = await signUp(t);
     const answers = [
       await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } }),
@@ -139,8 +139,10 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
       await t.request('GET', `/users/@${s.handle}`),
       await t.request('GET', '/no/such/route'),
     ];
-    for (const res of answers)
+    for (const res of answers) {
       assert.equal(res.headers['cache-control'], 'no-store', JSON.stringify(res.body));
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    }
     assert.equal(
       (await t.request('GET', '/.well-known/jwks.json')).headers['cache-control'],
       'public, max-age=300',
