@@ -54,6 +54,17 @@ function assertRedirectUri(uri: unknown, i: number) {
     );
 }
 
+/**
+ * P67: the origins a browser app with these redirect URIs runs on: those of its https (and loopback http)
+ * URIs. A native app's private-use scheme has none.
+ */
+export function webOrigins(redirectUris: string[]): string[] {
+  return redirectUris
+    .map((uri) => new URL(uri))
+    .filter((url) => url.protocol === 'https:' || url.protocol === 'http:')
+    .map((url) => url.origin);
+}
+
 const listOf = (value: unknown, field: string, allowed: readonly string[], fallback: string[]): string[] => {
   if (value === undefined) return fallback;
   if (!Array.isArray(value) || value.length === 0 || value.some((v) => !allowed.includes(v))) {

@@ -4,7 +4,7 @@ import type { Database } from '../storage/db.ts';
 import { type ApiKeyRow, apiKeysRepo } from '../storage/repositories/api-keys.ts';
 import { type ClientRow, clientsRepo } from '../storage/repositories/clients.ts';
 import { sessionsRepo } from '../storage/repositories/sessions.ts';
-import { newClientId, parseClientSpec } from './client-rules.ts';
+import { newClientId, parseClientSpec, webOrigins } from './client-rules.ts';
 import { safeEqual, sha256 } from './crypto.ts';
 import { DomainError } from './errors.ts';
 import type { SessionService } from './sessions.ts';
@@ -28,6 +28,7 @@ export const CLIENT_CACHE_SECONDS = 5;
 /** D19, D23, D36: client applications and server API keys. Secrets are shown once and stored hashed. */
 export class ClientService {
   #cache = new Map<string, { client: ClientRow; until: number }>();
+  #origins: { origins: Set<string>; until: number } | undefined;
 
   constructor(private readonly d: ClientDeps) {}
 
@@ -42,6 +43,7 @@ export class ClientService {
       client_secret_hash: secret ? sha256(secret) : null,
       created_at: this.d.clock.now(),
     });
+    this.#origins = undefined;
     return { client, client_secret: secret };
   }
 
@@ -58,6 +60,20 @@ export class ClientService {
     if (client) this.#cache.set(clientId, { client, until: now + CLIENT_CACHE_SECONDS * 1000 });
     else this.#cache.delete(clientId);
     return client;
+  }
+
+  /**
+   * P67: whether a browser app on this origin may read the answers of the OAuth endpoints: it is the origin
+   * of a live client's redirect URI. Remembered like clients (P55), and forgotten on any change here.
+   */
+  async isWebOrigin(origin: string): Promise<boolean> {
+    const now = this.d.clock.now().getTime();
+    if (!this.#origins || this.#origins.until <= now) {
+      const clients = await clientsRepo.listLive(this.d.db);
+      const origins = new Set(clients.flatMap((client) => webOrigins(client.redirect_uris)));
+      this.#origins = { origins, until: now + CLIENT_CACHE_SECONDS * 1000 };
+    }
+    return this.#origins.origins.has(origin);
   }
 
   async getClient(clientId: string): Promise<ClientRow> {
@@ -83,6 +99,7 @@ export class ClientService {
     });
     const updated = await clientsRepo.update(this.d.db, clientId, spec);
     this.#cache.delete(clientId);
+    this.#origins = undefined;
     if (!updated) throw notFound('client');
     return updated;
   }
@@ -95,6 +112,7 @@ export class ClientService {
         await this.d.sessions.revoke(tx, id, 'admin');
     });
     this.#cache.delete(clientId);
+    this.#origins = undefined;
   }
 
   /** RFC 6749 §2.3.1: a confidential client's secret, compared in constant time. */

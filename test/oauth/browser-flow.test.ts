@@ -195,6 +195,62 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     await context.close();
   });
 
+  test('P67: a browser app on its own origin exchanges the code, reads userinfo and revokes with fetch', async () => {
+    const user = await signUp(t);
+    const spa = await register({ first_party: true, token_endpoint_auth_method: 'none' });
+    const { url, verifier } = await authorizationUrl(await discover(spa), 'openid phone');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url.href);
+    await page.getByLabel('Phone number').fill(user.phone);
+    await page.getByLabel('PIN').fill(user.pin);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.href.startsWith(callback));
+    // Now on the app's origin (another port than the issuer's): what a single-page app does next.
+    const seen = await page.evaluate(
+      async ({ issuer, clientId, verifier, callback }) => {
+        const config = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+        const code = new URL(location.href).searchParams.get('code') as string;
+        // (no helper functions in here: the page runs this code as it is, without the test's loader)
+        const tokens = await (
+          await fetch(config.token_endpoint, {
+            method: 'POST',
+            body: new URLSearchParams({
+              grant_type: 'authorization_code',
+              code,
+              redirect_uri: callback,
+              client_id: clientId,
+              code_verifier: verifier,
+            }),
+          })
+        ).json();
+        const userinfo = await fetch(config.userinfo_endpoint, {
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        });
+        const claims = await userinfo.json();
+        const revoked = await fetch(config.revocation_endpoint, {
+          method: 'POST',
+          body: new URLSearchParams({ token: tokens.refresh_token, client_id: clientId }),
+        });
+        const after = await fetch(config.userinfo_endpoint, {
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        });
+        return {
+          phone: claims.phone,
+          revoked: revoked.status,
+          after: after.status,
+          challenge: after.headers.get('www-authenticate'),
+        };
+      },
+      { issuer, clientId: spa.client_id, verifier, callback },
+    );
+    assert.equal(seen.phone, user.phone);
+    assert.equal(seen.revoked, 200);
+    assert.equal(seen.after, 401);
+    assert.match(String(seen.challenge), /invalid_token/, 'an exposed header');
+    await context.close();
+  });
+
   test('D38: the page sends CSP, frame-ancestors and no-referrer headers, and refuses a form without its CSRF token', async () => {
     const client = await register();
     const { url } = await authorizationUrl(await discover(client));

@@ -613,6 +613,86 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(again.status, 200, 'the REST session goes on');
   });
 
+  test('P67: browser apps on a registered origin may read the token, revoke, userinfo and /api/v1/users/me answers', async () => {
+    const app = 'https://rp.example'; // the origin of REDIRECT, registered by every client here
+    const from = (origin: string, extra: Record<string, string> = {}) => ({ headers: { origin, ...extra } });
+    const token = await t.request('POST', '/oauth/token', {
+      body: 'grant_type=refresh_token&client_id=nobody&refresh_token=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app },
+    });
+    assert.equal(token.status, 401, 'the error itself is readable');
+    assert.equal(token.headers['access-control-allow-origin'], app);
+    assert.match(String(token.headers.vary), /Origin/);
+    assert.match(String(token.headers['access-control-expose-headers']), /WWW-Authenticate/);
+
+    for (const url of [
+      '/oauth/token',
+      '/oauth/revoke',
+      '/oauth/userinfo',
+      '/api/v1/users/me',
+      '/api/v1/users/me/avatar',
+    ]) {
+      const preflight = await t.request(
+        'OPTIONS',
+        url,
+        from(app, {
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization',
+        }),
+      );
+      assert.equal(preflight.status, 204, url);
+      assert.equal(preflight.headers['access-control-allow-origin'], app, url);
+      assert.match(String(preflight.headers['access-control-allow-headers']), /Authorization/, url);
+      assert.match(String(preflight.headers['access-control-allow-methods']), /POST/, url);
+      const elsewhere = await t.request('OPTIONS', url, from('https://evil.example'));
+      assert.equal(elsewhere.headers['access-control-allow-origin'], undefined, `${url} from elsewhere`);
+    }
+    const { verifier, challenge } = pkce();
+    const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
+    const info = await t.request('GET', '/oauth/userinfo', { token: tokens.access_token, ...from(app) });
+    assert.equal(info.headers['access-control-allow-origin'], app);
+    assert.equal(
+      (
+        await t.request('GET', '/oauth/userinfo', {
+          token: tokens.access_token,
+          ...from('https://evil.example'),
+        })
+      ).headers['access-control-allow-origin'],
+      undefined,
+    );
+
+    // Public documents: any page. Cookie pages, the server-to-server paths and the REST surface: none.
+    for (const url of ['/.well-known/jwks.json', '/.well-known/openid-configuration'])
+      assert.equal(
+        (await t.request('GET', url, from('https://any.example'))).headers['access-control-allow-origin'],
+        '*',
+      );
+    for (const [method, url] of [
+      ['GET', authorizeUrl(base(pub.client_id, challenge))],
+      ['OPTIONS', '/api/v1/users'],
+      ['OPTIONS', '/auth/refresh'],
+      ['POST', '/auth/refresh'],
+    ])
+      assert.equal(
+        (await t.request(method, url, from(app))).headers['access-control-allow-origin'],
+        undefined,
+        url,
+      );
+
+    // A client registered or removed changes the origins at once in this process (P55 for the others).
+    const newcomer = 'https://newcomer.example';
+    const allowed = async () =>
+      (await t.request('OPTIONS', '/oauth/token', from(newcomer))).headers['access-control-allow-origin'];
+    assert.equal(await allowed(), undefined);
+    const added = await registerClient(t, {
+      redirect_uris: [`${newcomer}/cb`],
+      token_endpoint_auth_method: 'none',
+    });
+    assert.equal(await allowed(), newcomer);
+    await adminRequest(t, 'DELETE', `/clients/${added.client_id}`);
+    assert.equal(await allowed(), undefined);
+  });
+
   test('discovery describes what is served', async () => {
     const res = await t.request('GET', '/.well-known/openid-configuration');
     assert.equal(res.body.issuer, 'http://callsign.test');

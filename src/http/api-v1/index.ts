@@ -7,6 +7,7 @@ import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';
+import { allowBrowserApps } from '../plugins/browser-access.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { apiErrorHandler } from './api-errors.ts';
 
@@ -20,11 +21,21 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     reply.status(404).send({ error: 'not_found', error_description: 'no such route' }),
   );
 
-  // Not in the spec (D28 names no /api/v1 limits): every request counts against its address, and once
-  // authenticated against its user or API key, with the X-RateLimit-* headers of the REST surface.
-  app.addHook('preHandler', async (request, reply) =>
-    countRequest(c, reply, [['api_v1_address', request.ip]]),
+  // P67: a browser app acts for its user on the /me paths; the server-to-server ones (an API key) are
+  // never called from a browser.
+  allowBrowserApps(
+    app,
+    c,
+    ['/users/me', '/users/me/avatar', '/users/me/metadata'],
+    'GET, POST, PATCH, DELETE',
   );
+
+  // Not in the spec (D28 names no /api/v1 limits): every request counts against its address, and once
+  // authenticated against its user or API key, with the X-RateLimit-* headers of the REST surface. A
+  // browser's preflight is not a request of its own.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'OPTIONS') await countRequest(c, reply, [['api_v1_address', request.ip]]);
+  });
 
   /** A user token's holder; an API key is no user (invalid_token). */
   const holder = async (request: FastifyRequest, reply: FastifyReply) => {

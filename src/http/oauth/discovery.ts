@@ -44,6 +44,10 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
   app.get(
     '/.well-known/openid-configuration',
     { schema: { tags: ['OAuth'], summary: 'OpenID Provider metadata' } },
-    async (_req, reply) => reply.header('Cache-Control', 'public, max-age=300').send(document),
+    async (_req, reply) =>
+      reply
+        .header('Cache-Control', 'public, max-age=300')
+        .header('Access-Control-Allow-Origin', '*') // P67: a public document, readable from any page
+        .send(document),
   );
 }

@@ -3,6 +3,7 @@ import type { Container } from '../../container.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';
+import { allowBrowserApps } from '../plugins/browser-access.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { clientCredentials } from './client-credentials.ts';
 
@@ -13,6 +14,8 @@ const clientFields = {
 };
 
 export function tokenRoutes(app: FastifyInstance, c: Container) {
+  // P67: public clients in a browser exchange codes, refresh, revoke and read claims from their own origin.
+  allowBrowserApps(app, c, ['/oauth/token', '/oauth/revoke', '/oauth/userinfo'], 'GET, POST');
   app.post(
     '/oauth/token',
     {
