@@ -43,6 +43,35 @@ export class AccessTokens {
     return this.sign(c.claims, c.sub, c.aud, c.ttlSeconds);
   }
 
+  /** The public key a token's kid names (a retired one too, while it is published). */
+  #key = async (header: { kid?: string }) => {
+    const key = await this.keys.publicKey(header.kid);
+    if (!key) throw new errors.JWKSNoMatchingKey();
+    return key;
+  };
+
+  /**
+   * P68: an ID token of ours given back as `id_token_hint` (OIDC RP-Initiated Logout §2): its signature
+   * and issuer must hold; an expired one still names its user and client. Undefined for anything else.
+   */
+  async idTokenHint(token: string): Promise<{ sub: string; aud: string } | undefined> {
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, this.#key, {
+        issuer: this.issuer,
+        algorithms: ['RS256'],
+        currentDate: this.clock.now(),
+      }));
+    } catch (err) {
+      // jose checks the signature before the claims: an expired token's payload is ours.
+      if (!(err instanceof errors.JWTExpired) || err.payload.iss !== this.issuer) return undefined;
+      payload = err.payload;
+    }
+    return typeof payload.sub === 'string' && typeof payload.aud === 'string'
+      ? { sub: payload.sub, aud: payload.aud }
+      : undefined;
+  }
+
   /** Every token: RS256 with the current key's kid, typ JWT (D14), iss = BASE_URL. */
   private sign(
     claims: Record<string, unknown>,
@@ -68,15 +97,13 @@ export class AccessTokens {
    */
   async verify(token: string, audience?: string): Promise<AccessClaims> {
     try {
-      const { payload } = await jwtVerify(
-        token,
-        async (header) => {
-          const key = await this.keys.publicKey(header.kid);
-          if (!key) throw new errors.JWKSNoMatchingKey();
-          return key;
-        },
-        { issuer: this.issuer, audience, algorithms: ['RS256'], typ: 'JWT', currentDate: this.clock.now() },
-      );
+      const { payload } = await jwtVerify(token, this.#key, {
+        issuer: this.issuer,
+        audience,
+        algorithms: ['RS256'],
+        typ: 'JWT',
+        currentDate: this.clock.now(),
+      });
       if (
         typeof payload.sid !== 'string' ||
         typeof payload.sub !== 'string' ||

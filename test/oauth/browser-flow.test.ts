@@ -192,6 +192,18 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     assert.equal(back.searchParams.get('error'), 'access_denied');
     assert.equal(back.searchParams.get('state'), denied.state);
     assert.equal(back.searchParams.get('iss'), issuer);
+
+    // P68: logout through the discovered end_session_endpoint ends the single sign-on.
+    const bye = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token as string,
+      post_logout_redirect_uri: callback,
+      state: 'bye',
+    });
+    await page.goto(bye.href);
+    await page.waitForURL((u) => u.href.startsWith(callback));
+    assert.equal(new URL(page.url()).searchParams.get('state'), 'bye');
+    await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
+    await page.getByLabel('PIN').waitFor({ timeout: 5000 });
     await context.close();
   });
 

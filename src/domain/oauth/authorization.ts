@@ -36,6 +36,11 @@ export class AuthorizationService {
     return { token, maxAgeSeconds: SSO_TTL_SECONDS };
   }
 
+  /** P68: RP-initiated logout ends the single sign-on of this cookie (a replayed cookie then finds nothing). */
+  async endSso(token: string | undefined): Promise<void> {
+    if (token) await ssoSessionsRepo.remove(this.d.db, sha256(token));
+  }
+
   ssoUser(token: string | undefined): Promise<{ user_id: string; auth_time: Date } | undefined> {
     if (!token) return Promise.resolve(undefined);
     return ssoSessionsRepo.findLive(this.d.db, sha256(token), this.d.clock.now());

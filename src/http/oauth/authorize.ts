@@ -8,6 +8,7 @@ import {
   type AuthorizationRequest,
   checkAuthorizationRequest,
 } from '../../domain/oauth/authorization-request.ts';
+import { postLogoutRedirect } from '../../domain/oauth/logout.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { described } from '../described.ts';
@@ -15,6 +16,7 @@ import {
   consentPage,
   errorPage,
   type FormContext,
+  signedOutPage,
   signInPage,
   signUpAccountPage,
   signUpCodePage,
@@ -265,6 +267,23 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       return retry(reply, err, (error) => signUpAccountPage({ ...ctx, error }), st.req.redirectUri);
     }
   });
+
+  // P68: OIDC RP-Initiated Logout, under /authorize so that the single sign-on cookie (Path=/authorize)
+  // comes with it. The sign-on ends whatever the parameters; the browser goes back only where P68 allows.
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    await limit(request);
+    await c.authorization.endSso(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
+    reply.header('Set-Cookie', cookie(SSO_COOKIE, '', 0));
+    const params = (request.method === 'GET' ? request.query : (request.body ?? {})) as Body;
+    const back = await postLogoutRedirect(params, {
+      idTokenHint: (token) => c.tokens.idTokenHint(token),
+      findClient: (id) => c.clients.findClient(id),
+    });
+    if (back) return reply.header('Referrer-Policy', 'no-referrer').redirect(back, 302);
+    return html(reply, 200, signedOutPage());
+  };
+  app.get('/authorize/logout', { schema: { hide: true } }, logout);
+  app.post('/authorize/logout', { schema: { hide: true } }, logout);
 
   app.post('/authorize/consent', { schema: { hide: true } }, async (request, reply) => {
     const { st } = await formState(request);

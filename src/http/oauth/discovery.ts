@@ -11,6 +11,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
     token_endpoint: `${baseUrl}/oauth/token`,
     userinfo_endpoint: `${baseUrl}/oauth/userinfo`,
     revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    end_session_endpoint: `${authUrl}/authorize/logout`, // P68
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

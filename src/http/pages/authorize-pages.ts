@@ -83,5 +83,8 @@ export const consentPage = (c: FormContext, scope: string) =>
       '<button type="submit" name="decision" value="deny">Deny</button></form>',
   );
 
+export const signedOutPage = () =>
+  page('Signed out', '<p>You are signed out. You can close this page or go back to the application.</p>');
+
 export const errorPage = (message: string) =>
   page('Sign-in cannot continue', `${errorBox(message)}<p>Go back to the application and try again.</p>`);

@@ -9,6 +9,8 @@ export const ssoSessionsRepo = {
       s.expires_at,
     ]),
 
+  remove: (q: Queryable, hash: string) => q.query('DELETE FROM sso_sessions WHERE token_hash = $1', [hash]),
+
   removeAllOfUser: (q: Queryable, userId: string) =>
     q.query('DELETE FROM sso_sessions WHERE user_id = $1', [userId]),
 
