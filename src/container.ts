@@ -90,6 +90,13 @@ export interface ContainerParts {
   ownsDb?: boolean;
 }
 
+/**
+ * The Redis client of the rate counters (D29): a command waits for at most 2 reconnections, so that an
+ * outage answers (P4: a 500 where a limit is needed; P69: /health degraded) instead of queueing requests.
+ */
+export const connectRedis = (url: string) =>
+  new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+
 /** The composition root: the only place that names concrete classes. */
 export async function buildContainer(config: Config, parts: ContainerParts = {}): Promise<Container> {
   const logger = parts.logger ?? createLogger(config.logLevel);
@@ -98,11 +105,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
   const secrets = parts.secrets ?? resolveSecrets(config);
   const db = parts.db ?? (await openDatabase(config.databaseUrl, config.dataDir));
   const ownsDb = parts.ownsDb ?? !parts.db;
-  const redis =
-    parts.redis ??
-    (config.redisUrl
-      ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true })
-      : undefined);
+  const redis = parts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl) : undefined);
   const ownsRedis = !parts.redis;
 
   try {

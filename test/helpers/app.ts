@@ -1,10 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { buildContainer, type Container } from '../../src/container.ts';
+import { buildContainer, type Container, connectRedis } from '../../src/container.ts';
 import { parsePhone } from '../../src/domain/phone.ts';
 import { createLogger } from '../../src/logger.ts';
 import { ManualClock } from '../../src/providers/clock.ts';
@@ -76,7 +75,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       done();
     },
   });
-  const redis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const c = await buildContainer(config, {
     db,
     ownsDb: false,
@@ -122,7 +121,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     async close() {
       await app.close();
       await c.close();
-      await redis?.quit();
+      await redis?.quit().catch(() => redis.disconnect());
       if (!shared) {
         await sms.close();
         await database?.drop();

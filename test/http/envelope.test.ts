@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 describe('the REST envelope for bad input, request ids, health (D26, D27)', () => {
   let t: TestApp;
@@ -172,6 +173,18 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
       assert.ok(!all.includes(secret as string), 'leaked');
     assert.ok(all.includes('"url":"/verify/[redacted]"'), 'the request is still logged');
     assert.ok(all.includes('"url":"/users/me?x=1&access_token=[redacted]"'));
+  });
+
+  test('P69: /health answers 503 degraded when Redis, holding the rate counters, does not answer', async () => {
+    const port = await freePort(); // nothing listens there
+    const t2 = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+    try {
+      const res = await t2.request('GET', '/health');
+      assert.equal(res.status, 503);
+      assert.equal(res.body.status, 'degraded');
+    } finally {
+      await t2.close();
+    }
   });
 
   test('D27: /health answers 503 degraded when the database does not answer', async () => {

@@ -1,22 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 
-/** D27: 200 "ok" when the database answers, 503 "degraded" when it does not; bare, without the envelope. */
+/**
+ * D27: 200 "ok" when the database answers, 503 "degraded" when it does not; bare, without the envelope.
+ * P69: where Redis holds the rate counters, it must answer too: without it every other REST answer is a 500
+ * (P4), and a load balancer should take the instance out.
+ */
 export function healthRoutes(app: FastifyInstance, c: Container) {
   const options = {
     schema: { tags: ['REST'], summary: 'Service health' },
     config: { rateLimitOptional: true },
   };
+  const answers = (check: Promise<unknown>) =>
+    Promise.race([
+      check,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+    ]).then(
+      () => true,
+      () => false,
+    );
   app.get('/health', options, async (_request, reply) => {
-    let healthy = true;
-    try {
-      await Promise.race([
-        c.db.query('SELECT 1'),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
-      ]);
-    } catch {
-      healthy = false;
-    }
+    const checks = await Promise.all([
+      answers(c.db.query('SELECT 1')),
+      ...(c.redis ? [answers(c.redis.ping())] : []),
+    ]);
+    const healthy = checks.every(Boolean);
     return reply.status(healthy ? 200 : 503).send({
       status: healthy ? 'ok' : 'degraded',
       version: c.config.version,
