@@ -52,9 +52,9 @@ export class AccessTokens {
 
   /**
    * P68: an ID token of ours given back as `id_token_hint` (OIDC RP-Initiated Logout §2): its signature
-   * and issuer must hold; an expired one still names its user and client. Undefined for anything else.
+   * and issuer must hold; an expired one still names its client. Undefined for anything else.
    */
-  async idTokenHint(token: string): Promise<{ sub: string; aud: string } | undefined> {
+  async idTokenHint(token: string): Promise<{ aud: string } | undefined> {
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, this.#key, {
@@ -67,9 +67,7 @@ export class AccessTokens {
       if (!(err instanceof errors.JWTExpired) || err.payload.iss !== this.issuer) return undefined;
       payload = err.payload;
     }
-    return typeof payload.sub === 'string' && typeof payload.aud === 'string'
-      ? { sub: payload.sub, aud: payload.aud }
-      : undefined;
+    return typeof payload.aud === 'string' ? { aud: payload.aud } : undefined;
   }
 
   /** Every token: RS256 with the current key's kid, typ JWT (D14), iss = BASE_URL. */
