@@ -601,6 +601,46 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(byClientId.headers.location, REDIRECT, 'client_id alone names the client');
   });
 
+  test('P70: prompt=none, login, consent and max_age (OIDC Core §3.1.2.1) over a single sign-on', async () => {
+    const u = await signUp(t);
+    const shop = await registerClient(t, { token_endpoint_auth_method: 'none', first_party: false });
+    const { cookie } = await signInForSso(base(pub.client_id, pkce().challenge), u);
+    const ask = async (clientId: string, extra: Record<string, string>, withCookie = cookie) => {
+      const res = await t.request('GET', authorizeUrl(base(clientId, pkce().challenge, extra)), {
+        headers: { cookie: withCookie },
+      });
+      if (res.status !== 302)
+        return /Allow access\?/.test(String(res.body)) ? 'consent page' : 'sign-in page';
+      const back = new URL(String(res.headers.location));
+      assert.equal(back.searchParams.get('state'), 'st-1');
+      assert.equal(back.searchParams.get('iss'), 'http://callsign.test');
+      return back.searchParams.get('error') ?? 'code';
+    };
+
+    assert.equal(await ask(pub.client_id, { prompt: 'none' }), 'code', 'signed in: no page');
+    assert.equal(await ask(pub.client_id, { prompt: 'none' }, ''), 'login_required');
+    assert.equal(await ask(shop.client_id, { prompt: 'none' }), 'consent_required');
+    assert.equal(await ask(pub.client_id, { prompt: 'login' }), 'sign-in page');
+    assert.equal(await ask(pub.client_id, { prompt: 'select_account' }), 'sign-in page');
+    assert.equal(await ask(pub.client_id, { prompt: 'consent' }), 'consent page', 'asked, even first-party');
+
+    t.clock.advance(120);
+    assert.equal(await ask(pub.client_id, { max_age: '600' }), 'code');
+    assert.equal(await ask(pub.client_id, { max_age: '60' }), 'sign-in page', 'signed in 2 minutes ago');
+    assert.equal(await ask(pub.client_id, { max_age: '60', prompt: 'none' }), 'login_required');
+    const malformed: Array<Record<string, string>> = [
+      { prompt: 'none login' },
+      { prompt: 'always' },
+      { max_age: '-1' },
+      { max_age: '1.5' },
+    ];
+    for (const extra of malformed)
+      assert.equal(await ask(pub.client_id, extra), 'invalid_request', JSON.stringify(extra));
+
+    const discovery = (await t.request('GET', '/.well-known/openid-configuration')).body;
+    assert.deepEqual(discovery.prompt_values_supported, ['none', 'login', 'consent', 'select_account']);
+  });
+
   test('P32, P33: the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {
     const rp = await registerClient(t, {
       token_endpoint_auth_method: 'none',

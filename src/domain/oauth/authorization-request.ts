@@ -8,6 +8,21 @@ export interface AuthorizationRequest {
   state: string;
   codeChallenge: string;
   nonce: string | null;
+  /** OIDC Core §3.1.2.1: none, login, consent, select_account; absent when not given */
+  prompt?: string[];
+  /** OIDC Core §3.1.2.1: the longest time since the user last signed in, in seconds; absent when not given */
+  maxAge?: number;
+}
+
+export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account'];
+
+/**
+ * P70: whether the user must sign in on the page although a single sign-on (since `authTime`) exists:
+ * prompt=login (or select_account: signing in is how another account is chosen), or max_age exceeded.
+ */
+export function mustSignIn(req: AuthorizationRequest, authTime: Date, now: Date): boolean {
+  if (req.prompt?.includes('login') || req.prompt?.includes('select_account')) return true;
+  return req.maxAge !== undefined && now.getTime() - authTime.getTime() > req.maxAge * 1000;
 }
 
 export type Checked =
@@ -56,6 +71,8 @@ export async function checkAuthorizationRequest(
     'code_challenge',
     'code_challenge_method',
     'nonce',
+    'prompt',
+    'max_age',
   ]) {
     const value = single(q, name);
     if (value === null) return fail('invalid_request', `${name} was sent more than once`);
@@ -84,6 +101,14 @@ export async function checkAuthorizationRequest(
     return fail('invalid_request', 'code_challenge must be 43 base64url characters');
   const nonce = single(q, 'nonce') ?? null;
   if (nonce && nonce.length > 255) return fail('invalid_request', 'nonce is too long');
+  const prompt = (single(q, 'prompt') ?? undefined)?.split(' ').filter(Boolean);
+  if (prompt?.some((p) => !PROMPT_VALUES.includes(p)))
+    return fail('invalid_request', `prompt may hold ${PROMPT_VALUES.join(', ')}`);
+  if (prompt?.includes('none') && prompt.length > 1)
+    return fail('invalid_request', 'prompt=none cannot be combined with other values');
+  const maxAge = single(q, 'max_age') ?? undefined;
+  if (maxAge !== undefined && !/^\d{1,9}$/.test(maxAge))
+    return fail('invalid_request', 'max_age must be a whole number of seconds');
 
   return {
     ok: true,
@@ -95,6 +120,8 @@ export async function checkAuthorizationRequest(
       state,
       codeChallenge: challenge,
       nonce,
+      ...(prompt?.length ? { prompt: [...new Set(prompt)] } : {}),
+      ...(maxAge !== undefined ? { maxAge: Number(maxAge) } : {}),
     },
   };
 }

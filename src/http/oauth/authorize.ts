@@ -7,6 +7,7 @@ import { DomainError } from '../../domain/errors.ts';
 import {
   type AuthorizationRequest,
   checkAuthorizationRequest,
+  mustSignIn,
 } from '../../domain/oauth/authorization-request.ts';
 import { postLogoutRedirect } from '../../domain/oauth/logout.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
@@ -98,7 +99,15 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     userId: string,
     authTime: Date,
   ) => {
-    if (await c.authorization.needsConsent(userId, ctx.client, st.req.scope)) {
+    // P70: prompt=consent asks again; prompt=none shows no page at all.
+    const asked = st.req.prompt?.includes('consent');
+    if (asked || (await c.authorization.needsConsent(userId, ctx.client, st.req.scope))) {
+      if (st.req.prompt?.includes('none'))
+        return redirectTo(reply, st.req.redirectUri, {
+          error: 'consent_required',
+          error_description: 'the user has not allowed this application these scopes',
+          state: st.req.state,
+        });
       const state = sealed({ req: st.req, userId, authTime: authTime.getTime() });
       return html(reply, 200, consentPage({ ...ctx, state }, st.req.scope), st.req.redirectUri);
     }
@@ -138,6 +147,8 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
           code_challenge: 'BASE64URL(SHA-256(code_verifier)), 43 characters',
           code_challenge_method: 'S256 (plain is refused)',
           nonce: 'optional, echoed into the ID token',
+          prompt: 'optional (OIDC): none, login, consent, select_account',
+          max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
         }),
       },
       config: { ownNulCheck: true },
@@ -160,7 +171,15 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       const st: PageState = { req: checked.request };
       const ctx: FormContext = { client: checked.client, csrf, state: sealed(st) };
       const sso = await c.authorization.ssoUser(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
-      if (sso) return proceed(reply, ctx, st, sso.user_id, sso.auth_time);
+      if (sso && !mustSignIn(st.req, sso.auth_time, c.clock.now()))
+        return proceed(reply, ctx, st, sso.user_id, sso.auth_time);
+      // P70: prompt=none never shows the page; the client learns the user must sign in.
+      if (st.req.prompt?.includes('none'))
+        return redirectTo(reply, st.req.redirectUri, {
+          error: 'login_required',
+          error_description: 'the user must sign in',
+          state: st.req.state,
+        });
       return html(reply, 200, signInPage(ctx), st.req.redirectUri);
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/client-rules.ts';
+import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
 
 /** D25: OpenID Connect Discovery 1.0, describing exactly what this server serves. */
 export function discoveryRoutes(app: FastifyInstance, c: Container) {
@@ -14,6 +15,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
     end_session_endpoint: `${authUrl}/authorize/logout`, // P68
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
     response_types_supported: ['code'],
+    prompt_values_supported: PROMPT_VALUES, // P70
     response_modes_supported: ['query'],
     grant_types_supported: GRANT_TYPES,
     subject_types_supported: ['public'],
