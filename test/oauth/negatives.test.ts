@@ -601,7 +601,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(byClientId.headers.location, REDIRECT, 'client_id alone names the client');
   });
 
-  test('P70: prompt=none, login, consent and max_age (OIDC Core §3.1.2.1) over a single sign-on', async () => {
+  test('P70, P71: prompt=none, login, consent, max_age and login_hint (OIDC Core §3.1.2.1)', async () => {
     const u = await signUp(t);
     const shop = await registerClient(t, { token_endpoint_auth_method: 'none', first_party: false });
     const { cookie } = await signInForSso(base(pub.client_id, pkce().challenge), u);
@@ -639,6 +639,16 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
 
     const discovery = (await t.request('GET', '/.well-known/openid-configuration')).body;
     assert.deepEqual(discovery.prompt_values_supported, ['none', 'login', 'consent', 'select_account']);
+
+    // P71: login_hint fills the sign-in form's phone number, escaped; a value too long for a phone is left out.
+    const hinted = async (hint: string) =>
+      String(
+        (await t.request('GET', authorizeUrl(base(pub.client_id, pkce().challenge, { login_hint: hint }))))
+          .body,
+      );
+    assert.match(await hinted('+1 415 555 0100'), /name="phone" type="tel" [^>]*value="\+1 415 555 0100"/);
+    assert.match(await hinted('"><script>x</script>'), /value="&quot;&gt;&lt;script&gt;x&lt;\/script&gt;"/);
+    assert.match(await hinted('9'.repeat(33)), /name="phone" type="tel" [^>]*value=""/);
   });
 
   test('P32, P33: the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {

@@ -12,6 +12,8 @@ export interface AuthorizationRequest {
   prompt?: string[];
   /** OIDC Core §3.1.2.1: the longest time since the user last signed in, in seconds; absent when not given */
   maxAge?: number;
+  /** OIDC Core §3.1.2.1: the phone number the client expects, put in the sign-in form (P71) */
+  loginHint?: string;
 }
 
 export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account'];
@@ -73,6 +75,7 @@ export async function checkAuthorizationRequest(
     'nonce',
     'prompt',
     'max_age',
+    'login_hint',
   ]) {
     const value = single(q, name);
     if (value === null) return fail('invalid_request', `${name} was sent more than once`);
@@ -106,6 +109,8 @@ export async function checkAuthorizationRequest(
     return fail('invalid_request', `prompt may hold ${PROMPT_VALUES.join(', ')}`);
   if (prompt?.includes('none') && prompt.length > 1)
     return fail('invalid_request', 'prompt=none cannot be combined with other values');
+  // P71: only a hint: shown in the form, never trusted; one too long to be a phone number is ignored.
+  const loginHint = single(q, 'login_hint') ?? undefined;
   const maxAge = single(q, 'max_age') ?? undefined;
   if (maxAge !== undefined && !/^\d{1,9}$/.test(maxAge))
     return fail('invalid_request', 'max_age must be a whole number of seconds');
@@ -122,6 +127,7 @@ export async function checkAuthorizationRequest(
       nonce,
       ...(prompt?.length ? { prompt: [...new Set(prompt)] } : {}),
       ...(maxAge !== undefined ? { maxAge: Number(maxAge) } : {}),
+      ...(loginHint && loginHint.length <= 32 ? { loginHint } : {}),
     },
   };
 }

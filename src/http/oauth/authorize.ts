@@ -149,6 +149,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
           nonce: 'optional, echoed into the ID token',
           prompt: 'optional (OIDC): none, login, consent, select_account',
           max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
+          login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
         }),
       },
       config: { ownNulCheck: true },
@@ -180,7 +181,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
           error_description: 'the user must sign in',
           state: st.req.state,
         });
-      return html(reply, 200, signInPage(ctx), st.req.redirectUri);
+      return html(reply, 200, signInPage(ctx, st.req.loginHint), st.req.redirectUri);
     },
   );
 
