@@ -5,6 +5,7 @@ import { DomainError } from './errors.ts';
 import type { KeyRing } from './key-ring.ts';
 
 export interface AccessClaims {
+  iss: string;
   sub: string;
   aud: string;
   scope: string;

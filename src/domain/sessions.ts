@@ -133,6 +133,17 @@ export class SessionService {
     return s && issuedBy(s, presented) ? s : undefined;
   }
 
+  /**
+   * P72: the live session (D15) whose current refresh token this is; an earlier generation, though ours, is
+   * not. Only a look: nothing rotates and nothing is revoked.
+   */
+  async ofLiveRefreshToken(token: unknown): Promise<SessionRow | undefined> {
+    const presented = this.d.refreshTokens.parse(token);
+    if (!presented) return undefined;
+    const s = await sessionsRepo.findLive(this.d.db, presented.sessionId, this.d.clock.now());
+    return s && presented.generation === s.refresh_generation && issuedBy(s, presented) ? s : undefined;
+  }
+
   /** Revokes and writes session.revoked, once, whoever else revokes at the same time. */
   async revoke(
     tx: Queryable,

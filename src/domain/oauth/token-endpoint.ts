@@ -4,7 +4,7 @@ import { authorizationCodesRepo } from '../../storage/repositories/authorization
 import { type ClientRow, clientsRepo } from '../../storage/repositories/clients.ts';
 import { sessionsRepo } from '../../storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
-import type { AccessTokens } from '../access-tokens.ts';
+import type { AccessClaims, AccessTokens } from '../access-tokens.ts';
 import type { ClientService } from '../clients.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError } from '../errors.ts';
@@ -42,6 +42,9 @@ export interface TokenResponse {
 }
 
 const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
+
+/** RFC 7662 §2.2: `active`, and for an active token what the resource server may know of it. */
+export type Introspection = { active: false } | ({ active: true } & Record<string, unknown>);
 
 /** POST /oauth/token, /oauth/revoke and /oauth/userinfo: RFC 6749, RFC 7636, RFC 7009, OIDC Core §5.3. */
 export class TokenEndpointService {
@@ -205,6 +208,48 @@ export class TokenEndpointService {
     await this.d.db.transaction((tx) => this.d.sessions.revoke(tx, session.id, 'logout'));
   }
 
+  /**
+   * RFC 7662 (P72): a token of this client is active while it would be accepted now: an access token with a
+   * good signature, unexpired, whose session lives (D17); a refresh token that is its live session's current
+   * one. Anything else, another client's token included (§2.2: the caller is not told of it), is
+   * `{active: false}`. Looking is not using: nothing rotates, and an old refresh token is not reuse.
+   */
+  async introspect(client: ClientRow, token: unknown): Promise<Introspection> {
+    // RFC 7662 §2.1: the endpoint serves protected resources that authenticate, never a public client.
+    if (client.token_endpoint_auth_method === 'none')
+      throw new OAuthError('invalid_client', 'introspection needs a client secret (a confidential client)');
+    if (typeof token !== 'string' || !token) throw new OAuthError('invalid_request', 'token is required');
+    // A refresh token is recognised by its form (P59), so token_type_hint is not needed (§2.1 allows that).
+    const session = await this.d.sessions.ofLiveRefreshToken(token);
+    if (session) {
+      if (session.client_id !== client.client_id) return { active: false };
+      return {
+        active: true,
+        client_id: session.client_id,
+        sub: session.user_id,
+        scope: session.scope,
+        sid: session.id,
+        iat: unixSeconds(session.refresh_issued_at),
+        exp: unixSeconds(session.refresh_expires_at),
+      };
+    }
+    const claims = await this.d.tokens.verify(token, client.client_id).catch(() => undefined);
+    if (!claims || !(await this.liveHolder(claims))) return { active: false };
+    return {
+      active: true,
+      token_type: 'Bearer',
+      client_id: claims.aud,
+      sub: claims.sub,
+      scope: claims.scope,
+      sid: claims.sid,
+      jti: claims.jti,
+      iss: claims.iss,
+      aud: claims.aud,
+      iat: claims.iat,
+      exp: claims.exp,
+    };
+  }
+
   /** OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives (D17). */
   async userinfo(accessToken: string | undefined): Promise<Record<string, unknown>> {
     const { user, scope } = await this.holderOf(accessToken);
@@ -217,10 +262,14 @@ export class TokenEndpointService {
     const claims = await this.d.tokens.verify(accessToken).catch(() => {
       throw new OAuthError('invalid_token', 'the access token is invalid or expired');
     });
-    const session = await sessionsRepo.findActive(this.d.db, claims.sid);
-    const user =
-      session?.client_id === claims.aud ? await usersRepo.findLiveById(this.d.db, claims.sub) : undefined;
+    const user = await this.liveHolder(claims);
     if (!user) throw new OAuthError('invalid_token', 'the session of this token has ended');
     return { user, scope: claims.scope };
+  }
+
+  /** D17: the user of a verified access token, while its session (of the token's client) lives. */
+  private async liveHolder(claims: AccessClaims): Promise<UserRow | undefined> {
+    const session = await sessionsRepo.findActive(this.d.db, claims.sid);
+    return session?.client_id === claims.aud ? usersRepo.findLiveById(this.d.db, claims.sub) : undefined;
   }
 }

@@ -12,6 +12,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
     token_endpoint: `${baseUrl}/oauth/token`,
     userinfo_endpoint: `${baseUrl}/oauth/userinfo`,
     revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    introspection_endpoint: `${baseUrl}/oauth/introspect`, // P72
     end_session_endpoint: `${authUrl}/authorize/logout`, // P68
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
     response_types_supported: ['code'],
@@ -42,6 +43,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+    introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
     authorization_response_iss_parameter_supported: true,
   };
   app.get(

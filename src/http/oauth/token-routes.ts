@@ -75,6 +75,30 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     },
   );
 
+  app.post(
+    '/oauth/introspect',
+    {
+      schema: {
+        ...form,
+        summary: 'Is this token active, and what does it say (RFC 7662; confidential clients, P72)',
+        body: described({
+          token: 'an access token or refresh token issued to this client',
+          token_type_hint: 'ignored: a refresh token is known by its form',
+          ...clientFields,
+        }),
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+      const creds = clientCredentials(request);
+      await countRequest(c, reply, [
+        ['oauth_introspect_client', creds.basic?.id ?? creds.clientId ?? request.ip],
+      ]);
+      const client = await c.oauthTokens.authenticateClient(creds);
+      return c.oauthTokens.introspect(client, (request.body as Record<string, unknown>).token);
+    },
+  );
+
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
     const bearer = bearerToken(request);
     reply.header('Cache-Control', 'no-store');

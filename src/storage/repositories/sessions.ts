@@ -124,6 +124,10 @@ export const sessionsRepo = {
       [id, userId, now],
     ),
 
+  /** A live session (D15), whoever's. */
+  findLive: (q: Queryable, id: string, now: Date) =>
+    maybeOne<SessionRow>(q, `SELECT * FROM sessions WHERE id = $1 AND ${liveSession('$2')}`, [id, now]),
+
   findActive: (q: Queryable, id: string) =>
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id]),
 
