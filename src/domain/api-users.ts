@@ -3,8 +3,10 @@ import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import type { AccountDeletionService } from './account-deletion.ts';
 import { parseName } from './accounts.ts';
 import { DomainError } from './errors.ts';
+import { isUuid } from './ids.ts';
 import { assertMetadata, mergePatch } from './merge-patch.ts';
 import { OAuthError } from './oauth/oauth-error.ts';
+import { wholeNumberParam } from './paging.ts';
 import { parsePhone } from './phone.ts';
 import type { ProfileService } from './profiles.ts';
 
@@ -118,7 +120,7 @@ export class ApiUserService {
   }
 
   async byId(id: string): Promise<UserRow> {
-    const user = /^[0-9a-f-]{36}$/i.test(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
+    const user = isUuid(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
     if (!user) throw new OAuthError('user_not_found', 'no such user');
     return user;
   }
@@ -131,11 +133,11 @@ export class ApiUserService {
     } catch {
       throw new OAuthError('invalid_request', 'phone must be an E.164 number, URL-encoded');
     }
-    const limit = query.limit === undefined ? 20 : Number(query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-      throw new OAuthError('invalid_request', 'limit must be 1-100');
+    const limit = wholeNumberParam(query.limit, 1, 100, 20);
+    if (limit === undefined)
+      throw new OAuthError('invalid_request', 'limit must be a whole number from 1 to 100');
     const after = query.starting_after;
-    if (after !== undefined && (typeof after !== 'string' || !/^[0-9a-f-]{36}$/i.test(after))) {
+    if (after !== undefined && (typeof after !== 'string' || !isUuid(after))) {
       throw new OAuthError('invalid_request', 'starting_after must be a user id');
     }
     const rows = await usersRepo.liveByPhonePage(this.d.db, phone, limit + 1, after as string | undefined);

@@ -7,6 +7,7 @@ import { sessionsRepo } from '../storage/repositories/sessions.ts';
 import { newClientId, parseClientSpec, webOrigins } from './client-rules.ts';
 import { safeEqual, sha256 } from './crypto.ts';
 import { DomainError } from './errors.ts';
+import { isUuid } from './ids.ts';
 import type { SessionService } from './sessions.ts';
 
 export interface ClientDeps {
@@ -140,8 +141,8 @@ export class ClientService {
   }
 
   async revokeApiKey(id: string): Promise<void> {
-    const uuid = /^[0-9a-f-]{36}$/i.test(id);
-    if (!uuid || !(await apiKeysRepo.revoke(this.d.db, id, this.d.clock.now()))) throw notFound('API key');
+    if (!isUuid(id) || !(await apiKeysRepo.revoke(this.d.db, id, this.d.clock.now())))
+      throw notFound('API key');
   }
 
   /** D23: a live key, by the bearer credential presented; undefined for anything else. */

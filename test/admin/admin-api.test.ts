@@ -181,6 +181,7 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
     assert.equal((await adminRequest(t, 'DELETE', `/api-keys/${id}`)).status, 204);
     assert.equal(await t.c.clients.authenticateApiKey(key), undefined);
     assert.equal((await adminRequest(t, 'DELETE', `/api-keys/${id}`)).status, 404);
+    assert.equal((await adminRequest(t, 'DELETE', `/api-keys/${'-'.repeat(36)}`)).status, 404, 'no uuid');
     assert.equal((await adminRequest(t, 'POST', '/api-keys', {})).body.error, 'invalid_request');
   });
 

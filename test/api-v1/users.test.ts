@@ -180,6 +180,10 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     const missing = await api('GET', '/users/00000000-0000-4000-8000-000000000000', apiKey);
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error, 'user_not_found');
+    // 36 characters of the uuid alphabet that are no uuid never reach the uuid column (a 500 before).
+    const notUuid = await api('GET', `/users/${'-'.repeat(36)}`, apiKey);
+    assert.equal(notUuid.status, 404);
+    assert.equal(notUuid.body.error, 'user_not_found');
     const list = await api('GET', `/users?phone=${encodeURIComponent(u.phone)}`, apiKey);
     assert.deepEqual(list.body, {
       data: [{ id: u.user.id, phone: u.phone, name: 'Server Seen', kyc_status: 'NONE' }],
@@ -196,6 +200,11 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
       `phone=${encodeURIComponent(u.phone)}&limit=0`,
       `phone=${encodeURIComponent(u.phone)}&limit=101`,
       `phone=${encodeURIComponent(u.phone)}&starting_after=x`,
+      `phone=${encodeURIComponent(u.phone)}&starting_after=${'-'.repeat(36)}`,
+      // Only plain decimal digits are a limit (Number() would take these as 16, 10 and 5).
+      `phone=${encodeURIComponent(u.phone)}&limit=0x10`,
+      `phone=${encodeURIComponent(u.phone)}&limit=1e1`,
+      `phone=${encodeURIComponent(u.phone)}&limit=%205`,
     ]) {
       assert.equal((await api('GET', `/users?${q}`, apiKey)).body.error, 'invalid_request', q);
     }
