@@ -40,8 +40,12 @@ export class AdminUserService {
   async detail(id: string) {
     const user = isUuid(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
     if (!user) throw notFound();
-    const [sessions, kyc] = await Promise.all([this.d.sessions.listActive(id), this.d.kyc.status(id)]);
-    return { user, sessions, kyc };
+    // P73: the first page, the most recently used; the total says how many more there are.
+    const [{ sessions, total }, kyc] = await Promise.all([
+      this.d.sessions.listActive(id),
+      this.d.kyc.status(id),
+    ]);
+    return { user, sessions, sessionsTotal: total, kyc };
   }
 
   /** Ends every session and single sign-on of the account and refuses its sign-ins until unlocked. */

@@ -4,14 +4,17 @@ import type { Database, Queryable } from '../storage/db.ts';
 import { type SessionRow, sessionsRepo } from '../storage/repositories/sessions.ts';
 import { sha256 } from './crypto.ts';
 import type { Device } from './device.ts';
-import { DomainError } from './errors.ts';
+import { DomainError, fieldError } from './errors.ts';
 import { type Events, payloads, type SessionRevokeReason } from './events.ts';
 import { isUuid } from './ids.ts';
+import { wholeNumberParam } from './paging.ts';
 import type { RefreshToken, RefreshTokenCodec } from './refresh-tokens.ts';
 
 /** D16 */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const REFRESH_REUSE_GRACE_SECONDS = 10;
+/** P73: GET /sessions answers at most this many sessions a page (and by default). */
+export const SESSIONS_PAGE_MAX = 100;
 
 export interface SessionDeps {
   db: Database;
@@ -171,8 +174,10 @@ export class SessionService {
     });
   }
 
-  /** D17, D18: the caller's own active session only; anything else is NOT_FOUND. */
-  /** A session of this user, by the user (`user_revoked`) or by the operator (`admin`), D34. */
+  /**
+   * D17, D18: the caller's own active session only; anything else is NOT_FOUND. By the user
+   * (`user_revoked`) or by the operator (`admin`), D34.
+   */
   async revokeOwn(
     userId: string,
     sessionId: string,
@@ -187,8 +192,30 @@ export class SessionService {
     });
   }
 
-  listActive(userId: string): Promise<SessionRow[]> {
-    return sessionsRepo.listActive(this.d.db, userId, this.d.clock.now());
+  /**
+   * P73: a page of the user's live sessions (`limit` 1-100, default 100; `offset` from 0) and how many there
+   * are in all: a user signed in on every launch of an app for 30 days has thousands.
+   */
+  async listActive(
+    userId: string,
+    query: { limit?: unknown; offset?: unknown } = {},
+  ): Promise<{ sessions: SessionRow[]; total: number }> {
+    const limit = wholeNumberParam(query.limit, 1, SESSIONS_PAGE_MAX, SESSIONS_PAGE_MAX);
+    if (limit === undefined)
+      throw fieldError(
+        'INVALID_REQUEST',
+        'limit',
+        `limit must be a whole number from 1 to ${SESSIONS_PAGE_MAX}`,
+      );
+    const offset = wholeNumberParam(query.offset, 0, Number.MAX_SAFE_INTEGER, 0);
+    if (offset === undefined)
+      throw fieldError('INVALID_REQUEST', 'offset', 'offset must be a whole number from 0');
+    const now = this.d.clock.now();
+    const [sessions, total] = await Promise.all([
+      sessionsRepo.listActive(this.d.db, userId, now, { limit, offset }),
+      sessionsRepo.countActive(this.d.db, userId, now),
+    ]);
+    return { sessions, total };
   }
 
   /** D17: an access token is good only while its session is. */

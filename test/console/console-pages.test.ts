@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, openSessions, signUp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { documentPhoto, initiate, submitForm, validFields } from '../helpers/kyc.ts';
@@ -281,6 +281,19 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     );
     await page.goto(`${base}/console/users?q=${encodeURIComponent(`@${s.handle}`)}`);
     assert.equal(await page.getByRole('link', { name: `@${s.handle}` }).count(), 1);
+  });
+
+  test("P73: an account's page lists its 100 most recently used sessions and says how many there are", async () => {
+    const s = await signUp(t);
+    await page.goto(`${base}/console/users/${s.user.id}`);
+    assert.equal(await page.locator('#sessions-shown').count(), 0, 'all shown: nothing to say');
+    await openSessions(t, s.user.id, 100);
+    await page.goto(`${base}/console/users/${s.user.id}`);
+    assert.equal(
+      await page.locator('#sessions-shown').textContent(),
+      'The 100 most recently used of 101 active sessions.',
+    );
+    assert.equal(await page.getByRole('button', { name: 'Revoke', exact: true }).count(), 100);
   });
 
   test('sign-out ends the session: the console asks for the token again', async () => {

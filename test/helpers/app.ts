@@ -192,3 +192,30 @@ export const events = (t: TestApp, type?: string) => outboxRepo.list(t.c.db, typ
 /** Sessions not revoked of a user (or, with `of: 'client_id'`, of a client), read from the database. */
 export const unrevokedSessions = async (t: TestApp, id: string, of: 'user_id' | 'client_id' = 'user_id') =>
   (await t.c.db.query(`SELECT 1 FROM sessions WHERE ${of} = $1 AND revoked_at IS NULL`, [id])).length;
+
+/**
+ * Opens `n` more sessions of a user on the REST surface straight through the domain (a sign-in each would
+ * hash the PIN `n` times), each `stepSeconds` after the one before; answers their ids, oldest first.
+ */
+export async function openSessions(
+  t: TestApp,
+  userId: string,
+  n: number,
+  stepSeconds = 0,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    t.clock.advance(stepSeconds);
+    const opened = await t.c.db.transaction((tx) =>
+      t.c.sessions.open(tx, {
+        userId,
+        clientId: t.c.config.firstPartyClientId,
+        device: { name: `Device ${i}`, platform: 'web' },
+        ipAddress: null,
+        scope: 'openid profile phone email kyc',
+      }),
+    );
+    ids.push(opened.session.id);
+  }
+  return ids;
+}

@@ -75,7 +75,7 @@ test('no documented route answers 5xx to malformed input; U+0000 anywhere is a 4
       if (template.includes('{')) {
         await probe(method, fill('a%00b'), '{}', true);
         // Ids that are no uuid, one of them in the uuid alphabet and length, never reach a uuid column.
-        for (const id of ['x', '-'.repeat(36), 'g'.repeat(8) + '-0000-4000-8000-000000000000'])
+        for (const id of ['x', '-'.repeat(36), 'gggggggg-0000-4000-8000-000000000000'])
           await probe(method, fill(id), '{}', false);
       }
       for (const q of queries) await probe(method, `${url}?${q}=a%00b`, undefined, true);

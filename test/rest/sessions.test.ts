@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, events, openSessions, signUp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 
 describe('GET /sessions, DELETE /sessions/:id (D15, D17, D18)', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { ADMIN_TOKEN } });
   });
   after(() => t.close());
 
@@ -127,5 +128,55 @@ describe('GET /sessions, DELETE /sessions/:id (D15, D17, D18)', () => {
     const session = list.body.data.sessions[0];
     assert.equal(Date.parse(session.last_used_at), t.clock.now().getTime());
     assert.ok(Date.parse(session.created_at) < Date.parse(session.last_used_at));
+  });
+
+  test('P73: a page at a time (limit 1-100, default 100; offset), the most recently used first; total counts all', async () => {
+    const s = await signUp(t);
+    const opened = await openSessions(t, s.user.id, 102, 1);
+    const newestFirst = [...opened].reverse();
+    const list = (query: string) => t.request('GET', `/sessions${query}`, { token: s.access_token });
+    const ids = (res: { body: { data: { sessions: { id: string }[] } } }) =>
+      res.body.data.sessions.map((x) => x.id);
+
+    const first = await list('');
+    assert.equal(first.status, 200);
+    assert.equal(first.body.data.total, 103, 'the sign-up session and 102 more');
+    assert.deepEqual(ids(first), newestFirst.slice(0, 100), 'by default the 100 most recently used');
+    const two = await list('?limit=2&offset=1');
+    assert.deepEqual(ids(two), newestFirst.slice(1, 3));
+    assert.equal(two.body.data.total, 103);
+    const rest = await list('?offset=100');
+    assert.equal(ids(rest).length, 3);
+    assert.equal(rest.body.data.sessions.at(-1).current, true, 'the sign-up session, used longest ago');
+    assert.deepEqual((await list('?offset=103')).body.data, { sessions: [], total: 103 });
+
+    // Pages list every session once, though page boundaries fall among sessions used at the same instant:
+    // the id breaks ties of last_used_at.
+    t.clock.advance(1);
+    const tied = await openSessions(t, s.user.id, 7);
+    const seen: string[] = [];
+    for (let offset = 0; offset < 7; offset += 2) seen.push(...ids(await list(`?limit=2&offset=${offset}`)));
+    assert.deepEqual(seen.slice(0, 7).sort(), [...tied].sort());
+
+    for (const [query, field] of [
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+      ['?limit=abc', 'limit'],
+      ['?limit=1e1', 'limit'],
+      ['?limit=', 'limit'],
+      ['?offset=-1', 'offset'],
+      ['?offset=0x10', 'offset'],
+      ['?offset=1&offset=2', 'offset'],
+    ]) {
+      const res = await list(query);
+      assert.equal(res.status, 400, query);
+      assert.equal(res.body.error.code, 'INVALID_REQUEST', query);
+      assert.equal(res.body.error.details.field, field, query);
+    }
+
+    // The operator's view of the account: the 100 most recently used, and how many there are.
+    const detail = await adminRequest(t, 'GET', `/users/${s.user.id}`);
+    assert.equal(detail.body.sessions.length, 100);
+    assert.equal(detail.body.sessions_total, 110);
   });
 });

@@ -61,7 +61,7 @@ test('P59: migration 009 ends the sessions of former refresh tokens; housekeepin
   assert.equal(row.refresh_hash, '', 'matches no token');
   assert.equal(row.revoked_at, null, 'ended, not revoked: no event to write');
   const now = new Date(row.refresh_expires_at.getTime() + 1000);
-  assert.deepEqual(await sessionsRepo.listActive(db, userId, now), []);
+  assert.deepEqual(await sessionsRepo.listActive(db, userId, now, { limit: 100, offset: 0 }), []);
   assert.equal((await db.query("SELECT to_regclass('refresh_tokens') AS t"))[0].t, null);
 
   const counts = await housekeeping(db).run(addSeconds(now, 86400 + 1));

@@ -30,12 +30,13 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
         tags,
         security,
         params: idParam,
-        summary: 'An account with its active sessions and KYC status',
+        summary:
+          'An account with its 100 most recently used active sessions (sessions_total counts them all) and KYC status',
       },
     },
     async (request) => {
-      const { user, sessions, kyc } = await c.adminUsers.detail(idOf(request));
-      return { ...adminUser(user), sessions: sessions.map(adminSession), kyc };
+      const { user, sessions, sessionsTotal, kyc } = await c.adminUsers.detail(idOf(request));
+      return { ...adminUser(user), sessions: sessions.map(adminSession), sessions_total: sessionsTotal, kyc };
     },
   );
   app.post(

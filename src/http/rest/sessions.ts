@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
+import { described } from '../described.ts';
 import type { AuthContext } from '../types.ts';
 import { ok } from './envelope.ts';
 import { restSession } from './presenters.ts';
@@ -13,15 +14,19 @@ export function sessionRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         ...secured,
-        summary: "The caller's active sessions (D15)",
-        response: envelopeResponses('{sessions, total}'),
+        summary: "The caller's active sessions (D15), the most recently used first, a page at a time (P73)",
+        querystring: described({
+          limit: 'sessions per page, 1-100, default 100',
+          offset: 'sessions to skip, default 0',
+        }),
+        response: envelopeResponses('{sessions, total}: total counts every active session, not the page'),
       },
       config: { auth: true },
     },
     async (request) => {
       const auth = request.auth as AuthContext;
-      const sessions = (await c.sessions.listActive(auth.userId)).map((s) => restSession(s, auth.sessionId));
-      return ok({ sessions, total: sessions.length });
+      const page = await c.sessions.listActive(auth.userId, request.query as Record<string, unknown>);
+      return ok({ sessions: page.sessions.map((s) => restSession(s, auth.sessionId)), total: page.total });
     },
   );
 

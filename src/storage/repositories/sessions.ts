@@ -102,12 +102,25 @@ export const sessionsRepo = {
   findById: (q: Queryable, id: string) =>
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),
 
-  /** D15: a session whose refresh token has run out (P59) is over, though nobody revoked it. */
-  listActive: (q: Queryable, userId: string, now: Date) =>
+  /**
+   * D15: a session whose refresh token has run out (P59) is over, though nobody revoked it. A page of them
+   * (P73), the most recently used first; the id breaks ties, so a page boundary falls in one place.
+   */
+  listActive: (q: Queryable, userId: string, now: Date, page: { limit: number; offset: number }) =>
     q.query<SessionRow>(
-      `SELECT * FROM sessions WHERE user_id = $1 AND ${liveSession('$2')} ORDER BY last_used_at DESC`,
-      [userId, now],
+      `SELECT * FROM sessions WHERE user_id = $1 AND ${liveSession('$2')}
+       ORDER BY last_used_at DESC, id LIMIT $3 OFFSET $4`,
+      [userId, now, page.limit, page.offset],
     ),
+
+  countActive: async (q: Queryable, userId: string, now: Date) =>
+    (
+      await one<{ n: number }>(
+        q,
+        `SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND ${liveSession('$2')}`,
+        [userId, now],
+      )
+    ).n,
 
   activeIdsOfClient: async (q: Queryable, clientId: string) =>
     (

@@ -24,8 +24,17 @@ export interface AdminUser {
     last_used_at: string;
     created_at: string;
   }[];
+  sessions_total?: number;
   kyc?: { status: string; level: string | null; verified_at: string | null };
 }
+
+/** P73: the detail lists the most recently used sessions only; say so when there are more. */
+const sessionsShown = (u: AdminUser) => {
+  const shown = u.sessions?.length ?? 0;
+  return u.sessions_total !== undefined && u.sessions_total > shown
+    ? `<p id="sessions-shown">The ${shown} most recently used of ${u.sessions_total} active sessions.</p>`
+    : '';
+};
 
 const search = (q: string) =>
   `<form method="get" action="/console/users" role="search"><label for="q">Phone number, handle or user id</label>
@@ -81,7 +90,7 @@ export const userPage = (f: Frame, u: AdminUser) => {
         ['Wrong PINs in a row', String(u.failed_pin_attempts)],
         ['Created', when(u.created_at)],
       ],
-    )}<h2>Lock</h2>${locked}<h2>Sessions</h2>${table(
+    )}<h2>Lock</h2>${locked}<h2>Sessions</h2>${sessionsShown(u)}${table(
       ['Device', 'Platform', 'Client', 'Address', 'Last used', 'Created', ''],
       (u.sessions ?? []).map((s) => [
         esc(s.device_name),
