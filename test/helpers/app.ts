@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -130,10 +130,15 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   };
 }
 
-/** A valid phone number no other test uses. */
+/**
+ * A valid phone number no other test of this process uses: counted, like uniqueIp, since a few hundred
+ * numbers drawn at random from millions meet again now and then (a sign-up then finds PHONE_EXISTS). Each
+ * test app has a database of its own, so processes need not differ.
+ */
+let phonesGiven = 0;
 export function uniquePhone(): string {
   for (;;) {
-    const candidate = `+1650${randomInt(2_000_000, 9_999_999)}`;
+    const candidate = `+1650${2_000_000 + ++phonesGiven}`;
     try {
       return parsePhone(candidate).e164;
     } catch {}
@@ -141,8 +146,17 @@ export function uniquePhone(): string {
 }
 
 export const uniqueHandle = () => `u${randomBytes(6).toString('hex')}`;
-/** A client address of its own, so per-address limits of one test do not touch another flow's. */
-export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}`;
+/**
+ * A client address of its own, so per-address limits of one test do not touch another flow's: counted, not
+ * drawn at random (254 random addresses met again, and a test that used up an address's 10 sends an hour
+ * failed a later one by chance). From 198.18.0.0/15 (RFC 2544), 131070 per process; each test app has
+ * counters of its own, so processes need not differ.
+ */
+let addressesGiven = 0;
+export const uniqueIp = () => {
+  const n = ++addressesGiven;
+  return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+};
 
 export interface SignedUp {
   phone: string;
