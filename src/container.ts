@@ -18,6 +18,7 @@ import { KycService } from './domain/kyc/kyc.ts';
 import { AuthorizationService } from './domain/oauth/authorization.ts';
 import { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
 import { OtpService } from './domain/otp.ts';
+import { PhoneChangeService } from './domain/phone-change.ts';
 import { PinHasher } from './domain/pin-hasher.ts';
 import { ProfileService } from './domain/profiles.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
@@ -60,6 +61,7 @@ export interface Container {
   /** seals the authorization page's state into its forms */
   pageStateKey: Buffer;
   deletion: AccountDeletionService;
+  phoneChange: PhoneChangeService;
   apiUsers: ApiUserService;
   avatars: AvatarService;
   tokens: AccessTokens;
@@ -114,11 +116,12 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     await keys.load();
     const events = new Events(clock, random);
     const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
+    const sms = parts.sms ?? smsProviderFor(config);
     const otp = new OtpService({
       db,
       clock,
       random,
-      sms: parts.sms ?? smsProviderFor(config),
+      sms,
       testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
       codeKey: deriveKey(secrets.keyEncryptionKey, 'otp-codes'),
       enumerationProtection: config.enumerationProtection,
@@ -153,6 +156,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const authorization = new AuthorizationService({ db, clock, random });
     const oauthTokens = new TokenEndpointService({ db, clock, clients, sessions, tokens });
     const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
+    const phoneChange = new PhoneChangeService({ db, clock, events, otp, accounts, sms, logger });
     const apiUsers = new ApiUserService({ db, profiles, deletion });
     const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
     const webhooks = new WebhookEndpointService({
@@ -218,6 +222,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       oauthTokens,
       pageStateKey: deriveKey(secrets.keyEncryptionKey, 'authorization-page-state'),
       deletion,
+      phoneChange,
       apiUsers,
       avatars,
       tokens,

@@ -2,7 +2,7 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { usersRepo } from '../storage/repositories/users.ts';
 import type { AccountService } from './accounts.ts';
-import { DomainError, fieldError } from './errors.ts';
+import { fieldError, noSuchUser } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import type { SessionService } from './sessions.ts';
 
@@ -35,7 +35,7 @@ export class AccountDeletionService {
       );
     }
     const user = await usersRepo.findLiveById(this.d.db, userId);
-    if (!user) throw new DomainError('NOT_FOUND', 'no such user');
+    if (!user) throw noSuchUser();
     await this.d.accounts.verifyPinOf(user, body.pin);
     return this.delete(userId);
   }
@@ -47,7 +47,7 @@ export class AccountDeletionService {
   async delete(userId: string): Promise<{ deleted: true; hard_delete_at: string }> {
     return this.d.db.transaction(async (tx) => {
       const user = await usersRepo.markDeleted(tx, userId, this.d.clock.now());
-      if (!user) throw new DomainError('NOT_FOUND', 'no such user');
+      if (!user) throw noSuchUser();
       await this.d.sessions.revokeAllOfUser(tx, userId, 'account_deleted');
       await this.d.events.emit(tx, 'user.deleted', payloads.userDeleted(user));
       return {

@@ -2,7 +2,7 @@ import type { Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { ssoSessionsRepo } from '../storage/repositories/sso-sessions.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
-import { DomainError } from './errors.ts';
+import { DomainError, noSuchUser } from './errors.ts';
 import { isUuid } from './ids.ts';
 import type { KycService } from './kyc/kyc.ts';
 import { parsePhone } from './phone.ts';
@@ -14,8 +14,6 @@ export interface AdminUserDeps {
   sessions: SessionService;
   kyc: KycService;
 }
-
-const notFound = () => new DomainError('NOT_FOUND', 'no such user');
 
 /** The operator's view of accounts (issue 8, D36): find, inspect, end sessions, lock. */
 export class AdminUserService {
@@ -39,7 +37,7 @@ export class AdminUserService {
 
   async detail(id: string) {
     const user = isUuid(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
-    if (!user) throw notFound();
+    if (!user) throw noSuchUser();
     // P73: the first page, the most recently used; the total says how many more there are.
     const [{ sessions, total }, kyc] = await Promise.all([
       this.d.sessions.listActive(id),
@@ -52,7 +50,7 @@ export class AdminUserService {
   async lock(id: string): Promise<UserRow> {
     return this.d.db.transaction(async (tx) => {
       const user = isUuid(id) ? await usersRepo.setAdminLock(tx, id, this.d.clock.now()) : undefined;
-      if (!user) throw notFound();
+      if (!user) throw noSuchUser();
       await this.d.sessions.revokeAllOfUser(tx, id, 'admin');
       await ssoSessionsRepo.removeAllOfUser(tx, id);
       return user;
@@ -61,7 +59,7 @@ export class AdminUserService {
 
   async unlock(id: string): Promise<UserRow> {
     const user = isUuid(id) ? await usersRepo.setAdminLock(this.d.db, id, null) : undefined;
-    if (!user) throw notFound();
+    if (!user) throw noSuchUser();
     return user;
   }
 

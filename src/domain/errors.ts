@@ -40,3 +40,6 @@ export const fieldError = (
   message: string,
   extra: Record<string, unknown> = {},
 ) => new DomainError(code, message, { field, ...extra });
+
+/** A user id that names no live account (D4: a deleted one is gone at once). */
+export const noSuchUser = () => new DomainError('NOT_FOUND', 'no such user');

@@ -14,15 +14,31 @@ export const TEMP_TOKEN_TTL_SECONDS = 600;
 /** Spec "Limits": 5 verifications per code (D6). */
 export const OTP_MAX_ATTEMPTS = 5;
 
+/** The purposes /auth/otp/* takes (spec). */
 export const OTP_PURPOSES = ['signup', 'pin_reset'] as const;
-export type OtpPurpose = (typeof OTP_PURPOSES)[number];
+type PublicPurpose = (typeof OTP_PURPOSES)[number];
+/** P74: `phone_change` codes are asked for by a signed-in account on /users/me/phone, never on /auth/otp/*. */
+export type OtpPurpose = PublicPurpose | 'phone_change';
 
-export function parsePurpose(input: unknown): OtpPurpose {
-  if (!OTP_PURPOSES.includes(input as OtpPurpose)) {
+export function parsePurpose(input: unknown): PublicPurpose {
+  if (!OTP_PURPOSES.includes(input as PublicPurpose)) {
     throw fieldError('INVALID_REQUEST', 'purpose', 'purpose must be signup or pin_reset');
   }
-  return input as OtpPurpose;
+  return input as PublicPurpose;
 }
+
+/** A code that matched (see OtpService.check), to be consumed in the transaction that acts on it. */
+export interface CheckedCode {
+  id: string;
+}
+
+/** D6 with enumeration protection: what the owner of a number that has an account hears instead of a code. */
+const TAKEN_NUMBER_NOTICE: Record<Exclude<OtpPurpose, 'pin_reset'>, string> = {
+  signup:
+    'Someone tried to create an account with this number, which already has one. Sign in or reset your PIN instead.',
+  phone_change:
+    'Someone tried to move another account to this number, which already has one. No change was made.',
+};
 
 export interface OtpDeps {
   db: Database;
@@ -44,20 +60,20 @@ export class OtpService {
   }
 
   async send(phoneInput: unknown, purposeInput: unknown): Promise<{ expires_in: number; message: string }> {
-    const phone = parsePhone(phoneInput).e164;
-    const purpose = parsePurpose(purposeInput);
+    return this.sendCode(parsePhone(phoneInput).e164, parsePurpose(purposeInput));
+  }
+
+  /** D6: a new code for a normalised phone; sign-up and a phone change (P74) need a number nobody has. */
+  async sendCode(phone: string, purpose: OtpPurpose): Promise<{ expires_in: number; message: string }> {
     const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
 
     // D6: without enumeration protection, say plainly why no code is sent; with it, answer the same success
     // and tell only the phone's owner.
-    if (purpose === 'signup' && registered) {
+    if (purpose !== 'pin_reset' && registered) {
       if (!this.d.enumerationProtection)
         throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
-      await this.deliver(
-        phone,
-        'Someone tried to create an account with this number, which already has one. Sign in or reset your PIN instead.',
-      );
+      await this.deliver(phone, TAKEN_NUMBER_NOTICE[purpose]);
       return answer;
     }
     if (purpose === 'pin_reset' && !registered) {
@@ -111,6 +127,27 @@ export class OtpService {
   ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
     const phone = parsePhone(phoneInput).e164;
     const purpose = parsePurpose(purposeInput);
+    const code = await this.check(phone, purpose, codeInput);
+    const now = this.d.clock.now();
+    const tempToken = this.d.random.token(32);
+    await this.d.db.transaction(async (tx) => {
+      await this.consume(tx, code);
+      await tempTokensRepo.insert(tx, {
+        token_hash: sha256(tempToken),
+        phone,
+        purpose,
+        created_at: now,
+        expires_at: addSeconds(now, TEMP_TOKEN_TTL_SECONDS),
+      });
+    });
+    return { verified: true, temp_token: tempToken, expires_in: TEMP_TOKEN_TTL_SECONDS };
+  }
+
+  /**
+   * D6: evaluates a code against the phone's current one, counting the evaluation first (the 6th burns the
+   * code). A match is not yet a use: `consume` it in the transaction that acts on it.
+   */
+  async check(phone: string, purpose: OtpPurpose, codeInput: unknown): Promise<CheckedCode> {
     if (typeof codeInput !== 'string' || codeInput.length > 32)
       throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
     const now = this.d.clock.now();
@@ -136,20 +173,13 @@ export class OtpService {
       });
     }
 
-    const tempToken = this.d.random.token(32);
-    const won = await this.d.db.transaction(async (tx) => {
-      if (!(await otpsRepo.consume(tx, otp.id, now))) return false;
-      await tempTokensRepo.insert(tx, {
-        token_hash: sha256(tempToken),
-        phone,
-        purpose,
-        created_at: now,
-        expires_at: addSeconds(now, TEMP_TOKEN_TTL_SECONDS),
-      });
-      return true;
-    });
-    if (!won) throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
-    return { verified: true, temp_token: tempToken, expires_in: TEMP_TOKEN_TTL_SECONDS };
+    return { id: otp.id };
+  }
+
+  /** A checked code used once: of parallel uses of one code, one gets past this and the others fail. */
+  async consume(tx: Queryable, code: CheckedCode): Promise<void> {
+    if (!(await otpsRepo.consume(tx, code.id, this.d.clock.now())))
+      throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
   }
 
   /** D7: a cheap look before the expensive PIN hash; consumeTempToken is the real gate. */

@@ -1,7 +1,7 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import { type Database, type Queryable, uniqueViolation } from '../storage/db.ts';
 import { type ProfileFields, type UserRow, usersRepo } from '../storage/repositories/users.ts';
-import { DomainError } from './errors.ts';
+import { DomainError, noSuchUser } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import { handleProblem } from './handle-rules.ts';
 import { HANDLE_COOLDOWN_SECONDS, parseProfilePatch } from './profile-rules.ts';
@@ -18,15 +18,13 @@ export type HandleCheck = {
   reason: 'invalid' | 'reserved' | 'taken' | null;
 };
 
-const notFound = () => new DomainError('NOT_FOUND', 'no such user');
-
 /** Profiles of the REST surface: the owner's view and edits, the public view, handle availability. */
 export class ProfileService {
   constructor(private readonly d: ProfileDeps) {}
 
   async get(userId: string): Promise<UserRow> {
     const user = await usersRepo.findLiveById(this.d.db, userId);
-    if (!user) throw notFound();
+    if (!user) throw noSuchUser();
     return user;
   }
 
@@ -51,7 +49,7 @@ export class ProfileService {
   async applyIn(tx: Queryable, userId: string, patch: ProfileFields): Promise<UserRow> {
     const now = this.d.clock.now();
     const current = await usersRepo.findLiveById(tx, userId);
-    if (!current) throw notFound();
+    if (!current) throw noSuchUser();
     const changed = (Object.keys(patch) as Array<keyof ProfileFields>).filter((k) => patch[k] !== current[k]);
     if (!changed.length) return current;
     const fields = Object.fromEntries(changed.map((k) => [k, patch[k]])) as ProfileFields;
@@ -80,7 +78,7 @@ export class ProfileService {
   async publicProfile(handle: string): Promise<UserRow> {
     const user =
       handleProblem(handle) === 'invalid' ? undefined : await usersRepo.findLiveByHandle(this.d.db, handle);
-    if (!user) throw notFound();
+    if (!user) throw noSuchUser();
     return user;
   }
 

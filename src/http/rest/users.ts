@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import type { AuthContext } from '../types.ts';
 import { ok } from './envelope.ts';
+import { phoneKey } from './otp.ts';
 import { publicProfile, restUser } from './presenters.ts';
 import { body, envelopeResponses, str } from './schemas.ts';
 
@@ -62,6 +63,52 @@ export function userRoutes(app: FastifyInstance, c: Container) {
     },
     async (request) =>
       ok(await c.deletion.deleteWithPin(me(request).userId, request.body as Record<string, unknown>)),
+  );
+
+  // P74: a new phone number, proven by a code sent to it, then confirmed with that code and the PIN.
+  app.post(
+    '/users/me/phone',
+    {
+      schema: {
+        ...secured,
+        summary: 'Send a code to the new phone number of the account (P74)',
+        body: body(['phone'], { phone: str('the new number, E.164') }),
+        response: envelopeResponses('{expires_in, message}'),
+      },
+      config: {
+        auth: true,
+        // D28's otp/send limits for the new number and the address, and the caller's REST limit.
+        rateLimit: (request) => {
+          const phone = phoneKey(request);
+          return [
+            request.auth ? ['rest_user', request.auth.userId] : ['rest_address', request.ip],
+            ['otp_send_address', request.ip],
+            ...(phone ? [['otp_send_phone', phone] as ['otp_send_phone', string]] : []),
+          ];
+        },
+      },
+    },
+    async (request) =>
+      ok(await c.phoneChange.start(me(request).userId, (request.body as Record<string, unknown>).phone)),
+  );
+
+  app.post(
+    '/users/me/phone/confirm',
+    {
+      schema: {
+        ...secured,
+        summary: 'Move the account to the new phone number: its code and the PIN (P74)',
+        body: body(['phone', 'code', 'pin'], {
+          phone: str('the new number, as sent to'),
+          code: str('the code from the SMS'),
+          pin: str('the PIN'),
+        }),
+        response: envelopeResponses('the updated REST User'),
+      },
+      config: { auth: true },
+    },
+    async (request) =>
+      ok(restUser(await c.phoneChange.confirm(me(request).userId, request.body as Record<string, unknown>))),
   );
 
   app.get(

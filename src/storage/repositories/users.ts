@@ -170,6 +170,14 @@ export const usersRepo = {
       [id, k.status, k.country ?? null, k.birthday ?? null, k.verifiedAt ?? null, now],
     ),
 
+  /** P74: a live account's new number; a number another live account has is a unique violation. */
+  setPhone: (q: Queryable, id: string, phone: string, now: Date) =>
+    maybeOne<UserRow>(
+      q,
+      'UPDATE users SET phone = $2, updated_at = $3 WHERE id = $1 AND deleted_at IS NULL RETURNING *',
+      [id, phone, now],
+    ),
+
   /** The operator's lock; unlocking also clears the PIN lock (D9) and its count. */
   setAdminLock: (q: Queryable, id: string, lockedAt: Date | null) =>
     maybeOne<UserRow>(

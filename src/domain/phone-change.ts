@@ -1,0 +1,85 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../providers/clock.ts';
+import type { SmsProvider } from '../providers/sms/sms-provider.ts';
+import { type Database, uniqueViolation } from '../storage/db.ts';
+import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
+import type { AccountService } from './accounts.ts';
+import { fieldError, noSuchUser } from './errors.ts';
+import { type Events, payloads } from './events.ts';
+import type { OtpService } from './otp.ts';
+import { maskPhone, parsePhone } from './phone.ts';
+
+export interface PhoneChangeDeps {
+  db: Database;
+  clock: Clock;
+  events: Events;
+  otp: OtpService;
+  accounts: AccountService;
+  sms: SmsProvider;
+  logger: Logger;
+}
+
+/** P74: what the previous number is told once an account has moved away from it. */
+export const PHONE_CHANGED_NOTICE =
+  'The phone number of your account was changed to another number. If you did not do this, contact the app you signed up with.';
+
+/**
+ * P74: a signed-in account moves to a new phone number, proven by a code sent to it and confirmed with the
+ * PIN. Carriers give numbers up and hand them out again; without this, the account stays on a number its
+ * user no longer has, and the number's next owner could reset its PIN.
+ */
+export class PhoneChangeService {
+  constructor(private readonly d: PhoneChangeDeps) {}
+
+  /** Step 1: a code to the new number (D6's rules; like sign-up, no live account may have it). */
+  async start(userId: string, phoneInput: unknown): Promise<{ expires_in: number; message: string }> {
+    const phone = parsePhone(phoneInput).e164;
+    const user = await this.liveUser(userId);
+    if (phone === user.phone)
+      throw fieldError('INVALID_REQUEST', 'phone', 'this is already the phone number of the account');
+    return this.d.otp.sendCode(phone, 'phone_change');
+  }
+
+  /**
+   * Step 2: the PIN first (an attempt toward D9's lock, as on deletion, P18), then the code (D6: 5
+   * evaluations), then the move with its user.updated in one transaction that also uses up the code.
+   * Sessions stay: the user is the same. The previous number is told afterwards.
+   */
+  async confirm(userId: string, body: Record<string, unknown>): Promise<UserRow> {
+    const phone = parsePhone(body.phone).e164;
+    const user = await this.liveUser(userId);
+    await this.d.accounts.verifyPinOf(user, body.pin);
+    const code = await this.d.otp.check(phone, 'phone_change', body.code);
+    let moved: UserRow;
+    try {
+      moved = await this.d.db.transaction(async (tx) => {
+        await this.d.otp.consume(tx, code);
+        const row = await usersRepo.setPhone(tx, userId, phone, this.d.clock.now());
+        if (!row) throw noSuchUser();
+        await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(row, ['phone']));
+        return row;
+      });
+    } catch (err) {
+      // Another account took the number after the code was sent.
+      if (uniqueViolation(err) === 'users_phone_live')
+        throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
+      throw err;
+    }
+    // The move stands whether or not the notice gets through.
+    await this.d.sms
+      .send(user.phone, PHONE_CHANGED_NOTICE)
+      .catch((err: Error) =>
+        this.d.logger.warn(
+          { to: maskPhone(user.phone), err: err.message },
+          'the notice of a phone number change could not be sent',
+        ),
+      );
+    return moved;
+  }
+
+  private async liveUser(userId: string): Promise<UserRow> {
+    const user = await usersRepo.findLiveById(this.d.db, userId);
+    if (!user) throw noSuchUser();
+    return user;
+  }
+}
