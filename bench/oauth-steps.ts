@@ -5,8 +5,8 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 
 /**
  * The OAuth scenarios' steps: a first-party public client, one signed-in browser (its SSO cookie), then
- * "authorize + code exchange" (the exchange signs an access token and an ID token) and OAuth refresh
- * chains (one signature each).
+ * "authorize + code exchange" (the exchange signs an access token and an ID token), the exchange alone on
+ * codes minted ahead, and OAuth refresh chains (one signature each).
  */
 export async function oauthSteps(
   http: Client,
@@ -49,10 +49,12 @@ export async function oauthSteps(
   if (!sso) throw new Error(`hosted sign-in failed (${signedIn.status})`);
   const cookie = `callsign_csrf=${csrf}; callsign_sso=${sso}`;
 
-  const exchange = async () => {
+  /** The signed-in browser's authorization: a code, with no page shown (single sign-on, first party). */
+  const authorize = async () => {
     const back = await http.send('GET', `/authorize?${query}`, undefined, { cookie });
-    const code = new URL(String(back.headers.location)).searchParams.get('code');
-    if (!code) return undefined;
+    return new URL(String(back.headers.location)).searchParams.get('code') ?? undefined;
+  };
+  const redeem = async (code: string) => {
     const r = await http.form('/oauth/token', {
       grant_type: 'authorization_code',
       client_id: clientId,
@@ -62,12 +64,35 @@ export async function oauthSteps(
     });
     return r.status === 200 ? (JSON.parse(r.text) as { refresh_token: string }) : undefined;
   };
+  const exchange = async () => {
+    const code = await authorize();
+    return code ? redeem(code) : undefined;
+  };
 
   const tokens: string[] = [];
   for (let i = 0; i < chains; i++) tokens.push((await exchange())?.refresh_token as string);
 
   return {
     codeStep: async () => (await exchange()) !== undefined,
+    /** `n` codes minted ahead, `lanes` authorizations at a time; each lives 60 s. */
+    async mintCodes(n: number, lanes: number): Promise<string[]> {
+      const codes: string[] = [];
+      await Promise.all(
+        Array.from({ length: lanes }, async () => {
+          while (codes.length < n) {
+            const code = await authorize();
+            if (!code) throw new Error('authorization gave no code');
+            codes.push(code);
+          }
+        }),
+      );
+      return codes;
+    },
+    /** The token endpoint alone, on a code of the pool; false when the pool has run dry. */
+    exchangeStep: (pool: string[]) => async () => {
+      const code = pool.pop();
+      return code !== undefined && (await redeem(code)) !== undefined;
+    },
     refreshStep: async (lane: number) => {
       const r = await http.form('/oauth/token', {
         grant_type: 'refresh_token',
