@@ -4,6 +4,7 @@ import { adminSurface } from './http/admin/index.ts';
 import { apiV1Surface } from './http/api-v1/index.ts';
 import { avatarRoutes } from './http/avatars.ts';
 import { consoleSurface } from './http/console/index.ts';
+import { metricsRoutes } from './http/metrics-routes.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
 import { registerNulGuard } from './http/plugins/nul-guard.ts';
@@ -51,6 +52,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   );
 
   await registerOpenApi(app, c);
+  metricsRoutes(app, c);
   jwksRoutes(app, c);
   avatarRoutes(app, c);
   await app.register(async (rest) => restSurface(rest, c));

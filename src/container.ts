@@ -26,6 +26,7 @@ import { RefreshTokenCodec } from './domain/refresh-tokens.ts';
 import { SessionService } from './domain/sessions.ts';
 import { WebhookEndpointService } from './domain/webhook-endpoints.ts';
 import { createLogger } from './logger.ts';
+import { Metrics } from './metrics.ts';
 import { type Clock, systemClock } from './providers/clock.ts';
 import { manualKycProvider } from './providers/kyc/kyc-provider.ts';
 import { sandboxKycProvider } from './providers/kyc/sandbox.ts';
@@ -36,6 +37,7 @@ import type { SmsProvider } from './providers/sms/sms-provider.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
+import { webhookDeliveriesRepo } from './storage/repositories/webhook-deliveries.ts';
 import { WebhookSender } from './webhooks/http-sender.ts';
 import { housekeeping } from './workers/housekeeping.ts';
 import { purgeDeletedAccounts } from './workers/purge-deleted-accounts.ts';
@@ -74,6 +76,8 @@ export interface Container {
   deliveries: WebhookDeliveryWorker;
   /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
   worker: WorkerRunner;
+  /** P75 */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -185,12 +189,14 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     });
     const sender =
       parts.webhookSender ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
+    const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
     const deliveries = new WebhookDeliveryWorker({
       db,
       clock,
       logger,
       sender,
       signingSecrets: (e) => webhooks.signingSecrets(e),
+      onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     });
     const worker = new WorkerRunner(
       db,
@@ -232,6 +238,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       consoleSessions,
       deliveries,
       worker,
+      metrics,
       async close() {
         await worker.stop();
         sender.close();

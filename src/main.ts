@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig, readDotEnv } from './config/config.ts';
 import { buildContainer } from './container.ts';
+import { gatherWorkerMetrics } from './metrics.ts';
 import { openDatabase, storageWarnings } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
 
@@ -101,6 +102,7 @@ async function runPrimary(config: Config): Promise<void> {
   }
   let listening = 0;
   let stopping = false;
+  gatherWorkerMetrics(); // P75: a scrape reaching one worker counts them all
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   cluster.on('message', (_worker, message: { listening?: number }) => {
     if (message.listening !== undefined && ++listening === config.webConcurrency)

@@ -17,6 +17,8 @@ export interface Config {
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   adminToken: string | undefined;
+  /** P75: bearer token of GET /metrics; unset, the route does not exist */
+  metricsToken: string | undefined;
   smsProvider: SmsProviderName;
   smsHttpUrl: string | undefined;
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
@@ -153,6 +155,10 @@ export function loadConfig(env: Env): Readonly<Config> {
   const adminToken = str('ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < 24)
     problems.push('ADMIN_TOKEN must be at least 24 characters');
+  // P75: the scraper's credential; unset, there is no /metrics.
+  const metricsToken = str('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 24)
+    problems.push('METRICS_TOKEN must be at least 24 characters');
 
   const pinPepper = str('PIN_PEPPER');
   const keyEncryptionKey = str('KEY_ENCRYPTION_KEY');
@@ -190,6 +196,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     redisUrl: str('REDIS_URL'),
     redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'callsign:',
     adminToken,
+    metricsToken,
     smsProvider,
     smsHttpUrl,
     twilio,

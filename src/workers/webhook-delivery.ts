@@ -25,6 +25,8 @@ export interface DeliveryWorkerDeps {
   concurrency?: number;
   /** how often an idle worker looks for due deliveries without being told of new ones (P61) */
   pollMs?: number;
+  /** P75: told of each attempt's outcome */
+  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
 }
 
 /** P61: migration 010's trigger notifies this channel (at commit) for each transaction that writes deliveries. */
@@ -186,6 +188,7 @@ export class WebhookDeliveryWorker {
     };
     if (result.error === null) this.d.logger.info(log, 'webhook delivered');
     else this.d.logger.warn(log, 'webhook attempt failed');
+    this.d.onAttempt?.(outcome.status === 'pending' ? 'retrying' : outcome.status);
     await new Promise<void>((written) => {
       this.#results.push({
         claim: c,

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { sample } from '../helpers/metrics.ts';
 import { BIN, spawnServer } from '../helpers/spawn-server.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'callsign-cli-'));
@@ -94,7 +95,13 @@ describe('the callsign command', () => {
         `DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`,
       ]);
       url.searchParams.set('options', `-c search_path=${schema}`);
-      const s = await start({ ...baseEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '2' });
+      const METRICS_TOKEN = 'metrics-token-for-the-cluster-0123';
+      const s = await start({
+        ...baseEnv,
+        DATABASE_URL: url.toString(),
+        WEB_CONCURRENCY: '2',
+        METRICS_TOKEN,
+      });
       try {
         assert.match(s.output(), /2 workers/);
         // P58: the banner warns when the server's autovacuum is off (as on the CI machines), and only then.
@@ -116,6 +123,19 @@ describe('the callsign command', () => {
         for (let i = 0; i < 5; i++) {
           const res = await fetch(`http://127.0.0.1:${s.port}/health`, { headers: { connection: 'close' } });
           assert.equal(res.status, 200);
+        }
+        // P75: whichever worker a scrape reaches, it counts the requests both answered.
+        for (let i = 0; i < 2; i++) {
+          const scraped = await fetch(`http://127.0.0.1:${s.port}/metrics`, {
+            headers: { connection: 'close', authorization: `Bearer ${METRICS_TOKEN}` },
+          });
+          assert.equal(scraped.status, 200);
+          const text = await scraped.text();
+          assert.equal(
+            sample(text, 'callsign_http_requests_total', { route: '/health', status: '200' }),
+            5,
+            text,
+          );
         }
       } finally {
         s.child.kill('SIGTERM');

@@ -55,6 +55,11 @@ describe('configuration (D35, D39)', () => {
     }
   });
 
+  test('P75: METRICS_TOKEN is at least 24 characters', () => {
+    assert.ok(problems({ METRICS_TOKEN: 'x'.repeat(23) }).some((p) => p.startsWith('METRICS_TOKEN')));
+    assert.ok(!problems({ METRICS_TOKEN: 'x'.repeat(24) }).some((p) => p.startsWith('METRICS_TOKEN')));
+  });
+
   test('P21: ADMIN_TOKEN is at least 24 characters', () => {
     assert.ok(problems({ ADMIN_TOKEN: 'x'.repeat(23) }).some((p) => p.startsWith('ADMIN_TOKEN')));
     assert.ok(!problems({ ADMIN_TOKEN: 'x'.repeat(24) }).some((p) => p.startsWith('ADMIN_TOKEN')));

@@ -1,4 +1,4 @@
-import { maybeOne, type Queryable } from '../db.ts';
+import { maybeOne, one, type Queryable } from '../db.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -51,6 +51,15 @@ export interface AttemptResult extends AttemptRow {
 const WITH_EVENT = `SELECT d.*, o.type AS event_type FROM webhook_deliveries d JOIN outbox_events o ON o.id = d.event_id`;
 
 export const webhookDeliveriesRepo = {
+  /** P75: deliveries waiting for an attempt, due or not (the partial index of migration 006 covers them). */
+  countPending: async (q: Queryable) =>
+    (
+      await one<{ n: number }>(
+        q,
+        "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'",
+      )
+    ).n,
+
   /**
    * Takes up to `limit` due deliveries of enabled endpoints for this worker until `lockedUntil`.
    * FOR UPDATE SKIP LOCKED: two workers claiming at once get disjoint sets, and a claim whose lease has

@@ -1,0 +1,110 @@
+import cluster from 'node:cluster';
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+// P75: Prometheus metrics. Each app has a registry of its own (the tests run many apps in one process); in
+// a cluster (WEB_CONCURRENCY > 1) a scrape reaches one worker, which asks the primary to gather every
+// worker's registry, so the answer counts the whole service, not the worker that happened to answer.
+
+const REQUEST = 'callsign:metrics-request';
+const ANSWER = 'callsign:metrics-answer';
+/** The primary's gathering waits this long for the workers (prom-client gives up after 5 s itself). */
+const GATHER_TIMEOUT_MS = 6000;
+
+interface Answer {
+  type: typeof ANSWER;
+  id: number;
+  text?: string;
+  error?: string;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  /** by route template (never the raw URL: ids and tokens stay out, and the series stay few) */
+  readonly httpRequests = new Counter({
+    name: 'callsign_http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'callsign_http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer being sent, by route template and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly webhookAttempts = new Counter({
+    name: 'callsign_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (delivered, retrying, failed for good)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(pendingDeliveries: () => Promise<number>) {
+    collectDefaultMetrics({ register: this.registry });
+    const registry = this.registry;
+    new Gauge({
+      name: 'callsign_webhook_deliveries_pending',
+      help: 'Webhook deliveries waiting for a first or a further attempt',
+      registers: [registry],
+      // The same count in every worker: gathered, it is one value, not their sum.
+      aggregator: 'max',
+      async collect() {
+        this.set(await pendingDeliveries());
+      },
+    });
+    if (cluster.isWorker) {
+      new AggregatorRegistry(); // answers the primary's requests for this worker's metrics
+      AggregatorRegistry.setRegistries([this.registry]);
+    }
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The text exposition: this process's, or in a cluster worker the whole cluster's. */
+  text(): Promise<string> {
+    return cluster.isWorker ? askPrimary() : this.registry.metrics();
+  }
+}
+
+const waiting = new Map<number, (answer: Answer) => void>();
+let asked = 0;
+let listening = false;
+
+function askPrimary(): Promise<string> {
+  if (!listening) {
+    listening = true;
+    process.on('message', (m: Answer) => {
+      if (m?.type === ANSWER) waiting.get(m.id)?.(m);
+    });
+  }
+  const id = ++asked;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => settle({ type: ANSWER, id, error: 'the primary did not answer' }),
+      GATHER_TIMEOUT_MS,
+    );
+    const settle = (a: Answer) => {
+      clearTimeout(timer);
+      waiting.delete(id);
+      if (a.error !== undefined) reject(new Error(`gathering the workers' metrics failed: ${a.error}`));
+      else resolve(a.text ?? '');
+    };
+    waiting.set(id, settle);
+    process.send?.({ type: REQUEST, id });
+  });
+}
+
+/** In the primary of a cluster: gathers every worker's metrics for the worker a scrape reached. */
+export function gatherWorkerMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker, m: { type?: string; id?: number }) => {
+    if (m?.type !== REQUEST) return;
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ type: ANSWER, id: m.id, text }),
+      (err: Error) => worker.send({ type: ANSWER, id: m.id, error: err.message }),
+    );
+  });
+}
