@@ -45,6 +45,10 @@ export async function authorizeWithPin(
   return new URL(String(res.headers.location));
 }
 
+/** RFC 6749 §2.3.1: client_secret_basic's Authorization header. */
+export const basicAuth = (c: { id: string; secret: string }) =>
+  `Basic ${Buffer.from(`${c.id}:${c.secret}`).toString('base64')}`;
+
 export const tokenRequest = (
   t: TestApp,
   form: Record<string, string>,
@@ -54,9 +58,7 @@ export const tokenRequest = (
     body: new URLSearchParams(form).toString(),
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      ...(basic
-        ? { authorization: `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}` }
-        : {}),
+      ...(basic ? { authorization: basicAuth(basic) } : {}),
     },
   });
 
