@@ -53,81 +53,97 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const database: TestDatabase | undefined = shared ? undefined : await freshDatabase();
   const db = shared?.c.db ?? (database as TestDatabase).db;
   const clock = shared?.clock ?? new ManualClock();
-  const config = loadConfig({
-    APP_ENV: 'development',
-    DATABASE_URL: 'memory://',
-    BASE_URL: 'http://callsign.test',
-    SMS_PROVIDER: 'http',
-    SMS_HTTP_URL: smsUrl,
-    LOG_LEVEL: 'info',
-    ...(TEST_REDIS_URL
-      ? {
-          REDIS_URL: TEST_REDIS_URL,
-          REDIS_KEY_PREFIX: shared?.c.config.redisKeyPrefix ?? `test:${randomBytes(6).toString('hex')}:`,
-        }
-      : {}),
-    ...opts.env,
-  });
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logs.push(chunk.toString());
-      done();
-    },
-  });
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-  const c = await buildContainer(config, {
-    db,
-    ownsDb: false,
-    redis,
-    clock,
-    secrets: testSecrets,
-    logger: createLogger(config.logLevel, sink),
-    sms: opts.sms,
-    webhookSender: opts.webhookSender,
-  });
-  const app = await buildApp(c);
-  await app.ready();
-
-  return {
-    app,
-    c,
-    clock,
-    sms,
-    logs,
-    async request(method, url, { body, token, headers = {}, ip } = {}) {
-      const res = await app.inject({
-        method: method as 'GET',
-        url,
-        remoteAddress: ip,
-        headers: {
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...headers,
-        },
-        payload:
-          body === undefined
-            ? undefined
-            : typeof body === 'string' || Buffer.isBuffer(body)
-              ? body
-              : JSON.stringify(body),
-      });
-      let parsed: unknown = res.body;
-      try {
-        parsed = JSON.parse(res.body);
-      } catch {}
-      return { status: res.statusCode, body: parsed, headers: res.headers };
-    },
-    async close() {
-      await app.close();
-      await c.close();
-      await redis?.quit().catch(() => redis.disconnect());
-      if (!shared) {
-        await sms.close();
-        await database?.drop();
-      }
-    },
+  // What this app opened of its own, closed again also when its configuration or start is refused.
+  const release = async () => {
+    if (!shared) {
+      await sms.close();
+      await database?.drop();
+    }
   };
+  try {
+    return await startApp();
+  } catch (err) {
+    await release();
+    throw err;
+  }
+
+  async function startApp(): Promise<TestApp> {
+    const config = loadConfig({
+      APP_ENV: 'development',
+      DATABASE_URL: 'memory://',
+      BASE_URL: 'http://callsign.test',
+      SMS_PROVIDER: 'http',
+      SMS_HTTP_URL: smsUrl,
+      LOG_LEVEL: 'info',
+      ...(TEST_REDIS_URL
+        ? {
+            REDIS_URL: TEST_REDIS_URL,
+            REDIS_KEY_PREFIX: shared?.c.config.redisKeyPrefix ?? `test:${randomBytes(6).toString('hex')}:`,
+          }
+        : {}),
+      ...opts.env,
+    });
+    const logs: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        logs.push(chunk.toString());
+        done();
+      },
+    });
+    const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+    const c = await buildContainer(config, {
+      db,
+      ownsDb: false,
+      redis,
+      clock,
+      secrets: testSecrets,
+      logger: createLogger(config.logLevel, sink),
+      sms: opts.sms,
+      webhookSender: opts.webhookSender,
+    }).catch(async (err) => {
+      await redis?.quit().catch(() => redis.disconnect());
+      throw err;
+    });
+    const app = await buildApp(c);
+    await app.ready();
+
+    return {
+      app,
+      c,
+      clock,
+      sms,
+      logs,
+      async request(method, url, { body, token, headers = {}, ip } = {}) {
+        const res = await app.inject({
+          method: method as 'GET',
+          url,
+          remoteAddress: ip,
+          headers: {
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...headers,
+          },
+          payload:
+            body === undefined
+              ? undefined
+              : typeof body === 'string' || Buffer.isBuffer(body)
+                ? body
+                : JSON.stringify(body),
+        });
+        let parsed: unknown = res.body;
+        try {
+          parsed = JSON.parse(res.body);
+        } catch {}
+        return { status: res.statusCode, body: parsed, headers: res.headers };
+      },
+      async close() {
+        await app.close();
+        await c.close();
+        await redis?.quit().catch(() => redis.disconnect());
+        await release();
+      },
+    };
+  }
 }
 
 /**
