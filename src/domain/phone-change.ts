@@ -8,6 +8,7 @@ import { fieldError, noSuchUser } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import type { OtpService } from './otp.ts';
 import { maskPhone, parsePhone } from './phone.ts';
+import type { ProfileService } from './profiles.ts';
 
 export interface PhoneChangeDeps {
   db: Database;
@@ -15,6 +16,7 @@ export interface PhoneChangeDeps {
   events: Events;
   otp: OtpService;
   accounts: AccountService;
+  profiles: ProfileService;
   sms: SmsProvider;
   logger: Logger;
 }
@@ -34,7 +36,7 @@ export class PhoneChangeService {
   /** Step 1: a code to the new number (D6's rules; like sign-up, no live account may have it). */
   async start(userId: string, phoneInput: unknown): Promise<{ expires_in: number; message: string }> {
     const phone = parsePhone(phoneInput).e164;
-    const user = await this.liveUser(userId);
+    const user = await this.d.profiles.get(userId);
     if (phone === user.phone)
       throw fieldError('INVALID_REQUEST', 'phone', 'this is already the phone number of the account');
     return this.d.otp.sendCode(phone, 'phone_change');
@@ -47,7 +49,7 @@ export class PhoneChangeService {
    */
   async confirm(userId: string, body: Record<string, unknown>): Promise<UserRow> {
     const phone = parsePhone(body.phone).e164;
-    const user = await this.liveUser(userId);
+    const user = await this.d.profiles.get(userId);
     await this.d.accounts.verifyPinOf(user, body.pin);
     const code = await this.d.otp.check(phone, 'phone_change', body.code);
     let moved: UserRow;
@@ -75,11 +77,5 @@ export class PhoneChangeService {
         ),
       );
     return moved;
-  }
-
-  private async liveUser(userId: string): Promise<UserRow> {
-    const user = await usersRepo.findLiveById(this.d.db, userId);
-    if (!user) throw noSuchUser();
-    return user;
   }
 }

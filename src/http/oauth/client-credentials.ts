@@ -25,3 +25,7 @@ export function clientCredentials(request: FastifyRequest): ClientCredentials {
   }
   return creds;
 }
+
+/** What a per-client limit counts against (D28): the client the request names, or its address if none. */
+export const limitedClient = (creds: ClientCredentials, request: FastifyRequest) =>
+  creds.basic?.id ?? creds.clientId ?? request.ip;

@@ -5,7 +5,7 @@ import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { allowBrowserApps } from '../plugins/browser-access.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
-import { clientCredentials } from './client-credentials.ts';
+import { clientCredentials, limitedClient } from './client-credentials.ts';
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
 const clientFields = {
@@ -36,7 +36,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       const creds = clientCredentials(request);
       // D28: 300 requests per minute per client.
-      await countRequest(c, reply, [['oauth_token_client', creds.basic?.id ?? creds.clientId ?? request.ip]]);
+      await countRequest(c, reply, [['oauth_token_client', limitedClient(creds, request)]]);
       const client = await c.oauthTokens.authenticateClient(creds);
       const body = request.body as Record<string, unknown>;
       switch (body.grant_type) {
@@ -91,9 +91,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       const creds = clientCredentials(request);
-      await countRequest(c, reply, [
-        ['oauth_introspect_client', creds.basic?.id ?? creds.clientId ?? request.ip],
-      ]);
+      await countRequest(c, reply, [['oauth_introspect_client', limitedClient(creds, request)]]);
       const client = await c.oauthTokens.authenticateClient(creds);
       return c.oauthTokens.introspect(client, (request.body as Record<string, unknown>).token);
     },

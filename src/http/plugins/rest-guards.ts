@@ -17,6 +17,10 @@ export async function authenticate(c: Container, request: FastifyRequest): Promi
   return { userId: claims.sub, sessionId: claims.sid, clientId: claims.aud, scope: claims.scope };
 }
 
+/** D28: "all other REST endpoints": 100 a minute per user when authenticated, else per address. */
+export const restLimits = (request: FastifyRequest): Array<[RateLimitName, string]> =>
+  request.auth ? [['rest_user', request.auth.userId]] : [['rest_address', request.ip]];
+
 /**
  * Runs before validation on every REST route: authenticates where the route asks for it, then counts the
  * request against its limits (D28) and sets X-RateLimit-* on the answer, whatever the outcome.
@@ -32,11 +36,7 @@ export function registerRestGuards(app: FastifyInstance, c: Container) {
         authError = err;
       }
     }
-    const subjects: Array<[RateLimitName, string]> = config.rateLimit
-      ? config.rateLimit(request)
-      : request.auth
-        ? [['rest_user', request.auth.userId]]
-        : [['rest_address', request.ip]];
+    const subjects = config.rateLimit ? config.rateLimit(request) : restLimits(request);
     try {
       await countRequest(c, reply, subjects);
     } catch (err) {

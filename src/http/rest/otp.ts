@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import { ok } from './envelope.ts';
@@ -11,6 +12,15 @@ export function phoneKey(request: FastifyRequest): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Spec "Limits" and D28: a code sent counts 3 per hour per phone and 10 per hour per client address. */
+export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, string]> {
+  const phone = phoneKey(request);
+  return [
+    ['otp_send_address', request.ip],
+    ...(phone ? [['otp_send_phone', phone] as [RateLimitName, string]] : []),
+  ];
 }
 
 const phoneAndPurpose = {
@@ -28,16 +38,7 @@ export function otpRoutes(app: FastifyInstance, c: Container) {
         body: body(['phone', 'purpose'], phoneAndPurpose),
         response: envelopeResponses('{expires_in, message}'),
       },
-      config: {
-        // Spec "Limits" and D28: 3 per hour per phone, 10 per hour per client address.
-        rateLimit: (request) => {
-          const phone = phoneKey(request);
-          return [
-            ['otp_send_address', request.ip],
-            ...(phone ? [['otp_send_phone', phone] as ['otp_send_phone', string]] : []),
-          ];
-        },
-      },
+      config: { rateLimit: otpSendLimits },
     },
     async (request) => {
       const b = request.body as Record<string, unknown>;

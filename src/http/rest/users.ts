@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
+import { restLimits } from '../plugins/rest-guards.ts';
 import type { AuthContext } from '../types.ts';
 import { ok } from './envelope.ts';
-import { phoneKey } from './otp.ts';
+import { otpSendLimits } from './otp.ts';
 import { publicProfile, restUser } from './presenters.ts';
 import { body, envelopeResponses, str } from './schemas.ts';
 
@@ -77,15 +78,8 @@ export function userRoutes(app: FastifyInstance, c: Container) {
       },
       config: {
         auth: true,
-        // D28's otp/send limits for the new number and the address, and the caller's REST limit.
-        rateLimit: (request) => {
-          const phone = phoneKey(request);
-          return [
-            request.auth ? ['rest_user', request.auth.userId] : ['rest_address', request.ip],
-            ['otp_send_address', request.ip],
-            ...(phone ? [['otp_send_phone', phone] as ['otp_send_phone', string]] : []),
-          ];
-        },
+        // The caller's REST limit, and otp/send's for the new number and the address (D28).
+        rateLimit: (request) => [...restLimits(request), ...otpSendLimits(request)],
       },
     },
     async (request) =>
