@@ -1,7 +1,7 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database, Queryable } from '../storage/db.ts';
-import { type SessionRow, sessionsRepo } from '../storage/repositories/sessions.ts';
+import { type NewSessionWrite, type SessionRow, sessionsRepo } from '../storage/repositories/sessions.ts';
 import { sha256 } from './crypto.ts';
 import type { Device } from './device.ts';
 import { DomainError, fieldError } from './errors.ts';
@@ -24,6 +24,15 @@ export interface SessionDeps {
   refreshTokens: RefreshTokenCodec;
 }
 
+export interface SessionToOpen {
+  userId: string;
+  clientId: string;
+  device: Device;
+  ipAddress: string | null;
+  scope: string;
+  authTime?: Date;
+}
+
 export interface OpenedSession {
   session: SessionRow;
   refreshToken: string;
@@ -40,23 +49,20 @@ export class SessionService {
    * D15: one sign-in on one device, with its session.created event, in one statement: atomic on its own, or
    * part of the caller's transaction.
    */
-  async open(
-    q: Queryable,
-    s: {
-      userId: string;
-      clientId: string;
-      device: Device;
-      ipAddress: string | null;
-      scope: string;
-      authTime?: Date;
-      /** an id chosen beforehand (see SessionService.newId); a new one otherwise */
-      id?: string;
-    },
-  ): Promise<OpenedSession> {
+  async open(q: Queryable, s: SessionToOpen): Promise<OpenedSession> {
+    const { write, refreshToken } = this.prepare(s);
+    return { session: await sessionsRepo.insert(q, write), refreshToken };
+  }
+
+  /**
+   * What opening a session writes (its row, first refresh token and event) and the refresh token to answer,
+   * for a statement that opens it only under conditions of its own (the code exchange, D24).
+   */
+  prepare(s: SessionToOpen): { write: NewSessionWrite; refreshToken: string } {
     const now = this.d.clock.now();
-    const id = s.id ?? this.d.random.uuid();
+    const id = this.d.random.uuid();
     const refreshToken = this.d.refreshTokens.first(id, this.d.random.token(32)).value;
-    const row = {
+    const session = {
       id,
       user_id: s.userId,
       client_id: s.clientId,
@@ -67,18 +73,14 @@ export class SessionService {
       authTime: s.authTime,
       now,
     };
-    const session = await sessionsRepo.insert(
-      q,
-      row,
-      { hash: sha256(refreshToken), expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS) },
-      this.d.events.event('session.created', payloads.sessionCreated(row)),
-    );
-    return { session, refreshToken };
-  }
-
-  /** An id for a session about to be opened, for a caller that records it first (the code exchange, D24). */
-  newId(): string {
-    return this.d.random.uuid();
+    return {
+      write: {
+        session,
+        firstToken: { hash: sha256(refreshToken), expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS) },
+        created: this.d.events.event('session.created', payloads.sessionCreated(session)),
+      },
+      refreshToken,
+    };
   }
 
   /** D16: rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */

@@ -128,12 +128,15 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(res.headers['cache-control'], 'no-store');
   });
 
-  test('a wrong verifier is invalid_grant', async () => {
-    const { challenge } = pkce();
+  test('a wrong verifier is invalid_grant, and uses the code up (D24: single use)', async () => {
+    const { verifier, challenge } = pkce();
     const code = await codeFor(pub.client_id, challenge);
     const res = await exchange(pub.client_id, code, pkce().verifier);
     assert.equal(res.status, 400);
     assert.equal(res.body.error, 'invalid_grant');
+    const again = await exchange(pub.client_id, code, verifier);
+    assert.equal(again.body.error, 'invalid_grant', 'the right verifier comes too late');
+    assert.match(again.body.error_description, /already used/);
   });
 
   test('a token request without a verifier is invalid_request', async () => {
@@ -185,6 +188,8 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(res.body.error, 'invalid_grant');
     assert.match(res.body.error_description, /locked/);
     assert.equal(await unrevokedSessions(t, u.user.id), 0, 'no session was opened');
+    const created = (await events(t, 'session.created')).filter((e) => e.data.user_id === u.user.id);
+    assert.equal(created.length, 1, "D32: the sign-up's session.created only, none for a session not opened");
     assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/unlock`)).status, 200);
     const again = pkce();
     const unlocked = await exchange(

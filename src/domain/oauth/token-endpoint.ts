@@ -1,7 +1,10 @@
 import { type Clock, unixSeconds } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
-import { authorizationCodesRepo } from '../../storage/repositories/authorization-codes.ts';
-import { type ClientRow, clientsRepo } from '../../storage/repositories/clients.ts';
+import {
+  type AuthorizationCodeRow,
+  authorizationCodesRepo,
+} from '../../storage/repositories/authorization-codes.ts';
+import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { sessionsRepo } from '../../storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import type { AccessClaims, AccessTokens } from '../access-tokens.ts';
@@ -46,6 +49,22 @@ const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
 /** RFC 7662 §2.2: `active`, and for an active token what the resource server may know of it. */
 export type Introspection = { active: false } | ({ active: true } & Record<string, unknown>);
 
+/** RFC 6749 §4.1.3 and RFC 7636 §4.6: why this code gives this request no tokens; undefined when it may. */
+function codeRefusal(
+  code: AuthorizationCodeRow,
+  client: ClientRow,
+  redirectUri: string,
+  verifier: string,
+  now: Date,
+): string | undefined {
+  if (code.expires_at <= now) return 'the code has expired';
+  if (code.client_id !== client.client_id) return 'the code was issued to another client';
+  if (code.redirect_uri !== redirectUri) return 'redirect_uri differs from the authorization request';
+  if (!verifierMatches(verifier, code.code_challenge))
+    return 'code_verifier does not match the code_challenge';
+  return undefined;
+}
+
 /** POST /oauth/token, /oauth/revoke and /oauth/userinfo: RFC 6749, RFC 7636, RFC 7009, OIDC Core §5.3. */
 export class TokenEndpointService {
   constructor(private readonly d: TokenEndpointDeps) {}
@@ -81,65 +100,67 @@ export class TokenEndpointService {
     if (verifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
     if (!isWellFormedVerifier(verifier))
       throw new OAuthError('invalid_request', 'code_verifier must be 43-128 unreserved characters');
-    const now = this.d.clock.now();
     const hash = sha256(code);
 
-    const sessionId = this.d.sessions.newId();
-    const outcome = await this.d.db.transaction(async (tx) => {
-      const row = await authorizationCodesRepo.consume(tx, hash, now, sessionId);
-      if (!row) {
-        // D24: a replayed code revokes what it issued.
-        const used = await authorizationCodesRepo.find(tx, hash);
-        if (used?.session_id) await this.d.sessions.revoke(tx, used.session_id, 'admin');
-        return { error: used ? 'the code was already used' : 'unknown code' };
-      }
-      if (row.expires_at <= now) return { error: 'the code has expired' };
-      if (row.client_id !== client.client_id) return { error: 'the code was issued to another client' };
-      if (row.redirect_uri !== redirectUri)
-        return { error: 'redirect_uri differs from the authorization request' };
-      if (!verifierMatches(verifier, row.code_challenge))
-        return { error: 'code_verifier does not match the code_challenge' };
-      // P23, P55: the client may have been read from memory; its deletion ends its sessions, so one opened
-      // after it would outlive it.
-      if (!(await clientsRepo.holdLive(tx, client.client_id))) return { error: 'the client was deleted' };
-      const user = await usersRepo.holdLiveById(tx, row.user_id);
-      if (!user) return { error: 'the account no longer exists' };
-      // P51: a code issued before the operator's lock (or a consent form opened before it) opens nothing.
-      if (user.admin_locked_at) return { error: 'the account is locked' };
-      const opened = await this.d.sessions.open(tx, {
-        userId: user.id,
-        clientId: client.client_id,
-        device: { name: client.client_name, platform: 'web' },
-        ipAddress: null,
-        scope: row.scope,
-        authTime: row.auth_time,
-        id: sessionId,
-      });
-      return { row, user, opened };
-    });
-    if ('error' in outcome) throw invalidGrant(outcome.error as string);
-
-    const { row, user, opened } = outcome;
-    const response = await this.accessResponse(
-      client,
-      user.id,
-      opened.session.id,
-      row.scope,
-      opened.refreshToken,
-    );
-    if (row.scope.split(' ').includes('openid')) {
-      response.id_token = await this.d.tokens.issueIdToken({
-        sub: user.id,
-        aud: client.client_id,
-        ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-        claims: {
-          auth_time: unixSeconds(row.auth_time),
-          ...(row.nonce ? { nonce: row.nonce } : {}),
-          ...idTokenClaims(user, row.scope),
-        },
-      });
+    // The code's fields never change once issued, so they are checked as read; only its use is the race gate.
+    const row = await authorizationCodesRepo.find(this.d.db, hash);
+    if (!row) throw invalidGrant('unknown code');
+    if (row.used_at) return this.replayed(hash);
+    const now = this.d.clock.now();
+    const refused = codeRefusal(row, client, redirectUri, verifier, now);
+    if (refused) {
+      // Single use (D24) whatever the outcome: a code that failed a check cannot be tried again.
+      if (!(await authorizationCodesRepo.consume(this.d.db, hash, now))) return this.replayed(hash);
+      throw invalidGrant(refused);
     }
-    return response;
+    const { write, refreshToken } = this.d.sessions.prepare({
+      userId: row.user_id,
+      clientId: client.client_id,
+      device: { name: client.client_name, platform: 'web' },
+      ipAddress: null,
+      scope: row.scope,
+      authTime: row.auth_time,
+    });
+    const redeemed = await authorizationCodesRepo.redeem(this.d.db, hash, write);
+    if (!redeemed) return this.replayed(hash);
+    // P23, P55: the client may have been read from memory; its deletion ends its sessions, so one opened
+    // after it would outlive it. P51: a code issued before the operator's lock opens nothing.
+    if (!redeemed.opened)
+      throw invalidGrant(
+        !redeemed.clientLive
+          ? 'the client was deleted'
+          : !redeemed.account
+            ? 'the account no longer exists'
+            : 'the account is locked',
+      );
+    const user = redeemed.account;
+
+    // The two signatures at once: each runs on the thread pool.
+    const [response, idToken] = await Promise.all([
+      this.accessResponse(client, user.id, write.session.id, row.scope, refreshToken),
+      row.scope.split(' ').includes('openid')
+        ? this.d.tokens.issueIdToken({
+            sub: user.id,
+            aud: client.client_id,
+            ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+            claims: {
+              auth_time: unixSeconds(row.auth_time),
+              ...(row.nonce ? { nonce: row.nonce } : {}),
+              ...idTokenClaims(user, row.scope),
+            },
+          })
+        : undefined,
+    ]);
+    return idToken ? { ...response, id_token: idToken } : response;
+  }
+
+  /** D24: a code presented again revokes what its first exchange issued. */
+  private async replayed(hash: string): Promise<never> {
+    await this.d.db.transaction(async (tx) => {
+      const used = await authorizationCodesRepo.find(tx, hash);
+      if (used?.session_id) await this.d.sessions.revoke(tx, used.session_id, 'admin');
+    });
+    throw invalidGrant('the code was already used');
   }
 
   /** RFC 6749 §6 with D16's rotation and reuse rules, bound to the client. */

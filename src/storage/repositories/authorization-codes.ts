@@ -1,4 +1,6 @@
 import { maybeOne, type Queryable } from '../db.ts';
+import { type NewSessionWrite, sessionCtes, sessionParams } from './sessions.ts';
+import type { UserRow } from './users.ts';
 
 export interface AuthorizationCodeRow {
   code_hash: string;
@@ -35,16 +37,46 @@ export const authorizationCodesRepo = {
     ),
 
   /**
-   * D24: single use; marking it used is the race gate. It records at once the id of the session the
-   * exchange is about to open (one round trip fewer), so a replay finds what to revoke; if the exchange
-   * then fails, no session has that id and the replay revokes nothing.
+   * D24: single use; marking it used is the race gate. For a code that opens nothing (a check failed), so
+   * that it cannot be tried again.
    */
-  consume: (q: Queryable, hash: string, now: Date, sessionId: string) =>
-    maybeOne<AuthorizationCodeRow>(
+  consume: (q: Queryable, hash: string, now: Date) =>
+    maybeOne<{ code_hash: string }>(
       q,
-      'UPDATE authorization_codes SET used_at = $2, session_id = $3 WHERE code_hash = $1 AND used_at IS NULL RETURNING *',
-      [hash, now, sessionId],
+      'UPDATE authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING code_hash',
+      [hash, now],
     ),
+
+  /**
+   * D24, D15: the exchange in one statement, atomic without a transaction: the code marked used with the id of
+   * the session it opens (a replay finds what to revoke), and the session with its event, opened only while
+   * the client is live (P23, P55) and the account live and not locked (P51). Their rows are held FOR SHARE,
+   * so a deletion or lock committing meanwhile is either seen or waits, and then also ends this session.
+   * Undefined when the code was used already (a replay, or a lost race); otherwise whether the session was
+   * opened, whether the client is live, and the account (undefined when gone).
+   */
+  redeem: async (q: Queryable, hash: string, opening: NewSessionWrite) => {
+    const at = sessionParams(opening).length + 1;
+    const row = await maybeOne<UserRow & { opened: true | false; client_live: boolean }>(
+      q,
+      `WITH code AS (
+         UPDATE authorization_codes SET used_at = $9, session_id = $1
+         WHERE code_hash = $${at} AND used_at IS NULL RETURNING code_hash
+       ), client AS (
+         SELECT client_id FROM clients WHERE client_id = $3 AND deleted_at IS NULL FOR SHARE
+       ), account AS (
+         SELECT * FROM users WHERE id = $2 AND deleted_at IS NULL FOR SHARE
+       ), ${sessionCtes(1, { from: 'code, client, account', where: 'account.admin_locked_at IS NULL' })}
+       SELECT EXISTS (SELECT 1 FROM session) AS opened, EXISTS (SELECT 1 FROM client) AS client_live, account.*
+       FROM code LEFT JOIN account ON true`,
+      [...sessionParams(opening), hash],
+    );
+    if (!row) return undefined;
+    const { opened, client_live: clientLive, ...account } = row;
+    return opened
+      ? { opened, account: account as UserRow }
+      : { opened, clientLive, account: account.id ? (account as UserRow) : undefined };
+  },
 
   find: (q: Queryable, hash: string) =>
     maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),

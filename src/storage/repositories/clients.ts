@@ -38,11 +38,6 @@ export const clientsRepo = {
   findLive: (q: Queryable, clientId: string) =>
     maybeOne<ClientRow>(q, 'SELECT * FROM clients WHERE client_id = $1 AND deleted_at IS NULL', [clientId]),
 
-  /** Whether the client is live, its row held (FOR SHARE) to the end of the transaction: a deletion waits. */
-  holdLive: async (q: Queryable, clientId: string) =>
-    (await q.query('SELECT 1 FROM clients WHERE client_id = $1 AND deleted_at IS NULL FOR SHARE', [clientId]))
-      .length > 0,
-
   listLive: (q: Queryable) =>
     q.query<ClientRow>('SELECT * FROM clients WHERE deleted_at IS NULL ORDER BY created_at'),
 

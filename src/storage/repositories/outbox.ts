@@ -16,23 +16,27 @@ export interface OutboxEvent {
   createdAt: Date;
 }
 
-/** The event row as a CTE named `event`; its values are the parameters from `$first` on (`outboxParams`). */
-function eventCte(first: number): string {
+/**
+ * The event row as a CTE named `event`; its values are the parameters from `$first` on (`outboxParams`). With
+ * `from`, an earlier CTE of the statement, the event is written only if that CTE answered a row.
+ */
+function eventCte(first: number, from?: string): string {
   const [id, type, data, createdAt] = [0, 1, 2, 3].map((i) => `$${first + i}`);
   return `event AS (
-       INSERT INTO outbox_events (id, type, data, created_at) VALUES (${id}, ${type}, ${data}::json, ${createdAt})
+       INSERT INTO outbox_events (id, type, data, created_at)
+       SELECT ${id}, ${type}, ${data}::json, ${createdAt}${from ? ` FROM ${from}` : ''}
        RETURNING id, type, created_at
      )`;
 }
 
 /**
  * D32: the event and one delivery per subscribed, enabled endpoint, as two CTEs (`event`, `deliveries`) for
- * a statement of its own or one that also writes the change the event reports; each delivery is due at once
- * (the spec's first attempt is immediate). The event's values are the parameters from `$first` on, in the
- * order of `outboxParams`.
+ * a statement of its own or one that also writes the change the event reports (named by `from` when that
+ * change may not happen); each delivery is due at once (the spec's first attempt is immediate). The event's
+ * values are the parameters from `$first` on, in the order of `outboxParams`.
  */
-export function outboxCtes(first: number): string {
-  return `${eventCte(first)}, deliveries AS (
+export function outboxCtes(first: number, from?: string): string {
+  return `${eventCte(first, from)}, deliveries AS (
        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
        SELECT gen_random_uuid(), w.id, event.id, event.created_at, event.created_at
          FROM event JOIN webhook_endpoints w

@@ -36,40 +36,51 @@ export type NewSession = Pick<
  */
 export const liveSession = (now: string) => `revoked_at IS NULL AND refresh_expires_at > ${now}`;
 
+/** A session as opened: its row, its first refresh token (D16's chain head, P59) and its session.created event. */
+export interface NewSessionWrite {
+  session: NewSession;
+  firstToken: { hash: string; expires_at: Date };
+  created: OutboxEvent;
+}
+
+/**
+ * The session and its session.created event as CTEs (`session`, `event`, `deliveries`) of a statement, their
+ * values the parameters from `$first` on (`sessionParams`). With `only`, the session is written only for a
+ * row of the statement's earlier CTEs (`from`) that meets `where`, and then its event too.
+ */
+export function sessionCtes(first: number, only?: { from: string; where: string }): string {
+  const $ = (i: number) => `$${first + i}`;
+  return `session AS (
+       INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at,
+         last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
+       SELECT ${[0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 8, 10].map($).join(', ')}
+       ${only ? `FROM ${only.from} WHERE ${only.where}` : ''}
+       RETURNING *
+     ), ${outboxCtes(first + 11, only ? 'session' : undefined)}`;
+}
+
+export const sessionParams = ({ session: s, firstToken, created }: NewSessionWrite) => [
+  s.id,
+  s.user_id,
+  s.client_id,
+  s.device_name,
+  s.platform,
+  s.ip_address,
+  s.scope,
+  s.authTime ?? s.now,
+  s.now,
+  firstToken.hash,
+  firstToken.expires_at,
+  ...outboxParams(created),
+];
+
 export const sessionsRepo = {
   /**
    * A session, with its first refresh token (D16's chain head, P59) and its session.created event (D32), in
    * one statement: one round trip, atomic without a transaction of its own.
    */
-  insert: (
-    q: Queryable,
-    s: NewSession,
-    firstToken: { hash: string; expires_at: Date },
-    created: OutboxEvent,
-  ) =>
-    one<SessionRow>(
-      q,
-      `WITH session AS (
-         INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at,
-           last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $9, $11) RETURNING *
-       ), ${outboxCtes(12)}
-       SELECT * FROM session`,
-      [
-        s.id,
-        s.user_id,
-        s.client_id,
-        s.device_name,
-        s.platform,
-        s.ip_address,
-        s.scope,
-        s.authTime ?? s.now,
-        s.now,
-        firstToken.hash,
-        firstToken.expires_at,
-        ...outboxParams(created),
-      ],
-    ),
+  insert: (q: Queryable, s: NewSessionWrite) =>
+    one<SessionRow>(q, `WITH ${sessionCtes(1)} SELECT * FROM session`, sessionParams(s)),
 
   /**
    * D16: moves the chain's head from the presented token to its successor, if the presented token is the live
