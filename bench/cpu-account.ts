@@ -8,6 +8,9 @@ const TICK_MS = 10;
 
 export interface CpuCost {
   service: number;
+  /** the part of `service` spent on its processes' main threads; the rest ran on their other threads: the
+   * libuv thread pool, where jose's signatures (WebCrypto) and the PIN hashes run, and V8's helpers */
+  serviceMainThreads: number;
   postgres: number;
   redis: number;
   loadGenerator: number;
@@ -19,9 +22,20 @@ type Group = 'service' | 'postgres' | 'redis';
 
 export interface CpuSnapshot {
   /** per process: its group and CPU milliseconds so far (a process that ends takes its count with it) */
-  processes: Map<number, { group: Group; ms: number }>;
+  processes: Map<number, { group: Group; ms: number; mainThreadMs: number }>;
   loadGenerator: number;
   machine: number;
+}
+
+/** A process's (or, under /task/, a thread's) name, parent and CPU milliseconds so far, from its stat file. */
+function readStat(path: string) {
+  const stat = readFileSync(path, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    ppid: Number(f[1]),
+    ms: (Number(f[11]) + Number(f[12])) * TICK_MS,
+  };
 }
 
 function processes(): Array<{ pid: number; comm: string; ppid: number; ms: number }> {
@@ -29,15 +43,7 @@ function processes(): Array<{ pid: number; comm: string; ppid: number; ms: numbe
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({
-        pid: Number(entry),
-        comm,
-        ppid: Number(f[1]),
-        ms: (Number(f[11]) + Number(f[12])) * TICK_MS,
-      });
+      out.push({ pid: Number(entry), ...readStat(`/proc/${entry}/stat`) });
     } catch {
       // the process ended between listing and reading
     }
@@ -45,9 +51,18 @@ function processes(): Array<{ pid: number; comm: string; ppid: number; ms: numbe
   return out;
 }
 
+/** The CPU milliseconds of a process's main thread (its thread id is the process id). */
+function mainThreadMs(pid: number): number {
+  try {
+    return readStat(`/proc/${pid}/task/${pid}/stat`).ms;
+  } catch {
+    return 0; // ended meanwhile
+  }
+}
+
 /** CPU milliseconds used so far: by `servicePid` and its children, PostgreSQL, Redis, this process, all cores. */
 export function cpuSnapshot(servicePid: number): CpuSnapshot {
-  const groups = new Map<number, { group: Group; ms: number }>();
+  const groups = new Map<number, { group: Group; ms: number; mainThreadMs: number }>();
   for (const p of processes()) {
     const group: Group | undefined =
       p.pid === servicePid || p.ppid === servicePid
@@ -57,7 +72,8 @@ export function cpuSnapshot(servicePid: number): CpuSnapshot {
           : p.comm === 'redis-server'
             ? 'redis'
             : undefined;
-    if (group) groups.set(p.pid, { group, ms: p.ms });
+    if (group)
+      groups.set(p.pid, { group, ms: p.ms, mainThreadMs: group === 'service' ? mainThreadMs(p.pid) : 0 });
   }
   const own = process.cpuUsage();
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
@@ -69,13 +85,17 @@ export function cpuSnapshot(servicePid: number): CpuSnapshot {
 /** CPU milliseconds per request between two snapshots, of the processes alive at both. */
 export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuCost {
   const used = { service: 0, postgres: 0, redis: 0 };
+  let serviceMainThreads = 0;
   for (const [pid, p] of after.processes) {
     const earlier = before.processes.get(pid);
-    if (earlier) used[p.group] += p.ms - earlier.ms;
+    if (!earlier) continue;
+    used[p.group] += p.ms - earlier.ms;
+    serviceMainThreads += p.mainThreadMs - earlier.mainThreadMs;
   }
   const n = Math.max(1, requests);
   return {
     service: used.service / n,
+    serviceMainThreads: serviceMainThreads / n,
     postgres: used.postgres / n,
     redis: used.redis / n,
     loadGenerator: (after.loadGenerator - before.loadGenerator) / n,

@@ -15,6 +15,30 @@ import { restSurface } from './http/rest/index.ts';
 import { verifyPage } from './http/verify/verify-routes.ts';
 import './http/types.ts';
 
+/** What every answer of ours has: the request id and P66's headers; errors and unknown routes in the envelope. */
+function answerLikeRest(app: FastifyInstance) {
+  app.addHook('onRequest', async (request, reply) => {
+    // P66: no cache keeps an answer (tokens, secrets shown once, personal data) unless its route says so,
+    // and no browser takes one for another type than it says.
+    reply
+      .header('X-Request-ID', request.id)
+      .header('Cache-Control', 'no-store')
+      .header('X-Content-Type-Options', 'nosniff');
+  });
+  app.setErrorHandler(restErrorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendRestError(reply, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`, {}),
+  );
+}
+
+/** P77: the HTTP of `callsign worker`, which has METRICS_TOKEN set: GET /metrics and nothing else. */
+export function buildMetricsApp(c: Container): FastifyInstance {
+  const app = Fastify({ loggerInstance: c.logger as FastifyBaseLogger, genReqId: requestId });
+  answerLikeRest(app);
+  metricsRoutes(app, c);
+  return app;
+}
+
 /** Builds the HTTP application over a container; it does no I/O of its own until it listens. */
 export async function buildApp(c: Container): Promise<FastifyInstance> {
   const app = Fastify({
@@ -37,20 +61,8 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : json(request, body as string, done),
   );
-  app.addHook('onRequest', async (request, reply) => {
-    // P66: no cache keeps an answer (tokens, secrets shown once, personal data) unless its route says so,
-    // and no browser takes one for another type than it says.
-    reply
-      .header('X-Request-ID', request.id)
-      .header('Cache-Control', 'no-store')
-      .header('X-Content-Type-Options', 'nosniff');
-  });
+  answerLikeRest(app);
   registerNulGuard(app);
-  app.setErrorHandler(restErrorHandler);
-  app.setNotFoundHandler((request, reply) =>
-    sendRestError(reply, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`, {}),
-  );
-
   await registerOpenApi(app, c);
   metricsRoutes(app, c);
   jwksRoutes(app, c);

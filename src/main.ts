@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { buildApp } from './app.ts';
+import { buildApp, buildMetricsApp } from './app.ts';
 import { type Config, ConfigError, loadConfig, readDotEnv } from './config/config.ts';
 import { buildContainer } from './container.ts';
 import { gatherWorkerMetrics } from './metrics.ts';
@@ -43,13 +44,18 @@ function banner(config: Config, port: number, warnings: string[]) {
   );
 }
 
+/** Listens on PORT and HOST; answers the port taken (PORT=0 takes a free one). */
+async function listen(app: FastifyInstance, config: Config): Promise<number> {
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : config.port;
+}
+
 /** Builds the container, listens, and stops gracefully on SIGTERM/SIGINT. */
 async function runWorker(config: Config): Promise<void> {
   const container = await buildContainer(config);
   const app = await buildApp(container);
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const port = await listen(app, config);
   if (cluster.isWorker) process.send?.({ listening: port });
   else banner(config, port, await storageWarnings(container.db));
   container.worker.start();
@@ -63,12 +69,26 @@ async function runWorker(config: Config): Promise<void> {
   });
 }
 
-/** `callsign worker`: the periodic jobs alone, without HTTP. */
+/**
+ * `callsign worker`: the periodic jobs alone; its only HTTP is GET /metrics on PORT, when METRICS_TOKEN is set
+ * (P77), so the deliveries it makes are counted where a scraper can read them.
+ */
 export async function work(env: Env = { ...readDotEnv(), ...process.env }): Promise<void> {
-  const container = await buildContainer(loadConfig(env));
+  const config = loadConfig(env);
+  const container = await buildContainer(config);
+  const metrics = config.metricsToken ? buildMetricsApp(container) : undefined;
+  const lines = ['Callsign worker running: webhook delivery and periodic jobs'];
+  // Listening first: a port already taken stops the start before any job has begun.
+  if (metrics)
+    lines.push(
+      `  metrics:   http://localhost:${await listen(metrics, config)}/metrics (bearer METRICS_TOKEN)`,
+    );
   container.worker.start();
-  process.stdout.write('Callsign worker running: webhook delivery and periodic jobs\n');
-  onSignal(container.logger, () => container.close());
+  process.stdout.write(`${lines.join('\n')}\n`);
+  onSignal(container.logger, async () => {
+    await metrics?.close();
+    await container.close();
+  });
 }
 
 /** SIGTERM and SIGINT stop once, gracefully, and exit 0 (1 when stopping failed). */

@@ -12,6 +12,7 @@ const HELP = `callsign <command>
 Commands:
   serve      start the HTTP server and the periodic jobs (the default)
   worker     run the background work only: webhook delivery, purge of deleted accounts, housekeeping
+             (with METRICS_TOKEN, also GET /metrics on PORT)
   migrate    apply database migrations and exit
   help       show this text
 ${ADMIN_HELP}

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -12,6 +13,7 @@ import { ManualClock } from '../../src/providers/clock.ts';
 import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
 import { CLAIM_LEASE_SECONDS } from '../../src/workers/webhook-delivery.ts';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database.ts';
+import { sample } from '../helpers/metrics.ts';
 import { BIN } from '../helpers/spawn-server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -55,6 +57,15 @@ async function makeStore(): Promise<Store> {
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port nothing listens on just now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 function spawnWorker(env: Record<string, string>): {
@@ -138,6 +149,49 @@ describe('webhook delivery across worker processes (D32)', () => {
     } finally {
       await restarted.close();
     }
+  });
+
+  test('P77: `callsign worker` with METRICS_TOKEN serves GET /metrics on PORT, counting its own deliveries', async () => {
+    const { store, receiver, setup } = await queued(3);
+    await setup.close();
+    const token = 'metrics-token-of-the-worker-0123';
+    const worker = spawnWorker({ ...store.env, METRICS_TOKEN: token, PORT: '0', HOST: '127.0.0.1' });
+    cleanup.push(async () => worker.child.kill('SIGKILL'));
+    await Promise.race([
+      receiver.waitFor(3),
+      worker.exited.then(() => assert.fail(`worker exited early:\n${worker.output()}`)),
+    ]);
+    const port = /metrics: {3}http:\/\/localhost:(\d+)\/metrics/.exec(worker.output())?.[1];
+    assert.ok(port, worker.output());
+    const get = (path: string, auth?: string) =>
+      fetch(`http://127.0.0.1:${port}${path}`, { headers: auth ? { authorization: auth } : {} });
+    const scraped = await get('/metrics', `Bearer ${token}`);
+    assert.equal(scraped.status, 200);
+    const text = await scraped.text();
+    assert.equal(sample(text, 'callsign_webhook_attempts_total', { outcome: 'delivered' }), 3, text);
+    assert.equal(sample(text, 'callsign_webhook_deliveries_pending', {}), 0, text);
+    // Only the token opens it, and nothing else is served; both refusals in the REST envelope.
+    const refused = await get('/metrics', 'Bearer metrics-token-of-the-worker-0124');
+    assert.equal(refused.status, 401);
+    assert.equal((await refused.json()).error.code, 'INVALID_TOKEN');
+    const other = await get('/health');
+    assert.equal(other.status, 404);
+    assert.equal((await other.json()).error.code, 'NOT_FOUND');
+    worker.child.kill('SIGTERM');
+    assert.equal(await worker.exited, 0, worker.output());
+  });
+
+  test('`callsign worker` without METRICS_TOKEN listens on no port', async () => {
+    const { store, receiver, setup } = await queued(1);
+    await setup.close();
+    const port = await freePort();
+    const worker = spawnWorker({ ...store.env, PORT: String(port), HOST: '127.0.0.1' });
+    cleanup.push(async () => worker.child.kill('SIGKILL'));
+    await receiver.waitFor(1);
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/metrics`), /fetch failed/);
+    assert.doesNotMatch(worker.output(), /metrics:/);
+    worker.child.kill('SIGTERM');
+    assert.equal(await worker.exited, 0, worker.output());
   });
 
   test(
