@@ -165,11 +165,17 @@ describe('webhook delivery across worker processes (D32)', () => {
     assert.ok(port, worker.output());
     const get = (path: string, auth?: string) =>
       fetch(`http://127.0.0.1:${port}${path}`, { headers: auth ? { authorization: auth } : {} });
-    const scraped = await get('/metrics', `Bearer ${token}`);
-    assert.equal(scraped.status, 200);
-    const text = await scraped.text();
-    assert.equal(sample(text, 'callsign_webhook_attempts_total', { outcome: 'delivered' }), 3, text);
+    // The receiver has each request before the worker has recorded its outcome: scrape until it has.
+    let text = '';
+    for (let i = 0; i < 100; i++) {
+      const scraped = await get('/metrics', `Bearer ${token}`);
+      assert.equal(scraped.status, 200);
+      text = await scraped.text();
+      if (sample(text, 'callsign_webhook_deliveries_pending', {}) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     assert.equal(sample(text, 'callsign_webhook_deliveries_pending', {}), 0, text);
+    assert.equal(sample(text, 'callsign_webhook_attempts_total', { outcome: 'delivered' }), 3, text);
     // Only the token opens it, and nothing else is served; both refusals in the REST envelope.
     const refused = await get('/metrics', 'Bearer metrics-token-of-the-worker-0124');
     assert.equal(refused.status, 401);
