@@ -96,11 +96,14 @@ describe('the callsign command', () => {
       ]);
       url.searchParams.set('options', `-c search_path=${schema}`);
       const METRICS_TOKEN = 'metrics-token-for-the-cluster-0123';
+      const ADMIN_TOKEN = 'admin-token-for-the-cluster-test-0123';
       const s = await start({
         ...baseEnv,
         DATABASE_URL: url.toString(),
         WEB_CONCURRENCY: '2',
         METRICS_TOKEN,
+        ADMIN_TOKEN,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the endpoint below is on 127.0.0.1 (D33)
       });
       try {
         assert.match(s.output(), /2 workers/);
@@ -124,6 +127,15 @@ describe('the callsign command', () => {
           const res = await fetch(`http://127.0.0.1:${s.port}/health`, { headers: { connection: 'close' } });
           assert.equal(res.status, 200);
         }
+        // One delivery waiting: a test event to an endpoint nobody listens on, whose first attempt failed.
+        const admin = (path: string, body: unknown) =>
+          fetch(`http://127.0.0.1:${s.port}/admin/v1${path}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        const endpoint = await (await admin('/webhook-endpoints', { url: 'http://127.0.0.1:9/hook' })).json();
+        assert.equal((await admin(`/webhook-endpoints/${endpoint.id}/test`, {})).status, 202);
         // P75: whichever worker a scrape reaches, it counts the requests both answered.
         for (let i = 0; i < 2; i++) {
           const scraped = await fetch(`http://127.0.0.1:${s.port}/metrics`, {
@@ -136,6 +148,8 @@ describe('the callsign command', () => {
             5,
             text,
           );
+          // Every worker counts the same pending delivery: gathered, it is one, not one per worker.
+          assert.equal(sample(text, 'callsign_webhook_deliveries_pending', {}), 1, text);
         }
       } finally {
         s.child.kill('SIGTERM');
