@@ -165,13 +165,11 @@ export class AccountService {
     const checked = await this.checkPin(body.phone, body.pin);
     // P51: the account is held while its session opens. An operator's lock or a deletion that came during
     // the PIN check (tens of milliseconds of hashing) is seen here, or waits and then ends this session too.
-    const { user, opened } = await this.d.db.transaction(async (tx) => {
-      const user = await usersRepo.holdLiveById(tx, checked.id);
-      if (!user) throw invalidCredentials();
-      if (user.admin_locked_at) throw lockedByOperator();
-      return { user, opened: await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)) };
-    });
-    return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
+    const held = await this.d.sessions.openForLiveAccount(this.sessionInput(checked.id, device, ip));
+    if (!held) throw invalidCredentials();
+    if (!held.opened) throw lockedByOperator();
+    const { sessionId, refreshToken } = held.opened;
+    return { user: held.account, ...(await this.restTokens(held.account.id, sessionId, refreshToken)) };
   }
 
   /** D10: sets the PIN, unlocks, revokes every session, and signs in on a new one. */

@@ -2,6 +2,7 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database, Queryable } from '../storage/db.ts';
 import { type NewSessionWrite, type SessionRow, sessionsRepo } from '../storage/repositories/sessions.ts';
+import type { UserRow } from '../storage/repositories/users.ts';
 import { sha256 } from './crypto.ts';
 import type { Device } from './device.ts';
 import { DomainError, fieldError } from './errors.ts';
@@ -52,6 +53,22 @@ export class SessionService {
   async open(q: Queryable, s: SessionToOpen): Promise<OpenedSession> {
     const { write, refreshToken } = this.prepare(s);
     return { session: await sessionsRepo.insert(q, write), refreshToken };
+  }
+
+  /**
+   * P51: a session opened only for a live account the operator has not locked, its row held meanwhile, in
+   * one statement. Undefined when the account is gone; `opened` undefined when it is locked.
+   */
+  async openForLiveAccount(
+    s: SessionToOpen,
+  ): Promise<{ account: UserRow; opened?: { sessionId: string; refreshToken: string } } | undefined> {
+    const { write, refreshToken } = this.prepare(s);
+    const held = await sessionsRepo.insertForLiveAccount(this.d.db, write);
+    if (!held) return undefined;
+    return {
+      account: held.account,
+      opened: held.opened ? { sessionId: write.session.id, refreshToken } : undefined,
+    };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { maybeOne, type Queryable } from '../db.ts';
 import { type NewSessionWrite, sessionCtes, sessionParams } from './sessions.ts';
-import type { UserRow } from './users.ts';
+import { heldLiveAccountCte, type UserRow } from './users.ts';
 
 export interface AuthorizationCodeRow {
   code_hash: string;
@@ -64,9 +64,7 @@ export const authorizationCodesRepo = {
          WHERE code_hash = $${at} AND used_at IS NULL RETURNING code_hash
        ), client AS (
          SELECT client_id FROM clients WHERE client_id = $3 AND deleted_at IS NULL FOR SHARE
-       ), account AS (
-         SELECT * FROM users WHERE id = $2 AND deleted_at IS NULL FOR SHARE
-       ), ${sessionCtes(1, { from: 'code, client, account', where: 'account.admin_locked_at IS NULL' })}
+       ), ${heldLiveAccountCte('$2')}, ${sessionCtes(1, { from: 'code, client, account', where: 'account.admin_locked_at IS NULL' })}
        SELECT EXISTS (SELECT 1 FROM session) AS opened, EXISTS (SELECT 1 FROM client) AS client_live, account.*
        FROM code LEFT JOIN account ON true`,
       [...sessionParams(opening), hash],

@@ -1,5 +1,6 @@
 import { maybeOne, one, type Queryable } from '../db.ts';
 import { type OutboxEvent, outboxCtes, outboxParams } from './outbox.ts';
+import { heldLiveAccountCte, type UserRow } from './users.ts';
 
 export interface SessionRow {
   id: string;
@@ -81,6 +82,24 @@ export const sessionsRepo = {
    */
   insert: (q: Queryable, s: NewSessionWrite) =>
     one<SessionRow>(q, `WITH ${sessionCtes(1)} SELECT * FROM session`, sessionParams(s)),
+
+  /**
+   * P51: the session and its event, opened only for a live account that the operator has not locked, whose
+   * row the statement holds (`heldLiveAccountCte`); one statement, atomic without a transaction. Undefined
+   * when the account is gone; otherwise the account and whether the session was opened.
+   */
+  insertForLiveAccount: async (q: Queryable, s: NewSessionWrite) => {
+    const row = await maybeOne<UserRow & { opened: boolean }>(
+      q,
+      `WITH ${heldLiveAccountCte('$2')},
+         ${sessionCtes(1, { from: 'account', where: 'account.admin_locked_at IS NULL' })}
+       SELECT EXISTS (SELECT 1 FROM session) AS opened, account.* FROM account`,
+      sessionParams(s),
+    );
+    if (!row) return undefined;
+    const { opened, ...account } = row;
+    return { opened, account: account as UserRow };
+  },
 
   /**
    * D16: moves the chain's head from the presented token to its successor, if the presented token is the live

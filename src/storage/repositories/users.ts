@@ -27,6 +27,14 @@ export interface UserRow {
   admin_locked_at: Date | null;
 }
 
+/**
+ * P51: the live account as a CTE named `account`, its row held FOR SHARE: an operator's lock or a deletion
+ * (both update the row) committing meanwhile is either seen or waits, and then also ends what the statement
+ * opens. `id` is the parameter ($n) holding the account's id.
+ */
+export const heldLiveAccountCte = (id: string) =>
+  `account AS (SELECT * FROM users WHERE id = ${id} AND deleted_at IS NULL FOR SHARE)`;
+
 export interface NewUser {
   id: string;
   phone: string;
@@ -51,14 +59,6 @@ export const usersRepo = {
 
   findLiveById: (q: Queryable, id: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id]),
-
-  /**
-   * The live account, its row held (FOR SHARE) to the end of the transaction: an operator's lock or a
-   * deletion (both update the row) committing meanwhile is either seen here or waits, and then also ends
-   * what this transaction opens.
-   */
-  holdLiveById: (q: Queryable, id: string) =>
-    maybeOne<UserRow>(q, 'SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL FOR SHARE', [id]),
 
   findLiveByHandle: (q: Queryable, handle: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle]),
