@@ -1,6 +1,6 @@
 import { maybeOne, type Queryable } from '../db.ts';
-import { type NewSessionWrite, sessionCtes, sessionParams } from './sessions.ts';
-import { heldLiveAccountCte, type UserRow } from './users.ts';
+import { type NewSessionWrite, SESSION_PARAM, sessionForLiveAccountCtes, sessionParams } from './sessions.ts';
+import type { UserRow } from './users.ts';
 
 export interface AuthorizationCodeRow {
   code_hash: string;
@@ -56,18 +56,20 @@ export const authorizationCodesRepo = {
    * opened, whether the client is live, and the account (undefined when gone).
    */
   redeem: async (q: Queryable, hash: string, opening: NewSessionWrite) => {
-    const at = sessionParams(opening).length + 1;
-    const row = await maybeOne<UserRow & { opened: true | false; client_live: boolean }>(
+    const params = [...sessionParams(opening), hash];
+    const at = params.length; // the code's hash, after the session's values
+    const p = SESSION_PARAM;
+    const row = await maybeOne<UserRow & { opened: boolean; client_live: boolean }>(
       q,
       `WITH code AS (
-         UPDATE authorization_codes SET used_at = $9, session_id = $1
+         UPDATE authorization_codes SET used_at = ${p.now}, session_id = ${p.id}
          WHERE code_hash = $${at} AND used_at IS NULL RETURNING code_hash
        ), client AS (
-         SELECT client_id FROM clients WHERE client_id = $3 AND deleted_at IS NULL FOR SHARE
-       ), ${heldLiveAccountCte('$2')}, ${sessionCtes(1, { from: 'code, client, account', where: 'account.admin_locked_at IS NULL' })}
+         SELECT client_id FROM clients WHERE client_id = ${p.clientId} AND deleted_at IS NULL FOR SHARE
+       ), ${sessionForLiveAccountCtes(['code', 'client'])}
        SELECT EXISTS (SELECT 1 FROM session) AS opened, EXISTS (SELECT 1 FROM client) AS client_live, account.*
        FROM code LEFT JOIN account ON true`,
-      [...sessionParams(opening), hash],
+      params,
     );
     if (!row) return undefined;
     const { opened, client_live: clientLive, ...account } = row;

@@ -60,6 +60,20 @@ export function sessionCtes(first: number, only?: { from: string; where: string 
      ), ${outboxCtes(first + 11, only ? 'session' : undefined)}`;
 }
 
+/** Where `sessionParams` puts the values a statement's other CTEs also use, when they come first ($1 on). */
+export const SESSION_PARAM = { id: '$1', userId: '$2', clientId: '$3', now: '$9' } as const;
+
+/**
+ * P51: the account held (`heldLiveAccountCte`, CTE `account`) and the session with its event, written only
+ * when the account is live and the operator has not locked it, and for a row of the statement's other CTEs
+ * named in `alsoFrom`. The session's values are the parameters from $1 on (`sessionParams`).
+ */
+export const sessionForLiveAccountCtes = (alsoFrom: string[] = []) =>
+  `${heldLiveAccountCte(SESSION_PARAM.userId)}, ${sessionCtes(1, {
+    from: [...alsoFrom, 'account'].join(', '),
+    where: 'account.admin_locked_at IS NULL',
+  })}`;
+
 export const sessionParams = ({ session: s, firstToken, created }: NewSessionWrite) => [
   s.id,
   s.user_id,
@@ -85,14 +99,13 @@ export const sessionsRepo = {
 
   /**
    * P51: the session and its event, opened only for a live account that the operator has not locked, whose
-   * row the statement holds (`heldLiveAccountCte`); one statement, atomic without a transaction. Undefined
-   * when the account is gone; otherwise the account and whether the session was opened.
+   * row the statement holds (`sessionForLiveAccountCtes`); one statement, atomic without a transaction.
+   * Undefined when the account is gone; otherwise the account and whether the session was opened.
    */
   insertForLiveAccount: async (q: Queryable, s: NewSessionWrite) => {
     const row = await maybeOne<UserRow & { opened: boolean }>(
       q,
-      `WITH ${heldLiveAccountCte('$2')},
-         ${sessionCtes(1, { from: 'account', where: 'account.admin_locked_at IS NULL' })}
+      `WITH ${sessionForLiveAccountCtes()}
        SELECT EXISTS (SELECT 1 FROM session) AS opened, account.* FROM account`,
       sessionParams(s),
     );
