@@ -38,6 +38,7 @@ import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
 import { webhookDeliveriesRepo } from './storage/repositories/webhook-deliveries.ts';
+import { SessionRotations } from './storage/session-rotations.ts';
 import { WebhookSender } from './webhooks/http-sender.ts';
 import { housekeeping } from './workers/housekeeping.ts';
 import { purgeDeletedAccounts } from './workers/purge-deleted-accounts.ts';
@@ -139,6 +140,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
         deriveKey(secrets.keyEncryptionKey, 'refresh-successor'),
         deriveKey(secrets.keyEncryptionKey, 'refresh-tag'),
       ),
+      rotations: new SessionRotations(db),
     });
     const accounts = new AccountService({
       db,

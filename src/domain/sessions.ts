@@ -3,6 +3,7 @@ import type { Random } from '../providers/random.ts';
 import type { Database, Queryable } from '../storage/db.ts';
 import { type NewSessionWrite, type SessionRow, sessionsRepo } from '../storage/repositories/sessions.ts';
 import type { UserRow } from '../storage/repositories/users.ts';
+import type { SessionRotations } from '../storage/session-rotations.ts';
 import { sha256 } from './crypto.ts';
 import type { Device } from './device.ts';
 import { DomainError, fieldError } from './errors.ts';
@@ -23,6 +24,8 @@ export interface SessionDeps {
   random: Random;
   events: Events;
   refreshTokens: RefreshTokenCodec;
+  /** P79: rotations written in batches */
+  rotations: SessionRotations;
 }
 
 export interface SessionToOpen {
@@ -110,7 +113,7 @@ export class SessionService {
     const now = this.d.clock.now();
     const next = this.d.refreshTokens.successor(presented);
     const nextHash = sha256(next.value);
-    const rotated = await sessionsRepo.rotate(this.d.db, {
+    const rotated = await this.d.rotations.rotate({
       id: presented.sessionId,
       clientId,
       generation: presented.generation,

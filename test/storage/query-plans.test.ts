@@ -84,6 +84,20 @@ test('P57, P59: refresh rotation (D16) reaches the session by primary key in a g
   assertReachedByKey(await genericPlan(sql, 7), 'sessions');
 });
 
+test('P57, P79: rotations written in a batch reach each session by primary key in a generic plan', async () => {
+  const rotation = {
+    id: '00000000-0000-4000-8000-000000000000',
+    clientId: 'c',
+    generation: 0,
+    hash: 'h',
+    nextHash: 's',
+    now: new Date(),
+    expiresAt: new Date(),
+  };
+  const sql = await sqlOf((q) => sessionsRepo.rotateMany(q, [rotation, rotation, rotation]));
+  assertReachedByKey(await genericPlan(sql, 21), 'sessions');
+});
+
 test('P57: the single sign-on lookup (D25) reaches the account by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) => ssoSessionsRepo.findLive(q, 'h', new Date()));
   assertReachedByKey(await genericPlan(sql, 2), 'users');

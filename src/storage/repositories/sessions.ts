@@ -89,6 +89,43 @@ export const sessionParams = ({ session: s, firstToken, created }: NewSessionWri
   ...outboxParams(created),
 ];
 
+/** D16: a rotation of a session's refresh-token chain, from the presented token to its successor. */
+export interface Rotation {
+  id: string;
+  clientId: string;
+  generation: number;
+  hash: string;
+  nextHash: string;
+  now: Date;
+  expiresAt: Date;
+}
+
+export type RotatedSession = Pick<SessionRow, 'id' | 'user_id' | 'scope'>;
+
+const ROTATION_PARAMS = 7;
+const rotationParams = (r: Rotation) => [
+  r.id,
+  r.clientId,
+  r.generation,
+  r.hash,
+  r.nextHash,
+  r.now,
+  r.expiresAt,
+];
+/** The k-th rotation of a statement: its i-th value (in `rotationParams` order) as a parameter. */
+const rotationParam = (k: number) => (i: number) => `$${k * ROTATION_PARAMS + i + 1}`;
+
+/**
+ * D16's move of the chain's head, of the session `row` names (its id, or a subquery), only if the presented
+ * token is the live head of a live session of the presented client.
+ */
+const rotationUpdate = (p: (i: number) => string, row: string) =>
+  `UPDATE sessions SET refresh_generation = ${p(2)} + 1, refresh_hash = ${p(4)}, refresh_issued_at = ${p(5)},
+     refresh_expires_at = ${p(6)}, last_used_at = ${p(5)}
+   WHERE id = ${row} AND client_id = ${p(1)} AND refresh_generation = ${p(2)} AND refresh_hash = ${p(3)}
+     AND ${liveSession(p(5))}
+   RETURNING id, user_id, scope`;
+
 export const sessionsRepo = {
   /**
    * A session, with its first refresh token (D16's chain head, P59) and its session.created event (D32), in
@@ -120,27 +157,37 @@ export const sessionsRepo = {
    * exactly one caller gets a row back; the others wait for its row lock, then find the generation moved on.
    * The row keeps its indexed columns, so the update is HOT (migration 009).
    */
-  rotate: (
-    q: Queryable,
-    r: {
-      id: string;
-      clientId: string;
-      generation: number;
-      hash: string;
-      nextHash: string;
-      now: Date;
-      expiresAt: Date;
-    },
-  ) =>
-    maybeOne<Pick<SessionRow, 'id' | 'user_id' | 'scope'>>(
-      q,
-      `UPDATE sessions SET refresh_generation = $3 + 1, refresh_hash = $5, refresh_issued_at = $6,
-         refresh_expires_at = $7, last_used_at = $6
-       WHERE id = $1 AND client_id = $2 AND refresh_generation = $3 AND refresh_hash = $4
-         AND ${liveSession('$6')}
-       RETURNING id, user_id, scope`,
-      [r.id, r.clientId, r.generation, r.hash, r.nextHash, r.now, r.expiresAt],
-    ),
+  rotate: (q: Queryable, r: Rotation) =>
+    maybeOne<RotatedSession>(q, rotationUpdate(rotationParam(0), '$1'), rotationParams(r)),
+
+  /**
+   * P79: many rotations (of distinct sessions) in one statement, each as `rotate` would make it, but never
+   * waiting: a session whose row another transaction holds is skipped (`held` false), so one slow
+   * revocation does not hold up the rest. Each session is reached by primary key (P57).
+   */
+  rotateMany: async (q: Queryable, rs: Rotation[]) => {
+    const ctes = rs.map((_, k) => {
+      const p = rotationParam(k);
+      return `held${k} AS (SELECT id FROM sessions WHERE id = ${p(0)} FOR UPDATE SKIP LOCKED),
+        moved${k} AS (${rotationUpdate(p, `(SELECT id FROM held${k})`)})`;
+    });
+    const answers = rs.map(
+      (_, k) => `SELECT ${k} AS k, EXISTS (SELECT 1 FROM held${k}) AS held,
+        (SELECT user_id FROM moved${k}) AS user_id, (SELECT scope FROM moved${k}) AS scope`,
+    );
+    const rows = await q.query<{ k: number; held: boolean; user_id: string | null; scope: string | null }>(
+      `WITH ${ctes.join(', ')} ${answers.join(' UNION ALL ')}`,
+      rs.flatMap(rotationParams),
+    );
+    const byK = new Map(rows.map((r) => [r.k, r]));
+    return rs.map((r, k) => {
+      const row = byK.get(k);
+      const rotated = row?.user_id
+        ? { id: r.id, user_id: row.user_id, scope: row.scope as string }
+        : undefined;
+      return { held: row?.held ?? false, rotated };
+    });
+  },
 
   findById: (q: Queryable, id: string) =>
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),

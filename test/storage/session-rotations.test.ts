@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Database } from '../../src/storage/db.ts';
+import type { Rotation } from '../../src/storage/repositories/sessions.ts';
+import { SessionRotations } from '../../src/storage/session-rotations.ts';
+import { createTestApp, openSessions, signUp, type TestApp } from '../helpers/app.ts';
+import { TEST_DATABASE_URL } from '../helpers/database.ts';
+
+// P79: the rotations of one process that arrive together are written in one statement, and each is answered
+// as a rotation of its own (D16) would be.
+
+describe('P79: refresh-token rotations written in batches', () => {
+  let t: TestApp;
+  let userId: string;
+  before(async () => {
+    t = await createTestApp();
+    userId = (await signUp(t)).user.id;
+  });
+  after(() => t.close());
+
+  /** The database, counting the statements sent through it. */
+  const counted = (db: Database) => {
+    const sent: string[] = [];
+    const wrapped: Database = {
+      ...db,
+      query: (sql, params) => {
+        sent.push(sql);
+        return db.query(sql, params);
+      },
+    };
+    return { db: wrapped, sent };
+  };
+
+  /** The rotation of a session's live head, as the session service would ask for it. */
+  async function headOf(id: string): Promise<Rotation> {
+    const [s] = await t.c.db.query<{ client_id: string; refresh_generation: number; refresh_hash: string }>(
+      'SELECT client_id, refresh_generation, refresh_hash FROM sessions WHERE id = $1',
+      [id],
+    );
+    const now = t.clock.now();
+    return {
+      id,
+      clientId: s.client_id,
+      generation: s.refresh_generation,
+      hash: s.refresh_hash,
+      nextHash: `next-${s.refresh_generation + 1}-${id}`,
+      now,
+      expiresAt: new Date(now.getTime() + 86_400_000),
+    };
+  }
+
+  const generationOf = async (id: string) =>
+    (
+      await t.c.db.query<{ refresh_generation: number; refresh_hash: string }>(
+        'SELECT refresh_generation, refresh_hash FROM sessions WHERE id = $1',
+        [id],
+      )
+    )[0];
+
+  test('twelve rotations of twelve sessions arriving together are one statement; each moves its own chain', async () => {
+    const ids = await openSessions(t, userId, 12);
+    const { db, sent } = counted(t.c.db);
+    const rotations = new SessionRotations(db);
+    const asked = await Promise.all(ids.map(headOf));
+    const answers = await Promise.all(asked.map((r) => rotations.rotate(r)));
+    assert.equal(sent.length, 1, 'one statement for all twelve');
+    for (const [i, id] of ids.entries()) {
+      assert.deepEqual(answers[i], { id, user_id: userId, scope: 'openid profile phone email kyc' });
+      assert.deepEqual(await generationOf(id), { refresh_generation: 1, refresh_hash: asked[i].nextHash });
+    }
+  });
+
+  test('D16: the same token twice in one batch moves its chain once, and both are answered with the session', async () => {
+    const [id] = await openSessions(t, userId, 1);
+    const rotations = new SessionRotations(t.c.db);
+    const r = await headOf(id);
+    const [a, b] = await Promise.all([rotations.rotate(r), rotations.rotate({ ...r })]);
+    assert.equal(a?.id, id);
+    assert.equal(b?.id, id);
+    assert.deepEqual(await generationOf(id), { refresh_generation: 1, refresh_hash: r.nextHash });
+  });
+
+  test('a stale token beside its session head in one batch: the head moves, the stale one moves nothing', async () => {
+    const [id] = await openSessions(t, userId, 1);
+    const rotations = new SessionRotations(t.c.db);
+    const stale = await headOf(id);
+    await rotations.rotate(stale);
+    const head = await headOf(id);
+    const { db, sent } = counted(t.c.db);
+    const batched = new SessionRotations(db);
+    const [fromStale, fromHead] = await Promise.all([batched.rotate(stale), batched.rotate(head)]);
+    assert.equal(fromStale, undefined);
+    assert.equal(fromHead?.id, id);
+    assert.deepEqual(await generationOf(id), { refresh_generation: 2, refresh_hash: head.nextHash });
+    assert.equal(sent.length, 2, 'the session once in the batch, the other token on its own');
+  });
+
+  test('a batch that fails is run again one rotation at a time: only the rotation that cannot succeed fails', async () => {
+    const [bad, ...good] = await openSessions(t, userId, 3);
+    await t.c.db.exec(`
+      CREATE FUNCTION refuse_rotation() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+      CREATE TRIGGER refuse_rotation BEFORE UPDATE ON sessions
+        FOR EACH ROW WHEN (OLD.id = '${bad}') EXECUTE FUNCTION refuse_rotation();`);
+    try {
+      const { db, sent } = counted(t.c.db);
+      const rotations = new SessionRotations(db);
+      const asked = await Promise.all([bad, ...good].map(headOf));
+      const [failed, ...rotated] = await Promise.allSettled(asked.map((r) => rotations.rotate(r)));
+      assert.equal(failed.status, 'rejected');
+      assert.deepEqual(
+        rotated.map((r) => r.status === 'fulfilled' && r.value?.id),
+        good,
+      );
+      assert.equal(sent.length, 4, 'the batch, then each on its own');
+    } finally {
+      await t.c.db.exec('DROP TRIGGER refuse_rotation ON sessions; DROP FUNCTION refuse_rotation();');
+    }
+  });
+
+  test(
+    'a session whose row another transaction holds waits alone; the rest of its batch goes on (PostgreSQL)',
+    { skip: !TEST_DATABASE_URL && 'PGlite has one connection: no transaction holds a row meanwhile' },
+    async () => {
+      const [held, free] = await openSessions(t, userId, 2);
+      const rotations = new SessionRotations(t.c.db);
+      const [heldRotation, freeRotation] = await Promise.all([held, free].map(headOf));
+      let heldAnswer: Promise<unknown> | undefined;
+      let heldSettled = false;
+      await t.c.db.transaction(async (tx) => {
+        // As a revocation of that session would, while it is being written.
+        await tx.query('SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', [held]);
+        heldAnswer = rotations.rotate(heldRotation).finally(() => {
+          heldSettled = true;
+        });
+        const freeAnswer = rotations.rotate(freeRotation);
+        // Without SKIP LOCKED the batch would wait for this transaction, which waits for the batch.
+        const first = await Promise.race([
+          freeAnswer,
+          new Promise((resolve) => setTimeout(() => resolve('stuck'), 5000)),
+        ]);
+        assert.notEqual(first, 'stuck', 'the free session is not held up by the other');
+        assert.equal((first as { id: string }).id, free);
+        assert.equal(heldSettled, false, 'the held session waits for the lock');
+      });
+      assert.equal(((await heldAnswer) as { id: string }).id, held, 'and moves once the lock is gone');
+    },
+  );
+});
