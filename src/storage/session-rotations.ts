@@ -30,24 +30,12 @@ export class SessionRotations {
   }
 
   async #together(rs: Rotation[]): Promise<Outcome<RotatedSession | undefined>[]> {
-    // A session appears once in the statement (a row is updated once per statement). The same token
-    // presented twice shares its answer, as D16 wants of a concurrent duplicate; another token of a session
-    // already in the batch goes on its own afterwards.
-    const place = new Map<string, number>();
-    const distinct: Rotation[] = [];
-    for (const r of rs) {
-      if (place.has(r.id)) continue;
-      place.set(r.id, distinct.length);
-      distinct.push(r);
-    }
-    const results = await sessionsRepo.rotateMany(this.db, distinct);
-    return rs.map((r) => {
-      const i = place.get(r.id) as number;
-      const d = distinct[i];
-      const same = d.clientId === r.clientId && d.generation === r.generation && d.hash === r.hash;
-      // Skipped (another transaction holds the row, or the row is gone) or not this token: on its own, as
-      // a lone rotation would be, waiting for the lock.
-      return same && results[i].held ? results[i].rotated : this.#alone(r);
-    });
+    // A session in the batch twice (the same token, D16's concurrent duplicate, or a stale one beside its
+    // head) is moved at most once: only its live head matches, and a row is modified once per statement.
+    const moved = await sessionsRepo.rotateMany(this.db, rs);
+    // Not moved here (its row held by another transaction, or not the live head: a repeat, reuse, an expired
+    // chain): on its own, as a lone rotation would be, waiting for the lock and answering why not. The batch
+    // moves nearly every chain it is given.
+    return rs.map((r, i) => moved[i] ?? this.#alone(r));
   }
 }

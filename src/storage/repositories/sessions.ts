@@ -124,7 +124,7 @@ const rotationUpdate = (p: (i: number) => string, row: string) =>
      refresh_expires_at = ${p(6)}, last_used_at = ${p(5)}
    WHERE id = ${row} AND client_id = ${p(1)} AND refresh_generation = ${p(2)} AND refresh_hash = ${p(3)}
      AND ${liveSession(p(5))}
-   RETURNING id, user_id, scope`;
+   RETURNING id, user_id, scope, client_id, refresh_hash`;
 
 export const sessionsRepo = {
   /**
@@ -162,31 +162,26 @@ export const sessionsRepo = {
 
   /**
    * P79: many rotations (of distinct sessions) in one statement, each as `rotate` would make it, but never
-   * waiting: a session whose row another transaction holds is skipped (`held` false), so one slow
-   * revocation does not hold up the rest. Each session is reached by primary key (P57).
+   * waiting: a session whose row another transaction holds is skipped (`SKIP LOCKED`), so one slow
+   * revocation does not hold up the rest. Each session is reached by primary key (P57). Answers, in order,
+   * the session of each rotation made, undefined for the others (skipped, or not the live head).
    */
-  rotateMany: async (q: Queryable, rs: Rotation[]) => {
-    const ctes = rs.map((_, k) => {
+  rotateMany: async (q: Queryable, rs: Rotation[]): Promise<Array<RotatedSession | undefined>> => {
+    const moves = rs.map((_, k) => {
       const p = rotationParam(k);
-      return `held${k} AS (SELECT id FROM sessions WHERE id = ${p(0)} FOR UPDATE SKIP LOCKED),
-        moved${k} AS (${rotationUpdate(p, `(SELECT id FROM held${k})`)})`;
+      return `moved${k} AS (${rotationUpdate(p, `(SELECT id FROM sessions WHERE id = ${p(0)} FOR UPDATE SKIP LOCKED)`)})`;
     });
-    const answers = rs.map(
-      (_, k) => `SELECT ${k} AS k, EXISTS (SELECT 1 FROM held${k}) AS held,
-        (SELECT user_id FROM moved${k}) AS user_id, (SELECT scope FROM moved${k}) AS scope`,
-    );
-    const rows = await q.query<{ k: number; held: boolean; user_id: string | null; scope: string | null }>(
-      `WITH ${ctes.join(', ')} ${answers.join(' UNION ALL ')}`,
+    const rows = await q.query<RotatedSession & { client_id: string; refresh_hash: string }>(
+      `WITH ${moves.join(', ')}
+       ${rs.map((_, k) => `SELECT id, user_id, scope, client_id, refresh_hash FROM moved${k}`).join(' UNION ALL ')}`,
       rs.flatMap(rotationParams),
     );
-    const byK = new Map(rows.map((r) => [r.k, r]));
-    return rs.map((r, k) => {
-      const row = byK.get(k);
-      const rotated = row?.user_id
-        ? { id: r.id, user_id: row.user_id, scope: row.scope as string }
-        : undefined;
-      return { held: row?.held ?? false, rotated };
-    });
+    // A move is this rotation's if it is of its session, for its client, to its successor: the same token
+    // presented twice shares one move; another token of the same session, or another client, does not.
+    const movedBy = (r: { id: string; client_id: string; refresh_hash: string }) =>
+      `${r.id} ${r.client_id} ${r.refresh_hash}`;
+    const moved = new Map(rows.map((r) => [movedBy(r), { id: r.id, user_id: r.user_id, scope: r.scope }]));
+    return rs.map((r) => moved.get(movedBy({ id: r.id, client_id: r.clientId, refresh_hash: r.nextHash })));
   },
 
   findById: (q: Queryable, id: string) =>
