@@ -13,6 +13,7 @@ export async function startChild<T>(script: string, args: string[]) {
   });
   return {
     ...report,
+    child,
     pid: child.pid as number,
     peakRssMb: () =>
       Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
@@ -20,9 +21,18 @@ export async function startChild<T>(script: string, args: string[]) {
   };
 }
 
-/** bench/oidc-provider-server.ts: its port and one refresh token per lane. */
-export const startOidcProvider = (lanes: number) =>
-  startChild<{ port: number; tokens: string[] }>('./oidc-provider-server.ts', [String(lanes)]);
+/** bench/oidc-provider-server.ts: its port, and a way to ask it for one new refresh token per lane. */
+export async function startOidcProvider(lanes: number) {
+  const started = await startChild<{ port: number }>('./oidc-provider-server.ts', [String(lanes)]);
+  return {
+    ...started,
+    tokens: () =>
+      new Promise<string[]>((resolve) => {
+        started.child.once('message', (m) => resolve(m as string[]));
+        started.child.send('mint');
+      }),
+  };
+}
 
 /** bench/floor-server.ts with as many processes as the service: its port. */
 export const startFloor = (processes: number) =>

@@ -23,7 +23,6 @@ type Group = 'service' | 'postgres' | 'redis';
 export interface CpuSnapshot {
   /** per process: its group and CPU milliseconds so far (a process that ends takes its count with it) */
   processes: Map<number, { group: Group; ms: number; mainThreadMs: number }>;
-  loadGenerator: number;
   machine: number;
 }
 
@@ -60,7 +59,7 @@ function mainThreadMs(pid: number): number {
   }
 }
 
-/** CPU milliseconds used so far: by `servicePid` and its children, PostgreSQL, Redis, this process, all cores. */
+/** CPU milliseconds used so far: by `servicePid` and its children, PostgreSQL, Redis, all cores. */
 export function cpuSnapshot(servicePid: number): CpuSnapshot {
   const groups = new Map<number, { group: Group; ms: number; mainThreadMs: number }>();
   for (const p of processes()) {
@@ -75,15 +74,22 @@ export function cpuSnapshot(servicePid: number): CpuSnapshot {
     if (group)
       groups.set(p.pid, { group, ms: p.ms, mainThreadMs: group === 'service' ? mainThreadMs(p.pid) : 0 });
   }
-  const own = process.cpuUsage();
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait
   const busy = fields.slice(0, 8).reduce((s, v, i) => (i === 3 || i === 4 ? s : s + v), 0);
-  return { processes: groups, loadGenerator: (own.user + own.system) / 1000, machine: busy * TICK_MS };
+  return { processes: groups, machine: busy * TICK_MS };
 }
 
-/** CPU milliseconds per request between two snapshots, of the processes alive at both. */
-export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuCost {
+/**
+ * CPU milliseconds per request between two snapshots, of the processes alive at both, and of the load
+ * generator (wrk, which has exited by then: its own count).
+ */
+export function cpuPerRequest(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  requests: number,
+  loadGeneratorMs: number,
+): CpuCost {
   const used = { service: 0, postgres: 0, redis: 0 };
   let serviceMainThreads = 0;
   for (const [pid, p] of after.processes) {
@@ -98,7 +104,7 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
     serviceMainThreads: serviceMainThreads / n,
     postgres: used.postgres / n,
     redis: used.redis / n,
-    loadGenerator: (after.loadGenerator - before.loadGenerator) / n,
+    loadGenerator: loadGeneratorMs / n,
     machine: (after.machine - before.machine) / n,
   };
 }

@@ -1,9 +1,9 @@
 import { type Dispatcher, Pool } from 'undici';
 
-// A small load generator for 127.0.0.1: keep-alive connections, closed loops (each worker waits for its
-// answer) and a paced open loop that measures latency from the scheduled start (no coordinated omission).
-// undici, not node:http: it costs the shared cores about half as much CPU per request (55 against 100 µs
-// measured here), which then goes to the service under test.
+// The set-up's requests and the paced open loop, which measures latency from each request's scheduled start
+// (no coordinated omission), over keep-alive connections to 127.0.0.1. undici, not node:http: it costs the
+// shared cores about half as much CPU per request (55 against 100 µs measured here). The closed loops at
+// saturation run in wrk (bench/wrk.ts), which costs a quarter of undici's.
 
 export interface Answer {
   status: number;
@@ -54,24 +54,6 @@ export const percentile = (sorted: number[], p: number) =>
 
 /** One request of a scenario on a lane (a worker, a token chain); answers whether it succeeded. */
 export type Step = (lane: number) => Promise<boolean>;
-
-/** Each worker runs `step` back to back for `seconds`; step answers whether its request succeeded. */
-export async function closedLoop(workers: number, seconds: number, step: Step): Promise<Result> {
-  const latenciesMs: number[] = [];
-  let errors = 0;
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: workers }, async (_, w) => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        if (!(await step(w))) errors++;
-        latenciesMs.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { requests: latenciesMs.length, errors, seconds: (performance.now() - started) / 1000, latenciesMs };
-}
 
 /**
  * Starts requests at a fixed rate for `seconds` over `lanes` independent lanes (a lane is a token chain or

@@ -2,6 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Client } from './load.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
+/** A form body with `{}` where bench/wrk/loop.lua puts the code or token. */
+const formWith = (fields: (value: string) => Record<string, string>) =>
+  new URLSearchParams(fields('{}')).toString().replace('%7B%7D', '{}');
 
 /**
  * The OAuth scenarios' steps: a first-party public client, one signed-in browser (its SSO cookie), then
@@ -54,14 +57,20 @@ export async function oauthSteps(
     const back = await http.send('GET', `/authorize?${query}`, undefined, { cookie });
     return new URL(String(back.headers.location)).searchParams.get('code') ?? undefined;
   };
+  const exchangeFields = (code: string) => ({
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  });
+  const refreshFields = (token: string) => ({
+    grant_type: 'refresh_token',
+    client_id: clientId,
+    refresh_token: token,
+  });
   const redeem = async (code: string) => {
-    const r = await http.form('/oauth/token', {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
+    const r = await http.form('/oauth/token', exchangeFields(code));
     return r.status === 200 ? (JSON.parse(r.text) as { refresh_token: string }) : undefined;
   };
   const exchange = async () => {
@@ -70,9 +79,21 @@ export async function oauthSteps(
   };
 
   const tokens: string[] = [];
-  for (let i = 0; i < chains; i++) tokens.push((await exchange())?.refresh_token as string);
 
   return {
+    /** The OAuth refresh chains, one per lane, started anew (a code exchange each). */
+    async freshChains(): Promise<string[]> {
+      const fresh: string[] = [];
+      for (let i = 0; i < chains; i++) fresh.push((await exchange())?.refresh_token as string);
+      tokens.splice(0, tokens.length, ...fresh);
+      return tokens;
+    },
+    /** what bench/wrk/loop.lua sends: the browser's authorization, and the token endpoint's forms */
+    wrk: {
+      authorize: { path: `/authorize?${query}`, cookie },
+      exchangeBody: formWith(exchangeFields),
+      refreshBody: formWith(refreshFields),
+    },
     codeStep: async () => (await exchange()) !== undefined,
     /** `n` codes minted ahead, `lanes` authorizations at a time; each lives 60 s. */
     async mintCodes(n: number, lanes: number): Promise<string[]> {
@@ -94,11 +115,7 @@ export async function oauthSteps(
       return code !== undefined && (await redeem(code)) !== undefined;
     },
     refreshStep: async (lane: number) => {
-      const r = await http.form('/oauth/token', {
-        grant_type: 'refresh_token',
-        client_id: clientId,
-        refresh_token: tokens[lane],
-      });
+      const r = await http.form('/oauth/token', refreshFields(tokens[lane]));
       if (r.status !== 200) return false;
       tokens[lane] = JSON.parse(r.text).refresh_token;
       return true;

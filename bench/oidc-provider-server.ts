@@ -5,7 +5,7 @@ import Provider from 'oidc-provider';
 
 // panva's oidc-provider on the refresh grant, for comparison (issue 4): rotating refresh tokens, its
 // default in-memory adapter, one process. Its refresh answer carries an RS256 ID token (one signature) and
-// an opaque access token. Mints one refresh token per lane and reports them over IPC.
+// an opaque access token. Reports its port over IPC, and mints one refresh token per lane when asked.
 const lanes = Number(process.argv[2] ?? 64);
 
 /** Its default memory adapter is an LRU of 1000 entries, which evicts grants mid-run: keep everything. */
@@ -63,19 +63,26 @@ const server = provider.listen(0, '127.0.0.1');
 await new Promise((r) => server.once('listening', r));
 
 const client = await provider.Client.find('bench');
-const tokens: string[] = [];
-for (let i = 0; i < lanes; i++) {
-  const grant = new provider.Grant({ accountId: `user${i}`, clientId: 'bench' });
-  grant.addOIDCScope('openid');
-  const grantId = await grant.save();
-  const token = new provider.RefreshToken({
-    client,
-    accountId: `user${i}`,
-    grantId,
-    scope: 'openid',
-    gty: 'authorization_code',
-    authTime: Math.floor(Date.now() / 1000),
-  });
-  tokens.push(await token.save());
+/** A refresh token for each lane, each of a grant of its own. */
+async function mint(): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < lanes; i++) {
+    const grant = new provider.Grant({ accountId: `user${i}`, clientId: 'bench' });
+    grant.addOIDCScope('openid');
+    const grantId = await grant.save();
+    const token = new provider.RefreshToken({
+      client,
+      accountId: `user${i}`,
+      grantId,
+      scope: 'openid',
+      gty: 'authorization_code',
+      authTime: Math.floor(Date.now() / 1000),
+    });
+    tokens.push(await token.save());
+  }
+  return tokens;
 }
-process.send?.({ port: (server.address() as AddressInfo).port, tokens });
+// Each closed loop starts with chains of its own: one cut off by the end of a loop leaves its last token
+// used and its successor unread.
+process.on('message', async () => process.send?.(await mint()));
+process.send?.({ port: (server.address() as AddressInfo).port });

@@ -1,14 +1,15 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parsePhone } from '../src/domain/phone.ts';
 import { postgresDatabase } from '../src/storage/db.ts';
 import { pinHashCeiling, rs256Ceiling } from './ceilings.ts';
 import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
-import { client, closedLoop, pacedLoop, percentile, type Result, type Step } from './load.ts';
+import { client, pacedLoop, percentile, type Result, type Step } from './load.ts';
 import { oauthSteps } from './oauth-steps.ts';
 import { startServer } from './server.ts';
 import { webhookBenchmark } from './webhooks.ts';
+import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
 
 // npm run bench: see README "Benchmarks". BENCH_DATABASE_URL runs the service on PostgreSQL, BENCH_SECONDS
 // sets the length of each scenario.
@@ -32,6 +33,16 @@ const WARM_UP_SECONDS = 8;
 const CEILING_TRIES = 3;
 const USERS = 8;
 const PIN = '480715';
+
+/** A scenario's row: completed requests per second, latency, and HTTP errors. */
+interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** the ceiling measured around the loop */
+  around?: number;
+}
 
 /** A ceiling: the best of the tries at the start of the run, and a way to take one more try. */
 interface Ceiling {
@@ -78,6 +89,7 @@ const limits =
     .map((n) => `${n}=1000000000/60`)
     .join(',');
 
+requireWrk();
 const users = phones(USERS);
 const schema = DATABASE_URL ? await createSchema(DATABASE_URL) : undefined;
 const server = await startServer({
@@ -104,11 +116,18 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     });
     if (s.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(s.body)}`);
   }
+  // A closed loop cut off at its end leaves up to one chain per connection with its last token used and its
+  // successor unread, so each loop (and each paced run) starts with chains of its own.
   const chains: string[] = [];
-  for (let i = 0; i < CHAINS; i++) {
-    const r = await http.post('/auth/signin', { phone: users[i % USERS], pin: PIN });
-    chains.push(r.body.data.refresh_token);
-  }
+  const freshChains = async () => {
+    const fresh: string[] = [];
+    for (let i = 0; i < CHAINS; i++) {
+      const r = await http.post('/auth/signin', { phone: users[i % USERS], pin: PIN });
+      fresh.push(r.body.data.refresh_token);
+    }
+    chains.splice(0, chains.length, ...fresh);
+    return chains;
+  };
   const refreshStep = async (lane: number) => {
     const r = await http.post('/auth/refresh', { refresh_token: chains[lane] });
     if (r.status !== 200) return false;
@@ -128,75 +147,158 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   const hashYardstick: Ceiling = { best: pinHash.best, measure: tryPinHash };
 
   /**
-   * A closed loop at saturation, with the CPU each request cost the service's side and everyone else. The
+   * A closed loop at saturation (wrk) after a warm-up of its own, with the CPU each completed request cost
+   * the service's side and everyone else. `loop` answers what a loop sends, with inputs of its own. The
    * host's speed drifts over minutes (the PIN hash tries of one run: 58, 69.5, 68.5 a second; of another,
    * 79-87), so the ceiling measured at the start is a loose yardstick for a scenario run minutes later: the
    * loop is also measured against one try of its ceiling just before it and one just after, the higher.
    */
   const cpuRows: string[][] = [];
-  const saturate = async (name: string, workers: number, step: Step, pid: number, ceiling: Ceiling) => {
+  const saturate = async (
+    name: string,
+    target: { port: number; pid: number },
+    connections: number,
+    loop: () => Promise<WrkLoop>,
+    ceiling: Ceiling,
+  ): Promise<Summary> => {
+    await wrk(target.port, connections, WARM_UP_SECONDS, await loop());
+    const measured = await loop();
     const tryBefore = await ceiling.measure();
-    const before = cpuSnapshot(pid);
-    const r = await closedLoop(workers, SECONDS, step);
-    const c = cpuPerRequest(before, cpuSnapshot(pid), r.requests);
+    const before = cpuSnapshot(target.pid);
+    const r = await wrk(target.port, connections, SECONDS, measured);
+    // What a scenario completes: a refresh, a sign-in, an exchange (its authorization included).
+    const completed = measured.mode === 'list' ? r.requests - r.errors : r.answered;
+    const c = cpuPerRequest(before, cpuSnapshot(target.pid), completed, r.cpuMs);
     const around = Math.max(tryBefore, await ceiling.measure());
     cpuRows.push([
       name,
       ...[c.service, c.serviceMainThreads, c.service - c.serviceMainThreads].map((v) => v.toFixed(2)),
       ...[c.postgres, c.redis, c.loadGenerator, c.machine].map((v) => v.toFixed(2)),
     ]);
-    return { ...r, around };
+    return { rps: completed / r.seconds, p50: r.p50, p99: r.p99, errors: r.errors, around };
   };
 
   /** ratio = signatures (or hashes) the scenario makes per second, over what all cores can make */
-  const row = (name: string, r: Result & { around?: number }, ceiling: Ceiling | null, perRequest = 1) => {
-    const sorted = [...r.latenciesMs].sort((a, b) => a - b);
-    const rps = (r.requests - r.errors) / r.seconds; // answered successfully
-    const ratio = (of: number) => ((rps * perRequest) / of).toFixed(2);
+  const row = (name: string, r: Summary, ceiling: Ceiling | null, perRequest = 1) => {
+    const ratio = (of: number) => ((r.rps * perRequest) / of).toFixed(2);
     rows.push([
       name,
-      rps.toFixed(0),
-      percentile(sorted, 50).toFixed(1),
-      percentile(sorted, 99).toFixed(1),
+      r.rps.toFixed(0),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
       ceiling ? ratio(ceiling.best) : '-',
       r.around ? `${ratio(r.around)} (${r.around.toFixed(r.around < 1000 ? 1 : 0)}/s)` : '-',
       String(r.errors),
     ]);
-    return rps;
+    return r.rps;
+  };
+  /** A paced run's row: latency from each request's scheduled start. */
+  const paced = (r: Result): Summary => {
+    const sorted = [...r.latenciesMs].sort((a, b) => a - b);
+    return {
+      rps: (r.requests - r.errors) / r.seconds,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      errors: r.errors,
+    };
   };
 
-  for (const [key, name, step, workers, ceiling, perRequest] of [
-    ['refresh', 'refresh', refreshStep, CHAINS, rs256Yardstick, 1],
-    ['signin', 'signin', signinStep, 16, hashYardstick, 1],
-    [
-      'code',
-      'oauth code exchange (authorize + token, 2 signatures)',
-      oauth.codeStep,
-      CHAINS,
-      rs256Yardstick,
-      2,
-    ],
-    ['oauth-refresh', 'oauth refresh', oauth.refreshStep, CHAINS, rs256Yardstick, 1],
-  ] as const) {
-    if (!runs(key)) continue;
-    process.stderr.write(`${name}: warm-up, saturation, then half rate...\n`);
-    await closedLoop(workers, WARM_UP_SECONDS, step);
+  const form = 'application/x-www-form-urlencoded';
+  const service = { port: server.port, pid: server.pid };
+  const scenarios: Array<{
+    key: string;
+    name: string;
+    loop: () => Promise<WrkLoop>;
+    /** the paced run's step, and what it needs first */
+    step: Step;
+    beforePaced?: () => Promise<unknown>;
+    connections: number;
+    ceiling: Ceiling;
+    /** signatures (or hashes) per completed request */
+    perRequest: number;
+  }> = [
+    {
+      key: 'refresh',
+      name: 'refresh',
+      loop: async () => ({
+        mode: 'chain',
+        path: '/auth/refresh',
+        body: '{"refresh_token":"{}"}',
+        inputs: await freshChains(),
+      }),
+      step: refreshStep,
+      beforePaced: freshChains,
+      connections: CHAINS,
+      ceiling: rs256Yardstick,
+      perRequest: 1,
+    },
+    {
+      key: 'signin',
+      name: 'signin',
+      loop: async () => ({
+        mode: 'list',
+        path: '/auth/signin',
+        inputs: users.map((phone) => JSON.stringify({ phone, pin: PIN })),
+      }),
+      step: signinStep,
+      connections: 16,
+      ceiling: hashYardstick,
+      perRequest: 1,
+    },
+    {
+      key: 'code',
+      name: 'oauth code exchange (authorize + token, 2 signatures)',
+      loop: async () => ({
+        mode: 'authorize',
+        path: '/oauth/token',
+        body: oauth.wrk.exchangeBody,
+        contentType: form,
+        inputs: [],
+        authorize: oauth.wrk.authorize,
+      }),
+      step: oauth.codeStep,
+      connections: CHAINS,
+      ceiling: rs256Yardstick,
+      perRequest: 2,
+    },
+    {
+      key: 'oauth-refresh',
+      name: 'oauth refresh',
+      loop: async () => ({
+        mode: 'chain',
+        path: '/oauth/token',
+        body: oauth.wrk.refreshBody,
+        contentType: form,
+        inputs: await oauth.freshChains(),
+      }),
+      step: oauth.refreshStep,
+      beforePaced: oauth.freshChains,
+      connections: CHAINS,
+      ceiling: rs256Yardstick,
+      perRequest: 1,
+    },
+  ];
+  for (const s of scenarios) {
+    if (!runs(s.key)) continue;
+    process.stderr.write(`${s.name}: warm-up, saturation, then half rate...\n`);
     const saturation = row(
-      `${name} (saturation, ${workers} in flight)`,
-      await saturate(name, workers, step, server.pid, ceiling),
-      ceiling,
-      perRequest,
+      `${s.name} (saturation, ${s.connections} in flight)`,
+      await saturate(s.name, service, s.connections, s.loop, s.ceiling),
+      s.ceiling,
+      s.perRequest,
     );
+    await s.beforePaced?.();
     row(
-      `${name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`,
-      await pacedLoop(saturation / 2, SECONDS, CHAINS, step),
+      `${s.name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`,
+      paced(await pacedLoop(saturation / 2, SECONDS, CHAINS, s.step)),
       null,
     );
   }
 
   // Issue 4's "authorization-code exchange" itself: POST /oauth/token on codes minted beforehand, so the
   // timed loop holds no authorization request. A code lives 60 s, so each pool is minted just before its
-  // loop, sized from the authorize + exchange rate (the exchange alone is faster, never 3 times faster).
+  // loop, sized from the authorize + exchange rate (the exchange alone is faster, never 3 times faster);
+  // each code is sent once, and a loop that has used up its pool sends a code that was never issued.
   if (runs('code-exchange')) {
     process.stderr.write(
       'oauth code exchange alone: minting codes, warm-up, saturation, then half rate...\n',
@@ -205,18 +307,28 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     const combined = Number(rows.find((r) => r[0].startsWith('oauth code exchange (authorize'))?.[1]);
     const estimate = 3 * (combined || 1000);
     const pool = (rate: number, seconds: number) => oauth.mintCodes(Math.ceil(rate * seconds), CHAINS);
-    await closedLoop(CHAINS, WARM_UP_SECONDS, oauth.exchangeStep(await pool(estimate, WARM_UP_SECONDS)));
-    const saturationPool = await pool(estimate, SECONDS);
     const saturation = row(
       `${name} (saturation, ${CHAINS} in flight)`,
-      await saturate(name, CHAINS, oauth.exchangeStep(saturationPool), server.pid, rs256Yardstick),
+      await saturate(
+        name,
+        service,
+        CHAINS,
+        async () => ({
+          mode: 'list',
+          path: '/oauth/token',
+          contentType: form,
+          inputs: (await pool(estimate, SECONDS)).map((code) => oauth.wrk.exchangeBody.replace('{}', code)),
+          exhausted: oauth.wrk.exchangeBody.replace('{}', 'never-issued'),
+        }),
+        rs256Yardstick,
+      ),
       rs256Yardstick,
       2,
     );
     const pacedPool = await pool(saturation, SECONDS); // twice what half the rate uses
     row(
       `${name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`,
-      await pacedLoop(saturation / 2, SECONDS, CHAINS, oauth.exchangeStep(pacedPool)),
+      paced(await pacedLoop(saturation / 2, SECONDS, CHAINS, oauth.exchangeStep(pacedPool))),
       null,
     );
   }
@@ -226,21 +338,21 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   if (runs('oidc-provider')) {
     process.stderr.write('oidc-provider refresh: warm-up, saturation...\n');
     const other = await startOidcProvider(CHAINS);
-    const theirs = client(other.port, CHAINS);
-    const theirStep = async (lane: number) => {
-      const r = await theirs.form('/token', {
-        grant_type: 'refresh_token',
-        client_id: 'bench',
-        refresh_token: other.tokens[lane],
-      });
-      if (r.status !== 200) return false;
-      other.tokens[lane] = JSON.parse(r.text).refresh_token;
-      return true;
-    };
-    await closedLoop(CHAINS, WARM_UP_SECONDS, theirStep);
     const theirRate = row(
       `oidc-provider refresh (saturation, ${CHAINS} in flight)`,
-      await saturate('oidc-provider refresh', CHAINS, theirStep, other.pid, rs256Yardstick),
+      await saturate(
+        'oidc-provider refresh',
+        other,
+        CHAINS,
+        async () => ({
+          mode: 'chain',
+          path: '/token',
+          body: 'grant_type=refresh_token&client_id=bench&refresh_token={}',
+          contentType: form,
+          inputs: await other.tokens(),
+        }),
+        rs256Yardstick,
+      ),
       rs256Yardstick,
     );
     comparison.push(`oidc-provider peak RSS: ${other.peakRssMb().toFixed(0)} MB`);
@@ -255,13 +367,22 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   if (runs('floor')) {
     process.stderr.write('floor: warm-up, saturation...\n');
     const floor = await startFloor(WORKERS);
-    const bare = client(floor.port, CHAINS);
-    const floorStep = async (lane: number) =>
-      (await bare.post('/token', { refresh_token: chains[lane] })).status === 200;
-    await closedLoop(CHAINS, WARM_UP_SECONDS, floorStep);
     row(
       `floor: Fastify + one jose signature, no storage (saturation, ${CHAINS} in flight)`,
-      await saturate('floor', CHAINS, floorStep, floor.pid, rs256Yardstick),
+      await saturate(
+        'floor',
+        floor,
+        CHAINS,
+        async () => ({
+          mode: 'list',
+          path: '/token',
+          // as long as one of ours: a session id, a generation, a secret and a tag
+          inputs: [
+            JSON.stringify({ refresh_token: `${randomUUID()}.0.${'s'.repeat(43)}.${'t'.repeat(22)}` }),
+          ],
+        }),
+        rs256Yardstick,
+      ),
       rs256Yardstick,
     );
     floor.stop();
