@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Queryable } from '../../src/storage/db.ts';
-import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
+import { type Rotation, sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { ssoSessionsRepo } from '../../src/storage/repositories/sso-sessions.ts';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
 import { webhookDeliveriesRepo } from '../../src/storage/repositories/webhook-deliveries.ts';
@@ -69,31 +69,23 @@ function assertReachedByKey(plan: PlanNode[], table: string, index = `${table}_p
   }
 }
 
+/** A rotation's values, for the SQL text only. */
+const rotation: Rotation = {
+  id: '00000000-0000-4000-8000-000000000000',
+  clientId: 'c',
+  generation: 0,
+  hash: 'h',
+  nextHash: 's',
+  now: new Date(),
+  expiresAt: new Date(),
+};
+
 test('P57, P59: refresh rotation (D16) reaches the session by primary key in a generic plan', async () => {
-  const sql = await sqlOf((q) =>
-    sessionsRepo.rotate(q, {
-      id: '00000000-0000-4000-8000-000000000000',
-      clientId: 'c',
-      generation: 0,
-      hash: 'h',
-      nextHash: 's',
-      now: new Date(),
-      expiresAt: new Date(),
-    }),
-  );
+  const sql = await sqlOf((q) => sessionsRepo.rotate(q, rotation));
   assertReachedByKey(await genericPlan(sql, 7), 'sessions');
 });
 
 test('P57, P79: rotations written in a batch reach each session by primary key in a generic plan', async () => {
-  const rotation = {
-    id: '00000000-0000-4000-8000-000000000000',
-    clientId: 'c',
-    generation: 0,
-    hash: 'h',
-    nextHash: 's',
-    now: new Date(),
-    expiresAt: new Date(),
-  };
   const sql = await sqlOf((q) => sessionsRepo.rotateMany(q, [rotation, rotation, rotation]));
   assertReachedByKey(await genericPlan(sql, 21), 'sessions');
 });
