@@ -89,7 +89,6 @@ const limits =
     .map((n) => `${n}=1000000000/60`)
     .join(',');
 
-requireWrk();
 const users = phones(USERS);
 const schema = DATABASE_URL ? await createSchema(DATABASE_URL) : undefined;
 const server = await startServer({
@@ -105,6 +104,7 @@ const http = client(server.port, CHAINS);
 
 /** The REST and OAuth scenarios and the oidc-provider comparison; answers the lines of the summary. */
 async function requestScenarios(rows: string[][]): Promise<string[]> {
+  requireWrk();
   // One account per user, then enough sign-ins for a refresh-token chain per lane.
   for (const phone of users) {
     await http.post('/auth/otp/send', { phone, purpose: 'signup' });
