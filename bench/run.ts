@@ -105,7 +105,7 @@ const http = client(server.port, CHAINS);
 /** The REST and OAuth scenarios and the oidc-provider comparison; answers the lines of the summary. */
 async function requestScenarios(rows: string[][]): Promise<string[]> {
   requireWrk();
-  // One account per user, then enough sign-ins for a refresh-token chain per lane.
+  // One account per user; the chains are signed in per loop (freshChains).
   for (const phone of users) {
     await http.post('/auth/otp/send', { phone, purpose: 'signup' });
     const v = await http.post('/auth/otp/verify', { phone, code: '000000', purpose: 'signup' });

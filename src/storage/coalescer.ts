@@ -43,7 +43,8 @@ export class Coalescer<I, O> {
       const outcomes = await this.together(batch.map((c) => c.item));
       for (const [i, c] of batch.entries()) c.resolve(outcomes[i]);
     } catch {
-      for (const c of batch) c.resolve(this.one(c.item));
+      // Each on its own, settled apart: even a `one` that throws at once fails only its own call.
+      for (const c of batch) c.resolve(Promise.resolve(c.item).then(this.one));
     } finally {
       this.#running--;
       this.#schedule();
