@@ -118,8 +118,8 @@ export class AccountService {
     return { userId, clientId: this.d.firstPartyClientId, device, ipAddress: maskIp(ip), scope: REST_SCOPE };
   }
 
-  /** Phone and PIN, with the lock of D9. Shared by the REST surface and the hosted sign-in page. */
-  async checkPin(phoneInput: unknown, pin: unknown): Promise<UserRow> {
+  /** Phone and PIN, with the lock of D9 (the hosted sign-in page). */
+  checkPin(phoneInput: unknown, pin: unknown): Promise<UserRow> {
     return this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
   }
 
@@ -128,8 +128,18 @@ export class AccountService {
     return this.attemptPin({ id: user.id }, pin);
   }
 
-  /** D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. */
+  /** D9: a PIN check, and a correct PIN resets the count of wrong ones. */
   private async attemptPin(account: { phone: string } | { id: string }, pin: unknown): Promise<UserRow> {
+    const user = await this.correctPin(account, pin);
+    await usersRepo.clearPinFailures(this.d.db, user.id);
+    return { ...user, failed_pin_attempts: 0, locked_until: null };
+  }
+
+  /**
+   * D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. The
+   * account when the PIN is correct, its count of wrong ones not yet reset: that is the caller's to write.
+   */
+  private async correctPin(account: { phone: string } | { id: string }, pin: unknown): Promise<UserRow> {
     if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
     const now = this.d.clock.now();
     const found = await usersRepo.takePinAttempt(
@@ -151,10 +161,7 @@ export class AccountService {
       const lock = user.locked_until && user.locked_until > now ? user.locked_until : null;
       throw accountLocked(lock ?? (await usersRepo.lockedUntil(this.d.db, user.id)));
     }
-    if (await this.d.pins.verify(user.pin_hash, pin)) {
-      await usersRepo.clearPinFailures(this.d.db, user.id);
-      return { ...user, failed_pin_attempts: 0, locked_until: null };
-    }
+    if (await this.d.pins.verify(user.pin_hash, pin)) return user;
     // The attempt that reached the threshold locked the account: say so now rather than on the next try.
     if (user.locked_until) throw accountLocked(user.locked_until);
     throw invalidCredentials();
@@ -162,10 +169,11 @@ export class AccountService {
 
   async signIn(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
-    const checked = await this.checkPin(body.phone, body.pin);
+    const checked = await this.correctPin({ phone: parsePhone(body.phone).e164 }, body.pin);
     // P51: the account is held while its session opens. An operator's lock or a deletion that came during
     // the PIN check (tens of milliseconds of hashing) is seen here, or waits and then ends this session too.
-    const held = await this.d.sessions.openForLiveAccount(this.sessionInput(checked.id, device, ip));
+    // P80: the same statement resets D9's count.
+    const held = await this.d.sessions.openForLiveAccount(this.sessionInput(checked.id, device, ip), true);
     if (!held) throw invalidCredentials();
     if (!held.opened) throw lockedByOperator();
     const { sessionId, refreshToken } = held.opened;

@@ -60,13 +60,15 @@ export class SessionService {
 
   /**
    * P51: a session opened only for a live account the operator has not locked, its row held meanwhile, in
-   * one statement. Undefined when the account is gone; `opened` undefined when it is locked.
+   * one statement. Undefined when the account is gone; `opened` undefined when it is locked. For a sign-in
+   * whose PIN was just found correct, `resetPinFailures` writes D9's reset in the same statement (P80).
    */
   async openForLiveAccount(
     s: SessionToOpen,
+    resetPinFailures = false,
   ): Promise<{ account: UserRow; opened?: { sessionId: string; refreshToken: string } } | undefined> {
     const { write, refreshToken } = this.prepare(s);
-    const held = await sessionsRepo.insertForLiveAccount(this.d.db, write);
+    const held = await sessionsRepo.insertForLiveAccount(this.d.db, write, resetPinFailures);
     if (!held) return undefined;
     return {
       account: held.account,

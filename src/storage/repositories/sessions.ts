@@ -1,6 +1,6 @@
 import { maybeOne, one, type Queryable } from '../db.ts';
 import { type OutboxEvent, outboxCtes, outboxParams } from './outbox.ts';
-import { heldLiveAccountCte, type UserRow } from './users.ts';
+import { heldLiveAccountCte, resetLiveAccountCte, type UserRow } from './users.ts';
 
 export interface SessionRow {
   id: string;
@@ -66,10 +66,11 @@ export const SESSION_PARAM = { id: '$1', userId: '$2', clientId: '$3', now: '$9'
 /**
  * P51: the account held (`heldLiveAccountCte`, CTE `account`) and the session with its event, written only
  * when the account is live and the operator has not locked it, and for a row of the statement's other CTEs
- * named in `alsoFrom`. The session's values are the parameters from $1 on (`sessionParams`).
+ * named in `alsoFrom`. The session's values are the parameters from $1 on (`sessionParams`). `accountCte`
+ * may hold the account another way (`resetLiveAccountCte`, P80).
  */
-export const sessionForLiveAccountCtes = (alsoFrom: string[] = []) =>
-  `${heldLiveAccountCte(SESSION_PARAM.userId)}, ${sessionCtes(1, {
+export const sessionForLiveAccountCtes = (alsoFrom: string[] = [], accountCte = heldLiveAccountCte) =>
+  `${accountCte(SESSION_PARAM.userId)}, ${sessionCtes(1, {
     from: [...alsoFrom, 'account'].join(', '),
     where: 'account.admin_locked_at IS NULL',
   })}`;
@@ -137,12 +138,14 @@ export const sessionsRepo = {
   /**
    * P51: the session and its event, opened only for a live account that the operator has not locked, whose
    * row the statement holds (`sessionForLiveAccountCtes`); one statement, atomic without a transaction.
-   * Undefined when the account is gone; otherwise the account and whether the session was opened.
+   * Undefined when the account is gone; otherwise the account and whether the session was opened. With
+   * `resetPinFailures`, after a correct PIN, the statement also resets D9's count (P80); the account
+   * answered is then the row as reset.
    */
-  insertForLiveAccount: async (q: Queryable, s: NewSessionWrite) => {
+  insertForLiveAccount: async (q: Queryable, s: NewSessionWrite, resetPinFailures = false) => {
     const row = await maybeOne<UserRow & { opened: boolean }>(
       q,
-      `WITH ${sessionForLiveAccountCtes()}
+      `WITH ${sessionForLiveAccountCtes([], resetPinFailures ? resetLiveAccountCte : heldLiveAccountCte)}
        SELECT EXISTS (SELECT 1 FROM session) AS opened, account.* FROM account`,
       sessionParams(s),
     );

@@ -35,6 +35,17 @@ export interface UserRow {
 export const heldLiveAccountCte = (id: string) =>
   `account AS (SELECT * FROM users WHERE id = ${id} AND deleted_at IS NULL FOR SHARE)`;
 
+/** D9: what a correct PIN does to the count of wrong ones (and to a lock its own attempt may have set). */
+const RESET_PIN_FAILURES = 'failed_pin_attempts = 0, locked_until = NULL';
+
+/**
+ * P80: `heldLiveAccountCte` for a sign-in whose PIN was just found correct: the row is held by the update's
+ * own lock, and D9's reset is written on the way, so the sign-in needs no statement of its own for it. A
+ * lock or deletion committed while it waited is seen in the row it answers (READ COMMITTED re-reads it).
+ */
+export const resetLiveAccountCte = (id: string) =>
+  `account AS (UPDATE users SET ${RESET_PIN_FAILURES} WHERE id = ${id} AND deleted_at IS NULL RETURNING *)`;
+
 export interface NewUser {
   id: string;
   phone: string;
@@ -113,7 +124,7 @@ export const usersRepo = {
 
   /** D9: a correct PIN resets the count (and lifts a lock its own attempt may have set). */
   clearPinFailures: (q: Queryable, id: string) =>
-    q.query('UPDATE users SET failed_pin_attempts = 0, locked_until = NULL WHERE id = $1', [id]),
+    q.query(`UPDATE users SET ${RESET_PIN_FAILURES} WHERE id = $1`, [id]),
 
   /** D10: a new PIN unlocks the account. */
   setPin: (q: Queryable, id: string, pinHash: string, now: Date) =>
