@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parsePhone } from '../src/domain/phone.ts';
 import { postgresDatabase } from '../src/storage/db.ts';
-import { pinHashCeiling, rs256Ceiling } from './ceilings.ts';
+import { hostLine, pinHashCeiling, rs256Ceiling } from './ceilings.ts';
 import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
 import { client, pacedLoop, percentile, type Result, type Step } from './load.ts';
@@ -426,6 +426,7 @@ try {
   process.stdout.write(
     [
       `\nCallsign benchmark on ${storage} (${WORKERS} service process${WORKERS > 1 ? 'es' : ''}), ${SECONDS} s per scenario, load generator on 127.0.0.1`,
+      hostLine(),
       ...lines,
       '',
     ].join('\n'),
