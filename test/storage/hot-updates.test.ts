@@ -35,18 +35,24 @@ describe('rows rewritten on every sign-in and refresh stay on their page (migrat
   });
   after(() => t.close());
 
+  let users = 0;
+  /** An account written straight into the table (no PIN is checked here), with an id of its own. */
+  const insertUser = async () => {
+    const i = users++;
+    return usersRepo.insert(t.c.db, {
+      id: randomUUID(),
+      phone: `+1650555${String(i).padStart(4, '0')}`,
+      handle: `hot_${i}`,
+      name: null,
+      country: 'US',
+      pinHash: `$argon2id$v=19$m=19456,t=2,p=1$${'s'.repeat(22)}$${'h'.repeat(43)}`,
+      now: t.clock.now(),
+    });
+  };
+
   test('users: a sign-in attempt and its reset (D9, P80) leave the account on its page', async () => {
     const now = t.clock.now();
-    for (let i = 0; i < 120; i++)
-      await usersRepo.insert(t.c.db, {
-        id: randomUUID(),
-        phone: `+1650555${String(i).padStart(4, '0')}`,
-        handle: `hot_${i}`,
-        name: null,
-        country: 'US',
-        pinHash: `$argon2id$v=19$m=19456,t=2,p=1$${'s'.repeat(22)}$${'h'.repeat(43)}`,
-        now,
-      });
+    for (let i = 0; i < 120; i++) await insertUser();
     const id = await lastOnFirstPage(t.c.db, 'users');
     const attempt = await usersRepo.takePinAttempt(
       t.c.db,
@@ -62,7 +68,7 @@ describe('rows rewritten on every sign-in and refresh stay on their page (migrat
   });
 
   test('sessions: a refresh-token rotation (D16) leaves the session on its page', async () => {
-    const [user] = await t.c.db.query<{ id: string }>('SELECT id FROM users LIMIT 1');
+    const user = await insertUser();
     await openSessions(t, user.id, 80);
     const id = await lastOnFirstPage(t.c.db, 'sessions');
     const [head] = await t.c.db.query<{
