@@ -9,7 +9,8 @@ const TICK_MS = 10;
 export interface CpuCost {
   service: number;
   /** the part of `service` spent on its processes' main threads; the rest ran on their other threads: the
-   * libuv thread pool, where jose's signatures (WebCrypto) and the PIN hashes run, and V8's helpers */
+   * libuv thread pool, where the PIN hashes run, and V8's helpers; the token signatures run on the main
+   * threads (P82) */
   serviceMainThreads: number;
   postgres: number;
   redis: number;

@@ -363,12 +363,12 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
         `OAuth refresh, Callsign / oidc-provider: ${(ourRate / theirRate).toFixed(2)} (oidc-provider keeps its tokens in memory, one process)`,
       );
   }
-  // The floor: the stack alone (Fastify, jose, one signature) with no storage, in as many processes.
+  // The floor: the stack alone (Fastify, one signature made as the service makes it) with no storage, in as many processes.
   if (runs('floor')) {
     process.stderr.write('floor: warm-up, saturation...\n');
     const floor = await startFloor(WORKERS);
     row(
-      `floor: Fastify + one jose signature, no storage (saturation, ${CHAINS} in flight)`,
+      `floor: Fastify + one RS256 signature, no storage (saturation, ${CHAINS} in flight)`,
       await saturate(
         'floor',
         floor,
@@ -396,7 +396,7 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     '|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    '| CPU ms per request, at saturation | service | its main threads | its other threads (signatures, PIN hashes) | PostgreSQL | Redis | load generator | all cores |',
+    '| CPU ms per request, at saturation | service | its main threads | its other threads (PIN hashes, V8's helpers) | PostgreSQL | Redis | load generator | all cores |',
     '|---|---|---|---|---|---|---|---|',
     ...cpuRows.map((r) => `| ${r.join(' | ')} |`),
     '',

@@ -1,7 +1,8 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { errors, jwtVerify } from 'jose';
 import { type Clock, unixSeconds } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import { DomainError } from './errors.ts';
+import { signRs256Jwt } from './jws.ts';
 import type { KeyRing } from './key-ring.ts';
 
 export interface AccessClaims {
@@ -24,23 +25,12 @@ export class AccessTokens {
     private readonly issuer: string,
   ) {}
 
-  async issue(c: {
-    sub: string;
-    aud: string;
-    scope: string;
-    sid: string;
-    ttlSeconds: number;
-  }): Promise<string> {
+  issue(c: { sub: string; aud: string; scope: string; sid: string; ttlSeconds: number }): string {
     return this.sign({ scope: c.scope, sid: c.sid, jti: this.random.uuid() }, c.sub, c.aud, c.ttlSeconds);
   }
 
   /** Spec "ID token claims": iss, sub, aud, exp, iat, and the given ones (auth_time, nonce, scope claims). */
-  async issueIdToken(c: {
-    sub: string;
-    aud: string;
-    ttlSeconds: number;
-    claims: Record<string, unknown>;
-  }): Promise<string> {
+  issueIdToken(c: { sub: string; aud: string; ttlSeconds: number; claims: Record<string, unknown> }): string {
     return this.sign(c.claims, c.sub, c.aud, c.ttlSeconds);
   }
 
@@ -71,23 +61,15 @@ export class AccessTokens {
     return typeof payload.aud === 'string' ? { aud: payload.aud } : undefined;
   }
 
-  /** Every token: RS256 with the current key's kid, typ JWT (D14), iss = BASE_URL. */
-  private sign(
-    claims: Record<string, unknown>,
-    sub: string,
-    aud: string,
-    ttlSeconds: number,
-  ): Promise<string> {
+  /** Every token: RS256 with the current key's kid, typ JWT (D14), iss = BASE_URL; signed at once (P82). */
+  private sign(claims: Record<string, unknown>, sub: string, aud: string, ttlSeconds: number): string {
     const { kid, privateKey } = this.keys.signingKey();
     const iat = unixSeconds(this.clock.now());
-    return new SignJWT(claims)
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid })
-      .setIssuer(this.issuer)
-      .setSubject(sub)
-      .setAudience(aud)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + ttlSeconds)
-      .sign(privateKey);
+    return signRs256Jwt(
+      { typ: 'JWT', kid },
+      { ...claims, iss: this.issuer, sub, aud, iat, exp: iat + ttlSeconds },
+      privateKey,
+    );
   }
 
   /**

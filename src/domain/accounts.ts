@@ -55,8 +55,8 @@ export function parseName(input: unknown): string | null {
 export class AccountService {
   constructor(private readonly d: AccountDeps) {}
 
-  private async restTokens(userId: string, sessionId: string, refreshToken: string): Promise<RestTokens> {
-    const access_token = await this.d.tokens.issue({
+  private restTokens(userId: string, sessionId: string, refreshToken: string): RestTokens {
+    const access_token = this.d.tokens.issue({
       sub: userId,
       aud: this.d.firstPartyClientId,
       scope: REST_SCOPE,
@@ -71,7 +71,7 @@ export class AccountService {
     const { user, extra: opened } = await this.createAccount(body, (tx, user) =>
       this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)),
     );
-    return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
+    return { user, ...this.restTokens(user.id, opened.session.id, opened.refreshToken) };
   }
 
   /**
@@ -177,7 +177,7 @@ export class AccountService {
     if (!held) throw invalidCredentials();
     if (!held.opened) throw lockedByOperator();
     const { sessionId, refreshToken } = held.opened;
-    return { user: held.account, ...(await this.restTokens(held.account.id, sessionId, refreshToken)) };
+    return { user: held.account, ...this.restTokens(held.account.id, sessionId, refreshToken) };
   }
 
   /** D10: sets the PIN, unlocks, revokes every session, and signs in on a new one. */
@@ -201,7 +201,7 @@ export class AccountService {
       const opened = await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip));
       return { user, opened };
     });
-    return { user, ...(await this.restTokens(user.id, opened.session.id, opened.refreshToken)) };
+    return { user, ...this.restTokens(user.id, opened.session.id, opened.refreshToken) };
   }
 
   async refresh(token: unknown): Promise<RestTokens> {

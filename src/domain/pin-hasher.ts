@@ -14,7 +14,7 @@ export class PinHasher {
   /**
    * `concurrency`: hashes computed at once by this process (P56). Each holds 19 MiB and a core for some
    * 15 ms; more at once than the process's share of the cores only adds memory and queues them in the
-   * thread pool, in front of the token signatures that share it.
+   * thread pool.
    */
   constructor(
     private readonly pepper: Buffer,

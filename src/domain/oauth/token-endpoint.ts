@@ -135,23 +135,19 @@ export class TokenEndpointService {
       );
     const user = redeemed.account;
 
-    // The two signatures at once: each runs on the thread pool.
-    const [response, idToken] = await Promise.all([
-      this.accessResponse(client, user.id, write.session.id, row.scope, refreshToken),
-      row.scope.split(' ').includes('openid')
-        ? this.d.tokens.issueIdToken({
-            sub: user.id,
-            aud: client.client_id,
-            ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-            claims: {
-              auth_time: unixSeconds(row.auth_time),
-              ...(row.nonce ? { nonce: row.nonce } : {}),
-              ...idTokenClaims(user, row.scope),
-            },
-          })
-        : undefined,
-    ]);
-    return idToken ? { ...response, id_token: idToken } : response;
+    const response = this.accessResponse(client, user.id, write.session.id, row.scope, refreshToken);
+    if (!row.scope.split(' ').includes('openid')) return response;
+    const id_token = this.d.tokens.issueIdToken({
+      sub: user.id,
+      aud: client.client_id,
+      ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      claims: {
+        auth_time: unixSeconds(row.auth_time),
+        ...(row.nonce ? { nonce: row.nonce } : {}),
+        ...idTokenClaims(user, row.scope),
+      },
+    });
+    return { ...response, id_token };
   }
 
   /** D24: a code presented again revokes what its first exchange issued. */
@@ -185,14 +181,14 @@ export class TokenEndpointService {
     );
   }
 
-  private async accessResponse(
+  private accessResponse(
     client: ClientRow,
     userId: string,
     sessionId: string,
     scope: string,
     refreshToken: string,
-  ) {
-    const access_token = await this.d.tokens.issue({
+  ): TokenResponse {
+    const access_token = this.d.tokens.issue({
       sub: userId,
       aud: client.client_id,
       scope,
