@@ -396,7 +396,7 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     '|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    '| CPU ms per request, at saturation | service | its main threads | its other threads (PIN hashes, V8's helpers) | PostgreSQL | Redis | load generator | all cores |',
+    '| CPU ms per request, at saturation | service | its main threads | its other threads (PIN hashes, V8 helpers) | PostgreSQL | Redis | load generator | all cores |',
     '|---|---|---|---|---|---|---|---|',
     ...cpuRows.map((r) => `| ${r.join(' | ')} |`),
     '',
