@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import type { Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { avatarsRepo } from '../storage/repositories/avatars.ts';
 import type { UserRow } from '../storage/repositories/users.ts';
+import { imageLibrary } from './image-library.ts';
 import { OAuthError } from './oauth/oauth-error.ts';
 import type { ProfileService } from './profiles.ts';
 
@@ -27,6 +27,7 @@ export class AvatarService {
   async upload(userId: string, file: Buffer): Promise<UserRow> {
     if (file.length > AVATAR_MAX_BYTES)
       throw new OAuthError('file_too_large', 'the image must be at most 5 MB');
+    const sharp = await imageLibrary(); // P83
     let format: string | undefined;
     let pixels = 0;
     try {

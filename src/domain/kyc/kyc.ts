@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type { Metadata } from 'sharp';
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { KycDecision, KycProvider } from '../../providers/kyc/kyc-provider.ts';
 import type { Random } from '../../providers/random.ts';
@@ -9,6 +9,7 @@ import { decrypt, encrypt, sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import { type Events, payloads } from '../events.ts';
 import { isUuid } from '../ids.ts';
+import { imageLibrary } from '../image-library.ts';
 import {
   canSubmit,
   documentsOf,
@@ -232,7 +233,8 @@ export class KycService {
   async #checkPhoto(p: Photo): Promise<string> {
     const bad = (why: string) => fieldError('INVALID_REQUEST', p.kind, why);
     if (p.data.length > KYC_PHOTO_MAX_BYTES) throw bad('Each photo must be at most 10 MB.');
-    let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+    const sharp = await imageLibrary(); // P83
+    let meta: Metadata;
     try {
       meta = await sharp(p.data, { limitInputPixels: false }).metadata();
     } catch {
