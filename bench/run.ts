@@ -363,7 +363,8 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
         `OAuth refresh, Callsign / oidc-provider: ${(ourRate / theirRate).toFixed(2)} (oidc-provider keeps its tokens in memory, one process)`,
       );
   }
-  // The floor: the stack alone (Fastify, one signature made as the service makes it) with no storage, in as many processes.
+  // The floor: the stack alone (Fastify, one signature made as the service makes it) with no storage, in as
+  // many processes.
   if (runs('floor')) {
     process.stderr.write('floor: warm-up, saturation...\n');
     const floor = await startFloor(WORKERS);
