@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { bundle } from '../scripts/bundle.mjs';
 import { spawnServer } from '../test/helpers/spawn-server.ts';
 
 export interface BenchServer {
@@ -13,14 +14,22 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** The service in a process of its own, as `callsign serve` runs it, with limits raised for one address (D28). */
+/**
+ * The service in a process of its own, as `npm start` runs it (the bundle, P84), with limits raised for one
+ * address (D28).
+ */
 export async function startServer(env: Record<string, string>): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callsign-bench-'));
+  // Inside the project, so that the bundle finds its packages in node_modules.
+  const cache = new URL('../node_modules/.cache/', import.meta.url).pathname;
+  mkdirSync(cache, { recursive: true });
+  const bundleDir = mkdtempSync(join(cache, 'callsign-bench-'));
   // BENCH_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await spawnServer(
     { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     nodeArgs,
+    await bundle(bundleDir),
   );
   // What goes wrong in the service shows while the run goes on: the primary's word of a worker that exited,
   // and logged errors (pino level 50 and above; the service logs at warn).
@@ -46,7 +55,7 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     },
     async stop() {
       await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      for (const dir of [dataDir, bundleDir]) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+// The version, read at build time in the bundle (P84) and at import under tsx.
+import pkg from '../../package.json' with { type: 'json' };
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 
 export type AppEnv = 'development' | 'staging' | 'production';
@@ -57,11 +59,6 @@ export function readDotEnv(path = resolve('.env')): Env {
     out[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
   }
   return out;
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  return pkg.version;
 }
 
 /** D39: one schema for every variable, validated at start; every bad variable is named in one error. */
@@ -212,7 +209,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     rateLimits,
     webConcurrency,
-    version: packageVersion(),
+    version: pkg.version,
   };
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);

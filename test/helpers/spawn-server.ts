@@ -10,9 +10,16 @@ export interface SpawnedServer {
   stop(): Promise<number | null>;
 }
 
-/** `callsign serve` in a process of its own, as a user runs it; resolves once it says where it listens. */
-export async function spawnServer(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], {
+/**
+ * `callsign serve` in a process of its own, as a user runs it; resolves once it says where it listens. `bin`:
+ * the command's sources through tsx (the `callsign` command), or the bundle `npm start` runs (P84).
+ */
+export async function spawnServer(
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+  bin = BIN,
+): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
