@@ -2,18 +2,40 @@
 // so the service runs without tsx's loader: a worker takes about 65 MB less memory, and no loader thread runs
 // in every process (the tests and the `callsign` command still run the sources through tsx). Packages stay
 // outside the bundle, loaded from node_modules as before.
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const migrations = join(root, 'src/storage/migrations');
+
+/**
+ * Writes `content` at `path` unless it is there already, through a file renamed into place: a service
+ * starting from this folder meanwhile (another instance's `npm start`) reads the old file or the new one,
+ * never a half-written one, and never a migration that is not there.
+ * @param {string} path
+ * @param {Buffer} content
+ */
+function place(path, content) {
+  if (existsSync(path) && readFileSync(path).equals(content)) return;
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, content);
+  renameSync(partial, path);
+}
 
 /** Writes `<outDir>/callsign.mjs` (the `callsign` command: serve, migrate, ...) and `<outDir>/migrations/`. */
 export async function bundle(outDir = join(root, 'dist')) {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  await build({
+  mkdirSync(join(outDir, 'migrations'), { recursive: true });
+  const { outputFiles } = await build({
     entryPoints: [join(root, 'src/cli/index.ts')],
     outfile: join(outDir, 'callsign.mjs'),
     bundle: true,
@@ -22,9 +44,14 @@ export async function bundle(outDir = join(root, 'dist')) {
     target: 'node20',
     packages: 'external',
     logLevel: 'warning',
+    write: false,
   });
+  for (const file of outputFiles) place(file.path, Buffer.from(file.contents));
   // src/storage/migrate.ts reads the migrations beside the module that holds it: in the bundle, this folder.
-  cpSync(join(root, 'src/storage/migrations'), join(outDir, 'migrations'), { recursive: true });
+  const sources = readdirSync(migrations);
+  for (const name of sources) place(join(outDir, 'migrations', name), readFileSync(join(migrations, name)));
+  for (const name of readdirSync(join(outDir, 'migrations')))
+    if (!sources.includes(name)) unlinkSync(join(outDir, 'migrations', name));
   return join(outDir, 'callsign.mjs');
 }
 

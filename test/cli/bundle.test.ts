@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -57,5 +57,23 @@ describe('the bundle `npm start` runs (P84)', () => {
       server.child.kill('SIGTERM');
       assert.equal(await server.exited, 0);
     }
+  });
+
+  test('a rebuild in place writes only what changed, each file whole (another instance may be starting)', async () => {
+    const bin = await bundle(outDir);
+    const files = readdirSync(MIGRATIONS).sort();
+    const first = join(outDir, 'migrations', files[0]);
+    const before = { bin: statSync(bin).ino, first: statSync(first).ino };
+    writeFileSync(first, '-- not the migration');
+    writeFileSync(join(outDir, 'migrations', '999_gone.sql'), 'SELECT 1;');
+    await bundle(outDir);
+    assert.equal(statSync(bin).ino, before.bin, 'the unchanged bundle is left as it was');
+    assert.notEqual(
+      statSync(first).ino,
+      before.first,
+      'a changed file is replaced by another, not rewritten',
+    );
+    assert.deepEqual(readFileSync(first), readFileSync(new URL(files[0], MIGRATIONS)));
+    assert.deepEqual(readdirSync(join(outDir, 'migrations')).sort(), files);
   });
 });
