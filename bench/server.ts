@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { bundle } from '../scripts/bundle.mjs';
+import { bundle, scratchBundleDir } from '../scripts/bundle.mjs';
 import { spawnServer } from '../test/helpers/spawn-server.ts';
 
 export interface BenchServer {
@@ -20,10 +20,7 @@ export interface BenchServer {
  */
 export async function startServer(env: Record<string, string>): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callsign-bench-'));
-  // Inside the project, so that the bundle finds its packages in node_modules.
-  const cache = new URL('../node_modules/.cache/', import.meta.url).pathname;
-  mkdirSync(cache, { recursive: true });
-  const bundleDir = mkdtempSync(join(cache, 'callsign-bench-'));
+  const bundleDir = scratchBundleDir('callsign-bench-');
   // BENCH_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await spawnServer(

@@ -5,6 +5,7 @@
 import {
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -17,6 +18,8 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const migrations = join(root, 'src/storage/migrations');
+/** The names `src/storage/migrate.ts` applies. */
+const MIGRATION = /^\d{3}_.+\.sql$/;
 
 /**
  * Writes `content` at `path` unless it is there already, through a file renamed into place: a service
@@ -50,9 +53,21 @@ export async function bundle(outDir = join(root, 'dist')) {
   // src/storage/migrate.ts reads the migrations beside the module that holds it: in the bundle, this folder.
   const sources = readdirSync(migrations);
   for (const name of sources) place(join(outDir, 'migrations', name), readFileSync(join(migrations, name)));
+  // A migration no longer in the sources goes; another instance's file on its way into place stays.
   for (const name of readdirSync(join(outDir, 'migrations')))
-    if (!sources.includes(name)) unlinkSync(join(outDir, 'migrations', name));
+    if (MIGRATION.test(name) && !sources.includes(name)) unlinkSync(join(outDir, 'migrations', name));
   return join(outDir, 'callsign.mjs');
+}
+
+/**
+ * A new folder for a bundle of its own (the benchmark's, a test's): inside the project, so that it finds its
+ * packages in node_modules, and deeper than dist/.
+ * @param {string} prefix
+ */
+export function scratchBundleDir(prefix) {
+  const cache = join(root, 'node_modules/.cache');
+  mkdirSync(cache, { recursive: true });
+  return mkdtempSync(join(cache, prefix));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle(process.argv[2]);

@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pkg from '../../package.json' with { type: 'json' };
-import { bundle } from '../../scripts/bundle.mjs';
+import { bundle, scratchBundleDir } from '../../scripts/bundle.mjs';
 import { spawnServer } from '../helpers/spawn-server.ts';
 
 const MIGRATIONS = new URL('../../src/storage/migrations/', import.meta.url);
 
 describe('the bundle `npm start` runs (P84)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'callsign-bundle-'));
-  // Inside the project, so that the bundle finds its packages in node_modules; deeper than dist/, so that
-  // nothing in it may find a file by its path relative to the sources.
-  const cache = new URL('../../node_modules/.cache/', import.meta.url).pathname;
-  mkdirSync(cache, { recursive: true });
-  const outDir = mkdtempSync(join(cache, 'callsign-bundle-test-'));
+  // Deeper than dist/, so that a file found by its path relative to the sources would be missed.
+  const outDir = scratchBundleDir('callsign-bundle-test-');
   after(() => {
     for (const dir of [dataDir, outDir]) rmSync(dir, { recursive: true, force: true });
   });
@@ -66,6 +63,8 @@ describe('the bundle `npm start` runs (P84)', () => {
     const before = { bin: statSync(bin).ino, first: statSync(first).ino };
     writeFileSync(first, '-- not the migration');
     writeFileSync(join(outDir, 'migrations', '999_gone.sql'), 'SELECT 1;');
+    const arriving = join(outDir, 'migrations', '001_x.sql.4242.partial');
+    writeFileSync(arriving, '');
     await bundle(outDir);
     assert.equal(statSync(bin).ino, before.bin, 'the unchanged bundle is left as it was');
     assert.notEqual(
@@ -74,6 +73,10 @@ describe('the bundle `npm start` runs (P84)', () => {
       'a changed file is replaced by another, not rewritten',
     );
     assert.deepEqual(readFileSync(first), readFileSync(new URL(files[0], MIGRATIONS)));
-    assert.deepEqual(readdirSync(join(outDir, 'migrations')).sort(), files);
+    assert.deepEqual(
+      readdirSync(join(outDir, 'migrations')).sort(),
+      [...files, '001_x.sql.4242.partial'].sort(),
+      'a migration no longer in the sources goes; what another instance is placing stays',
+    );
   });
 });
