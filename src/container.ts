@@ -34,6 +34,7 @@ import { cryptoRandom, type Random } from './providers/random.ts';
 import { RedisRateCounterStore } from './providers/redis-rate-counter-store.ts';
 import { smsProviderFor } from './providers/sms/index.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
+import { CodeExchanges } from './storage/code-exchanges.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
@@ -160,7 +161,14 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const profiles = new ProfileService({ db, clock, events });
     const clients = new ClientService({ db, clock, random, sessions });
     const authorization = new AuthorizationService({ db, clock, random });
-    const oauthTokens = new TokenEndpointService({ db, clock, clients, sessions, tokens });
+    const oauthTokens = new TokenEndpointService({
+      db,
+      clock,
+      clients,
+      sessions,
+      tokens,
+      codeExchanges: new CodeExchanges(db),
+    });
     const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
     const phoneChange = new PhoneChangeService({ db, clock, events, otp, accounts, profiles, sms, logger });
     const apiUsers = new ApiUserService({ db, profiles, deletion });

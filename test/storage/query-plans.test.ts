@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Queryable } from '../../src/storage/db.ts';
-import { type Rotation, sessionsRepo } from '../../src/storage/repositories/sessions.ts';
+import { authorizationCodesRepo } from '../../src/storage/repositories/authorization-codes.ts';
+import { type Rotation, SESSION_COLUMNS, sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { ssoSessionsRepo } from '../../src/storage/repositories/sso-sessions.ts';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
 import { webhookDeliveriesRepo } from '../../src/storage/repositories/webhook-deliveries.ts';
@@ -88,6 +89,31 @@ test('P57, P59: refresh rotation (D16) reaches the session by primary key in a g
 test('P57, P79: rotations written in a batch reach each session by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) => sessionsRepo.rotateMany(q, [rotation, rotation, rotation]));
   assertReachedByKey(await genericPlan(sql, 21), 'sessions');
+});
+
+test('P57, P85: code exchanges written in a batch reach the code, the client and the account by key in a generic plan', async () => {
+  const opening = {
+    session: {
+      id: rotation.id,
+      user_id: rotation.id,
+      client_id: 'c',
+      device_name: null,
+      platform: 'web',
+      ip_address: null,
+      scope: 'openid',
+      now: new Date(),
+    },
+    firstToken: { hash: 'h', expires_at: new Date() },
+    created: { id: rotation.id, type: 'session.created', data: {}, createdAt: new Date() },
+  };
+  const exchange = { hash: 'h', opening };
+  const sql = await sqlOf((q) => authorizationCodesRepo.redeemMany(q, [exchange, exchange, exchange]));
+  const plan = await genericPlan(sql, 3 * (SESSION_COLUMNS.length + 1));
+  assertReachedByKey(plan, 'authorization_codes');
+  assertReachedByKey(plan, 'clients');
+  assertReachedByKey(plan, 'users');
+  const read = await sqlOf((q) => authorizationCodesRepo.findMany(q, ['a', 'b', 'c']));
+  assertReachedByKey(await genericPlan(read, 1), 'authorization_codes');
 });
 
 test('P57: the single sign-on lookup (D25) reaches the account by primary key in a generic plan', async () => {

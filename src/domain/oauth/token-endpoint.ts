@@ -1,4 +1,5 @@
 import { type Clock, unixSeconds } from '../../providers/clock.ts';
+import type { CodeExchanges } from '../../storage/code-exchanges.ts';
 import type { Database } from '../../storage/db.ts';
 import {
   type AuthorizationCodeRow,
@@ -25,6 +26,8 @@ export interface TokenEndpointDeps {
   clients: ClientService;
   sessions: SessionService;
   tokens: AccessTokens;
+  /** P85: code reads and redemptions in batches */
+  codeExchanges: CodeExchanges;
 }
 
 export interface ClientCredentials {
@@ -103,7 +106,7 @@ export class TokenEndpointService {
     const hash = sha256(code);
 
     // The code's fields never change once issued, so they are checked as read; only its use is the race gate.
-    const row = await authorizationCodesRepo.find(this.d.db, hash);
+    const row = await this.d.codeExchanges.find(hash);
     if (!row) throw invalidGrant('unknown code');
     if (row.used_at) return this.replayed(hash);
     const now = this.d.clock.now();
@@ -121,7 +124,7 @@ export class TokenEndpointService {
       scope: row.scope,
       authTime: row.auth_time,
     });
-    const redeemed = await authorizationCodesRepo.redeem(this.d.db, hash, write);
+    const redeemed = await this.d.codeExchanges.redeem({ hash, opening: write });
     if (!redeemed) return this.replayed(hash);
     // P23, P55: the client may have been read from memory; its deletion ends its sessions, so one opened
     // after it would outlive it. P51: a code issued before the operator's lock opens nothing.

@@ -1,6 +1,7 @@
+import { batchInput } from '../batch-input.ts';
 import { maybeOne, type Queryable } from '../db.ts';
-import { type NewSessionWrite, SESSION_PARAM, sessionForLiveAccountCtes, sessionParams } from './sessions.ts';
-import type { UserRow } from './users.ts';
+import { type NewSessionWrite, SESSION_COLUMNS, sessionCtes, sessionParams } from './sessions.ts';
+import { heldLiveAccountsCte, type UserRow } from './users.ts';
 
 export interface AuthorizationCodeRow {
   code_hash: string;
@@ -16,6 +17,17 @@ export interface AuthorizationCodeRow {
   used_at: Date | null;
   session_id: string | null;
 }
+
+/** A code exchange's write: the code (its hash) and the session it opens. */
+export interface CodeRedemption {
+  hash: string;
+  opening: NewSessionWrite;
+}
+
+/** What a code's first use did: the session opened, or why not (the client deleted, the account gone or locked). */
+export type Redeemed =
+  | { opened: true; account: UserRow }
+  | { opened: false; clientLive: boolean; account: UserRow | undefined };
 
 export const authorizationCodesRepo = {
   insert: (q: Queryable, c: Omit<AuthorizationCodeRow, 'used_at' | 'session_id'>) =>
@@ -48,36 +60,66 @@ export const authorizationCodesRepo = {
     ),
 
   /**
-   * D24, D15: the exchange in one statement, atomic without a transaction: the code marked used with the id of
-   * the session it opens (a replay finds what to revoke), and the session with its event, opened only while
-   * the client is live (P23, P55) and the account live and not locked (P51). Their rows are held FOR SHARE,
-   * so a deletion or lock committing meanwhile is either seen or waits, and then also ends this session.
-   * Undefined when the code was used already (a replay, or a lost race); otherwise whether the session was
-   * opened, whether the client is live, and the account (undefined when gone).
+   * D24, D15: exchanges, each in one statement with the others (P85), atomic without a transaction: the code
+   * marked used with the id of the session it opens (a replay finds what to revoke), and the session with its
+   * event, opened only while the client is live (P23, P55) and the account live and not locked (P51). Their
+   * rows are held FOR SHARE, so a deletion or lock committing meanwhile is either seen or waits, and then also
+   * ends this session. Each code is marked by an update of its own, by primary key (P57); a code the batch
+   * holds twice is marked by one of them (a row is modified once per statement). The sessions and events are
+   * written for all of them at once. Answers, in order: undefined for a code used already (a replay, or a
+   * lost race); otherwise whether the session was opened, whether the client is live, and the account
+   * (undefined when gone).
    */
-  redeem: async (q: Queryable, hash: string, opening: NewSessionWrite) => {
-    const params = [...sessionParams(opening), hash];
-    const at = params.length; // the code's hash, after the session's values
-    const p = SESSION_PARAM;
-    const row = await maybeOne<UserRow & { opened: boolean; client_live: boolean }>(
-      q,
-      `WITH code AS (
-         UPDATE authorization_codes SET used_at = ${p.now}, session_id = ${p.id}
-         WHERE code_hash = $${at} AND used_at IS NULL RETURNING code_hash
-       ), client AS (
-         SELECT client_id FROM clients WHERE client_id = ${p.clientId} AND deleted_at IS NULL FOR SHARE
-       ), ${sessionForLiveAccountCtes(['code', 'client'])}
-       SELECT EXISTS (SELECT 1 FROM session) AS opened, EXISTS (SELECT 1 FROM client) AS client_live, account.*
-       FROM code LEFT JOIN account ON true`,
-      params,
+  redeemMany: async (q: Queryable, exchanges: CodeRedemption[]): Promise<Array<Redeemed | undefined>> => {
+    const input = batchInput(
+      [...SESSION_COLUMNS, ['code_hash', 'text']],
+      exchanges.map((e) => [...sessionParams(e.opening), e.hash]),
     );
-    if (!row) return undefined;
-    const { opened, client_live: clientLive, ...account } = row;
-    return opened
-      ? { opened, account: account as UserRow }
-      : { opened, clientLive, account: account.id ? (account as UserRow) : undefined };
+    const ks = exchanges.map((_, i) => i + 1);
+    const marks = ks.map(
+      (k) => `code${k} AS (
+         UPDATE authorization_codes SET used_at = ${input.value('now', k)}, session_id = ${input.value('id', k)}
+         WHERE code_hash = ${input.value('code_hash', k)} AND used_at IS NULL RETURNING ${k} AS k
+       )`,
+    );
+    const rows = await q.query<UserRow & { k: number; opened: boolean; client_live: boolean }>(
+      `WITH ${input.cte}, ${marks.join(', ')}, code AS (
+         ${ks.map((k) => `SELECT k FROM code${k}`).join(' UNION ALL ')}
+       ), client AS (
+         SELECT c.client_id FROM (SELECT DISTINCT client_id FROM input) i, LATERAL (
+           SELECT client_id FROM clients WHERE client_id = i.client_id AND deleted_at IS NULL OFFSET 0 FOR SHARE
+         ) c
+       ), ${heldLiveAccountsCte('user_id')}, ${sessionCtes((i) => `input.${SESSION_COLUMNS[i][0]}`, {
+         from: `code JOIN input USING (k) JOIN client ON client.client_id = input.client_id
+           JOIN account ON account.id = input.user_id`,
+         where: 'account.admin_locked_at IS NULL',
+         eventFrom: 'session JOIN input ON input.id = session.id',
+       })}
+       SELECT input.k, session.id IS NOT NULL AS opened, client.client_id IS NOT NULL AS client_live, account.*
+       FROM input JOIN code USING (k) LEFT JOIN session ON session.id = input.id
+         LEFT JOIN client ON client.client_id = input.client_id LEFT JOIN account ON account.id = input.user_id`,
+      input.params,
+    );
+    const byK = new Map(rows.map((r) => [r.k, r]));
+    return ks.map((k) => {
+      const row = byK.get(k);
+      if (!row) return undefined;
+      const { k: _k, opened, client_live: clientLive, ...account } = row;
+      return opened
+        ? { opened, account: account as UserRow }
+        : { opened, clientLive, account: account.id ? (account as UserRow) : undefined };
+    });
   },
 
   find: (q: Queryable, hash: string) =>
     maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),
+
+  /** P85: the codes of these hashes (those that exist), in one statement; each by its key (P57). */
+  findMany: (q: Queryable, hashes: string[]) =>
+    q.query<AuthorizationCodeRow>(
+      `SELECT c.* FROM unnest($1::text[]) AS h(code_hash), LATERAL (
+         SELECT * FROM authorization_codes WHERE code_hash = h.code_hash OFFSET 0
+       ) c`,
+      [hashes],
+    ),
 };

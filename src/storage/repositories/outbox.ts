@@ -16,12 +16,21 @@ export interface OutboxEvent {
   createdAt: Date;
 }
 
+/** The i-th value of the row a statement writes, as SQL: a parameter, or a column of the statement's input. */
+export type SqlValues = (i: number) => string;
+
+/** The parameters from `$first` on. */
+export const paramsFrom =
+  (first: number): SqlValues =>
+  (i) =>
+    `$${first + i}`;
+
 /**
- * The event row as a CTE named `event`; its values are the parameters from `$first` on (`outboxParams`). With
- * `from`, an earlier CTE of the statement, the event is written only if that CTE answered a row.
+ * The event row as a CTE named `event`; `v` gives its values, in the order of `outboxParams`. With `from`, the
+ * event is written for each row of that (an earlier CTE of the statement, or a join of them).
  */
-function eventCte(first: number, from?: string): string {
-  const [id, type, data, createdAt] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+function eventCte(v: SqlValues, from?: string): string {
+  const [id, type, data, createdAt] = [0, 1, 2, 3].map(v);
   return `event AS (
        INSERT INTO outbox_events (id, type, data, created_at)
        SELECT ${id}, ${type}, ${data}::json, ${createdAt}${from ? ` FROM ${from}` : ''}
@@ -32,11 +41,11 @@ function eventCte(first: number, from?: string): string {
 /**
  * D32: the event and one delivery per subscribed, enabled endpoint, as two CTEs (`event`, `deliveries`) for
  * a statement of its own or one that also writes the change the event reports (named by `from` when that
- * change may not happen); each delivery is due at once (the spec's first attempt is immediate). The event's
- * values are the parameters from `$first` on, in the order of `outboxParams`.
+ * change may not happen); each delivery is due at once (the spec's first attempt is immediate). `v` gives the
+ * event's values, in the order of `outboxParams`.
  */
-export function outboxCtes(first: number, from?: string): string {
-  return `${eventCte(first, from)}, deliveries AS (
+export function outboxCtes(v: SqlValues, from?: string): string {
+  return `${eventCte(v, from)}, deliveries AS (
        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
        SELECT gen_random_uuid(), w.id, event.id, event.created_at, event.created_at
          FROM event JOIN webhook_endpoints w
@@ -48,13 +57,14 @@ export const outboxParams = (e: OutboxEvent) => [e.id, e.type, JSON.stringify(e.
 
 export const outboxRepo = {
   /** D32: the event and its deliveries in one statement, inside the caller's transaction. */
-  insert: (q: Queryable, e: OutboxEvent) => q.query(`WITH ${outboxCtes(1)} SELECT 1`, outboxParams(e)),
+  insert: (q: Queryable, e: OutboxEvent) =>
+    q.query(`WITH ${outboxCtes(paramsFrom(1))} SELECT 1`, outboxParams(e)),
 
   /** An event for one endpoint only (the operator's test event): no fan-out. Answers the delivery's id. */
   insertFor: async (q: Queryable, e: OutboxEvent, endpointId: string) =>
     (
       await q.query<{ id: string }>(
-        `WITH ${eventCte(1)}
+        `WITH ${eventCte(paramsFrom(1))}
          INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
          SELECT gen_random_uuid(), $5, event.id, event.created_at, event.created_at FROM event RETURNING id`,
         [...outboxParams(e), endpointId],

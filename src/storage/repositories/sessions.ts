@@ -1,5 +1,5 @@
 import { maybeOne, one, type Queryable } from '../db.ts';
-import { type OutboxEvent, outboxCtes, outboxParams } from './outbox.ts';
+import { type OutboxEvent, outboxCtes, outboxParams, paramsFrom, type SqlValues } from './outbox.ts';
 import { heldLiveAccountCte, resetLiveAccountCte, type UserRow } from './users.ts';
 
 export interface SessionRow {
@@ -45,33 +45,55 @@ export interface NewSessionWrite {
 }
 
 /**
- * The session and its session.created event as CTEs (`session`, `event`, `deliveries`) of a statement, their
- * values the parameters from `$first` on (`sessionParams`). With `only`, the session is written only for a
- * row of the statement's earlier CTEs (`from`) that meets `where`, and then its event too.
+ * The session and its session.created event as CTEs (`session`, `event`, `deliveries`) of a statement; `v`
+ * gives their values, in the order of `sessionParams`. With `only`, the session is written only for each row
+ * of the statement's earlier CTEs (`from`) that meets `where`, and then its event too, for each row of
+ * `eventFrom` (by default, of `session`).
  */
-export function sessionCtes(first: number, only?: { from: string; where: string }): string {
-  const $ = (i: number) => `$${first + i}`;
+export function sessionCtes(
+  v: SqlValues,
+  only?: { from: string; where: string; eventFrom?: string },
+): string {
   return `session AS (
        INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at,
          last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
-       SELECT ${[0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 8, 10].map($).join(', ')}
+       SELECT ${[0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 8, 10].map(v).join(', ')}
        ${only ? `FROM ${only.from} WHERE ${only.where}` : ''}
        RETURNING *
-     ), ${outboxCtes(first + 11, only ? 'session' : undefined)}`;
+     ), ${outboxCtes((i) => v(11 + i), only ? (only.eventFrom ?? 'session') : undefined)}`;
 }
 
-/** Where `sessionParams` puts the values a statement's other CTEs also use, when they come first ($1 on). */
-export const SESSION_PARAM = { id: '$1', userId: '$2', clientId: '$3', now: '$9' } as const;
+/**
+ * P85: the names and types of `sessionParams`' values, for a statement that writes many sessions from one
+ * array per value (`inputCte`).
+ */
+export const SESSION_COLUMNS = [
+  ['id', 'uuid'],
+  ['user_id', 'uuid'],
+  ['client_id', 'text'],
+  ['device_name', 'text'],
+  ['platform', 'text'],
+  ['ip_address', 'text'],
+  ['scope', 'text'],
+  ['auth_time', 'timestamptz'],
+  ['now', 'timestamptz'],
+  ['refresh_hash', 'text'],
+  ['refresh_expires_at', 'timestamptz'],
+  ['event_id', 'uuid'],
+  ['event_type', 'text'],
+  ['event_data', 'text'],
+  ['event_at', 'timestamptz'],
+] as const;
 
 /**
  * P51: the account held (`heldLiveAccountCte`, CTE `account`) and the session with its event, written only
- * when the account is live and the operator has not locked it, and for a row of the statement's other CTEs
- * named in `alsoFrom`. The session's values are the parameters from $1 on (`sessionParams`). `accountCte`
- * may hold the account another way (`resetLiveAccountCte`, P80).
+ * when the account is live and the operator has not locked it. The session's values are the parameters from
+ * $1 on (`sessionParams`, whose second is the account's id). `accountCte` may hold the account another way
+ * (`resetLiveAccountCte`, P80).
  */
-export const sessionForLiveAccountCtes = (alsoFrom: string[] = [], accountCte = heldLiveAccountCte) =>
-  `${accountCte(SESSION_PARAM.userId)}, ${sessionCtes(1, {
-    from: [...alsoFrom, 'account'].join(', '),
+const sessionForLiveAccountCtes = (accountCte: (id: string) => string) =>
+  `${accountCte('$2')}, ${sessionCtes(paramsFrom(1), {
+    from: 'account',
     where: 'account.admin_locked_at IS NULL',
   })}`;
 
@@ -133,7 +155,7 @@ export const sessionsRepo = {
    * one statement: one round trip, atomic without a transaction of its own.
    */
   insert: (q: Queryable, s: NewSessionWrite) =>
-    one<SessionRow>(q, `WITH ${sessionCtes(1)} SELECT * FROM session`, sessionParams(s)),
+    one<SessionRow>(q, `WITH ${sessionCtes(paramsFrom(1))} SELECT * FROM session`, sessionParams(s)),
 
   /**
    * P51: the session and its event, opened only for a live account that the operator has not locked, whose
@@ -145,7 +167,7 @@ export const sessionsRepo = {
   insertForLiveAccount: async (q: Queryable, s: NewSessionWrite, resetPinFailures = false) => {
     const row = await maybeOne<UserRow & { opened: boolean }>(
       q,
-      `WITH ${sessionForLiveAccountCtes([], resetPinFailures ? resetLiveAccountCte : heldLiveAccountCte)}
+      `WITH ${sessionForLiveAccountCtes(resetPinFailures ? resetLiveAccountCte : heldLiveAccountCte)}
        SELECT EXISTS (SELECT 1 FROM session) AS opened, account.* FROM account`,
       sessionParams(s),
     );

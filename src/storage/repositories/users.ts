@@ -32,8 +32,17 @@ export interface UserRow {
  * (both update the row) committing meanwhile is either seen or waits, and then also ends what the statement
  * opens. `id` is the parameter ($n) holding the account's id.
  */
-export const heldLiveAccountCte = (id: string) =>
-  `account AS (SELECT * FROM users WHERE id = ${id} AND deleted_at IS NULL FOR SHARE)`;
+export const heldLiveAccountCte = (id: string) => `account AS (${liveAccount(id)} FOR SHARE)`;
+
+const liveAccount = (id: string) => `SELECT * FROM users WHERE id = ${id} AND deleted_at IS NULL`;
+
+/**
+ * P51, P85: `heldLiveAccountCte` for the accounts whose ids the column `userId` of the CTE `input` holds, each
+ * once, each reached by its key whatever plan the server caches (a subquery per account, P57).
+ */
+export const heldLiveAccountsCte = (userId: string) =>
+  `account AS (SELECT a.* FROM (SELECT DISTINCT ${userId} AS id FROM input) i,
+     LATERAL (${liveAccount('i.id')} OFFSET 0 FOR SHARE) a)`;
 
 /** D9: what a correct PIN does to the count of wrong ones (and to a lock its own attempt may have set). */
 const RESET_PIN_FAILURES = 'failed_pin_attempts = 0, locked_until = NULL';

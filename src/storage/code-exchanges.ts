@@ -1,0 +1,49 @@
+import { Coalescer } from './coalescer.ts';
+import type { Database } from './db.ts';
+import {
+  type AuthorizationCodeRow,
+  authorizationCodesRepo,
+  type CodeRedemption,
+  type Redeemed,
+} from './repositories/authorization-codes.ts';
+
+// 32 a batch, two at once: as P79's rotations (64 exchanges in flight on two processes fill them).
+const LIMITS = { maxBatch: 32, concurrency: 2 };
+
+/**
+ * P85: this process's authorization-code exchanges, read and written in batches (P79's coalescer): the
+ * exchanges that arrive together cost PostgreSQL one read and one write statement, and the service one round
+ * trip each. Each is answered exactly as it would be alone.
+ */
+export class CodeExchanges {
+  readonly #reads: Coalescer<string, AuthorizationCodeRow | undefined>;
+  readonly #redemptions: Coalescer<CodeRedemption, Redeemed | undefined>;
+
+  constructor(db: Database) {
+    this.#reads = new Coalescer(
+      async (hashes) => {
+        const byHash = new Map(
+          (await authorizationCodesRepo.findMany(db, hashes)).map((r) => [r.code_hash, r]),
+        );
+        return hashes.map((h) => byHash.get(h));
+      },
+      (hash) => authorizationCodesRepo.find(db, hash),
+      LIMITS,
+    );
+    this.#redemptions = new Coalescer(
+      (exchanges) => authorizationCodesRepo.redeemMany(db, exchanges),
+      async (exchange) => (await authorizationCodesRepo.redeemMany(db, [exchange]))[0],
+      LIMITS,
+    );
+  }
+
+  /** The code of this hash, as issued (its fields never change) and as last used. */
+  find(hash: string): Promise<AuthorizationCodeRow | undefined> {
+    return this.#reads.call(hash);
+  }
+
+  /** D24's race gate: the code's first use opens the session; undefined for any later use. */
+  redeem(exchange: CodeRedemption): Promise<Redeemed | undefined> {
+    return this.#redemptions.call(exchange);
+  }
+}
