@@ -96,3 +96,39 @@ export async function meanwhileUncommitted<T>(
   });
   return running as Promise<T>;
 }
+
+/** The database, counting the statements sent through it (P79, P85: how many a batch cost). */
+export function countingStatements(db: Database): { db: Database; sent: string[] } {
+  const sent: string[] = [];
+  const wrapped: Database = {
+    ...db,
+    query: (sql, params) => {
+      sent.push(sql);
+      return db.query(sql, params);
+    },
+  };
+  return { db: wrapped, sent };
+}
+
+/**
+ * Runs `fn` while a trigger refuses the `operation` (INSERT or UPDATE) of the rows of `table` that `when`
+ * (a trigger condition on NEW or OLD) picks: a statement that fails for one row of a batch.
+ */
+export async function whileRefusing<T>(
+  db: Database,
+  table: string,
+  operation: 'INSERT' | 'UPDATE',
+  when: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  await db.exec(`
+    CREATE FUNCTION refuse_by_test() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+    CREATE TRIGGER refuse_by_test BEFORE ${operation} ON ${table}
+      FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION refuse_by_test();`);
+  try {
+    return await fn();
+  } finally {
+    await db.exec(`DROP TRIGGER refuse_by_test ON ${table}; DROP FUNCTION refuse_by_test();`);
+  }
+}

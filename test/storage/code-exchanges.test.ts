@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { CodeExchanges } from '../../src/storage/code-exchanges.ts';
-import type { Database } from '../../src/storage/db.ts';
 import {
   authorizationCodesRepo,
   type CodeRedemption,
 } from '../../src/storage/repositories/authorization-codes.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
+import { countingStatements, whileRefusing } from '../helpers/database.ts';
 import { ADMIN_TOKEN, REDIRECT, registerClient } from '../helpers/oauth.ts';
 
 // P85: the code exchanges of one process that arrive together are read in one statement and written in one,
@@ -21,19 +21,6 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
     clientId = (await registerClient(t)).client_id;
   });
   after(() => t.close());
-
-  /** The database, counting the statements sent through it. */
-  const counted = (db: Database) => {
-    const sent: string[] = [];
-    const wrapped: Database = {
-      ...db,
-      query: (sql, params) => {
-        sent.push(sql);
-        return db.query(sql, params);
-      },
-    };
-    return { db: wrapped, sent };
-  };
 
   /** A code issued to `client` for `userId`, and the exchange that would redeem it. */
   async function issued(userId: string, client = clientId): Promise<CodeRedemption> {
@@ -75,7 +62,7 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
   test('twelve exchanges of four accounts arriving together: one read, one write; each opens its own session', async () => {
     const users = await Promise.all(Array.from({ length: 4 }, async () => (await signUp(t)).user.id));
     const exchanges = await Promise.all(Array.from({ length: 12 }, (_, i) => issued(users[i % 4])));
-    const { db, sent } = counted(t.c.db);
+    const { db, sent } = countingStatements(t.c.db);
     const batches = new CodeExchanges(db);
     const read = await Promise.all(exchanges.map((e) => batches.find(e.hash)));
     assert.deepEqual(
@@ -152,13 +139,8 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
   test('a batch that fails is run again one exchange at a time: only the exchange that cannot succeed fails', async () => {
     const user = (await signUp(t)).user.id;
     const [bad, ...good] = await Promise.all([issued(user), issued(user), issued(user)]);
-    await t.c.db.exec(`
-      CREATE FUNCTION refuse_session() RETURNS trigger LANGUAGE plpgsql AS
-        $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
-      CREATE TRIGGER refuse_session BEFORE INSERT ON sessions
-        FOR EACH ROW WHEN (NEW.id = '${bad.opening.session.id}') EXECUTE FUNCTION refuse_session();`);
-    try {
-      const { db, sent } = counted(t.c.db);
+    await whileRefusing(t.c.db, 'sessions', 'INSERT', `NEW.id = '${bad.opening.session.id}'`, async () => {
+      const { db, sent } = countingStatements(t.c.db);
       const batches = new CodeExchanges(db);
       const [failed, ...redeemed] = await Promise.allSettled([bad, ...good].map((e) => batches.redeem(e)));
       assert.equal(failed.status, 'rejected');
@@ -167,10 +149,8 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
         [true, true],
       );
       assert.equal(sent.length, 4, 'the batch, then each on its own');
-      assert.equal(await markOf(bad.hash), null, 'the failed exchange left its code unused');
-    } finally {
-      await t.c.db.exec('DROP TRIGGER refuse_session ON sessions; DROP FUNCTION refuse_session();');
-    }
+    });
+    assert.equal(await markOf(bad.hash), null, 'the failed exchange left its code unused');
   });
 
   test('reads together answer each hash its own code, and unknown hashes nothing', async () => {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Database } from '../../src/storage/db.ts';
 import type { Rotation } from '../../src/storage/repositories/sessions.ts';
 import { SessionRotations } from '../../src/storage/session-rotations.ts';
 import { createTestApp, openSessions, signUp, type TestApp } from '../helpers/app.ts';
-import { TEST_DATABASE_URL } from '../helpers/database.ts';
+import { countingStatements, TEST_DATABASE_URL, whileRefusing } from '../helpers/database.ts';
 
 // P79: the rotations of one process that arrive together are written in one statement, and each is answered
 // as a rotation of its own (D16) would be.
@@ -17,19 +16,6 @@ describe('P79: refresh-token rotations written in batches', () => {
     userId = (await signUp(t)).user.id;
   });
   after(() => t.close());
-
-  /** The database, counting the statements sent through it. */
-  const counted = (db: Database) => {
-    const sent: string[] = [];
-    const wrapped: Database = {
-      ...db,
-      query: (sql, params) => {
-        sent.push(sql);
-        return db.query(sql, params);
-      },
-    };
-    return { db: wrapped, sent };
-  };
 
   /** The rotation of a session's live head, as the session service would ask for it. */
   async function headOf(id: string): Promise<Rotation> {
@@ -59,7 +45,7 @@ describe('P79: refresh-token rotations written in batches', () => {
 
   test('twelve rotations of twelve sessions arriving together are one statement; each moves its own chain', async () => {
     const ids = await openSessions(t, userId, 12);
-    const { db, sent } = counted(t.c.db);
+    const { db, sent } = countingStatements(t.c.db);
     const rotations = new SessionRotations(db);
     const asked = await Promise.all(ids.map(headOf));
     const answers = await Promise.all(asked.map((r) => rotations.rotate(r)));
@@ -107,13 +93,8 @@ describe('P79: refresh-token rotations written in batches', () => {
 
   test('a batch that fails is run again one rotation at a time: only the rotation that cannot succeed fails', async () => {
     const [bad, ...good] = await openSessions(t, userId, 3);
-    await t.c.db.exec(`
-      CREATE FUNCTION refuse_rotation() RETURNS trigger LANGUAGE plpgsql AS
-        $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
-      CREATE TRIGGER refuse_rotation BEFORE UPDATE ON sessions
-        FOR EACH ROW WHEN (OLD.id = '${bad}') EXECUTE FUNCTION refuse_rotation();`);
-    try {
-      const { db, sent } = counted(t.c.db);
+    await whileRefusing(t.c.db, 'sessions', 'UPDATE', `OLD.id = '${bad}'`, async () => {
+      const { db, sent } = countingStatements(t.c.db);
       const rotations = new SessionRotations(db);
       const asked = await Promise.all([bad, ...good].map(headOf));
       const [failed, ...rotated] = await Promise.allSettled(asked.map((r) => rotations.rotate(r)));
@@ -123,9 +104,7 @@ describe('P79: refresh-token rotations written in batches', () => {
         good,
       );
       assert.equal(sent.length, 4, 'the batch, then each on its own');
-    } finally {
-      await t.c.db.exec('DROP TRIGGER refuse_rotation ON sessions; DROP FUNCTION refuse_rotation();');
-    }
+    });
   });
 
   test(
