@@ -101,6 +101,29 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
     assert.equal(await sessionOf(other.opening.session.id), undefined, 'no second session');
   });
 
+  test('D24: one code in the batches of two processes at once opens one session; their other codes open theirs', async () => {
+    const user = (await signUp(t)).user.id;
+    const shared = await issued(user);
+    const [ours, theirs] = [new CodeExchanges(t.c.db), new CodeExchanges(t.c.db)];
+    const own = await Promise.all(Array.from({ length: 4 }, () => issued(user)));
+    const theirOpening = (await issued(user)).opening;
+    const [ourShared, theirShared, ...rest] = await Promise.all([
+      ours.redeem(shared),
+      theirs.redeem({ ...shared, opening: theirOpening }),
+      ...own.map((e, i) => (i % 2 ? ours : theirs).redeem(e)),
+    ]);
+    assert.equal([ourShared, theirShared].filter((a) => a?.opened).length, 1, 'the shared code opens once');
+    assert.equal(
+      [ourShared, theirShared].filter((a) => a === undefined).length,
+      1,
+      'the other finds it used',
+    );
+    assert.deepEqual(
+      rest.map((a) => a?.opened),
+      [true, true, true, true],
+    );
+  });
+
   test('P51, P23: a locked account, a deleted client and a live pair in one batch: each answered as alone', async () => {
     const [locked, live] = await Promise.all([signUp(t), signUp(t)]);
     const gone = (await registerClient(t)).client_id;
