@@ -113,7 +113,7 @@ test('P57, P85: code exchanges written in a batch reach the code, the client and
   assertReachedByKey(plan, 'clients');
   assertReachedByKey(plan, 'users');
   const read = await sqlOf((q) => authorizationCodesRepo.findMany(q, ['a', 'b', 'c']));
-  assertReachedByKey(await genericPlan(read, 1), 'authorization_codes');
+  assertReachedByKey(await genericPlan(read, 3), 'authorization_codes');
 });
 
 test('P57: the single sign-on lookup (D25) reaches the account by primary key in a generic plan', async () => {

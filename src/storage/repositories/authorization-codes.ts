@@ -115,11 +115,16 @@ export const authorizationCodesRepo = {
     maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),
 
   /** P85: the codes of these hashes (those that exist), in one statement; each by its key (P57). */
-  findMany: (q: Queryable, hashes: string[]) =>
-    q.query<AuthorizationCodeRow>(
-      `SELECT c.* FROM unnest($1::text[]) AS h(code_hash), LATERAL (
-         SELECT * FROM authorization_codes WHERE code_hash = h.code_hash OFFSET 0
+  findMany: (q: Queryable, hashes: string[]) => {
+    const input = batchInput(
+      [['code_hash', 'text']],
+      hashes.map((h) => [h]),
+    );
+    return q.query<AuthorizationCodeRow>(
+      `WITH ${input.cte} SELECT c.* FROM input, LATERAL (
+         SELECT * FROM authorization_codes WHERE code_hash = input.code_hash OFFSET 0
        ) c`,
-      [hashes],
-    ),
+      input.params,
+    );
+  },
 };

@@ -64,8 +64,8 @@ export function sessionCtes(
 }
 
 /**
- * P85: the names and types of `sessionParams`' values, for a statement that writes many sessions from one
- * array per value (`inputCte`).
+ * P85: the names and types of `sessionParams`' values, for a statement that writes many sessions, a row of
+ * values each (`batchInput`).
  */
 export const SESSION_COLUMNS = [
   ['id', 'uuid'],
