@@ -64,8 +64,36 @@ export function sessionCtes(
 }
 
 /**
- * P85: the names and types of `sessionParams`' values, for a statement that writes many sessions, a row of
- * values each (`batchInput`).
+ * P51: the account held (`heldLiveAccountCte`, CTE `account`) and the session with its event, written only
+ * when the account is live and the operator has not locked it. The session's values are the parameters from
+ * $1 on (`sessionParams`, whose second is the account's id). `accountCte` may hold the account another way
+ * (`resetLiveAccountCte`, P80).
+ */
+const sessionForLiveAccountCtes = (accountCte: (id: string) => string) =>
+  `${accountCte('$2')}, ${sessionCtes(paramsFrom(1), {
+    from: 'account',
+    where: 'account.admin_locked_at IS NULL',
+  })}`;
+
+/** A session's values as statement parameters, in the order of `SESSION_COLUMNS`. */
+export const sessionParams = ({ session: s, firstToken, created }: NewSessionWrite) => [
+  s.id,
+  s.user_id,
+  s.client_id,
+  s.device_name,
+  s.platform,
+  s.ip_address,
+  s.scope,
+  s.authTime ?? s.now,
+  s.now,
+  firstToken.hash,
+  firstToken.expires_at,
+  ...outboxParams(created),
+];
+
+/**
+ * P85: the names and types of `sessionParams`' values, in its order, for a statement that writes many
+ * sessions, a row of values each (`batchInput`).
  */
 export const SESSION_COLUMNS = [
   ['id', 'uuid'],
@@ -84,33 +112,6 @@ export const SESSION_COLUMNS = [
   ['event_data', 'text'],
   ['event_at', 'timestamptz'],
 ] as const;
-
-/**
- * P51: the account held (`heldLiveAccountCte`, CTE `account`) and the session with its event, written only
- * when the account is live and the operator has not locked it. The session's values are the parameters from
- * $1 on (`sessionParams`, whose second is the account's id). `accountCte` may hold the account another way
- * (`resetLiveAccountCte`, P80).
- */
-const sessionForLiveAccountCtes = (accountCte: (id: string) => string) =>
-  `${accountCte('$2')}, ${sessionCtes(paramsFrom(1), {
-    from: 'account',
-    where: 'account.admin_locked_at IS NULL',
-  })}`;
-
-export const sessionParams = ({ session: s, firstToken, created }: NewSessionWrite) => [
-  s.id,
-  s.user_id,
-  s.client_id,
-  s.device_name,
-  s.platform,
-  s.ip_address,
-  s.scope,
-  s.authTime ?? s.now,
-  s.now,
-  firstToken.hash,
-  firstToken.expires_at,
-  ...outboxParams(created),
-];
 
 /** D16: a rotation of a session's refresh-token chain, from the presented token to its successor. */
 export interface Rotation {

@@ -27,14 +27,14 @@ export interface UserRow {
   admin_locked_at: Date | null;
 }
 
+const liveAccount = (id: string) => `SELECT * FROM users WHERE id = ${id} AND deleted_at IS NULL`;
+
 /**
  * P51: the live account as a CTE named `account`, its row held FOR SHARE: an operator's lock or a deletion
  * (both update the row) committing meanwhile is either seen or waits, and then also ends what the statement
  * opens. `id` is the parameter ($n) holding the account's id.
  */
 export const heldLiveAccountCte = (id: string) => `account AS (${liveAccount(id)} FOR SHARE)`;
-
-const liveAccount = (id: string) => `SELECT * FROM users WHERE id = ${id} AND deleted_at IS NULL`;
 
 /**
  * P51, P85: `heldLiveAccountCte` for the accounts whose ids the column `userId` of the CTE `input` holds, each
