@@ -167,9 +167,10 @@ export class AccountService {
     throw invalidCredentials();
   }
 
-  async signIn(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
+  /** `e164`: the body's phone, when the caller has already parsed it. */
+  async signIn(body: Body, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
-    const checked = await this.correctPin({ phone: parsePhone(body.phone).e164 }, body.pin);
+    const checked = await this.correctPin({ phone: e164 ?? parsePhone(body.phone).e164 }, body.pin);
     // P51: the account is held while its session opens. An operator's lock or a deletion that came during
     // the PIN check (tens of milliseconds of hashing) is seen here, or waits and then ends this session too.
     // P80: the same statement resets D9's count.

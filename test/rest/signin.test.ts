@@ -41,6 +41,16 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     });
   });
 
+  test('D5: another spelling of the phone signs into the same account (parsed once per request, P86)', async () => {
+    const s = await signUp(t);
+    // +1650XXXXXXX as a person types it: +1 (650) XXX-XXXX
+    const spelled = `+1 (${s.phone.slice(2, 5)}) ${s.phone.slice(5, 8)}-${s.phone.slice(8)}`;
+    const res = await signin(spelled, s.pin);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.data.user.id, s.user.id);
+    assert.equal(res.body.data.user.phone, s.phone);
+  });
+
   test('wrong PIN and unknown phone are both INVALID_CREDENTIALS (401)', async () => {
     const s = await signUp(t);
     const wrong = await signin(s.phone, '918273');

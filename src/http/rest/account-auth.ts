@@ -56,7 +56,11 @@ export function accountAuthRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request) => {
-      const r = await c.accounts.signIn(request.body as Record<string, unknown>, request.ip);
+      const r = await c.accounts.signIn(
+        request.body as Record<string, unknown>,
+        request.ip,
+        phoneKey(request),
+      );
       return ok({ ...r, user: restUser(r.user) });
     },
   );
