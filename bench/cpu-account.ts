@@ -17,6 +17,9 @@ export interface CpuCost {
   loadGenerator: number;
   /** every core's busy time, the kernel's own work (softirq of loopback traffic) included */
   machine: number;
+  /** the share of the cores' time that nothing ran (idle or waiting for the disk): a closed loop that leaves
+   * some has not saturated the machine */
+  idleShare: number;
 }
 
 type Group = 'service' | 'postgres' | 'redis';
@@ -25,6 +28,8 @@ export interface CpuSnapshot {
   /** per process: its group and CPU milliseconds so far (a process that ends takes its count with it) */
   processes: Map<number, { group: Group; ms: number; mainThreadMs: number }>;
   machine: number;
+  /** every core's idle and busy time together */
+  cores: number;
 }
 
 /** A process's (or, under /task/, a thread's) name, parent and CPU milliseconds so far, from its stat file. */
@@ -78,7 +83,7 @@ export function cpuSnapshot(servicePid: number): CpuSnapshot {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait
   const busy = fields.slice(0, 8).reduce((s, v, i) => (i === 3 || i === 4 ? s : s + v), 0);
-  return { processes: groups, machine: busy * TICK_MS };
+  return { processes: groups, machine: busy * TICK_MS, cores: (busy + fields[3] + fields[4]) * TICK_MS };
 }
 
 /**
@@ -107,5 +112,6 @@ export function cpuPerRequest(
     redis: used.redis / n,
     loadGenerator: loadGeneratorMs / n,
     machine: (after.machine - before.machine) / n,
+    idleShare: 1 - (after.machine - before.machine) / Math.max(1, after.cores - before.cores),
   };
 }

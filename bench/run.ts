@@ -185,6 +185,7 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
       name,
       ...[c.service, c.serviceMainThreads, c.service - c.serviceMainThreads].map((v) => v.toFixed(2)),
       ...[c.postgres, c.redis, c.loadGenerator, c.machine].map((v) => v.toFixed(2)),
+      `${(100 * c.idleShare).toFixed(1)}%`,
     ]);
     return { rps: completed / r.seconds, p50: r.p50, p99: r.p99, errors: r.errors, around };
   };
@@ -408,8 +409,8 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     '|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    '| CPU ms per request, at saturation | service | its main threads | its other threads (PIN hashes, V8 helpers) | PostgreSQL | Redis | load generator | all cores |',
-    '|---|---|---|---|---|---|---|---|',
+    '| CPU ms per request, at saturation | service | its main threads | its other threads (PIN hashes, V8 helpers) | PostgreSQL | Redis | load generator | all cores | cores idle |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...cpuRows.map((r) => `| ${r.join(' | ')} |`),
     '',
     `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all`,

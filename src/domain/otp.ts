@@ -59,8 +59,13 @@ export class OtpService {
     return hmac(this.d.codeKey, `${phone}\n${purpose}\n${code}`).toString('base64url');
   }
 
-  async send(phoneInput: unknown, purposeInput: unknown): Promise<{ expires_in: number; message: string }> {
-    return this.sendCode(parsePhone(phoneInput).e164, parsePurpose(purposeInput));
+  /** `e164`: the phone, when the caller has already parsed it (P86). */
+  async send(
+    phoneInput: unknown,
+    purposeInput: unknown,
+    e164?: string,
+  ): Promise<{ expires_in: number; message: string }> {
+    return this.sendCode(e164 ?? parsePhone(phoneInput).e164, parsePurpose(purposeInput));
   }
 
   /** D6: a new code for a normalised phone; sign-up and a phone change (P74) need a number nobody has. */

@@ -33,9 +33,16 @@ export const PHONE_CHANGED_NOTICE =
 export class PhoneChangeService {
   constructor(private readonly d: PhoneChangeDeps) {}
 
-  /** Step 1: a code to the new number (D6's rules; like sign-up, no live account may have it). */
-  async start(userId: string, phoneInput: unknown): Promise<{ expires_in: number; message: string }> {
-    const phone = parsePhone(phoneInput).e164;
+  /**
+   * Step 1: a code to the new number (D6's rules; like sign-up, no live account may have it). `e164`: the
+   * number, when the caller has already parsed it (P86).
+   */
+  async start(
+    userId: string,
+    phoneInput: unknown,
+    e164?: string,
+  ): Promise<{ expires_in: number; message: string }> {
+    const phone = e164 ?? parsePhone(phoneInput).e164;
     const user = await this.d.profiles.get(userId);
     if (phone === user.phone)
       throw fieldError('INVALID_REQUEST', 'phone', 'this is already the phone number of the account');

@@ -51,7 +51,7 @@ export function otpRoutes(app: FastifyInstance, c: Container) {
     },
     async (request) => {
       const b = request.body as Record<string, unknown>;
-      return ok(await c.otp.send(b.phone, b.purpose));
+      return ok(await c.otp.send(b.phone, b.purpose, phoneKey(request)));
     },
   );
 

@@ -3,7 +3,7 @@ import type { Container } from '../../container.ts';
 import { restLimits } from '../plugins/rest-guards.ts';
 import type { AuthContext } from '../types.ts';
 import { ok } from './envelope.ts';
-import { otpSendLimits } from './otp.ts';
+import { otpSendLimits, phoneKey } from './otp.ts';
 import { publicProfile, restUser } from './presenters.ts';
 import { body, envelopeResponses, str } from './schemas.ts';
 
@@ -83,7 +83,13 @@ export function userRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request) =>
-      ok(await c.phoneChange.start(me(request).userId, (request.body as Record<string, unknown>).phone)),
+      ok(
+        await c.phoneChange.start(
+          me(request).userId,
+          (request.body as Record<string, unknown>).phone,
+          phoneKey(request),
+        ),
+      ),
   );
 
   app.post(
