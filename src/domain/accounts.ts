@@ -161,10 +161,19 @@ export class AccountService {
       const lock = user.locked_until && user.locked_until > now ? user.locked_until : null;
       throw accountLocked(lock ?? (await usersRepo.lockedUntil(this.d.db, user.id)));
     }
-    if (await this.d.pins.verify(user.pin_hash, pin)) return user;
+    if (await this.d.pins.verify(user.pin_hash, pin)) {
+      await this.rehashIfOutdated(user, pin);
+      return user;
+    }
     // The attempt that reached the threshold locked the account: say so now rather than on the next try.
     if (user.locked_until) throw accountLocked(user.locked_until);
     throw invalidCredentials();
+  }
+
+  /** P87: a correct PIN whose hash was made with other parameters than today's is hashed again with them. */
+  private async rehashIfOutdated(user: UserRow, pin: string): Promise<void> {
+    if (this.d.pins.isCurrent(user.pin_hash)) return;
+    await usersRepo.replacePinHash(this.d.db, user.id, user.pin_hash, await this.d.pins.hash(pin));
   }
 
   /** `e164`: the body's phone, when the caller has already parsed it. */

@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, events, signUp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
+import { hash } from '@node-rs/argon2';
+import { hmac } from '../../src/domain/crypto.ts';
+import {
+  createTestApp,
+  events,
+  signUp,
+  type TestApp,
+  uniqueIp,
+  uniquePhone,
+  verifiedTempToken,
+} from '../helpers/app.ts';
+import { testSecrets } from '../helpers/database.ts';
+import { signInHeldAtPinCheck } from '../helpers/pin-gate.ts';
 import { REST_USER_FIELDS as USER_FIELDS } from '../helpers/spec-fields.ts';
 
 describe('POST /auth/signin (spec, D9, D18, D28)', () => {
@@ -10,6 +22,25 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     t = await createTestApp({ env: { RATE_LIMITS: 'signin_phone=1000/900,signin_address=1000/900' } });
   });
   after(() => t.close());
+
+  /** Stores the account's PIN hashed as before P87 (argon2id with OWASP's 19 MiB configuration, t=2). */
+  const hashAsBeforeP87 = async (s: { user: { id: string }; pin: string }) => {
+    const earlier = await hash(hmac(testSecrets.pinPepper, s.pin).toString('base64url'), {
+      algorithm: 2,
+      memoryCost: 19_456,
+      timeCost: 2,
+      parallelism: 1,
+    });
+    await t.c.db.query('UPDATE users SET pin_hash = $2 WHERE id = $1', [s.user.id, earlier]);
+    return earlier;
+  };
+  const stored = async (userId: string) =>
+    (
+      await t.c.db.query<{ pin_hash: string; updated_at: Date }>(
+        'SELECT pin_hash, updated_at FROM users WHERE id = $1',
+        [userId],
+      )
+    )[0];
 
   const signin = (phone: string, pin: unknown, extra: Record<string, unknown> = {}) =>
     t.request('POST', '/auth/signin', { body: { phone, pin, ...extra }, ip: extra.ip as string | undefined });
@@ -100,6 +131,34 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     assert.equal((await signin(s.phone, s.pin)).status, 200);
     for (let i = 0; i < 9; i++)
       assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS');
+  });
+
+  test("P87: a PIN hash made with earlier parameters is made again with today's on a correct PIN only", async () => {
+    const s = await signUp(t);
+    const earlier = await hashAsBeforeP87(s);
+    assert.equal((await signin(s.phone, '918273')).status, 401);
+    assert.equal((await stored(s.user.id)).pin_hash, earlier, 'a wrong PIN leaves it');
+    const before = await stored(s.user.id);
+    assert.equal((await signin(s.phone, s.pin)).status, 200, 'the earlier hash still verifies');
+    const rehashed = await stored(s.user.id);
+    assert.match(rehashed.pin_hash, /^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
+    assert.deepEqual(rehashed.updated_at, before.updated_at, 'no change of the account');
+    assert.equal((await signin(s.phone, s.pin)).status, 200, 'the new hash verifies');
+    assert.equal((await stored(s.user.id)).pin_hash, rehashed.pin_hash, "today's hash is left as it is");
+  });
+
+  test('P87: a PIN reset while an earlier hash is being checked keeps the new PIN', async () => {
+    const s = await signUp(t);
+    await hashAsBeforeP87(s);
+    const temp_token = await verifiedTempToken(t, s.phone, 'pin_reset');
+    const held = await signInHeldAtPinCheck(t, s);
+    const reset = await t.request('POST', '/auth/pin/reset', { body: { temp_token, pin: '204913' } });
+    assert.equal(reset.status, 200, JSON.stringify(reset.body));
+    held.release();
+    // Its PIN was right when checked, so it went on to hash it again; that hash must not replace the reset's.
+    assert.equal((await held.answer).status, 200);
+    assert.equal((await signin(s.phone, '204913')).status, 200, "the reset's PIN");
+    assert.equal((await signin(s.phone, s.pin)).status, 401, 'not the old one');
   });
 
   test('D9 race (Keycloak CVE-2024-4629 pattern): 30 parallel wrong PINs get at most 10 evaluations', async () => {
