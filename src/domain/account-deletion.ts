@@ -1,7 +1,7 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { usersRepo } from '../storage/repositories/users.ts';
-import type { AccountService } from './accounts.ts';
+import { type AccountService, pinCheckRefusal } from './accounts.ts';
 import { fieldError, noSuchUser } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import type { SessionService } from './sessions.ts';
@@ -36,18 +36,19 @@ export class AccountDeletionService {
     }
     const user = await usersRepo.findLiveById(this.d.db, userId);
     if (!user) throw noSuchUser();
-    await this.d.accounts.verifyPinOf(user, body.pin);
-    return this.delete(userId);
+    const checked = await this.d.accounts.verifyPinOf(user, body.pin);
+    return this.delete(userId, checked.pin_version);
   }
 
   /**
    * D4: unusable at once: every session revoked (account_deleted), user.deleted written, phone and handle
-   * free; the purge job removes the rows 30 days later.
+   * free; the purge job removes the rows 30 days later. P88: confirmed by a PIN (`pinVersion`), only while
+   * that PIN is still the account's.
    */
-  async delete(userId: string): Promise<{ deleted: true; hard_delete_at: string }> {
+  async delete(userId: string, pinVersion?: number): Promise<{ deleted: true; hard_delete_at: string }> {
     return this.d.db.transaction(async (tx) => {
-      const user = await usersRepo.markDeleted(tx, userId, this.d.clock.now());
-      if (!user) throw noSuchUser();
+      const user = await usersRepo.markDeleted(tx, userId, this.d.clock.now(), pinVersion);
+      if (!user) throw pinVersion === undefined ? noSuchUser() : await pinCheckRefusal(tx, userId);
       await this.d.sessions.revokeAllOfUser(tx, userId, 'account_deleted');
       await this.d.events.emit(tx, 'user.deleted', payloads.userDeleted(user));
       return {

@@ -5,7 +5,7 @@ import { ssoSessionsRepo } from '../storage/repositories/sso-sessions.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { maskIp, parseDevice } from './device.ts';
-import { DomainError, fieldError } from './errors.ts';
+import { DomainError, fieldError, invalidCredentials, noSuchUser } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import { assertAcceptableHandle } from './handle-rules.ts';
 import type { OtpService } from './otp.ts';
@@ -123,7 +123,10 @@ export class AccountService {
     return this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
   }
 
-  /** The PIN of an account already found (account deletion). */
+  /**
+   * The PIN of an account already found (account deletion, phone change). P88: the account answered carries
+   * the version of the PIN checked, for the statement that acts on it.
+   */
   verifyPinOf(user: UserRow, pin: unknown): Promise<UserRow> {
     return this.attemptPin({ id: user.id }, pin);
   }
@@ -180,10 +183,13 @@ export class AccountService {
   async signIn(body: Body, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
     const checked = await this.correctPin({ phone: e164 ?? parsePhone(body.phone).e164 }, body.pin);
-    // P51: the account is held while its session opens. An operator's lock or a deletion that came during
-    // the PIN check (tens of milliseconds of hashing) is seen here, or waits and then ends this session too.
-    // P80: the same statement resets D9's count.
-    const held = await this.d.sessions.openForLiveAccount(this.sessionInput(checked.id, device, ip), true);
+    // P51, P88: the account is held while its session opens. An operator's lock, a deletion or a PIN reset that
+    // came during the PIN check (milliseconds of hashing) is seen here, or waits and then ends this session
+    // too. P80: the same statement resets D9's count.
+    const held = await this.d.sessions.openForSignIn(
+      this.sessionInput(checked.id, device, ip),
+      checked.pin_version,
+    );
     if (!held) throw invalidCredentials();
     if (!held.opened) throw lockedByOperator();
     const { sessionId, refreshToken } = held.opened;
@@ -199,8 +205,8 @@ export class AccountService {
     const pinHash = await this.d.pins.hash(pin);
     const { user, opened } = await this.d.db.transaction(async (tx) => {
       const phone = await this.d.otp.consumeTempToken(tx, tempToken as string, 'pin_reset');
-      const found = await usersRepo.findLiveByPhone(tx, phone);
-      const user = found && (await usersRepo.setPin(tx, found.id, pinHash, this.d.clock.now()));
+      // P89: the account that has the number when the PIN is written, not one that has just moved off it.
+      const user = await usersRepo.setPinOfPhone(tx, phone, pinHash, this.d.clock.now());
       if (!user) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
       // The row as written: a lock committed while this waited for the row shows here. Throwing rolls the
       // reset back: it does not lift the operator's lock (P51).
@@ -220,9 +226,16 @@ export class AccountService {
   }
 }
 
+/**
+ * P88: why a statement that acts on a PIN check (`pin_version = $n`) wrote nothing: the account is gone, or its
+ * PIN was set again since the check, so the PIN given is not the account's any more.
+ */
+export async function pinCheckRefusal(q: Queryable, userId: string): Promise<DomainError> {
+  return (await usersRepo.findLiveById(q, userId)) ? invalidCredentials() : noSuchUser();
+}
+
 const handleTaken = () =>
   new DomainError('HANDLE_TAKEN', 'this handle is already in use', { field: 'handle' });
-const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'wrong phone number or PIN');
 const lockedByOperator = () =>
   new DomainError('ACCOUNT_LOCKED', 'this account is locked; contact support', { locked_until: null });
 const accountLocked = (until: Date | null) =>

@@ -43,3 +43,6 @@ export const fieldError = (
 
 /** A user id that names no live account (D4: a deleted one is gone at once). */
 export const noSuchUser = () => new DomainError('NOT_FOUND', 'no such user');
+
+/** A phone and PIN that do not sign in: the same answer whether the phone has no account or the PIN is wrong. */
+export const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'wrong phone number or PIN');

@@ -3,8 +3,8 @@ import type { Clock } from '../providers/clock.ts';
 import type { SmsProvider } from '../providers/sms/sms-provider.ts';
 import { type Database, uniqueViolation } from '../storage/db.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
-import type { AccountService } from './accounts.ts';
-import { fieldError, noSuchUser } from './errors.ts';
+import { type AccountService, pinCheckRefusal } from './accounts.ts';
+import { fieldError } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import type { OtpService } from './otp.ts';
 import { maskPhone, parsePhone } from './phone.ts';
@@ -57,14 +57,15 @@ export class PhoneChangeService {
   async confirm(userId: string, body: Record<string, unknown>): Promise<UserRow> {
     const phone = parsePhone(body.phone).e164;
     const user = await this.d.profiles.get(userId);
-    await this.d.accounts.verifyPinOf(user, body.pin);
+    const checked = await this.d.accounts.verifyPinOf(user, body.pin);
     const code = await this.d.otp.check(phone, 'phone_change', body.code);
     let moved: UserRow;
     try {
       moved = await this.d.db.transaction(async (tx) => {
         await this.d.otp.consume(tx, code);
-        const row = await usersRepo.setPhone(tx, userId, phone, this.d.clock.now());
-        if (!row) throw noSuchUser();
+        // P88: not if the PIN was set again since it was checked (a reset after a compromise).
+        const row = await usersRepo.setPhone(tx, userId, phone, this.d.clock.now(), checked.pin_version);
+        if (!row) throw await pinCheckRefusal(tx, userId);
         await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(row, ['phone']));
         return row;
       });

@@ -59,16 +59,16 @@ export class SessionService {
   }
 
   /**
-   * P51: a session opened only for a live account the operator has not locked, its row held meanwhile, in
-   * one statement. Undefined when the account is gone; `opened` undefined when it is locked. For a sign-in
-   * whose PIN was just found correct, `resetPinFailures` writes D9's reset in the same statement (P80).
+   * P51, P80, P88: a sign-in's session, opened only for a live account the operator has not locked and whose
+   * PIN is still the one checked (`pinVersion`), its row held meanwhile while D9's count is reset, in one
+   * statement. Undefined when the account is gone or its PIN changed; `opened` undefined when it is locked.
    */
-  async openForLiveAccount(
+  async openForSignIn(
     s: SessionToOpen,
-    resetPinFailures = false,
+    pinVersion: number,
   ): Promise<{ account: UserRow; opened?: { sessionId: string; refreshToken: string } } | undefined> {
     const { write, refreshToken } = this.prepare(s);
-    const held = await sessionsRepo.insertForLiveAccount(this.d.db, write, resetPinFailures);
+    const held = await sessionsRepo.insertForSignIn(this.d.db, write, pinVersion);
     if (!held) return undefined;
     return {
       account: held.account,

@@ -27,20 +27,34 @@ export async function registerClient(t: TestApp, extra: Record<string, unknown> 
 
 export const authorizeUrl = (params: Record<string, string>) => `/authorize?${new URLSearchParams(params)}`;
 
+/** The hosted page's sign-in form: GET /authorize, and what its form posts back (sealed state, CSRF token). */
+export async function signInForm(t: TestApp, params: Record<string, string>) {
+  const page = await t.request('GET', authorizeUrl(params));
+  const state = /name="state" value="([^"]+)"/.exec(String(page.body))?.[1] as string;
+  const csrf = /callsign_csrf=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] as string;
+  return { page, state, csrf };
+}
+
+/** Posts the hosted page's sign-in form with this phone and PIN. */
+export const postSignIn = (
+  t: TestApp,
+  form: { state: string; csrf: string },
+  user: { phone: string; pin: string },
+) =>
+  t.request('POST', '/authorize/signin', {
+    body: new URLSearchParams({ ...form, phone: user.phone, pin: user.pin }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callsign_csrf=${form.csrf}` },
+  });
+
 /** The hosted page driven over plain HTTP: GET /authorize, then the sign-in form; answers where it redirects. */
 export async function authorizeWithPin(
   t: TestApp,
   params: Record<string, string>,
   user: { phone: string; pin: string },
 ) {
-  const page = await t.request('GET', authorizeUrl(params));
+  const { page, state, csrf } = await signInForm(t, params);
   if (page.status === 302) return new URL(String(page.headers.location));
-  const state = /name="state" value="([^"]+)"/.exec(String(page.body))?.[1] as string;
-  const csrf = /callsign_csrf=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] as string;
-  const res = await t.request('POST', '/authorize/signin', {
-    body: new URLSearchParams({ state, csrf, phone: user.phone, pin: user.pin }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callsign_csrf=${csrf}` },
-  });
+  const res = await postSignIn(t, { state, csrf }, user);
   if (res.status !== 302) throw new Error(`sign-in answered ${res.status}`);
   return new URL(String(res.headers.location));
 }

@@ -2,12 +2,12 @@ import { PinHasher } from '../../src/domain/pin-hasher.ts';
 import { type Answer, type TestApp, uniqueIp } from './app.ts';
 
 /**
- * Starts a sign-in and holds it at its PIN check (its attempt already counted) until the test releases it;
- * the real argon2 check then runs. A test can act in the window between the attempt and the session.
+ * Sends a request that checks a PIN and holds it at that check (its attempt already counted) until the test
+ * releases it; the real argon2 check then runs. A test can act in the window between the attempt and what
+ * the request does with a correct PIN.
  */
-export async function signInHeldAtPinCheck(
-  t: TestApp,
-  who: { phone: string; pin: string },
+export async function heldAtPinCheck(
+  send: () => Promise<Answer>,
 ): Promise<{ answer: Promise<Answer>; release: () => void }> {
   const original = PinHasher.prototype.verify;
   let reached!: () => void;
@@ -24,10 +24,13 @@ export async function signInHeldAtPinCheck(
     await released;
     return original.call(this, stored, pin);
   };
-  const answer = t.request('POST', '/auth/signin', {
-    body: { phone: who.phone, pin: who.pin },
-    ip: uniqueIp(),
-  });
+  const answer = send();
   await atCheck;
   return { answer, release };
 }
+
+/** `heldAtPinCheck` for a REST sign-in. */
+export const signInHeldAtPinCheck = (t: TestApp, who: { phone: string; pin: string }) =>
+  heldAtPinCheck(() =>
+    t.request('POST', '/auth/signin', { body: { phone: who.phone, pin: who.pin }, ip: uniqueIp() }),
+  );

@@ -21,8 +21,10 @@ import {
   authorizeUrl,
   authorizeWithPin,
   pkce,
+  postSignIn,
   REDIRECT,
   registerClient,
+  signInForm,
   tokenRequest,
 } from '../helpers/oauth.ts';
 
@@ -447,13 +449,8 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
 
   /** Signs in on the hosted page; answers the single sign-on cookie as set and as a browser sends it back. */
   const signInForSso = async (params: Record<string, string>, u: { phone: string; pin: string }) => {
-    const page = await t.request('GET', authorizeUrl(params));
-    const state = /name="state" value="([^"]+)"/.exec(String(page.body))?.[1] as string;
-    const csrf = /callsign_csrf=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] as string;
-    const signedIn = await t.request('POST', '/authorize/signin', {
-      body: new URLSearchParams({ state, csrf, phone: u.phone, pin: u.pin }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callsign_csrf=${csrf}` },
-    });
+    const { state, csrf } = await signInForm(t, params);
+    const signedIn = await postSignIn(t, { state, csrf }, u);
     const setCookie = [signedIn.headers['set-cookie'] ?? []]
       .flat()
       .map(String)

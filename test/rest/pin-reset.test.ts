@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, events, signUp, type TestApp, uniqueIp, verifiedTempToken } from '../helpers/app.ts';
+import { usersRepo } from '../../src/storage/repositories/users.ts';
+import {
+  createTestApp,
+  events,
+  signUp,
+  type TestApp,
+  uniqueIp,
+  uniquePhone,
+  verifiedTempToken,
+} from '../helpers/app.ts';
+import { meanwhileUncommitted } from '../helpers/database.ts';
 
 describe('POST /auth/pin/reset (D10)', () => {
   let t: TestApp;
@@ -69,5 +79,24 @@ describe('POST /auth/pin/reset (D10)', () => {
     assert.equal(used.status, 401);
     assert.equal(used.body.error.details.field, 'temp_token');
     assert.equal((await reset({ temp_token: 'x', pin: '730194' })).body.error.code, 'INVALID_TOKEN');
+  });
+
+  test('P89: a reset for a number the account is moving off at that moment (P74) leaves the account alone', async () => {
+    const s = await signUp(t);
+    const temp_token = await verifiedTempToken(t, s.phone, 'pin_reset');
+    const next = uniquePhone();
+    // On PostgreSQL the reset waits for the uncommitted move, then finds no account on the number.
+    const res = await meanwhileUncommitted(
+      t.c.db,
+      async (tx) => {
+        await usersRepo.setPhone(tx, s.user.id, next, t.clock.now(), 0);
+      },
+      () => reset({ temp_token, pin: '730194' }),
+      '%UPDATE users SET pin_hash%',
+    );
+    assert.equal(res.status, 404, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'PHONE_NOT_FOUND');
+    assert.equal((await signin(next, s.pin)).status, 200, 'the PIN stays');
+    assert.equal((await signin(next, '730194')).body.error.code, 'INVALID_CREDENTIALS');
   });
 });

@@ -113,3 +113,34 @@ test('P62: migration 011 keeps live phones, handles and e-mails unique and lets 
   await db.query("UPDATE users SET deleted_at = now() WHERE phone = '+16502345678' AND deleted_at IS NULL");
   assert.equal(await refusedBy({}), 'accepted');
 });
+
+test('P88: migration 013 puts every account and code at PIN version 0; the release before can still issue codes', async () => {
+  const db = await migratedBefore(13);
+  const userId = '33333333-3333-4333-8333-333333333333';
+  await db.query(
+    `INSERT INTO users (id, phone, handle, country, pin_hash, created_at, updated_at)
+     VALUES ($1, '+16502345679', 'earlier', 'US', 'x', now(), now())`,
+    [userId],
+  );
+  // An authorization code as the release before writes one: it does not know the column.
+  const issueAsBefore = (hash: string) =>
+    db.query(
+      `INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, code_challenge,
+         auth_time, created_at, expires_at)
+       VALUES ($1, 'rp', $2, 'https://rp.example/cb', 'openid', 'c', now(), now(), now() + interval '60 seconds')`,
+      [hash, userId],
+    );
+  await issueAsBefore('before');
+  assert.equal((await migrate(db))[0], '013_pin_version.sql', 'applied from 013 on');
+  await issueAsBefore('during the upgrade');
+  const [user] = await db.query<{ pin_version: number }>('SELECT pin_version FROM users WHERE id = $1', [
+    userId,
+  ]);
+  assert.equal(user.pin_version, 0);
+  const codes = await db.query<{ pin_version: number }>('SELECT pin_version FROM authorization_codes');
+  assert.deepEqual(
+    codes.map((c) => c.pin_version),
+    [0, 0],
+    "the account's version: its exchange opens a session",
+  );
+});

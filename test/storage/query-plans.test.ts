@@ -151,6 +151,12 @@ test('P62: lookups of live accounts by id, phone and handle use their own index 
       'users_phone_live',
     ],
     [
+      'PIN reset by phone (D10, P89)',
+      (q) => usersRepo.setPinOfPhone(q, 'x', 'h', new Date()),
+      3,
+      'users_phone_live',
+    ],
+    [
       'PIN attempt by id (D9)',
       (q) => usersRepo.takePinAttempt(q, { id: 'x' }, new Date(), 5, new Date()),
       4,

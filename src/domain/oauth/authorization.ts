@@ -6,6 +6,7 @@ import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { consentsRepo } from '../../storage/repositories/consents.ts';
 import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
 import { sha256 } from '../crypto.ts';
+import { invalidCredentials } from '../errors.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
 
 /** D24 */
@@ -19,20 +20,32 @@ export interface AuthorizationDeps {
   random: Random;
 }
 
+/** Who signed in on the authorization page, when (OIDC auth_time), and the version of the PIN they proved (P88). */
+export interface SignedIn {
+  userId: string;
+  authTime: Date;
+  pinVersion: number;
+}
+
 /** The authorization page's state: who is signed in (SSO), what they consented to, and the codes issued. */
 export class AuthorizationService {
   constructor(private readonly d: AuthorizationDeps) {}
 
-  /** D25: a single sign-on cookie value for this user; stored hashed. */
-  async startSso(userId: string): Promise<{ token: string; maxAgeSeconds: number }> {
+  /**
+   * D25: a single sign-on cookie value for this sign-in; stored hashed. P88: refused as a wrong PIN when the
+   * account's PIN was set again since the one proved (or the account is gone, or the operator locked it, P51),
+   * so no sign-on outlives a reset or a lock.
+   */
+  async startSso(who: SignedIn): Promise<{ token: string; maxAgeSeconds: number }> {
     const token = this.d.random.token(32);
-    const now = this.d.clock.now();
-    await ssoSessionsRepo.insert(this.d.db, {
+    const started = await ssoSessionsRepo.insertForPin(this.d.db, {
       token_hash: sha256(token),
-      user_id: userId,
-      auth_time: now,
-      expires_at: addSeconds(now, SSO_TTL_SECONDS),
+      user_id: who.userId,
+      auth_time: who.authTime,
+      expires_at: addSeconds(who.authTime, SSO_TTL_SECONDS),
+      pin_version: who.pinVersion,
     });
+    if (!started) throw invalidCredentials();
     return { token, maxAgeSeconds: SSO_TTL_SECONDS };
   }
 
@@ -41,9 +54,10 @@ export class AuthorizationService {
     if (token) await ssoSessionsRepo.remove(this.d.db, sha256(token));
   }
 
-  ssoUser(token: string | undefined): Promise<{ user_id: string; auth_time: Date } | undefined> {
-    if (!token) return Promise.resolve(undefined);
-    return ssoSessionsRepo.findLive(this.d.db, sha256(token), this.d.clock.now());
+  async ssoUser(token: string | undefined): Promise<SignedIn | undefined> {
+    if (!token) return undefined;
+    const sso = await ssoSessionsRepo.findLive(this.d.db, sha256(token), this.d.clock.now());
+    return sso && { userId: sso.user_id, authTime: sso.auth_time, pinVersion: sso.pin_version };
   }
 
   /** D19, D25: first-party clients never ask; others ask once per client and set of scopes. */
@@ -59,19 +73,23 @@ export class AuthorizationService {
     await consentsRepo.upsert(this.d.db, userId, clientId, merged, this.d.clock.now());
   }
 
-  /** D24: single use, 60 s, bound to client, redirect_uri, PKCE challenge, scope, nonce and auth_time. */
-  async issueCode(userId: string, authTime: Date, request: AuthorizationRequest): Promise<string> {
+  /**
+   * D24: single use, 60 s, bound to client, redirect_uri, PKCE challenge, scope, nonce and auth_time; P88: and
+   * to the version of the PIN the sign-in proved, which its exchange checks.
+   */
+  async issueCode(who: SignedIn, request: AuthorizationRequest): Promise<string> {
     const code = this.d.random.token(32);
     const now = this.d.clock.now();
     await authorizationCodesRepo.insert(this.d.db, {
       code_hash: sha256(code),
       client_id: request.clientId,
-      user_id: userId,
+      user_id: who.userId,
       redirect_uri: request.redirectUri,
       scope: request.scope,
       code_challenge: request.codeChallenge,
       nonce: request.nonce,
-      auth_time: authTime,
+      auth_time: who.authTime,
+      pin_version: who.pinVersion,
       created_at: now,
       expires_at: addSeconds(now, AUTHORIZATION_CODE_TTL_SECONDS),
     });

@@ -127,14 +127,17 @@ export class TokenEndpointService {
     const redeemed = await this.d.codeExchanges.redeem({ hash, opening: write });
     if (!redeemed) return this.replayed(hash);
     // P23, P55: the client may have been read from memory; its deletion ends its sessions, so one opened
-    // after it would outlive it. P51: a code issued before the operator's lock opens nothing.
+    // after it would outlive it. P51: a code issued before the operator's lock opens nothing; P88: nor one
+    // whose sign-in proved a PIN that a reset has replaced since.
     if (!redeemed.opened)
       throw invalidGrant(
         !redeemed.clientLive
           ? 'the client was deleted'
           : !redeemed.account
             ? 'the account no longer exists'
-            : 'the account is locked',
+            : redeemed.account.admin_locked_at
+              ? 'the account is locked'
+              : 'the PIN was set again since this sign-in',
       );
     const user = redeemed.account;
 

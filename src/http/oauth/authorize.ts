@@ -4,6 +4,7 @@ import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
+import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import {
   type AuthorizationRequest,
   checkAuthorizationRequest,
@@ -12,6 +13,7 @@ import {
 import { postLogoutRedirect } from '../../domain/oauth/logout.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
+import type { UserRow } from '../../storage/repositories/users.ts';
 import { described } from '../described.ts';
 import {
   consentPage,
@@ -35,8 +37,10 @@ interface PageState {
   req: AuthorizationRequest;
   phone?: string;
   tempToken?: string;
+  /** signed in, awaiting consent: who, when (ms), and the version of the PIN they proved (P88) */
   userId?: string;
   authTime?: number;
+  pinVersion?: number;
 }
 
 type Body = Record<string, unknown>;
@@ -92,32 +96,34 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
   const sealed = (st: PageState) => seal(c.pageStateKey, st, c.clock.now());
 
   /** Signed in: consent if this client needs it, else the code goes back to the client. */
-  const proceed = async (
-    reply: FastifyReply,
-    ctx: FormContext,
-    st: PageState,
-    userId: string,
-    authTime: Date,
-  ) => {
+  const proceed = async (reply: FastifyReply, ctx: FormContext, st: PageState, who: SignedIn) => {
     // P70: prompt=consent asks again; prompt=none shows no page at all.
     const asked = st.req.prompt?.includes('consent');
-    if (asked || (await c.authorization.needsConsent(userId, ctx.client, st.req.scope))) {
+    if (asked || (await c.authorization.needsConsent(who.userId, ctx.client, st.req.scope))) {
       if (st.req.prompt?.includes('none'))
         return redirectTo(reply, st.req.redirectUri, {
           error: 'consent_required',
           error_description: 'the user has not allowed this application these scopes',
           state: st.req.state,
         });
-      const state = sealed({ req: st.req, userId, authTime: authTime.getTime() });
+      const state = sealed({
+        req: st.req,
+        userId: who.userId,
+        authTime: who.authTime.getTime(),
+        pinVersion: who.pinVersion,
+      });
       return html(reply, 200, consentPage({ ...ctx, state }, st.req.scope), st.req.redirectUri);
     }
-    const code = await c.authorization.issueCode(userId, authTime, st.req);
+    const code = await c.authorization.issueCode(who, st.req);
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   };
 
-  const startSso = async (reply: FastifyReply, userId: string) => {
-    const sso = await c.authorization.startSso(userId);
+  /** A PIN just proved (sign-in or sign-up): the single sign-on cookie (D25), then on to the client. */
+  const signedIn = async (reply: FastifyReply, ctx: FormContext, st: PageState, user: UserRow) => {
+    const who = { userId: user.id, authTime: c.clock.now(), pinVersion: user.pin_version };
+    const sso = await c.authorization.startSso(who);
     reply.header('Set-Cookie', cookie(SSO_COOKIE, sso.token, sso.maxAgeSeconds));
+    return proceed(reply, ctx, st, who);
   };
 
   /** A refused form answer is shown on the same page, with the status its error code carries. */
@@ -172,8 +178,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       const st: PageState = { req: checked.request };
       const ctx: FormContext = { client: checked.client, csrf, state: sealed(st) };
       const sso = await c.authorization.ssoUser(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
-      if (sso && !mustSignIn(st.req, sso.auth_time, c.clock.now()))
-        return proceed(reply, ctx, st, sso.user_id, sso.auth_time);
+      if (sso && !mustSignIn(st.req, sso.authTime, c.clock.now())) return proceed(reply, ctx, st, sso);
       // P70: prompt=none never shows the page; the client learns the user must sign in.
       if (st.req.prompt?.includes('none'))
         return redirectTo(reply, st.req.redirectUri, {
@@ -199,9 +204,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
         ['signin_address', request.ip],
         ...(e164 ? [['signin_phone', e164] as [RateLimitName, string]] : []),
       ]);
-      const user = await c.accounts.checkPin(phone, body.pin);
-      await startSso(reply, user.id);
-      return proceed(reply, ctx, st, user.id, c.clock.now());
+      return await signedIn(reply, ctx, st, await c.accounts.checkPin(phone, body.pin));
     } catch (err) {
       return retry(reply, err, (error) => signInPage({ ...ctx, error }, phone), st.req.redirectUri);
     }
@@ -281,8 +284,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
         { temp_token: st.tempToken, pin: body.pin, handle: body.handle, name },
         async () => {},
       );
-      await startSso(reply, user.id);
-      return proceed(reply, ctx, st, user.id, c.clock.now());
+      return await signedIn(reply, ctx, st, user);
     } catch (err) {
       return retry(reply, err, (error) => signUpAccountPage({ ...ctx, error }), st.req.redirectUri);
     }
@@ -307,7 +309,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
 
   app.post('/authorize/consent', { schema: { hide: true } }, async (request, reply) => {
     const { st } = await formState(request);
-    if (!st.userId || st.authTime === undefined)
+    if (!st.userId || st.authTime === undefined || st.pinVersion === undefined)
       throw new PageError(400, 'Start again from the application.');
     await limit(request);
     if ((request.body as Body).decision !== 'allow') {
@@ -318,7 +320,10 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       });
     }
     await c.authorization.rememberConsent(st.userId, st.req.clientId, st.req.scope);
-    const code = await c.authorization.issueCode(st.userId, new Date(st.authTime), st.req);
+    const code = await c.authorization.issueCode(
+      { userId: st.userId, authTime: new Date(st.authTime), pinVersion: st.pinVersion },
+      st.req,
+    );
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   });
 

@@ -12,6 +12,8 @@ export interface AuthorizationCodeRow {
   code_challenge: string;
   nonce: string | null;
   auth_time: Date;
+  /** P88: the version of the account's PIN that the sign-in proved */
+  pin_version: number;
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
@@ -24,7 +26,10 @@ export interface CodeRedemption {
   opening: NewSessionWrite;
 }
 
-/** What a code's first use did: the session opened, or why not (the client deleted, the account gone or locked). */
+/**
+ * What a code's first use did: the session opened, or why not (the client deleted, the account gone or locked,
+ * or its PIN set again since the sign-in, P88).
+ */
 export type Redeemed =
   | { opened: true; account: UserRow }
   | { opened: false; clientLive: boolean; account: UserRow | undefined };
@@ -33,7 +38,7 @@ export const authorizationCodesRepo = {
   insert: (q: Queryable, c: Omit<AuthorizationCodeRow, 'used_at' | 'session_id'>) =>
     q.query(
       `INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce,
-         auth_time, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+         auth_time, pin_version, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         c.code_hash,
         c.client_id,
@@ -43,6 +48,7 @@ export const authorizationCodesRepo = {
         c.code_challenge,
         c.nonce,
         c.auth_time,
+        c.pin_version,
         c.created_at,
         c.expires_at,
       ],
@@ -62,9 +68,9 @@ export const authorizationCodesRepo = {
   /**
    * D24, D15: exchanges, each in one statement with the others (P85), atomic without a transaction: the code
    * marked used with the id of the session it opens (a replay finds what to revoke), and the session with its
-   * event, opened only while the client is live (P23, P55) and the account live and not locked (P51). Their
-   * rows are held FOR SHARE, so a deletion or lock committing meanwhile is either seen or waits, and then also
-   * ends this session. Each code is marked by an update of its own, by primary key (P57); a code the batch
+   * event, opened only while the client is live (P23, P55), the account live and not locked (P51) and its PIN
+   * still the one the code's sign-in proved (P88). Their rows are held FOR SHARE, so a deletion, lock or PIN
+   * reset committing meanwhile is either seen or waits, and then also ends this session. Each code is marked by an update of its own, by primary key (P57); a code the batch
    * holds twice is marked by one of them (a row is modified once per statement). The sessions and events are
    * written for all of them at once. Answers, in order: undefined for a code used already (a replay, or a
    * lost race); otherwise whether the session was opened, whether the client is live, and the account
@@ -79,12 +85,12 @@ export const authorizationCodesRepo = {
     const marks = ks.map(
       (k) => `code${k} AS (
          UPDATE authorization_codes SET used_at = ${input.value('now', k)}, session_id = ${input.value('id', k)}
-         WHERE code_hash = ${input.value('code_hash', k)} AND used_at IS NULL RETURNING ${k} AS k
+         WHERE code_hash = ${input.value('code_hash', k)} AND used_at IS NULL RETURNING ${k} AS k, pin_version
        )`,
     );
     const rows = await q.query<UserRow & { k: number; opened: boolean; client_live: boolean }>(
       `WITH ${input.cte}, ${marks.join(', ')}, code AS (
-         ${ks.map((k) => `SELECT k FROM code${k}`).join(' UNION ALL ')}
+         ${ks.map((k) => `SELECT k, pin_version FROM code${k}`).join(' UNION ALL ')}
        ), client AS (
          SELECT c.client_id FROM (SELECT DISTINCT client_id FROM input) i, LATERAL (
            SELECT client_id FROM clients WHERE client_id = i.client_id AND deleted_at IS NULL OFFSET 0 FOR SHARE
@@ -92,7 +98,7 @@ export const authorizationCodesRepo = {
        ), ${heldLiveAccountsCte('user_id')}, ${sessionCtes((i) => `input.${SESSION_COLUMNS[i][0]}`, {
          from: `code JOIN input USING (k) JOIN client ON client.client_id = input.client_id
            JOIN account ON account.id = input.user_id`,
-         where: 'account.admin_locked_at IS NULL',
+         where: 'account.admin_locked_at IS NULL AND account.pin_version = code.pin_version',
          eventFrom: 'session JOIN input ON input.id = session.id',
        })}
        SELECT input.k, session.id IS NOT NULL AS opened, client.client_id IS NOT NULL AS client_live, account.*

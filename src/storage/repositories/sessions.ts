@@ -1,6 +1,6 @@
 import { maybeOne, one, type Queryable } from '../db.ts';
 import { type OutboxEvent, outboxCtes, outboxParams, paramsFrom, type SqlValues } from './outbox.ts';
-import { heldLiveAccountCte, resetLiveAccountCte, type UserRow } from './users.ts';
+import { resetLiveAccountCte, type UserRow } from './users.ts';
 
 export interface SessionRow {
   id: string;
@@ -64,13 +64,13 @@ export function sessionCtes(
 }
 
 /**
- * P51: the account held (`heldLiveAccountCte`, CTE `account`) and the session with its event, written only
- * when the account is live and the operator has not locked it. The session's values are the parameters from
- * $1 on (`sessionParams`, whose second is the account's id). `accountCte` may hold the account another way
- * (`resetLiveAccountCte`, P80).
+ * P51, P80, P88: the account whose PIN was just found correct, held while its D9 count is reset
+ * (`resetLiveAccountCte`, CTE `account`), and the session with its event, written only when the account is
+ * live, the operator has not locked it and its PIN is still the one checked. The session's values are the
+ * parameters from $1 on (`sessionParams`, whose second is the account's id); the version checked follows them.
  */
-const sessionForLiveAccountCtes = (accountCte: (id: string) => string) =>
-  `${accountCte('$2')}, ${sessionCtes(paramsFrom(1), {
+const sessionForSignInCtes = (pinVersion: string) =>
+  `${resetLiveAccountCte('$2', pinVersion)}, ${sessionCtes(paramsFrom(1), {
     from: 'account',
     where: 'account.admin_locked_at IS NULL',
   })}`;
@@ -159,18 +159,18 @@ export const sessionsRepo = {
     one<SessionRow>(q, `WITH ${sessionCtes(paramsFrom(1))} SELECT * FROM session`, sessionParams(s)),
 
   /**
-   * P51: the session and its event, opened only for a live account that the operator has not locked, whose
-   * row the statement holds (`sessionForLiveAccountCtes`); one statement, atomic without a transaction.
-   * Undefined when the account is gone; otherwise the account and whether the session was opened. With
-   * `resetPinFailures`, after a correct PIN, the statement also resets D9's count (P80); the account
-   * answered is then the row as reset.
+   * P51, P80, P88: a sign-in's session and its event, opened only for a live account that the operator has not
+   * locked and whose PIN is still the one checked (`pinVersion`), whose row the statement holds while it resets
+   * D9's count (`sessionForSignInCtes`); one statement, atomic without a transaction. Undefined when the
+   * account is gone or its PIN changed; otherwise the account as reset and whether the session was opened.
    */
-  insertForLiveAccount: async (q: Queryable, s: NewSessionWrite, resetPinFailures = false) => {
+  insertForSignIn: async (q: Queryable, s: NewSessionWrite, pinVersion: number) => {
+    const params = sessionParams(s);
     const row = await maybeOne<UserRow & { opened: boolean }>(
       q,
-      `WITH ${sessionForLiveAccountCtes(resetPinFailures ? resetLiveAccountCte : heldLiveAccountCte)}
+      `WITH ${sessionForSignInCtes(`$${params.length + 1}`)}
        SELECT EXISTS (SELECT 1 FROM session) AS opened, account.* FROM account`,
-      sessionParams(s),
+      [...params, pinVersion],
     );
     if (!row) return undefined;
     const { opened, ...account } = row;

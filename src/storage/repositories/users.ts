@@ -17,6 +17,8 @@ export interface UserRow {
   kyc_birthday: string | null;
   kyc_verified_at: Date | null;
   pin_hash: string;
+  /** P88: how many times the PIN was set again (D10); what a PIN check proved holds only at this version */
+  pin_version: number;
   failed_pin_attempts: number;
   locked_until: Date | null;
   handle_changed_at: Date | null;
@@ -27,33 +29,29 @@ export interface UserRow {
   admin_locked_at: Date | null;
 }
 
-const liveAccount = (id: string) => `SELECT * FROM users WHERE id = ${id} AND deleted_at IS NULL`;
-
 /**
- * P51: the live account as a CTE named `account`, its row held FOR SHARE: an operator's lock or a deletion
- * (both update the row) committing meanwhile is either seen or waits, and then also ends what the statement
- * opens. `id` is the parameter ($n) holding the account's id.
- */
-export const heldLiveAccountCte = (id: string) => `account AS (${liveAccount(id)} FOR SHARE)`;
-
-/**
- * P51, P85: `heldLiveAccountCte` for the accounts whose ids the column `userId` of the CTE `input` holds, each
- * once, each reached by its key whatever plan the server caches (a subquery per account, P57).
+ * P51, P85: the live accounts whose ids the column `userId` of the CTE `input` holds, as a CTE named `account`,
+ * their rows held FOR SHARE: an operator's lock, a deletion or a PIN reset (all update the row) committing
+ * meanwhile is either seen or waits, and then also ends what the statement opens. Each account once, each
+ * reached by its key whatever plan the server caches (a subquery per account, P57).
  */
 export const heldLiveAccountsCte = (userId: string) =>
   `account AS (SELECT a.* FROM (SELECT DISTINCT ${userId} AS id FROM input) i,
-     LATERAL (${liveAccount('i.id')} OFFSET 0 FOR SHARE) a)`;
+     LATERAL (SELECT * FROM users WHERE id = i.id AND deleted_at IS NULL OFFSET 0 FOR SHARE) a)`;
 
 /** D9: what a correct PIN does to the count of wrong ones (and to a lock its own attempt may have set). */
 const RESET_PIN_FAILURES = 'failed_pin_attempts = 0, locked_until = NULL';
 
 /**
- * P80: `heldLiveAccountCte` for a sign-in whose PIN was just found correct: the row is held by the update's
- * own lock, and D9's reset is written on the way, so the sign-in needs no statement of its own for it. A
- * lock or deletion committed while it waited is seen in the row it answers (READ COMMITTED re-reads it).
+ * P51, P80, P88: the live account whose PIN was just found correct, as a CTE named `account`, only while that
+ * PIN is still its own (`pinVersion`, the parameter holding the version checked). The row is held by the
+ * update's own lock, and D9's reset is written on the way, so a sign-in needs no statement of its own for it.
+ * A lock, deletion or PIN reset committed while it waited is seen in the row (READ COMMITTED re-reads it): a
+ * reset leaves no row. `id` is the parameter ($n) holding the account's id.
  */
-export const resetLiveAccountCte = (id: string) =>
-  `account AS (UPDATE users SET ${RESET_PIN_FAILURES} WHERE id = ${id} AND deleted_at IS NULL RETURNING *)`;
+export const resetLiveAccountCte = (id: string, pinVersion: string) =>
+  `account AS (UPDATE users SET ${RESET_PIN_FAILURES}
+     WHERE id = ${id} AND deleted_at IS NULL AND pin_version = ${pinVersion} RETURNING *)`;
 
 export interface NewUser {
   id: string;
@@ -142,13 +140,18 @@ export const usersRepo = {
   replacePinHash: (q: Queryable, id: string, checked: string, fresh: string) =>
     q.query('UPDATE users SET pin_hash = $3 WHERE id = $1 AND pin_hash = $2', [id, checked, fresh]),
 
-  /** D10: a new PIN unlocks the account. */
-  setPin: (q: Queryable, id: string, pinHash: string, now: Date) =>
+  /**
+   * D10: a new PIN for the live account with this phone, which unlocks it; P88: what the PIN before it proved
+   * no longer holds. P89: found by the phone in the same statement, so an account that a phone change moves
+   * off the number meanwhile (P74) is not found: READ COMMITTED re-reads a row another transaction changed.
+   */
+  setPinOfPhone: (q: Queryable, phone: string, pinHash: string, now: Date) =>
     maybeOne<UserRow>(
       q,
-      `UPDATE users SET pin_hash = $2, failed_pin_attempts = 0, locked_until = NULL, updated_at = $3
-       WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
-      [id, pinHash, now],
+      `UPDATE users SET pin_hash = $2, pin_version = pin_version + 1, failed_pin_attempts = 0, locked_until = NULL,
+         updated_at = $3
+       WHERE phone = $1 AND deleted_at IS NULL RETURNING *`,
+      [phone, pinHash, now],
     ),
 
   /**
@@ -197,12 +200,16 @@ export const usersRepo = {
       [id, k.status, k.country ?? null, k.birthday ?? null, k.verifiedAt ?? null, now],
     ),
 
-  /** P74: a live account's new number; a number another live account has is a unique violation. */
-  setPhone: (q: Queryable, id: string, phone: string, now: Date) =>
+  /**
+   * P74: a live account's new number; a number another live account has is a unique violation. P88: only while
+   * the account's PIN is the one checked (`pinVersion`); no row back otherwise.
+   */
+  setPhone: (q: Queryable, id: string, phone: string, now: Date, pinVersion: number) =>
     maybeOne<UserRow>(
       q,
-      'UPDATE users SET phone = $2, updated_at = $3 WHERE id = $1 AND deleted_at IS NULL RETURNING *',
-      [id, phone, now],
+      `UPDATE users SET phone = $2, updated_at = $3
+       WHERE id = $1 AND deleted_at IS NULL AND pin_version = $4 RETURNING *`,
+      [id, phone, now, pinVersion],
     ),
 
   /** The operator's lock; unlocking also clears the PIN lock (D9) and its count. */
@@ -216,12 +223,16 @@ export const usersRepo = {
       [id, lockedAt],
     ),
 
-  /** D4: unusable at once; phone and handle free at once (uniqueness is among live rows). */
-  markDeleted: (q: Queryable, id: string, now: Date) =>
+  /**
+   * D4: unusable at once; phone and handle free at once (uniqueness is among live rows). P88: with
+   * `pinVersion` (a deletion the user confirmed with their PIN), only while that PIN is still the account's.
+   */
+  markDeleted: (q: Queryable, id: string, now: Date, pinVersion?: number) =>
     maybeOne<UserRow>(
       q,
-      'UPDATE users SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING *',
-      [id, now],
+      `UPDATE users SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL
+         ${pinVersion === undefined ? '' : 'AND pin_version = $3'} RETURNING *`,
+      pinVersion === undefined ? [id, now] : [id, now, pinVersion],
     ),
 
   /** D4: the hard delete, 30 days on; sessions and refresh tokens go with the row (ON DELETE CASCADE). */
