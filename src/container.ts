@@ -38,6 +38,7 @@ import { CodeExchanges } from './storage/code-exchanges.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
+import { RateHitBatches } from './storage/rate-hit-batches.ts';
 import { webhookDeliveriesRepo } from './storage/repositories/webhook-deliveries.ts';
 import { SessionRotations } from './storage/session-rotations.ts';
 import { WebhookSender } from './webhooks/http-sender.ts';
@@ -218,7 +219,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const store = redis
       ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
       : new DbRateCounterStore(db);
-    const rateLimiter = new RateLimiter(store, config.rateLimits, clock);
+    const rateLimiter = new RateLimiter(new RateHitBatches(store), config.rateLimits, clock);
 
     return {
       config,

@@ -4,7 +4,15 @@ import { DomainError } from './errors.ts';
 
 /** Where counters live (D29): the database by default, Redis when configured. */
 export interface RateCounterStore {
-  /** Counts one hit in the window starting at windowStart and answers the count so far. */
+  /**
+   * Adds `hits` to the count in the window starting at windowStart, atomically, and answers the count after
+   * them: the hits were the count's last `hits`.
+   */
+  add(key: string, windowStart: Date, windowSeconds: number, hits: number): Promise<number>;
+}
+
+/** What the limiter counts with: one hit, and the count with it (P91: a store's hits, gathered). */
+export interface RateCounter {
   hit(key: string, windowStart: Date, windowSeconds: number): Promise<number>;
 }
 
@@ -20,7 +28,7 @@ export interface RateLimitState {
  */
 export class RateLimiter {
   constructor(
-    private readonly store: RateCounterStore,
+    private readonly counter: RateCounter,
     private readonly rules: RateLimits,
     private readonly clock: Clock,
   ) {}
@@ -38,7 +46,7 @@ export class RateLimiter {
         const { limit, windowSeconds } = this.rules[name];
         const windowMs = windowSeconds * 1000;
         const start = Math.floor(now / windowMs) * windowMs;
-        const count = await this.store.hit(`${name}:${subject}`, new Date(start), windowSeconds);
+        const count = await this.counter.hit(`${name}:${subject}`, new Date(start), windowSeconds);
         return {
           limit,
           remaining: Math.max(0, limit - count),

@@ -5,7 +5,7 @@ import { rateCountersRepo } from './repositories/rate-counters.ts';
 /** D29: counters in the database, shared by every instance on it. */
 export class DbRateCounterStore implements RateCounterStore {
   constructor(private readonly db: Database) {}
-  hit(key: string, windowStart: Date): Promise<number> {
-    return rateCountersRepo.hit(this.db, key, windowStart);
+  add(key: string, windowStart: Date, _windowSeconds: number, hits: number): Promise<number> {
+    return rateCountersRepo.add(this.db, key, windowStart, hits);
   }
 }

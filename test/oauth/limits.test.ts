@@ -35,6 +35,28 @@ test('D28: the token endpoint counts per client (300/min by default); the 4th he
   }
 });
 
+test('D28, P91: twenty token requests of one client at once against a limit of 12: twelve answered, eight refused', async () => {
+  const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_token_client=12/60' } });
+  try {
+    const a = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        tokenRequest(t, { grant_type: 'refresh_token', client_id: a.client_id, refresh_token: 'x' }),
+      ),
+    );
+    const answered = answers.filter((r) => r.status === 400);
+    assert.equal(answered.length, 12, 'as many as the limit, however the hits were gathered');
+    assert.equal(answers.filter((r) => r.status === 429).length, 8);
+    assert.deepEqual(
+      answered.map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((x, y) => y - x),
+      [11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+      'each answered request got a count of its own',
+    );
+  } finally {
+    await t.close();
+  }
+});
+
 test('D28: the authorization page counts per client address (60/min by default)', async () => {
   const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_authorize_address=2/60' } });
   try {
