@@ -85,6 +85,18 @@ describe('P91: rate-limit hits added in batches', () => {
     assert.deepEqual(later, [1, 2, 3]);
   });
 
+  test('P92: a late hit from the window before, sent by an instance whose clock is behind, does not restart the current count', async () => {
+    const batches = new RateHitBatches(store);
+    const key = `late:${randomUUID()}`;
+    const next = new Date(window.getTime() + 60_000);
+    assert.deepEqual(await Promise.all([1, 2, 3].map(() => batches.hit(key, next, 60))), [1, 2, 3]);
+    // Redis keeps a counter per window, so the late hit is counted in its own; the database keeps one row per
+    // key and counts it in the current window, which only ever makes the limit stricter (P92).
+    const late = await batches.hit(key, window, 60);
+    assert.equal(late, t.c.redis ? 1 : 4);
+    assert.equal(await batches.hit(key, next, 60), t.c.redis ? 4 : 5, 'the current window keeps its hits');
+  });
+
   test('D29: two instances batching hits on one counter at once hand out each count exactly once', async () => {
     const [one, two] = [new RateHitBatches(store), new RateHitBatches(store)];
     const key = `shared:${randomUUID()}`;

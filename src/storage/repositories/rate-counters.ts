@@ -2,8 +2,9 @@ import { one, type Queryable } from '../db.ts';
 
 export const rateCountersRepo = {
   /**
-   * One upsert per batch of hits (P91): a new window restarts the count, so there is one row per key, not
-   * per window.
+   * One upsert per batch of hits (P91); one row per key, not per window: a new window restarts the count. A
+   * late hit of an older window (from an instance whose clock is behind, or one that waited) is counted in
+   * the row's newer window rather than restarting it, so it can only make the limit stricter (P92).
    */
   add: async (q: Queryable, key: string, windowStart: Date, hits: number) =>
     (
@@ -11,9 +12,9 @@ export const rateCountersRepo = {
         q,
         `INSERT INTO rate_counters (key, window_start, count) VALUES ($1, $2, $3)
          ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN rate_counters.window_start = EXCLUDED.window_start
+           count = CASE WHEN rate_counters.window_start >= EXCLUDED.window_start
              THEN rate_counters.count + EXCLUDED.count ELSE EXCLUDED.count END,
-           window_start = EXCLUDED.window_start
+           window_start = GREATEST(rate_counters.window_start, EXCLUDED.window_start)
          RETURNING count`,
         [key, windowStart, hits],
       )
