@@ -74,7 +74,8 @@ export class AccessTokens {
 
   /**
    * INVALID_TOKEN for anything not ours or malformed, TOKEN_EXPIRED for ours and expired. Without an
-   * audience any client's token passes; the caller then checks it against the token's session.
+   * audience any client's token passes; the caller then checks it against the token's session. An ID token
+   * has the same keys, issuer, audience and typ (D14); it is refused because it carries no `scope`.
    */
   async verify(token: string, audience?: string): Promise<AccessClaims> {
     try {

@@ -391,10 +391,20 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const missing = await t.request('GET', '/oauth/userinfo');
     assert.equal(missing.status, 401);
     assert.equal(missing.body.error, 'invalid_token');
-    // Same keys, issuer, audience and typ (D14): what tells the ID token apart is that it has no scope or sid.
-    const idToken = await t.request('GET', '/oauth/userinfo', { token: tokens.id_token });
-    assert.equal(idToken.status, 401, 'an ID token is not an access token');
-    assert.equal(idToken.body.error, 'invalid_token');
+    // Same keys, issuer, audience and typ (D14): what tells an ID token apart is that it has no scope; even one
+    // that names its live session (as OIDC Back-Channel Logout's `sid` would) is no access token.
+    const { sid } = decodeJwt(tokens.access_token);
+    const withSid = t.c.tokens.issueIdToken({
+      sub: user.user.id,
+      aud: pub.client_id,
+      ttlSeconds: 3600,
+      claims: { sid, auth_time: decodeJwt(tokens.id_token).auth_time },
+    });
+    for (const idToken of [tokens.id_token, withSid]) {
+      const refused = await t.request('GET', '/oauth/userinfo', { token: idToken });
+      assert.equal(refused.status, 401, 'an ID token is not an access token');
+      assert.equal(refused.body.error, 'invalid_token');
+    }
   });
 
   test('D15, P30: an OAuth session is listed in GET /sessions and revoking it there kills its tokens', async () => {
