@@ -31,6 +31,7 @@ import { type Clock, systemClock } from './providers/clock.ts';
 import { manualKycProvider } from './providers/kyc/kyc-provider.ts';
 import { sandboxKycProvider } from './providers/kyc/sandbox.ts';
 import { cryptoRandom, type Random } from './providers/random.ts';
+import { logRedisOutages } from './providers/redis-outage-log.ts';
 import { RedisRateCounterStore } from './providers/redis-rate-counter-store.ts';
 import { smsProviderFor } from './providers/sms/index.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
@@ -116,6 +117,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
   const ownsDb = parts.ownsDb ?? !parts.db;
   const redis = parts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl) : undefined);
   const ownsRedis = !parts.redis;
+  if (redis) logRedisOutages(redis, logger);
 
   try {
     if (ownsDb) await migrate(db);

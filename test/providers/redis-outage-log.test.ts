@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { TEST_REDIS_URL } from '../helpers/database.ts';
+import { freePort } from '../helpers/free-port.ts';
+
+// P93: Redis outages are logged once each, as the service's JSON lines, and so is the recovery.
+
+const OUTAGE = 'Redis does not answer';
+const linesWith = (t: TestApp, text: string) =>
+  t.logs.filter((l) => l.includes(text)).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** Waits for the Redis client's next `count` events of this name. */
+async function events(t: TestApp, name: string, count: number) {
+  const redis = t.c.redis;
+  assert.ok(redis);
+  for (let i = 0; i < count; i++) await once(redis, name);
+}
+
+/** A TCP relay on 127.0.0.1 to a real Redis, which the test can cut and open again on the same port. */
+function relayTo(target: URL) {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  return {
+    open: (port: number) =>
+      new Promise<void>((resolve) => {
+        server = createServer((client) => {
+          const upstream = connect(Number(target.port || 6379), target.hostname);
+          for (const s of [client, upstream]) {
+            sockets.add(s);
+            s.on('close', () => sockets.delete(s));
+            s.on('error', () => {});
+          }
+          client.pipe(upstream).pipe(client);
+        }).listen(port, '127.0.0.1', () => resolve());
+      }),
+    cut: () =>
+      new Promise<void>((resolve) => {
+        server?.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+describe('P93: Redis outages in the log', () => {
+  test('an unreachable Redis is one error line however often the client retries, without the password of its URL', async () => {
+    const port = await freePort(); // nothing listens there
+    const t = await createTestApp({
+      env: { REDIS_URL: `redis://:hunter2-redis-password@127.0.0.1:${port}` },
+    });
+    try {
+      const res = await t.request('POST', '/auth/otp/send', {
+        body: { phone: '+14155550100', purpose: 'signup' },
+      });
+      assert.equal(res.status, 500, 'P4: fails closed');
+      await events(t, 'error', 3);
+      const lines = linesWith(t, OUTAGE);
+      assert.equal(lines.length, 1, 'once per outage, not once per reconnection');
+      assert.equal(lines[0].level, 50);
+      assert.match(String(lines[0].reason), /ECONNREFUSED/);
+      assert.ok(!t.logs.join('').includes('hunter2-redis-password'));
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(
+    'each outage and each end of one are a line, and the service answers again after it',
+    { skip: !TEST_REDIS_URL && 'needs a real Redis: TEST_REDIS_URL' },
+    async () => {
+      const relay = relayTo(new URL(TEST_REDIS_URL as string));
+      const port = await freePort();
+      await relay.open(port);
+      const t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+      try {
+        assert.equal((await t.request('GET', '/health')).status, 200);
+        assert.equal(linesWith(t, OUTAGE).length, 0, 'a healthy start logs no outage');
+
+        await relay.cut();
+        await events(t, 'error', 2);
+        assert.equal((await t.request('GET', '/health')).status, 503);
+
+        await relay.open(port);
+        await events(t, 'ready', 1);
+        assert.equal((await t.request('GET', '/health')).status, 200);
+        assert.equal(linesWith(t, OUTAGE).length, 1);
+        const back = linesWith(t, 'Redis answers again');
+        assert.equal(back.length, 1);
+        assert.equal(back[0].level, 30);
+
+        await relay.cut();
+        await events(t, 'error', 1);
+        assert.equal(linesWith(t, OUTAGE).length, 2, 'the next outage is a line of its own');
+      } finally {
+        await t.close();
+        await relay.cut();
+      }
+    },
+  );
+});
