@@ -106,12 +106,23 @@ function statementName(sql: string): string {
 /** After a lost LISTEN connection, or a failed attempt to open one, the next try waits this long. */
 const LISTEN_RETRY_MS = 1000;
 
-export function postgresDatabase(url: string, opts: { schema?: string; max?: number } = {}): Database {
+/**
+ * P94: the longest a statement waits for a connection: to open one (a server that accepts and never answers,
+ * or a dropped network, would otherwise hold it for minutes) or to get one from a pool that all requests
+ * hold. It then fails, as when the server refuses: a 500 to the request, 503 on /health.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+export function postgresDatabase(
+  url: string,
+  opts: { schema?: string; max?: number; connectTimeoutMs?: number } = {},
+): Database {
   const connection = {
     connectionString: url,
     types,
     // A schema of its own lets parallel test files share one server without seeing each other.
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
   };
   const pool = new pg.Pool({ ...connection, max: opts.max ?? 10 });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
