@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_REDIS_URL } from '../helpers/database.ts';
 import { freePort } from '../helpers/free-port.ts';
 
-// P93: Redis outages are logged once each, as the service's JSON lines, and so is the recovery.
+// P93: Redis outages are logged once each, as the service's JSON lines, and so is the recovery. P95: a Redis
+// that holds its connection and never answers fails requests in bounded time.
 
 const OUTAGE = 'Redis does not answer';
 const linesWith = (t: TestApp, text: string) =>
@@ -44,7 +46,7 @@ function relayTo(target: URL) {
   };
 }
 
-describe('P93: Redis outages in the log', () => {
+describe('P93, P95: Redis outages', () => {
   test('an unreachable Redis is one error line however often the client retries, without the password of its URL', async () => {
     const port = await freePort(); // nothing listens there
     const t = await createTestApp({
@@ -63,6 +65,34 @@ describe('P93: Redis outages in the log', () => {
       assert.ok(!t.logs.join('').includes('hunter2-redis-password'));
     } finally {
       await t.close();
+    }
+  });
+
+  test('P95: a Redis that accepts the connection and never answers fails the request (P4) instead of holding it', async () => {
+    // The kernel completes the handshake, so only the client's command timeout ends the wait.
+    const held = new Set<Socket>();
+    const silent = createServer((s) => {
+      held.add(s);
+      s.on('error', () => {});
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const t = await createTestApp({
+      env: { REDIS_URL: `redis://127.0.0.1:${(silent.address() as { port: number }).port}` },
+    });
+    try {
+      const res = await Promise.race([
+        t.request('POST', '/auth/otp/send', { body: { phone: '+14155550100', purpose: 'signup' } }),
+        sleep(15_000).then(() => ({ status: 'still waiting', body: undefined })),
+      ]);
+      assert.equal(res.status, 500);
+      assert.equal(res.body.error.code, 'INTERNAL_ERROR');
+      assert.deepEqual(t.sms.messagesTo('+14155550100'), [], 'no code goes out without its limit counted');
+    } finally {
+      // No more connections, then none held: the client's reconnections are refused, and its QUIT ends.
+      const closed = new Promise((r) => silent.close(r));
+      for (const s of held) s.destroy();
+      await t.close();
+      await closed;
     }
   });
 
