@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import pg from 'pg';
+import { lockDataDir } from './pglite-lock.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -79,8 +80,25 @@ export function pgliteDatabase(lite: PGliteInterface): Database {
 export async function openPglite(dataDir: string | 'memory'): Promise<Database> {
   // Loaded only when used: a PostgreSQL deployment does not carry the WebAssembly build in its memory.
   const { PGlite } = await import('@electric-sql/pglite');
-  const lite = dataDir === 'memory' ? await PGlite.create() : await PGlite.create(dataDir);
-  return pgliteDatabase(lite);
+  if (dataDir === 'memory') return pgliteDatabase(await PGlite.create());
+  // P96: one process at a time; the lock goes once the files are flushed and closed.
+  const unlock = lockDataDir(dataDir);
+  try {
+    const db = pgliteDatabase(await PGlite.create(dataDir));
+    return {
+      ...db,
+      async close() {
+        try {
+          await db.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
 }
 
 // int8 (counts, sums) as numbers, dates as text; everything else as node-postgres parses it.
