@@ -106,7 +106,7 @@ export interface ContainerParts {
  * P95: and for at most 2 s, as /health's check does, for a Redis that holds its connection but does not
  * answer (a counter takes well under a millisecond).
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 2000;
+const REDIS_COMMAND_TIMEOUT_MS = 2000;
 export const connectRedis = (url: string) =>
   new Redis(url, {
     maxRetriesPerRequest: 2,

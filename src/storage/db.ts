@@ -129,7 +129,7 @@ const LISTEN_RETRY_MS = 1000;
  * or a dropped network, would otherwise hold it for minutes) or to get one from a pool that all requests
  * hold. It then fails, as when the server refuses: a 500 to the request, 503 on /health.
  */
-export const CONNECT_TIMEOUT_MS = 5000;
+const CONNECT_TIMEOUT_MS = 5000;
 
 export function postgresDatabase(
   url: string,

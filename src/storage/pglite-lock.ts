@@ -14,8 +14,6 @@ interface Holder {
   started: string | null;
 }
 
-export class DataDirInUse extends Error {}
-
 /**
  * A process's start time as Linux counts it (field 22 of /proc/PID/stat, after the command in parentheses);
  * null where there is no /proc, or no such process.
@@ -58,15 +56,15 @@ function read(path: string): { text: string; holder: Holder | null } | null {
 }
 
 const inUse = (dir: string, path: string, h: Holder | null) =>
-  new DataDirInUse(
+  new Error(
     `the PGlite directory ${dir} is in use${h ? ` by process ${h.pid}` : ''}: stop it first (PGlite is one ` +
       `process's database; for several, set DATABASE_URL to a PostgreSQL server). If no process uses it, ` +
       `delete ${path}`,
   );
 
 /**
- * Takes the lock of PGlite directory `dir` for this process, or throws DataDirInUse naming the process that
- * holds it. A lock whose process is gone (a crash, a kill) is taken over. Answers how to let it go.
+ * Takes the lock of PGlite directory `dir` for this process, or throws an error naming the process that holds
+ * it. A lock whose process is gone (a crash, a kill) is taken over. Answers how to let it go.
  */
 export function lockDataDir(dir: string): () => void {
   const path = `${dir}.lock`;
