@@ -36,7 +36,8 @@ function alive(h: Holder): boolean {
   }
   // The same id with another start time is another process (ids are reused, and a container's restart gives
   // its server the same one again).
-  return h.started === null || startOf(h.pid) === null || startOf(h.pid) === h.started;
+  const started = startOf(h.pid);
+  return h.started === null || started === null || started === h.started;
 }
 
 function read(path: string): { text: string; holder: Holder | null } | null {

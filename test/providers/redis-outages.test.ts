@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_REDIS_URL } from '../helpers/database.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { silentServer } from '../helpers/silent-server.ts';
 
 // P93: Redis outages are logged once each, as the service's JSON lines, and so is the recovery. P95: a Redis
 // that holds its connection and never answers fails requests in bounded time.
@@ -69,16 +70,8 @@ describe('P93, P95: Redis outages', () => {
   });
 
   test('P95: a Redis that accepts the connection and never answers fails the request (P4) instead of holding it', async () => {
-    // The kernel completes the handshake, so only the client's command timeout ends the wait.
-    const held = new Set<Socket>();
-    const silent = createServer((s) => {
-      held.add(s);
-      s.on('error', () => {});
-    });
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
-    const t = await createTestApp({
-      env: { REDIS_URL: `redis://127.0.0.1:${(silent.address() as { port: number }).port}` },
-    });
+    const silent = await silentServer();
+    const t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${silent.port}` } });
     try {
       const res = await Promise.race([
         t.request('POST', '/auth/otp/send', { body: { phone: '+14155550100', purpose: 'signup' } }),
@@ -89,8 +82,7 @@ describe('P93, P95: Redis outages', () => {
       assert.deepEqual(t.sms.messagesTo('+14155550100'), [], 'no code goes out without its limit counted');
     } finally {
       // No more connections, then none held: the client's reconnections are refused, and its QUIT ends.
-      const closed = new Promise((r) => silent.close(r));
-      for (const s of held) s.destroy();
+      const closed = silent.close();
       await t.close();
       await closed;
     }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { postgresDatabase } from '../../src/storage/db.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
+import { silentServer } from '../helpers/silent-server.ts';
 import { BIN } from '../helpers/spawn-server.ts';
 
 // P94: a statement waits a bounded time for a database connection, then fails, instead of hanging for as
@@ -27,26 +27,13 @@ const outcome = (statement: Promise<unknown>) =>
   ]);
 
 describe('P94: database connection timeout', () => {
-  // A server that accepts connections and never says a word: a PostgreSQL that hangs, or a proxy in front
-  // of a lost one. The kernel completes the handshake, so only a timeout of the client's own ends the wait.
-  let silent: Server;
+  let silent: Awaited<ReturnType<typeof silentServer>>;
   let silentUrl: string;
-  const held = new Set<Socket>();
-  const hangUp = () => {
-    for (const s of held) s.destroy();
-  };
   before(async () => {
-    silent = createServer((s) => {
-      held.add(s);
-      s.on('error', () => {});
-    });
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
-    silentUrl = `postgres://postgres@127.0.0.1:${(silent.address() as { port: number }).port}/callsign`;
+    silent = await silentServer();
+    silentUrl = `postgres://postgres@127.0.0.1:${silent.port}/callsign`;
   });
-  after(async () => {
-    hangUp();
-    await new Promise((r) => silent.close(r));
-  });
+  after(() => silent.close());
 
   test('a server that never answers fails the statement and the transaction', async () => {
     const db = postgresDatabase(silentUrl, { connectTimeoutMs: 200 });
@@ -54,7 +41,7 @@ describe('P94: database connection timeout', () => {
       assert.match(await outcome(db.query('SELECT 1')), TIMEOUT);
       assert.match(await outcome(db.transaction((tx) => tx.query('SELECT 1'))), TIMEOUT);
     } finally {
-      hangUp();
+      silent.hangUp();
       await db.close();
     }
   });
