@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp, buildMetricsApp } from './app.ts';
-import { type Config, ConfigError, loadConfig, readDotEnv } from './config/config.ts';
+import { type Config, ConfigError, loadConfig, MEMORY_DATABASE_URL, readDotEnv } from './config/config.ts';
 import { buildContainer } from './container.ts';
 import { gatherWorkerMetrics } from './metrics.ts';
 import { openDatabase, storageWarnings } from './storage/db.ts';
@@ -27,7 +27,11 @@ export async function serve(env: Env = { ...readDotEnv(), ...process.env }): Pro
 }
 
 function banner(config: Config, port: number, warnings: string[]) {
-  const storage = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`;
+  const storage = !config.databaseUrl
+    ? `PGlite in ${config.dataDir}/pglite`
+    : config.databaseUrl === MEMORY_DATABASE_URL
+      ? 'PGlite in memory (DATABASE_URL=memory://): nothing is kept after the process exits'
+      : 'PostgreSQL (DATABASE_URL)';
   const workers = config.webConcurrency > 1 ? `, ${config.webConcurrency} workers` : '';
   process.stdout.write(
     [

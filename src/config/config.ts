@@ -4,6 +4,9 @@ import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 
+/** D39: DATABASE_URL for a PGlite in memory, which keeps nothing after the process (tests, a quick look). */
+export const MEMORY_DATABASE_URL = 'memory://';
+
 export type AppEnv = 'development' | 'staging' | 'production';
 export type SmsProviderName = 'console' | 'http' | 'twilio';
 
@@ -145,7 +148,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   const webConcurrency = Number(concurrencyRaw);
   if (!Number.isInteger(webConcurrency) || webConcurrency < 1 || webConcurrency > 64) {
     problems.push(`WEB_CONCURRENCY must be a whole number from 1 to 64 (got "${concurrencyRaw}")`);
-  } else if (webConcurrency > 1 && (!str('DATABASE_URL') || str('DATABASE_URL') === 'memory://')) {
+  } else if (webConcurrency > 1 && (!str('DATABASE_URL') || str('DATABASE_URL') === MEMORY_DATABASE_URL)) {
     problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL (PostgreSQL): PGlite belongs to one process');
   }
 

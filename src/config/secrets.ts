@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config.ts';
+import { type Config, MEMORY_DATABASE_URL } from './config.ts';
 
 export interface Secrets {
   pinPepper: Buffer;
@@ -12,7 +12,10 @@ export interface Secrets {
  * D39: secrets come from the environment. Outside production a missing one is generated once into
  * DATA_DIR/secrets.json (mode 0600), so `npm start` needs no set-up; in memory mode it lives only in memory.
  */
-export function resolveSecrets(config: Config, persist = config.databaseUrl !== 'memory://'): Secrets {
+export function resolveSecrets(
+  config: Config,
+  persist = config.databaseUrl !== MEMORY_DATABASE_URL,
+): Secrets {
   const path = join(config.dataDir, 'secrets.json');
   let stored: Record<string, string> = {};
   if (persist && existsSync(path)) stored = JSON.parse(readFileSync(path, 'utf8'));

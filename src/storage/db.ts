@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import pg from 'pg';
+import { MEMORY_DATABASE_URL } from '../config/config.ts';
 import { lockDataDir } from './pglite-lock.ts';
 
 export type Row = Record<string, unknown>;
@@ -229,6 +230,6 @@ export async function storageWarnings(db: Database): Promise<string[]> {
 
 export async function openDatabase(databaseUrl: string | undefined, dataDir: string): Promise<Database> {
   if (!databaseUrl) return openPglite(`${dataDir}/pglite`);
-  if (databaseUrl === 'memory://') return openPglite('memory');
+  if (databaseUrl === MEMORY_DATABASE_URL) return openPglite('memory');
   return postgresDatabase(databaseUrl);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,7 @@ describe('the callsign command', () => {
   test('serve: README walk-through on PGlite; SIGTERM finishes an in-flight request; data survives a restart', async () => {
     const s = await start();
     assert.match(s.output(), /API docs:/);
+    assert.ok(s.output().includes(`storage:   PGlite in ${dataDir}/pglite\n`), s.output());
     assert.match(s.output(), /console: {3}off \(set ADMIN_TOKEN/);
     assert.doesNotMatch(s.output(), /warning:/, 'P58: nothing to warn about on PGlite');
     assert.ok(
@@ -107,6 +108,7 @@ describe('the callsign command', () => {
       });
       try {
         assert.match(s.output(), /2 workers/);
+        assert.ok(s.output().includes('storage:   PostgreSQL (DATABASE_URL)\n'), s.output());
         // P58: the banner warns when the server's autovacuum is off (as on the CI machines), and only then.
         const autovacuum = spawnSync(
           'psql',
@@ -158,6 +160,19 @@ describe('the callsign command', () => {
       }
     },
   );
+
+  test('serve with DATABASE_URL=memory:// says the data is in memory and writes nothing to DATA_DIR (D39)', async () => {
+    const emptyDir = mkdtempSync(join(tmpdir(), 'callsign-memory-'));
+    const s = await start({ ...baseEnv, DATA_DIR: emptyDir, DATABASE_URL: 'memory://' });
+    try {
+      assert.match(s.output(), /storage: {3}PGlite in memory \(DATABASE_URL=memory:\/\/\): nothing is kept/);
+      assert.doesNotMatch(s.output(), /PostgreSQL/);
+      assert.deepEqual(readdirSync(emptyDir), [], 'no PGlite files, no lock, no secrets file');
+    } finally {
+      assert.equal(await s.stop(), 0);
+      rmSync(emptyDir, { recursive: true, force: true });
+    }
+  });
 
   test('migrate: applies nothing twice', () => {
     const r = spawnSync(process.execPath, [BIN, 'migrate'], { env: baseEnv, encoding: 'utf8' });
