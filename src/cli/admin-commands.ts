@@ -10,7 +10,7 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
   clients list [--json]            clients delete CLIENT_ID
   api-keys create --name NAME [--json]
   api-keys list [--json]           api-keys revoke KEY_ID
-  keys rotate [--json]`;
+  keys rotate [--now] [--json]`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -20,6 +20,7 @@ const OPTIONS = {
   'auth-method': { type: 'string' },
   public: { type: 'boolean' },
   'first-party': { type: 'boolean' },
+  now: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -69,8 +70,12 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
       await call(config, 'DELETE', `/api-keys/${encodeURIComponent(id ?? '')}`);
       return out({ revoked: id }, `revoked API key ${id}`);
     case 'keys rotate': {
-      const k = (await call(config, 'POST', '/keys/rotate')) as Json;
-      return out(k, `signing with new key ${k.kid}; the old one stays in JWKS until its tokens expire`);
+      // P97: published now, signing minutes later (or at once with --now).
+      const k = (await call(config, 'POST', '/keys/rotate', o.now ? { immediate: true } : undefined)) as Json;
+      return out(
+        k,
+        `new key ${k.kid} is published and signs from ${k.signs_from}; the old one signs until then and stays in JWKS until its tokens expire`,
+      );
     }
     default:
       throw new Error(`unknown command "${positionals.join(' ')}"\n${ADMIN_HELP}`);

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
 import { CLIENT_CACHE_SECONDS } from '../../src/domain/clients.ts';
 import type { Device } from '../../src/domain/device.ts';
-import { RETIRED_KEY_PUBLISHED_SECONDS } from '../../src/domain/key-ring.ts';
+import { NEXT_KEY_PUBLISHED_SECONDS, RETIRED_KEY_PUBLISHED_SECONDS } from '../../src/domain/key-ring.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
@@ -185,39 +185,62 @@ describe('admin API /admin/v1 (D19, D23, D25, D36)', () => {
     assert.equal((await adminRequest(t, 'POST', '/api-keys', {})).body.error, 'invalid_request');
   });
 
-  test('D25 key rotation: new tokens use the new key; the old key stays in JWKS until its tokens expired', async () => {
-    const before = await signUp(t);
-    const oldKid = decodeProtectedHeader(before.access_token).kid;
-    const rotated = await adminRequest(t, 'POST', '/keys/rotate');
-    assert.equal(rotated.status, 200);
-    assert.notEqual(rotated.body.kid, oldKid);
-    const after = await signUp(t);
-    assert.equal(decodeProtectedHeader(after.access_token).kid, rotated.body.kid);
-    const kids = (await t.request('GET', '/.well-known/jwks.json')).body.keys.map(
-      (k: { kid: string }) => k.kid,
-    );
-    assert.ok(kids.includes(oldKid) && kids.includes(rotated.body.kid));
-    assert.equal(
-      (await t.request('GET', '/users/me', { token: before.access_token })).status,
-      200,
-      'old tokens still verify',
-    );
+  const kidOf = (token: string) => decodeProtectedHeader(token).kid;
+  const publishedKids = async (app: TestApp) =>
+    (await app.request('GET', '/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid);
 
-    // A second instance on the same database learns of the new key when it meets its kid.
+  test('D25, P97 key rotation: the new key is published at once and signs 7 minutes on; the old one stays in JWKS until its tokens expired', async () => {
+    // An instance on the same database, started before the rotation.
     const other = await createTestApp({ shareWith: t, env: { ADMIN_TOKEN } });
+    const before = await signUp(t);
+    const oldKid = kidOf(before.access_token);
     try {
-      t.clock.advance(6);
+      const rotated = await adminRequest(t, 'POST', '/keys/rotate');
+      assert.equal(rotated.status, 200);
+      assert.notEqual(rotated.body.kid, oldKid);
+      const signsFrom = t.clock.now().getTime() + NEXT_KEY_PUBLISHED_SECONDS * 1000;
+      assert.equal(rotated.body.signs_from, new Date(signsFrom).toISOString());
+      assert.equal(NEXT_KEY_PUBLISHED_SECONDS, 420, 'the JWKS max-age (300 s) and two reloads (60 s)');
+      assert.deepEqual(
+        (await publishedKids(t)).sort(),
+        [oldKid, rotated.body.kid].sort(),
+        'published before it signs',
+      );
+      assert.equal(kidOf((await signUp(t)).access_token), oldKid, 'the old key signs meanwhile');
+      t.clock.advance(NEXT_KEY_PUBLISHED_SECONDS - 1);
+      assert.equal(kidOf((await signUp(t)).access_token), oldKid, 'until signs_from');
+      t.clock.advance(1);
+      const after = await signUp(t);
+      assert.equal(kidOf(after.access_token), rotated.body.kid, 'then the new key signs');
+      assert.equal(
+        (await t.request('GET', '/users/me', { token: before.access_token })).status,
+        200,
+        'old tokens still verify',
+      );
+
+      // P25: the other instance learns of the new key when it meets its kid (it reloads every 60 s too), and
+      // then signs with it as well.
       assert.equal((await other.request('GET', '/users/me', { token: after.access_token })).status, 200);
+      assert.equal(kidOf((await signUp(other)).access_token), rotated.body.kid);
     } finally {
       await other.close();
     }
 
     t.clock.advance(RETIRED_KEY_PUBLISHED_SECONDS);
-    await adminRequest(t, 'POST', '/keys/rotate');
-    const later = (await t.request('GET', '/.well-known/jwks.json')).body.keys.map(
-      (k: { kid: string }) => k.kid,
-    );
+    const again = await adminRequest(t, 'POST', '/keys/rotate');
+    const later = await publishedKids(t);
     assert.ok(!later.includes(oldKid), 'gone once every token it signed has expired');
-    assert.equal(later.length, 2, 'the signing key and the one retired just now');
+    assert.equal(later.length, 2, 'the key rotated in first and the one rotated in now');
+    assert.ok(later.includes(again.body.kid));
+  });
+
+  test('P97: an immediate rotation signs at once; the rotation takes no other field', async () => {
+    const rotated = await adminRequest(t, 'POST', '/keys/rotate', { immediate: true });
+    assert.equal(rotated.status, 200);
+    assert.equal(rotated.body.signs_from, t.clock.now().toISOString());
+    assert.equal(kidOf((await signUp(t)).access_token), rotated.body.kid);
+    assert.ok((await publishedKids(t)).includes(rotated.body.kid));
+    for (const body of [{ immediate: 'yes' }, { at: 'now' }])
+      assert.equal((await adminRequest(t, 'POST', '/keys/rotate', body)).status, 400, JSON.stringify(body));
   });
 });

@@ -60,9 +60,19 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
     assert.match(cli('api-keys', 'list').out, new RegExp(key.prefix));
     assert.equal(cli('api-keys', 'revoke', key.id).code, 0);
 
+    // P97: published at once, signing 420 s on; with --now, at once.
     const rotated = JSON.parse(cli('keys', 'rotate', '--json').out);
+    const ahead = Date.parse(rotated.signs_from) - Date.now();
+    assert.ok(ahead > 400_000 && ahead <= 420_000, rotated.signs_from);
+    const now = cli('keys', 'rotate', '--now').out;
+    const [, kid, from] = /new key (\S+) is published and signs from (\S+);/.exec(now) ?? [];
+    assert.ok(Math.abs(Date.parse(from) - Date.now()) < 20_000, now);
     const jwks = await (await fetch(`${base}/.well-known/jwks.json`)).json();
-    assert.ok(jwks.keys.some((k: { kid: string }) => k.kid === rotated.kid));
+    for (const k of [rotated.kid, kid])
+      assert.ok(
+        jwks.keys.some((j: { kid: string }) => j.kid === k),
+        k,
+      );
 
     const noToken = spawnSync(process.execPath, [BIN, 'clients', 'list'], {
       env: { ...env, ADMIN_TOKEN: '' },

@@ -5,7 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { deriveKey } from '../../src/domain/crypto.ts';
 import { KeyRing } from '../../src/domain/key-ring.ts';
+import type { Database } from '../../src/storage/db.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { testSecrets } from '../helpers/database.ts';
 
 describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)', () => {
   let t: TestApp;
@@ -64,6 +66,33 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
       other.load(),
       /cannot be decrypted: KEY_ENCRYPTION_KEY is not the one it was stored with/,
     );
+  });
+
+  test('P25: tokens of unknown kids arriving together make one reload of the keys, and none again within 5 s', async () => {
+    let reads = 0;
+    const db = t.c.db;
+    const counting: Database = {
+      ...db,
+      kind: db.kind,
+      query: (sql, params) => {
+        if (sql.includes('FROM signing_keys')) reads++;
+        return db.query(sql, params);
+      },
+      transaction: (fn) => db.transaction(fn),
+    };
+    const ring = new KeyRing(counting, deriveKey(testSecrets.keyEncryptionKey, 'signing-keys'), t.clock);
+    await ring.load();
+    const known = decodeProtectedHeader((await signUp(t)).access_token).kid;
+    reads = 0;
+    t.clock.advance(6);
+    const found = await Promise.all(Array.from({ length: 20 }, (_, i) => ring.publicKey(`unknown-${i}`)));
+    assert.deepEqual(found, Array(20).fill(undefined));
+    assert.equal(reads, 1, 'one reload for all twenty');
+    t.clock.advance(4);
+    assert.equal(await ring.publicKey('unknown-again'), undefined);
+    assert.equal(reads, 1, 'none within 5 s of the last');
+    assert.ok(await ring.publicKey(known), 'a known kid needs no reload');
+    assert.equal(reads, 1);
   });
 
   test('refresh rotates: a new refresh token and access token; expires_in 900', async () => {

@@ -144,3 +144,30 @@ test('P88: migration 013 puts every account and code at PIN version 0; the relea
     "the account's version: its exchange opens a session",
   );
 });
+
+test('P97: migration 014 has every key sign from its creation; a key the release before rotates in signs at once', async () => {
+  const db = await migratedBefore(14);
+  // Keys as the release before writes them: it does not know the column.
+  const insertAsBefore = (kid: string, createdAt: string, retiredAt: string | null) =>
+    db.query(
+      `INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at, retired_at, published_until)
+       VALUES ($1, '{}', 'v1.x', $2, $3, $3::timestamptz + interval '1 hour')`,
+      [kid, createdAt, retiredAt],
+    );
+  await insertAsBefore('retired', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z');
+  await insertAsBefore('signing', '2026-02-01T00:00:00Z', null);
+  assert.equal((await migrate(db))[0], '014_signing_key_start.sql', 'applied from 014 on');
+  await insertAsBefore('rotated during the upgrade', '2026-03-01T00:00:00Z', null);
+  const rows = await db.query<{ kid: string; created_at: Date; signs_from: Date }>(
+    'SELECT kid, created_at, signs_from FROM signing_keys ORDER BY created_at',
+  );
+  assert.deepEqual(
+    rows.slice(0, 2).map((r) => [r.kid, r.signs_from.toISOString()]),
+    [
+      ['retired', '2026-01-01T00:00:00.000Z'],
+      ['signing', '2026-02-01T00:00:00.000Z'],
+    ],
+  );
+  const [{ now }] = await db.query<{ now: Date }>('SELECT now()');
+  assert.ok(rows[2].signs_from.getTime() <= now.getTime(), 'the default: it signs at once, as it did');
+});

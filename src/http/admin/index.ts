@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/key-ring.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
@@ -82,10 +83,22 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
     },
   );
 
-  app.post(
+  app.post<{ Body: { immediate?: boolean } | null | undefined }>(
     '/keys/rotate',
-    { schema: { tags, security, summary: 'Rotate the token signing key (D25)' } },
-    async () => c.keys.rotate(),
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Rotate the token signing key (D25)',
+        description: `P97: the new key is published at once and signs from \`signs_from\`, ${NEXT_KEY_PUBLISHED_SECONDS} s on, when every JWKS cached before it appeared has expired; the keys before it sign until then. \`immediate: true\` makes it sign at once (verifiers that cached the JWKS refuse new tokens until they fetch it again).`,
+        body: {
+          type: ['object', 'null'],
+          properties: { immediate: { type: 'boolean' } },
+          additionalProperties: false,
+        },
+      },
+    },
+    async (request) => c.keys.rotate({ immediate: request.body?.immediate === true }),
   );
 
   await webhookRoutes(app, c);

@@ -1,14 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
+import { JWKS_MAX_AGE_SECONDS } from '../../domain/key-ring.ts';
 
-/** Spec "GET /.well-known/jwks.json": public keys by kid; cacheable, but short enough to pick up a rotation. */
+/**
+ * Spec "GET /.well-known/jwks.json": public keys by kid; cacheable, for less time than a rotated key is published
+ * before it signs (P97).
+ */
 export function jwksRoutes(app: FastifyInstance, c: Container) {
   app.get(
     '/.well-known/jwks.json',
     { schema: { tags: ['OAuth'], summary: 'Public signing keys (JWKS)' } },
     async (_req, reply) =>
       reply
-        .header('Cache-Control', 'public, max-age=300')
+        .header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
         .header('Access-Control-Allow-Origin', '*') // P67: a public document, readable from any page
         .send(c.keys.jwks()),
   );

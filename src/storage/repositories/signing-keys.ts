@@ -6,6 +6,9 @@ export interface SigningKeyRow {
   public_jwk: JWK;
   private_key_enc: string;
   created_at: Date;
+  /** P97: when the key starts signing; a key rotated in is published before */
+  signs_from: Date;
+  /** when it stops signing (may lie ahead: when the key rotated in after it starts) */
   retired_at: Date | null;
   published_until: Date | null;
 }
@@ -18,15 +21,20 @@ export const signingKeysRepo = {
       [now],
     ),
 
-  retireAll: (q: Queryable, now: Date, publishedUntil: Date) =>
+  /** Every key not yet retiring stops signing at `at` (when the key rotated in starts). */
+  retireAll: (q: Queryable, at: Date, publishedUntil: Date) =>
     q.query('UPDATE signing_keys SET retired_at = $1, published_until = $2 WHERE retired_at IS NULL', [
-      now,
+      at,
       publishedUntil,
     ]),
 
-  insert: (q: Queryable, k: Pick<SigningKeyRow, 'kid' | 'public_jwk' | 'private_key_enc' | 'created_at'>) =>
+  insert: (
+    q: Queryable,
+    k: Pick<SigningKeyRow, 'kid' | 'public_jwk' | 'private_key_enc' | 'created_at' | 'signs_from'>,
+  ) =>
     q.query(
-      'INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at) VALUES ($1, $2::jsonb, $3, $4)',
-      [k.kid, JSON.stringify(k.public_jwk), k.private_key_enc, k.created_at],
+      `INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at, signs_from)
+       VALUES ($1, $2::jsonb, $3, $4, $5)`,
+      [k.kid, JSON.stringify(k.public_jwk), k.private_key_enc, k.created_at, k.signs_from],
     ),
 };
