@@ -18,11 +18,23 @@ export const REDACT_PATHS = [
   'body',
 ];
 
-const SECRET_FIELDS = new Set(REDACT_PATHS.filter((p) => p.startsWith('*.')).map((p) => p.slice(2)));
+/**
+ * Query parameters masked in a logged URL: every secret-bearing field (a client sending `?access_token=`), and
+ * P98 the ones that carry a person: a phone number (`/api/v1/users?phone=`, the authorization page's
+ * `login_hint`, the admin search `q`) or an ID token full of their claims (the logout's `id_token_hint`).
+ * Bodies are not logged at all.
+ */
+const MASKED_QUERY_FIELDS = new Set([
+  ...REDACT_PATHS.filter((p) => p.startsWith('*.')).map((p) => p.slice(2)),
+  'phone',
+  'login_hint',
+  'q',
+  'id_token_hint',
+]);
 
 /**
- * A request's URL as logged: the verification link's token (a one-time credential, D38) and any query
- * parameter named like a secret (a client sending `?access_token=`) are masked.
+ * A request's URL as logged: the verification link's token (a one-time credential, D38) and the query
+ * parameters above are masked.
  */
 function loggableUrl(url: string): string {
   const q = url.indexOf('?');
@@ -37,7 +49,7 @@ function loggableUrl(url: string): string {
       try {
         decoded = decodeURIComponent(name.replaceAll('+', ' '));
       } catch {}
-      return SECRET_FIELDS.has(decoded) ? `${name}=[redacted]` : pair;
+      return MASKED_QUERY_FIELDS.has(decoded) ? `${name}=[redacted]` : pair;
     });
   return `${path}?${query.join('&')}`;
 }

@@ -179,6 +179,31 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.ok(all.includes('"url":"/users/me?x=1&access_token=[redacted]"'));
   });
 
+  test('P98: a phone number or an ID token in a query string is masked in the log, as the bodies that carry them are', async () => {
+    const s = await signUp(t);
+    const digits = s.phone.slice(1);
+    const phone = encodeURIComponent(s.phone);
+    const idToken = 'eyJhbGciOiJSUzI1NiJ9.eyJwaG9uZSI6IisxNjUwIn0.c2lnbmF0dXJl';
+    t.logs.length = 0;
+    for (const url of [
+      `/api/v1/users?phone=${phone}&limit=5`,
+      `/authorize?client_id=rp&login_hint=${phone}`,
+      `/authorize/logout?id_token_hint=${idToken}&state=kept`,
+      `/admin/v1/users?q=${phone}`,
+    ])
+      await t.request('GET', url);
+    const all = t.logs.join('\n');
+    assert.ok(!all.includes(digits), `leaked: ${digits}`);
+    assert.ok(!all.includes(idToken), 'leaked: the ID token');
+    for (const logged of [
+      '/api/v1/users?phone=[redacted]&limit=5',
+      '/authorize?client_id=rp&login_hint=[redacted]',
+      '/authorize/logout?id_token_hint=[redacted]&state=kept',
+      '/admin/v1/users?q=[redacted]',
+    ])
+      assert.ok(all.includes(`"url":"${logged}"`), logged);
+  });
+
   test('P69: /health answers 503 degraded when Redis, holding the rate counters, does not answer', async () => {
     const port = await freePort(); // nothing listens there
     const t2 = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
