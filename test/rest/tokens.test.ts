@@ -5,9 +5,10 @@ import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { deriveKey } from '../../src/domain/crypto.ts';
 import { KeyRing } from '../../src/domain/key-ring.ts';
+import { ManualClock } from '../../src/providers/clock.ts';
 import type { Database } from '../../src/storage/db.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
-import { testSecrets } from '../helpers/database.ts';
+import { freshDatabase, testSecrets } from '../helpers/database.ts';
 
 describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)', () => {
   let t: TestApp;
@@ -93,6 +94,21 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.equal(reads, 1, 'none within 5 s of the last');
     assert.ok(await ring.publicKey(known), 'a known kid needs no reload');
     assert.equal(reads, 1);
+  });
+
+  test('P97: an instance whose clock is behind the one that made the first key starts and signs with it', async () => {
+    const database = await freshDatabase();
+    try {
+      await database.db.query('DELETE FROM signing_keys'); // the PGlite template holds one
+      const kek = deriveKey(testSecrets.keyEncryptionKey, 'signing-keys');
+      const first = new KeyRing(database.db, kek, new ManualClock(new Date('2026-11-25T12:00:05Z')));
+      await first.load();
+      const behind = new KeyRing(database.db, kek, new ManualClock(new Date('2026-11-25T12:00:00Z')));
+      await behind.load();
+      assert.equal(behind.signingKey().kid, first.signingKey().kid);
+    } finally {
+      await database.drop();
+    }
   });
 
   test('refresh rotates: a new refresh token and access token; expires_in 900', async () => {
