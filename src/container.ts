@@ -11,8 +11,8 @@ import { ApiUserService } from './domain/api-users.ts';
 import { AvatarService } from './domain/avatars.ts';
 import { ClientService } from './domain/clients.ts';
 import { ConsoleSessionService } from './domain/console-sessions.ts';
-import { deriveKey } from './domain/crypto.ts';
 import { Events } from './domain/events.ts';
+import { KeyReencryption } from './domain/key-reencryption.ts';
 import { KeyRing } from './domain/key-ring.ts';
 import { KycService } from './domain/kyc/kyc.ts';
 import { AuthorizationService } from './domain/oauth/authorization.ts';
@@ -21,6 +21,7 @@ import { OtpService } from './domain/otp.ts';
 import { PhoneChangeService } from './domain/phone-change.ts';
 import { PinHasher } from './domain/pin-hasher.ts';
 import { ProfileService } from './domain/profiles.ts';
+import { PurposeKeys } from './domain/purpose-keys.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
 import { RefreshTokenCodec } from './domain/refresh-tokens.ts';
 import { SessionService } from './domain/sessions.ts';
@@ -65,7 +66,8 @@ export interface Container {
   authorization: AuthorizationService;
   oauthTokens: TokenEndpointService;
   /** seals the authorization page's state into its forms */
-  pageStateKey: Buffer;
+  pageStateKeys: PurposeKeys;
+  reencryption: KeyReencryption;
   deletion: AccountDeletionService;
   phoneChange: PhoneChangeService;
   apiUsers: ApiUserService;
@@ -128,7 +130,15 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
 
   try {
     if (ownsDb) await migrate(db);
-    const keys = new KeyRing(db, deriveKey(secrets.keyEncryptionKey, 'signing-keys'), clock);
+    // P99: each purpose's keys, from KEY_ENCRYPTION_KEY and its fallback while it changes.
+    const keysFor = (purpose: string) =>
+      PurposeKeys.derive(secrets.keyEncryptionKey, secrets.keyEncryptionKeyFallback, purpose);
+    const sealing = {
+      signing_keys: keysFor('signing-keys'),
+      webhook_secrets: keysFor('webhook-secrets'),
+      kyc_photos: keysFor('kyc-photos'),
+    };
+    const keys = new KeyRing(db, sealing.signing_keys, clock);
     await keys.load();
     const events = new Events(clock, random);
     const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
@@ -139,7 +149,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       random,
       sms,
       testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
-      codeKey: deriveKey(secrets.keyEncryptionKey, 'otp-codes'),
+      codeKeys: keysFor('otp-codes'),
       enumerationProtection: config.enumerationProtection,
     });
     const sessions = new SessionService({
@@ -147,10 +157,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       clock,
       random,
       events,
-      refreshTokens: new RefreshTokenCodec(
-        deriveKey(secrets.keyEncryptionKey, 'refresh-successor'),
-        deriveKey(secrets.keyEncryptionKey, 'refresh-tag'),
-      ),
+      refreshTokens: new RefreshTokenCodec(keysFor('refresh-successor'), keysFor('refresh-tag')),
       rotations: new SessionRotations(db),
     });
     const accounts = new AccountService({
@@ -187,7 +194,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       db,
       clock,
       random,
-      secretKey: deriveKey(secrets.keyEncryptionKey, 'webhook-secrets'),
+      secretKeys: sealing.webhook_secrets,
       allowPrivateNetworks: config.webhookAllowPrivateNetworks,
     });
     const kyc = new KycService({
@@ -198,7 +205,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       // D31, D35: loadConfig refuses the sandbox in production
       provider: config.kycProvider === 'sandbox' ? sandboxKycProvider : manualKycProvider,
       verifyUrl: config.verifyUrl,
-      photoKey: deriveKey(secrets.keyEncryptionKey, 'kyc-photos'),
+      photoKeys: sealing.kyc_photos,
     });
     const adminUsers = new AdminUserService({ db, clock, sessions, kyc });
     const consoleSessions = new ConsoleSessionService({
@@ -246,7 +253,8 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       clients,
       authorization,
       oauthTokens,
-      pageStateKey: deriveKey(secrets.keyEncryptionKey, 'authorization-page-state'),
+      pageStateKeys: keysFor('authorization-page-state'),
+      reencryption: new KeyReencryption({ db, keys: sealing }),
       deletion,
       phoneChange,
       apiUsers,

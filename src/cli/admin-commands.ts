@@ -10,7 +10,7 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
   clients list [--json]            clients delete CLIENT_ID
   api-keys create --name NAME [--json]
   api-keys list [--json]           api-keys revoke KEY_ID
-  keys rotate [--now] [--json]`;
+  keys rotate [--now] [--json]     keys reencrypt [--json]`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -76,6 +76,20 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
         k,
         `new key ${k.kid} is published and signs from ${k.signs_from}; the old one signs until then and stays in JWKS until its tokens expire`,
       );
+    }
+    case 'keys reencrypt': {
+      // P99: after KEY_ENCRYPTION_KEY changed, with the old one as KEY_ENCRYPTION_KEY_FALLBACK.
+      const counts = (await call(config, 'POST', '/keys/reencrypt')) as Record<string, Json>;
+      const names: Record<string, string> = {
+        signing_keys: 'signing keys',
+        webhook_secrets: 'webhook secrets',
+        kyc_photos: 'KYC photos',
+      };
+      const lines = Object.entries(counts).map(
+        ([kind, n]) =>
+          `${names[kind] ?? kind}: ${n.resealed} sealed again with KEY_ENCRYPTION_KEY${n.unreadable ? `, ${n.unreadable} that neither key opens (left as they are)` : ''}`,
+      );
+      return out(counts, lines.join('\n'));
     }
     default:
       throw new Error(`unknown command "${positionals.join(' ')}"\n${ADMIN_HELP}`);

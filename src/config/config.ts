@@ -35,6 +35,7 @@ export interface Config {
   firstPartyClientId: string;
   pinPepper: string | undefined;
   keyEncryptionKey: string | undefined;
+  keyEncryptionKeyFallback: string | undefined;
   enumerationProtection: boolean;
   trustProxy: boolean;
   logLevel: string;
@@ -162,14 +163,23 @@ export function loadConfig(env: Env): Readonly<Config> {
 
   const pinPepper = str('PIN_PEPPER');
   const keyEncryptionKey = str('KEY_ENCRYPTION_KEY');
+  const keyEncryptionKeyFallback = str('KEY_ENCRYPTION_KEY_FALLBACK');
   for (const [name, v] of [
     ['PIN_PEPPER', pinPepper],
     ['KEY_ENCRYPTION_KEY', keyEncryptionKey],
+    ['KEY_ENCRYPTION_KEY_FALLBACK', keyEncryptionKeyFallback],
   ] as const) {
     if (v !== undefined && Buffer.from(v, 'base64').length < 32) {
       problems.push(`${name} must be at least 32 bytes, base64-encoded`);
     }
   }
+  // P99: the same key twice is a change half made: the old key is nowhere, and nothing says so.
+  if (
+    keyEncryptionKeyFallback !== undefined &&
+    keyEncryptionKey !== undefined &&
+    Buffer.from(keyEncryptionKeyFallback, 'base64').equals(Buffer.from(keyEncryptionKey, 'base64'))
+  )
+    problems.push('KEY_ENCRYPTION_KEY_FALLBACK must not be KEY_ENCRYPTION_KEY itself');
 
   // D35: production refuses test numbers, the sandbox KYC provider, missing secrets, and the console SMS
   // provider (it would write one-time codes into the logs).
@@ -207,6 +217,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     firstPartyClientId: str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
     pinPepper,
     keyEncryptionKey,
+    keyEncryptionKeyFallback,
     enumerationProtection: bool('ENUMERATION_PROTECTION', false),
     trustProxy: bool('TRUST_PROXY', false),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

@@ -6,6 +6,8 @@ import { type Config, MEMORY_DATABASE_URL } from './config.ts';
 export interface Secrets {
   pinPepper: Buffer;
   keyEncryptionKey: Buffer;
+  /** P99: read and verified with, never written with, while KEY_ENCRYPTION_KEY changes */
+  keyEncryptionKeyFallback?: Buffer;
 }
 
 /**
@@ -32,6 +34,9 @@ export function resolveSecrets(
   const secrets = {
     pinPepper: pick(config.pinPepper, 'PIN_PEPPER'),
     keyEncryptionKey: pick(config.keyEncryptionKey, 'KEY_ENCRYPTION_KEY'),
+    keyEncryptionKeyFallback: config.keyEncryptionKeyFallback
+      ? Buffer.from(config.keyEncryptionKeyFallback, 'base64')
+      : undefined,
   };
   if (persist && changed) {
     mkdirSync(config.dataDir, { recursive: true });

@@ -4,7 +4,7 @@ import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { type SigningKeyRow, signingKeysRepo } from '../storage/repositories/signing-keys.ts';
-import { decrypt, encrypt } from './crypto.ts';
+import type { PurposeKeys } from './purpose-keys.ts';
 
 const generateRsa = promisify(generateKeyPair);
 
@@ -50,7 +50,7 @@ export class KeyRing {
 
   constructor(
     private readonly db: Database,
-    private readonly encryptionKey: Buffer,
+    private readonly encryptionKeys: PurposeKeys,
     private readonly clock: Clock,
   ) {}
 
@@ -113,7 +113,7 @@ export class KeyRing {
     await signingKeysRepo.insert(tx, {
       kid,
       public_jwk: { kty: jwk.kty, kid, use: 'sig', alg: 'RS256', n: jwk.n, e: jwk.e },
-      private_key_enc: encrypt(this.encryptionKey, der),
+      private_key_enc: this.encryptionKeys.seal(der),
       created_at: now,
       signs_from: signsFrom,
     });
@@ -146,10 +146,10 @@ export class KeyRing {
   private privateKeyOf(row: SigningKeyRow): KeyObject {
     let der: Buffer;
     try {
-      der = decrypt(this.encryptionKey, row.private_key_enc);
+      der = this.encryptionKeys.open(row.private_key_enc);
     } catch {
       throw new Error(
-        `signing key ${row.kid} cannot be decrypted: KEY_ENCRYPTION_KEY is not the one it was stored with`,
+        `signing key ${row.kid} cannot be decrypted: KEY_ENCRYPTION_KEY is not the one it was stored with; to change that key, set the previous one as KEY_ENCRYPTION_KEY_FALLBACK (P99)`,
       );
     }
     return createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });

@@ -8,6 +8,7 @@ import { usersRepo } from '../storage/repositories/users.ts';
 import { hmac, safeEqual, sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { maskPhone, parsePhone } from './phone.ts';
+import type { PurposeKeys } from './purpose-keys.ts';
 
 export const OTP_TTL_SECONDS = 300;
 export const TEMP_TOKEN_TTL_SECONDS = 600;
@@ -47,7 +48,7 @@ export interface OtpDeps {
   sms: SmsProvider;
   /** D35: fixed codes for configured test numbers (never in production) */
   testPhoneNumbers: ReadonlyMap<string, string>;
-  codeKey: Buffer;
+  codeKeys: PurposeKeys;
   enumerationProtection: boolean;
 }
 
@@ -55,8 +56,8 @@ export class OtpService {
   constructor(private readonly d: OtpDeps) {}
 
   // D6: only a keyed hash is stored; the key is not in the database.
-  private hashCode(phone: string, purpose: string, code: string) {
-    return hmac(this.d.codeKey, `${phone}\n${purpose}\n${code}`).toString('base64url');
+  private hashCode(phone: string, purpose: string, code: string, key = this.d.codeKeys.current) {
+    return hmac(key, `${phone}\n${purpose}\n${code}`).toString('base64url');
   }
 
   /** `e164`: the phone, when the caller has already parsed it (P86). */
@@ -172,7 +173,9 @@ export class OtpService {
         field: 'code',
       });
     }
-    if (!safeEqual(this.hashCode(phone, purpose, codeInput), otp.code_hash)) {
+    // P99: a code sent before KEY_ENCRYPTION_KEY changed was hashed with the fallback's key.
+    const hashes = this.d.codeKeys.all.map((key) => this.hashCode(phone, purpose, codeInput, key));
+    if (!hashes.some((h) => safeEqual(h, otp.code_hash))) {
       throw fieldError('INVALID_OTP', 'code', 'the code is wrong', {
         attempts_remaining: OTP_MAX_ATTEMPTS - attempt,
       });

@@ -1,5 +1,6 @@
 import { hmac, safeEqual } from './crypto.ts';
 import { isUuid } from './ids.ts';
+import type { PurposeKeys } from './purpose-keys.ts';
 
 /** A refresh token as issued: the session it belongs to and its place in that session's chain (D16). */
 export interface RefreshToken {
@@ -20,9 +21,13 @@ const GENERATION = /^(0|[1-9][0-9]{0,8})$/; // below 10^9: fits the integer colu
  * session id (the `sid` of every access token) can forge one to get that session revoked.
  */
 export class RefreshTokenCodec {
+  /**
+   * P99: `successorKeys` and `tagKeys` derive from the same key-encryption keys in the same order: the current
+   * key's pair makes every token, and a token tagged by the fallback's pair is still taken.
+   */
   constructor(
-    private readonly successorKey: Buffer,
-    private readonly tagKey: Buffer,
+    private readonly successorKeys: PurposeKeys,
+    private readonly tagKeys: PurposeKeys,
   ) {}
 
   first(sessionId: string, secret: string): RefreshToken {
@@ -30,7 +35,21 @@ export class RefreshTokenCodec {
   }
 
   successor(t: RefreshToken): RefreshToken {
-    return this.make(t.sessionId, t.generation + 1, hmac(this.successorKey, t.value).toString('base64url'));
+    return this.successorWith(t, 0);
+  }
+
+  /**
+   * The successor as each key-encryption key makes it, the current key's first (P99): a repeat within D16's
+   * grace is answered with the successor the first presentation got, though an instance that still made
+   * tokens with the fallback rotated it.
+   */
+  successors(t: RefreshToken): RefreshToken[] {
+    return this.successorKeys.all.map((_, k) => this.successorWith(t, k));
+  }
+
+  private successorWith(t: RefreshToken, k: number): RefreshToken {
+    const secret = hmac(this.successorKeys.all[k], t.value).toString('base64url');
+    return this.make(t.sessionId, t.generation + 1, secret, this.tagKeys.all[k]);
   }
 
   /** The token, if it is well formed and carries our tag; undefined for anything else. */
@@ -39,18 +58,24 @@ export class RefreshTokenCodec {
     const [sessionId, generation, secret, tag, ...rest] = value.split('.');
     if (rest.length || tag === undefined || !isUuid(sessionId) || !GENERATION.test(generation))
       return undefined;
-    if (!SECRET.test(secret) || !safeEqual(tag, this.tag(`${sessionId}.${generation}.${secret}`)))
+    const body = `${sessionId}.${generation}.${secret}`;
+    if (!SECRET.test(secret) || !this.tagKeys.all.some((key) => safeEqual(tag, this.tag(body, key))))
       return undefined;
     return { sessionId, generation: Number(generation), value };
   }
 
-  private make(sessionId: string, generation: number, secret: string): RefreshToken {
+  private make(
+    sessionId: string,
+    generation: number,
+    secret: string,
+    tagKey = this.tagKeys.current,
+  ): RefreshToken {
     const body = `${sessionId}.${generation}.${secret}`;
-    return { sessionId, generation, value: `${body}.${this.tag(body)}` };
+    return { sessionId, generation, value: `${body}.${this.tag(body, tagKey)}` };
   }
 
   /** 128 bits: enough that a forged tag is never guessed. */
-  private tag(body: string): string {
-    return hmac(this.tagKey, body).subarray(0, 16).toString('base64url');
+  private tag(body: string, key: Buffer): string {
+    return hmac(key, body).subarray(0, 16).toString('base64url');
   }
 }

@@ -138,12 +138,12 @@ export class SessionService {
     if (!s || s.client_id !== clientId || s.revoked_at || presented.generation >= s.refresh_generation)
       throw invalidRefreshToken();
     const age = (now.getTime() - s.refresh_issued_at.getTime()) / 1000;
-    if (
-      presented.generation === s.refresh_generation - 1 &&
-      age <= REFRESH_REUSE_GRACE_SECONDS &&
-      s.refresh_hash === nextHash
-    )
-      return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: next.value };
+    // P99: the successor made with whichever key-encryption key made the head (before or after a change).
+    const repeat =
+      presented.generation === s.refresh_generation - 1 && age <= REFRESH_REUSE_GRACE_SECONDS
+        ? this.d.refreshTokens.successors(presented).find((t) => sha256(t.value) === s.refresh_hash)
+        : undefined;
+    if (repeat) return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: repeat.value };
     // Reuse of a rotated token: the family is compromised, so the whole session goes.
     await this.d.db.transaction((tx) => this.revoke(tx, s.id, 'refresh_token_reuse'));
     throw invalidRefreshToken();

@@ -4,9 +4,9 @@ import type { Database } from '../storage/db.ts';
 import { outboxRepo } from '../storage/repositories/outbox.ts';
 import { type DeliveryStatus, webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
 import { type WebhookEndpointRow, webhookEndpointsRepo } from '../storage/repositories/webhook-endpoints.ts';
-import { decrypt, encrypt } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { isUuid } from './ids.ts';
+import type { PurposeKeys } from './purpose-keys.ts';
 import { type EndpointSpec, newWebhookSecret, parseEndpointSpec } from './webhook-rules.ts';
 
 export interface WebhookEndpointDeps {
@@ -14,7 +14,7 @@ export interface WebhookEndpointDeps {
   clock: Clock;
   random: Random;
   /** encrypts the signing secrets at rest (they must be readable to sign, so they can't be hashed) */
-  secretKey: Buffer;
+  secretKeys: PurposeKeys;
   allowPrivateNetworks: boolean;
 }
 
@@ -40,7 +40,7 @@ export class WebhookEndpointService {
     const endpoint = await webhookEndpointsRepo.insert(this.d.db, {
       id: this.d.random.uuid(),
       ...spec,
-      secret_enc: encrypt(this.d.secretKey, Buffer.from(secret)),
+      secret_enc: this.d.secretKeys.seal(Buffer.from(secret)),
       created_at: this.d.clock.now(),
       updated_at: this.d.clock.now(),
     });
@@ -99,7 +99,7 @@ export class WebhookEndpointService {
     const endpoint = await webhookEndpointsRepo.rollSecret(
       this.d.db,
       id,
-      encrypt(this.d.secretKey, Buffer.from(secret)),
+      this.d.secretKeys.seal(Buffer.from(secret)),
       addSeconds(now, overlapSeconds),
       now,
     );
@@ -111,7 +111,7 @@ export class WebhookEndpointService {
   signingSecrets(
     e: Pick<WebhookEndpointRow, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>,
   ) {
-    const open = (enc: string) => decrypt(this.d.secretKey, enc).toString();
+    const open = (enc: string) => this.d.secretKeys.open(enc).toString();
     const previousLive =
       e.previous_secret_enc &&
       e.previous_secret_expires_at &&

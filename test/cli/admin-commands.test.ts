@@ -74,6 +74,20 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
         k,
       );
 
+    // P99: here nothing is sealed with a fallback key, so each kind is counted and none sealed again.
+    assert.equal(
+      cli('keys', 'reencrypt').out.trim(),
+      [
+        'signing keys: 0 sealed again with KEY_ENCRYPTION_KEY',
+        'webhook secrets: 0 sealed again with KEY_ENCRYPTION_KEY',
+        'KYC photos: 0 sealed again with KEY_ENCRYPTION_KEY',
+      ].join('\n'),
+    );
+    assert.deepEqual(JSON.parse(cli('keys', 'reencrypt', '--json').out).signing_keys, {
+      resealed: 0,
+      unreadable: 0,
+    });
+
     const noToken = spawnSync(process.execPath, [BIN, 'clients', 'list'], {
       env: { ...env, ADMIN_TOKEN: '' },
       encoding: 'utf8',

@@ -100,6 +100,21 @@ describe('configuration (D35, D39)', () => {
     );
   });
 
+  test('P99: KEY_ENCRYPTION_KEY_FALLBACK is a key of its own, as long as KEY_ENCRYPTION_KEY', () => {
+    const other = Buffer.alloc(32, 8).toString('base64');
+    assert.deepEqual(problems({ ...production, KEY_ENCRYPTION_KEY_FALLBACK: other }), []);
+    assert.equal(
+      loadConfig({ ...production, KEY_ENCRYPTION_KEY_FALLBACK: other }).keyEncryptionKeyFallback,
+      other,
+    );
+    assert.deepEqual(problems({ ...production, KEY_ENCRYPTION_KEY_FALLBACK: 'c2hvcnQ=' }), [
+      'KEY_ENCRYPTION_KEY_FALLBACK must be at least 32 bytes, base64-encoded',
+    ]);
+    assert.deepEqual(problems({ ...production, KEY_ENCRYPTION_KEY_FALLBACK: secret }), [
+      'KEY_ENCRYPTION_KEY_FALLBACK must not be KEY_ENCRYPTION_KEY itself',
+    ]);
+  });
+
   test('D28: the default limits are the spec table; RATE_LIMITS overrides them by name', () => {
     assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_phone, { limit: 3, windowSeconds: 3600 });
     assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_address, { limit: 10, windowSeconds: 3600 });

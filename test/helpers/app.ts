@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/config.ts';
+import type { Secrets } from '../../src/config/secrets.ts';
 import { buildContainer, type Container, connectRedis } from '../../src/container.ts';
 import { parsePhone } from '../../src/domain/phone.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -43,6 +44,8 @@ export interface TestAppOptions {
   shareWith?: TestApp;
   sms?: SmsProvider;
   webhookSender?: WebhookSender;
+  /** the PIN pepper and key-encryption keys (testSecrets, which made the database's signing key, by default) */
+  secrets?: Secrets;
 }
 
 /** A whole Callsign on a database of its own, a real SMS gateway on 127.0.0.1 and a clock the test moves. */
@@ -96,7 +99,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       ownsDb: false,
       redis,
       clock,
-      secrets: testSecrets,
+      secrets: opts.secrets ?? testSecrets,
       logger: createLogger(config.logLevel, sink),
       sms: opts.sms,
       webhookSender: opts.webhookSender,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import type { Secrets } from '../../src/config/secrets.ts';
-import { deriveKey } from '../../src/domain/crypto.ts';
 import { KeyRing } from '../../src/domain/key-ring.ts';
+import { PurposeKeys } from '../../src/domain/purpose-keys.ts';
 import { systemClock } from '../../src/providers/clock.ts';
 import { type Database, pgliteDatabase, postgresDatabase, type Queryable } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
@@ -23,7 +23,11 @@ function pgliteTemplate(): Promise<PGlite> {
     const lite = await PGlite.create();
     const db = pgliteDatabase(lite);
     await migrate(db);
-    await new KeyRing(db, deriveKey(testSecrets.keyEncryptionKey, 'signing-keys'), systemClock).load();
+    await new KeyRing(
+      db,
+      PurposeKeys.derive(testSecrets.keyEncryptionKey, undefined, 'signing-keys'),
+      systemClock,
+    ).load();
     return lite;
   })();
   return template;

@@ -3,8 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { deriveKey } from '../../src/domain/crypto.ts';
 import { KeyRing } from '../../src/domain/key-ring.ts';
+import { PurposeKeys } from '../../src/domain/purpose-keys.ts';
 import { ManualClock } from '../../src/providers/clock.ts';
 import type { Database } from '../../src/storage/db.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
@@ -62,7 +62,11 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
   });
 
   test('P16: a start with another KEY_ENCRYPTION_KEY stops with a message saying so', async () => {
-    const other = new KeyRing(t.c.db, deriveKey(randomBytes(32), 'signing-keys'), t.clock);
+    const other = new KeyRing(
+      t.c.db,
+      PurposeKeys.derive(randomBytes(32), undefined, 'signing-keys'),
+      t.clock,
+    );
     await assert.rejects(
       other.load(),
       /cannot be decrypted: KEY_ENCRYPTION_KEY is not the one it was stored with/,
@@ -81,7 +85,11 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
       },
       transaction: (fn) => db.transaction(fn),
     };
-    const ring = new KeyRing(counting, deriveKey(testSecrets.keyEncryptionKey, 'signing-keys'), t.clock);
+    const ring = new KeyRing(
+      counting,
+      PurposeKeys.derive(testSecrets.keyEncryptionKey, undefined, 'signing-keys'),
+      t.clock,
+    );
     await ring.load();
     const known = decodeProtectedHeader((await signUp(t)).access_token).kid;
     reads = 0;
@@ -100,7 +108,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     const database = await freshDatabase();
     try {
       await database.db.query('DELETE FROM signing_keys'); // the PGlite template holds one
-      const kek = deriveKey(testSecrets.keyEncryptionKey, 'signing-keys');
+      const kek = PurposeKeys.derive(testSecrets.keyEncryptionKey, undefined, 'signing-keys');
       const first = new KeyRing(database.db, kek, new ManualClock(new Date('2026-11-25T12:00:05Z')));
       await first.load();
       const behind = new KeyRing(database.db, kek, new ManualClock(new Date('2026-11-25T12:00:00Z')));

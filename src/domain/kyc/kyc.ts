@@ -5,11 +5,12 @@ import type { Random } from '../../providers/random.ts';
 import type { Database } from '../../storage/db.ts';
 import { kycRepo, type VerificationRow, type VerificationStatus } from '../../storage/repositories/kyc.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
-import { decrypt, encrypt, sha256 } from '../crypto.ts';
+import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import { type Events, payloads } from '../events.ts';
 import { isUuid } from '../ids.ts';
 import { imageLibrary } from '../image-library.ts';
+import type { PurposeKeys } from '../purpose-keys.ts';
 import {
   canSubmit,
   documentsOf,
@@ -34,7 +35,7 @@ export interface KycDeps {
   provider: KycProvider;
   verifyUrl: string;
   /** encrypts the photos at rest */
-  photoKey: Buffer;
+  photoKeys: PurposeKeys;
 }
 
 export interface Photo {
@@ -133,7 +134,7 @@ export class KycService {
           kind: p.kind,
           contentType: p.contentType,
           size: p.data.length,
-          dataEnc: encrypt(this.d.photoKey, p.data),
+          dataEnc: this.d.photoKeys.seal(p.data),
           now,
         });
       if (!(await usersRepo.setKyc(tx, v.user_id, { status: 'pending' }, now))) throw noLongerNeeded();
@@ -226,7 +227,7 @@ export class KycService {
   async photo(id: string, photoId: string): Promise<{ contentType: string; data: Buffer }> {
     const row = isUuid(id) && isUuid(photoId) ? await kycRepo.photoData(this.d.db, id, photoId) : undefined;
     if (!row) throw new DomainError('NOT_FOUND', 'no such photo');
-    return { contentType: row.content_type, data: decrypt(this.d.photoKey, row.data_enc) };
+    return { contentType: row.content_type, data: this.d.photoKeys.open(row.data_enc) };
   }
 
   /** Recognised by content (a name or a declared type proves nothing): JPEG, PNG or WebP, 10 MB at most. */

@@ -100,6 +100,19 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
     },
     async (request) => c.keys.rotate({ immediate: request.body?.immediate === true }),
   );
+  app.post(
+    '/keys/reencrypt',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Seal again with KEY_ENCRYPTION_KEY what its fallback sealed (P99)',
+        description:
+          'Rewrites every signing key, webhook secret and KYC photo stored sealed with KEY_ENCRYPTION_KEY_FALLBACK, so that the fallback can go once the refresh tokens it tagged have expired (30 days). Per kind: rows sealed again, and rows that neither key opens (left as they are). Safe to run again.',
+      },
+    },
+    async () => c.reencryption.run(),
+  );
 
   await webhookRoutes(app, c);
   await kycAdminRoutes(app, c);

@@ -86,14 +86,14 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     if (!csrf || typeof body.csrf !== 'string' || !safeEqual(csrf, body.csrf)) {
       throw new PageError(400, 'This form has expired or did not come from this page.');
     }
-    const st = unseal<PageState>(c.pageStateKey, body.state, c.clock.now());
+    const st = unseal<PageState>(c.pageStateKeys, body.state, c.clock.now());
     const client = st && (await c.clients.findClient(st.req.clientId));
     if (!st || !client)
       throw new PageError(400, 'This sign-in has expired. Start again from the application.');
     return { st, client, ctx: { client, csrf, state: body.state as string } };
   };
 
-  const sealed = (st: PageState) => seal(c.pageStateKey, st, c.clock.now());
+  const sealed = (st: PageState) => seal(c.pageStateKeys, st, c.clock.now());
 
   /** Signed in: consent if this client needs it, else the code goes back to the client. */
   const proceed = async (reply: FastifyReply, ctx: FormContext, st: PageState, who: SignedIn) => {
@@ -213,7 +213,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
   app.get('/authorize/signup', { schema: { hide: true } }, async (request, reply) => {
     const query = request.query as Body;
     const csrf = csrfOf(request);
-    const st = unseal<PageState>(c.pageStateKey, query.state, c.clock.now());
+    const st = unseal<PageState>(c.pageStateKeys, query.state, c.clock.now());
     const client = st && (await c.clients.findClient(st.req.clientId));
     if (!st || !client || !csrf)
       return html(reply, 400, errorPage('This sign-in has expired. Start again from the application.'));
