@@ -6,6 +6,7 @@ import { resolveSecrets, type Secrets } from './config/secrets.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
 import { AccountDeletionService } from './domain/account-deletion.ts';
 import { AccountService } from './domain/accounts.ts';
+import { AdminActionLog } from './domain/admin-actions.ts';
 import { AdminUserService } from './domain/admin-users.ts';
 import { ApiUserService } from './domain/api-users.ts';
 import { AvatarService } from './domain/avatars.ts';
@@ -68,6 +69,9 @@ export interface Container {
   /** seals the authorization page's state into its forms */
   pageStateKeys: PurposeKeys;
   reencryption: KeyReencryption;
+  adminActions: AdminActionLog;
+  /** P100: a secret of this process by which the admin API knows the console's in-process calls */
+  consoleCallMark: string;
   deletion: AccountDeletionService;
   phoneChange: PhoneChangeService;
   apiUsers: ApiUserService;
@@ -255,6 +259,8 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       oauthTokens,
       pageStateKeys: keysFor('authorization-page-state'),
       reencryption: new KeyReencryption({ db, keys: sealing }),
+      adminActions: new AdminActionLog({ db, clock }),
+      consoleCallMark: random.token(24),
       deletion,
       phoneChange,
       apiUsers,

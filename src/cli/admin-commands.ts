@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { call, type Json, table } from './admin-http.ts';
 
-// `callsign clients|api-keys|keys ...`
+// `callsign clients|api-keys|keys|actions ...`
 
 export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] [--scope "openid profile"]
                  [--grant-type authorization_code --grant-type refresh_token] [--public | --auth-method M]
@@ -10,7 +10,8 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
   clients list [--json]            clients delete CLIENT_ID
   api-keys create --name NAME [--json]
   api-keys list [--json]           api-keys revoke KEY_ID
-  keys rotate [--now] [--json]     keys reencrypt [--json]`;
+  keys rotate [--now] [--json]     keys reencrypt [--json]
+  actions list [--limit N] [--before ID] [--json]`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -21,6 +22,8 @@ const OPTIONS = {
   public: { type: 'boolean' },
   'first-party': { type: 'boolean' },
   now: { type: 'boolean' },
+  limit: { type: 'string' },
+  before: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -90,6 +93,27 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
           `${names[kind] ?? kind}: ${n.resealed} sealed again with KEY_ENCRYPTION_KEY${n.unreadable ? `, ${n.unreadable} that neither key opens (left as they are)` : ''}`,
       );
       return out(counts, lines.join('\n'));
+    }
+    case 'actions list': {
+      // P100: the operators' trail, newest first; --before takes the id of the last line of a page.
+      const query = new URLSearchParams({
+        ...(o.limit ? { limit: o.limit } : {}),
+        ...(o.before ? { before: o.before } : {}),
+      });
+      const list = (await call(config, 'GET', `/actions${query.size ? `?${query}` : ''}`)) as {
+        data: Json[];
+      };
+      const rows = list.data.map((a) => ({
+        ...a,
+        params:
+          Object.entries(a.params as Json)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',') || '-',
+      }));
+      return out(
+        list,
+        table(rows, ['id', 'at', 'source', 'address', 'method', 'route', 'params', 'status', 'request_id']),
+      );
     }
     default:
       throw new Error(`unknown command "${positionals.join(' ')}"\n${ADMIN_HELP}`);

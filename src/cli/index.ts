@@ -50,6 +50,7 @@ async function main(argv: string[]) {
     case 'clients':
     case 'api-keys':
     case 'keys':
+    case 'actions':
       process.stdout.write(`${await adminCommand(loadConfig(env), argv)}\n`);
       return;
     case 'webhooks':

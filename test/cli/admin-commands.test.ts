@@ -88,6 +88,24 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
       unreadable: 0,
     });
 
+    // P100: what the commands above did is in the trail, newest first.
+    const listed = cli('actions', 'list', '--limit', '2', '--json');
+    assert.equal(listed.code, 0, listed.err);
+    const trail = JSON.parse(listed.out).data;
+    assert.deepEqual(
+      trail.map((a: { method: string; route: string; source: string }) => [a.source, a.method, a.route]),
+      [
+        ['api', 'POST', '/admin/v1/keys/reencrypt'],
+        ['api', 'POST', '/admin/v1/keys/reencrypt'],
+      ],
+    );
+    const lines = cli('actions', 'list', '--before', String(trail[1].id)).out.trim().split('\n');
+    assert.match(
+      lines[0],
+      /^\d+ {2}\S+ {2}api {2}127\.0\.0\.1 {2}POST {2}\/admin\/v1\/keys\/rotate {2}- {2}200 /,
+    );
+    assert.match(lines.at(-1) ?? '', /POST {2}\/admin\/v1\/clients {2}- {2}201 /);
+
     const noToken = spawnSync(process.execPath, [BIN, 'clients', 'list'], {
       env: { ...env, ADMIN_TOKEN: '' },
       encoding: 'utf8',

@@ -296,6 +296,27 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.equal(await page.getByRole('button', { name: 'Revoke', exact: true }).count(), 100);
   });
 
+  test('P100: actions: what the console and the admin API did, newest first, fifty a page', async () => {
+    await page.goto(`${base}/console/actions`);
+    assert.equal(await heading(), 'Actions');
+    // The P73 test's look at an account, made through this console.
+    const look = page.getByRole('row', { name: /GET \/users\/:id/ }).first();
+    assert.match((await look.textContent()) ?? '', /console\s*127\.0\.0\.1/);
+    await snap('actions');
+    // Fifty changes through the admin API push it to the second page.
+    for (let i = 0; i < 50; i++)
+      await t.request('POST', '/admin/v1/api-keys', { token: ADMIN_TOKEN, body: { name: `batch ${i}` } });
+    await page.goto(`${base}/console/actions`);
+    assert.equal(await page.getByRole('row', { name: /admin API/ }).count(), 50);
+    await Promise.all([
+      page.waitForLoadState('load'),
+      page.getByRole('link', { name: 'Older actions' }).click(),
+    ]);
+    assert.ok(await page.getByRole('row', { name: /GET \/users\/:id/ }).count());
+    assert.equal((await page.goto(`${base}/console/actions?before=x`))?.status(), 400);
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /before must be the id of an action/);
+  });
+
   test('sign-out ends the session: the console asks for the token again', async () => {
     await page.goto(`${base}/console`);
     await submit('Sign out');

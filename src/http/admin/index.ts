@@ -1,12 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
+import { type AdminAction, isKeptAdminAction } from '../../domain/admin-actions.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/key-ring.ts';
+import { CONSOLE_CALL_HEADER } from '../console/console-context.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
-import { adminApiKey, adminClient } from './presenters.ts';
+import { adminAction, adminApiKey, adminClient } from './presenters.ts';
 import { idOf, idParam, security } from './route-schema.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
@@ -20,10 +22,32 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
   app.setNotFoundHandler((_request, reply) =>
     reply.status(404).send({ error: 'not_found', error_description: 'no such admin route' }),
   );
+  const authenticated = new WeakSet<FastifyRequest>();
   app.addHook('onRequest', async (request) => {
     const given = bearerToken(request);
     if (!given || !safeEqual(given, adminToken))
       throw new DomainError('INVALID_TOKEN', 'send the admin token as a bearer token');
+    authenticated.add(request);
+  });
+  // P100: kept before the answer goes, so an operator who saw it succeed finds it in the trail. The change
+  // itself has committed by then: a trail row that can't be written is logged instead, and the answer stands.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const route = request.routeOptions.url;
+    if (!authenticated.has(request) || !route || !isKeptAdminAction(request.method, route)) return payload;
+    const mark = request.headers[CONSOLE_CALL_HEADER];
+    const action: AdminAction = {
+      source: typeof mark === 'string' && safeEqual(mark, c.consoleCallMark) ? 'console' : 'api',
+      address: request.ip,
+      request_id: request.id,
+      method: request.method,
+      route,
+      params: (request.params ?? {}) as Record<string, string>,
+      status: reply.statusCode,
+    };
+    await c.adminActions.record(action).catch((err) => {
+      request.log.error({ err, action }, 'admin action not kept in the trail');
+    });
+    return payload;
   });
 
   app.post(
@@ -112,6 +136,29 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
       },
     },
     async () => c.reencryption.run(),
+  );
+
+  app.get(
+    '/actions',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'What operators did, newest first (P100)',
+        description:
+          "Every change made through the admin API or the console, and every look at an account, a KYC verification or a document photo: who (`api`, or `console` for a signed-in operator), from which address, under which request id, the route and its parameters, the answer's status. Never a body.",
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'string', description: '1-200, 50 by default' },
+            before: { type: 'string', description: 'the id of the last action of the previous page' },
+          },
+        },
+      },
+    },
+    async (request) => ({
+      data: (await c.adminActions.list(request.query as Record<string, unknown>)).map(adminAction),
+    }),
   );
 
   await webhookRoutes(app, c);

@@ -1,4 +1,5 @@
 import { presentEvents } from '../../domain/webhook-rules.ts';
+import type { AdminActionRow } from '../../storage/repositories/admin-actions.ts';
 import type { ApiKeyRow } from '../../storage/repositories/api-keys.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import type { PhotoRow, VerificationRow } from '../../storage/repositories/kyc.ts';
@@ -108,4 +109,17 @@ export const adminSession = (s: SessionRow) => ({
   scope: s.scope,
   last_used_at: s.last_used_at,
   created_at: s.created_at,
+});
+
+/** P100: one row of the operators' trail. */
+export const adminAction = (a: AdminActionRow) => ({
+  id: Number(a.id),
+  at: a.at,
+  source: a.source,
+  address: a.address,
+  request_id: a.request_id,
+  method: a.method,
+  route: a.route,
+  params: a.params,
+  status: a.status,
 });

@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { actionsPage } from '../pages/console/actions-page.ts';
 import { kycQueuePage, kycReviewPage } from '../pages/console/kyc-pages.ts';
 import { userPage, usersPage } from '../pages/console/users-pages.ts';
 import { type ConsoleContext, type Form, one, problem } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
+const ACTIONS_PAGE = 50;
 const param = (request: FastifyRequest, name = 'id') =>
   encodeURIComponent((request.params as Record<string, string>)[name]);
 
-/** KYC review and users: what operators do for end users. */
+/** KYC review and users: what operators do for end users; and the trail of what operators did (P100). */
 export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   // KYC review queue (D31)
   app.get('/console/kyc', hide, async (request, reply) =>
@@ -15,17 +17,18 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
       reply,
       kycQueuePage(
         ctx.frame(request, '/console/kyc'),
-        (await ctx.api('GET', '/kyc/verifications?status=pending')).body.data,
+        (await ctx.api(request, 'GET', '/kyc/verifications?status=pending')).body.data,
       ),
     ),
   );
   app.get('/console/kyc/:id', hide, async (request, reply) => {
-    const res = await ctx.api('GET', `/kyc/verifications/${param(request)}`);
+    const res = await ctx.api(request, 'GET', `/kyc/verifications/${param(request)}`);
     if (res.status !== 200) return ctx.seeOther(reply, '/console/kyc', 'No such submission.');
     return ctx.page(reply, kycReviewPage(ctx.frame(request, '/console/kyc'), res.body));
   });
   app.get('/console/kyc/:id/photos/:photo', hide, async (request, reply) => {
     const res = await ctx.api(
+      request,
       'GET',
       `/kyc/verifications/${param(request)}/photos/${param(request, 'photo')}`,
     );
@@ -41,6 +44,7 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     app.post(`/console/kyc/:id/${decision}`, hide, async (request, reply) => {
       const f = (request.body ?? {}) as Form;
       const res = await ctx.api(
+        request,
         'POST',
         `/kyc/verifications/${param(request)}/${decision}`,
         decision === 'reject'
@@ -59,17 +63,19 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   // Users
   app.get('/console/users', hide, async (request, reply) => {
     const q = one((request.query as Form).q).trim();
-    const found = q ? (await ctx.api('GET', `/users?q=${encodeURIComponent(q)}`)).body.data : undefined;
+    const found = q
+      ? (await ctx.api(request, 'GET', `/users?q=${encodeURIComponent(q)}`)).body.data
+      : undefined;
     return ctx.page(reply, usersPage(ctx.frame(request, '/console/users'), q, found));
   });
   app.get('/console/users/:id', hide, async (request, reply) => {
-    const res = await ctx.api('GET', `/users/${param(request)}`);
+    const res = await ctx.api(request, 'GET', `/users/${param(request)}`);
     if (res.status !== 200) return ctx.seeOther(reply, '/console/users', 'No such user.');
     return ctx.page(reply, userPage(ctx.frame(request, '/console/users'), res.body));
   });
   for (const action of ['lock', 'unlock'] as const) {
     app.post(`/console/users/:id/${action}`, hide, async (request, reply) => {
-      const res = await ctx.api('POST', `/users/${param(request)}/${action}`);
+      const res = await ctx.api(request, 'POST', `/users/${param(request)}/${action}`);
       const notice = action === 'lock' ? 'Account locked; its sessions ended.' : 'Account unlocked.';
       return ctx.seeOther(
         reply,
@@ -79,11 +85,29 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     });
   }
   app.post('/console/users/:id/sessions/:session/revoke', hide, async (request, reply) => {
-    const res = await ctx.api('DELETE', `/users/${param(request)}/sessions/${param(request, 'session')}`);
+    const res = await ctx.api(
+      request,
+      'DELETE',
+      `/users/${param(request)}/sessions/${param(request, 'session')}`,
+    );
     return ctx.seeOther(
       reply,
       `/console/users/${param(request)}`,
       res.status === 204 ? 'Session revoked.' : problem(res),
     );
+  });
+
+  // P100: the operators' trail.
+  app.get('/console/actions', hide, async (request, reply) => {
+    const before = one((request.query as Form).before);
+    const res = await ctx.api(
+      request,
+      'GET',
+      `/actions?limit=${ACTIONS_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ''}`,
+    );
+    const frame = ctx.frame(request, '/console/actions');
+    if (res.status !== 200)
+      return ctx.page(reply, actionsPage({ ...frame, error: problem(res) }, [], 0), 400);
+    return ctx.page(reply, actionsPage(frame, res.body.data, ACTIONS_PAGE));
   });
 }

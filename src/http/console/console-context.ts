@@ -5,6 +5,8 @@ import type { Frame } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
 
 export const SESSION_COOKIE = 'callsign_console';
+/** P100: carries `consoleCallMark`, by which the admin API knows a call the console made in process. */
+export const CONSOLE_CALL_HEADER = 'x-callsign-console-call';
 export type Form = Record<string, string | string[] | undefined>;
 
 export interface AdminAnswer {
@@ -17,8 +19,11 @@ export interface AdminAnswer {
 
 /** What every console route uses: the admin API, its session, and how it answers. */
 export interface ConsoleContext {
-  /** D36: the console does nothing the admin API can't; it calls it, in process, with the admin token. */
-  api(method: string, path: string, body?: unknown): Promise<AdminAnswer>;
+  /**
+   * D36: the console does nothing the admin API can't; it calls it, in process, with the admin token. P100: as
+   * the console, on behalf of the operator whose `request` this is (their address, its request id).
+   */
+  api(request: FastifyRequest, method: string, path: string, body?: unknown): Promise<AdminAnswer>;
   frame(request: FastifyRequest, section: string, extra?: Partial<Frame>): Frame;
   page(reply: FastifyReply, body: string, status?: number): FastifyReply;
   /** 303 to a page, with a notice to show there. */
@@ -30,11 +35,17 @@ export function consoleContext(root: FastifyInstance, c: Container): ConsoleCont
   const authorization = `Bearer ${c.config.adminToken}`;
   const secure = c.config.baseUrl.startsWith('https:');
   return {
-    async api(method, path, body) {
+    async api(request, method, path, body) {
       const res = await root.inject({
         method: method as 'GET',
         url: `/admin/v1${path}`,
-        headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        remoteAddress: request.ip,
+        headers: {
+          authorization,
+          [CONSOLE_CALL_HEADER]: c.consoleCallMark,
+          'x-request-id': request.id,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         payload: body === undefined ? undefined : JSON.stringify(body),
       });
       const contentType = res.headers['content-type'] as string | undefined;

@@ -24,17 +24,20 @@ const clientBody = (f: Form) => ({
 /** Overview, clients, API keys and webhooks: what integrators are given. */
 export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console', hide, async (request, reply) =>
-    ctx.page(reply, overviewPage(ctx.frame(request, '/console'), (await ctx.api('GET', '/overview')).body)),
+    ctx.page(
+      reply,
+      overviewPage(ctx.frame(request, '/console'), (await ctx.api(request, 'GET', '/overview')).body),
+    ),
   );
 
   // Clients (D19)
-  const clients = async () => (await ctx.api('GET', '/clients')).body.data;
+  const clients = async (request: FastifyRequest) => (await ctx.api(request, 'GET', '/clients')).body.data;
   app.get('/console/clients', hide, async (request, reply) =>
-    ctx.page(reply, clientsPage(ctx.frame(request, '/console/clients'), await clients())),
+    ctx.page(reply, clientsPage(ctx.frame(request, '/console/clients'), await clients(request))),
   );
   app.post('/console/clients', hide, async (request, reply) => {
     const f = form(request);
-    const res = await ctx.api('POST', '/clients', {
+    const res = await ctx.api(request, 'POST', '/clients', {
       ...clientBody(f),
       token_endpoint_auth_method: one(f.token_endpoint_auth_method),
     });
@@ -42,7 +45,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     if (res.status !== 201)
       return ctx.page(
         reply,
-        clientsPage({ ...frame, error: problem(res) }, await clients(), {
+        clientsPage({ ...frame, error: problem(res) }, await clients(request), {
           client_name: one(f.client_name),
           redirect_uris: one(f.redirect_uris),
           scope: list(f.scope).join(' '),
@@ -52,14 +55,14 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     return ctx.page(reply, clientCreatedPage(frame, res.body));
   });
   app.get('/console/clients/:id', hide, async (request, reply) => {
-    const res = await ctx.api('GET', `/clients/${param(request)}`);
+    const res = await ctx.api(request, 'GET', `/clients/${param(request)}`);
     if (res.status !== 200) return ctx.seeOther(reply, '/console/clients', 'No such client.');
     return ctx.page(reply, clientEditPage(ctx.frame(request, '/console/clients'), res.body));
   });
   app.post('/console/clients/:id', hide, async (request, reply) => {
-    const res = await ctx.api('PATCH', `/clients/${param(request)}`, clientBody(form(request)));
+    const res = await ctx.api(request, 'PATCH', `/clients/${param(request)}`, clientBody(form(request)));
     if (res.status === 200) return ctx.seeOther(reply, `/console/clients/${param(request)}`, 'Saved.');
-    const current = await ctx.api('GET', `/clients/${param(request)}`);
+    const current = await ctx.api(request, 'GET', `/clients/${param(request)}`);
     if (current.status !== 200) return ctx.seeOther(reply, '/console/clients', 'No such client.');
     return ctx.page(
       reply,
@@ -68,7 +71,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     );
   });
   app.post('/console/clients/:id/delete', hide, async (request, reply) => {
-    const res = await ctx.api('DELETE', `/clients/${param(request)}`);
+    const res = await ctx.api(request, 'DELETE', `/clients/${param(request)}`);
     return ctx.seeOther(
       reply,
       '/console/clients',
@@ -77,40 +80,41 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   });
 
   // API keys (D23)
-  const keys = async () => (await ctx.api('GET', '/api-keys')).body.data;
+  const keys = async (request: FastifyRequest) => (await ctx.api(request, 'GET', '/api-keys')).body.data;
   app.get('/console/api-keys', hide, async (request, reply) =>
-    ctx.page(reply, keysPage(ctx.frame(request, '/console/api-keys'), await keys())),
+    ctx.page(reply, keysPage(ctx.frame(request, '/console/api-keys'), await keys(request))),
   );
   app.post('/console/api-keys', hide, async (request, reply) => {
-    const res = await ctx.api('POST', '/api-keys', { name: one(form(request).name) });
+    const res = await ctx.api(request, 'POST', '/api-keys', { name: one(form(request).name) });
     const frame = ctx.frame(request, '/console/api-keys');
     if (res.status !== 201)
-      return ctx.page(reply, keysPage({ ...frame, error: problem(res) }, await keys()), 400);
+      return ctx.page(reply, keysPage({ ...frame, error: problem(res) }, await keys(request)), 400);
     return ctx.page(reply, keyCreatedPage(frame, res.body));
   });
   app.post('/console/api-keys/:id/revoke', hide, async (request, reply) => {
-    const res = await ctx.api('DELETE', `/api-keys/${param(request)}`);
+    const res = await ctx.api(request, 'DELETE', `/api-keys/${param(request)}`);
     return ctx.seeOther(reply, '/console/api-keys', res.status === 204 ? 'API key revoked.' : problem(res));
   });
 
   // Webhooks (D32)
-  const endpoints = async () => (await ctx.api('GET', '/webhook-endpoints')).body.data;
+  const endpoints = async (request: FastifyRequest) =>
+    (await ctx.api(request, 'GET', '/webhook-endpoints')).body.data;
   const endpointBody = (f: Form) => ({
     url: one(f.url),
     events: list(f.events).includes('*') ? ['*'] : list(f.events),
     description: one(f.description) || null,
   });
   app.get('/console/webhooks', hide, async (request, reply) =>
-    ctx.page(reply, endpointsPage(ctx.frame(request, '/console/webhooks'), await endpoints())),
+    ctx.page(reply, endpointsPage(ctx.frame(request, '/console/webhooks'), await endpoints(request))),
   );
   app.post('/console/webhooks', hide, async (request, reply) => {
     const f = form(request);
-    const res = await ctx.api('POST', '/webhook-endpoints', endpointBody(f));
+    const res = await ctx.api(request, 'POST', '/webhook-endpoints', endpointBody(f));
     const frame = ctx.frame(request, '/console/webhooks');
     if (res.status !== 201)
       return ctx.page(
         reply,
-        endpointsPage({ ...frame, error: problem(res) }, await endpoints(), {
+        endpointsPage({ ...frame, error: problem(res) }, await endpoints(request), {
           url: one(f.url),
           description: one(f.description),
         }),
@@ -122,8 +126,9 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     const id = param(request);
     const status = one((request.query as Form).status) || undefined;
     const [endpoint, deliveries] = await Promise.all([
-      ctx.api('GET', `/webhook-endpoints/${id}`),
+      ctx.api(request, 'GET', `/webhook-endpoints/${id}`),
       ctx.api(
+        request,
         'GET',
         `/webhook-endpoints/${id}/deliveries?limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`,
       ),
@@ -142,7 +147,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   });
   app.post('/console/webhooks/:id', hide, async (request, reply) => {
     const f = form(request);
-    const res = await ctx.api('PATCH', `/webhook-endpoints/${param(request)}`, {
+    const res = await ctx.api(request, 'PATCH', `/webhook-endpoints/${param(request)}`, {
       ...endpointBody(f),
       enabled: one(f.enabled) === 'true',
     });
@@ -151,7 +156,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     return page ? ctx.page(reply, page, 400) : ctx.seeOther(reply, '/console/webhooks', 'No such endpoint.');
   });
   app.post('/console/webhooks/:id/roll', hide, async (request, reply) => {
-    const res = await ctx.api('POST', `/webhook-endpoints/${param(request)}/roll-secret`, {});
+    const res = await ctx.api(request, 'POST', `/webhook-endpoints/${param(request)}/roll-secret`, {});
     if (res.status !== 200) return ctx.seeOther(reply, `/console/webhooks/${param(request)}`, problem(res));
     return ctx.page(
       reply,
@@ -159,7 +164,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     );
   });
   app.post('/console/webhooks/:id/test', hide, async (request, reply) => {
-    const res = await ctx.api('POST', `/webhook-endpoints/${param(request)}/test`);
+    const res = await ctx.api(request, 'POST', `/webhook-endpoints/${param(request)}/test`);
     return ctx.seeOther(
       reply,
       `/console/webhooks/${param(request)}`,
@@ -167,11 +172,11 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     );
   });
   app.post('/console/webhooks/:id/delete', hide, async (request, reply) => {
-    const res = await ctx.api('DELETE', `/webhook-endpoints/${param(request)}`);
+    const res = await ctx.api(request, 'DELETE', `/webhook-endpoints/${param(request)}`);
     return ctx.seeOther(reply, '/console/webhooks', res.status === 204 ? 'Endpoint deleted.' : problem(res));
   });
   app.post('/console/deliveries/:id/replay', hide, async (request, reply) => {
-    const res = await ctx.api('POST', `/deliveries/${param(request)}/replay`);
+    const res = await ctx.api(request, 'POST', `/deliveries/${param(request)}/replay`);
     const back = `/console/webhooks/${encodeURIComponent(one(form(request).endpoint))}`;
     return ctx.seeOther(
       reply,

@@ -24,6 +24,7 @@ const NAV: [string, string][] = [
   ['/console/webhooks', 'Webhooks'],
   ['/console/kyc', 'KYC review'],
   ['/console/users', 'Users'],
+  ['/console/actions', 'Actions'],
 ];
 
 export interface Frame {
