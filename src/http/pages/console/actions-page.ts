@@ -1,17 +1,9 @@
+import type { adminAction } from '../../admin/presenters.ts';
 import { esc } from '../html.ts';
 import { consolePage, type Frame, table, when } from './layout.ts';
 
-export interface Action {
-  id: number;
-  at: string;
-  source: string;
-  address: string;
-  request_id: string;
-  method: string;
-  route: string;
-  params: Record<string, string>;
-  status: number;
-}
+/** An action as the admin API answers it (JSON: the time as text). */
+export type Action = Omit<ReturnType<typeof adminAction>, 'at'> & { at: string };
 
 /** P100: the operators' trail, a page at a time, newest first. */
 export const actionsPage = (f: Frame, actions: Action[], pageSize: number) => {
