@@ -138,6 +138,55 @@ describe('P100: the operators’ trail (GET /admin/v1/actions)', () => {
     assert.equal((await actions('?limit=1'))[0].source, 'api');
   });
 
+  test('an operator’s console sign-in and sign-out are kept; a wrong token is not', async () => {
+    const signIn = async (token: string, id: string) => {
+      const form = await t.app.inject({ method: 'GET', url: '/console/signin' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/console/signin',
+        remoteAddress: '198.51.100.41',
+        headers: {
+          cookie: String(form.headers['set-cookie']).split(';')[0],
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-request-id': id,
+        },
+        payload: new URLSearchParams({
+          csrf: /name="csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '',
+          token,
+        }).toString(),
+      });
+      return res;
+    };
+    const before = (await actions('?limit=1'))[0].id as number;
+    assert.equal((await signIn('not-the-admin-token-000000000', 'console-wrong-1')).statusCode, 401);
+    const signedIn = await signIn(ADMIN_TOKEN, 'console-in-2');
+    assert.equal(signedIn.statusCode, 303);
+    const cookie = ([] as string[])
+      .concat(signedIn.headers['set-cookie'] as string[])
+      .find((c) => c.startsWith('callsign_console=')) as string;
+    const session = await t.c.consoleSessions.find(/callsign_console=([^;]+)/.exec(cookie)?.[1]);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/console/signout',
+      remoteAddress: '198.51.100.41',
+      headers: {
+        cookie: cookie.split(';')[0],
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-request-id': 'console-out-3',
+      },
+      payload: new URLSearchParams({ csrf: session?.csrf ?? '' }).toString(),
+    });
+    assert.equal(out.statusCode, 303);
+    const kept = (await actions()).filter((a) => (a.id as number) > before);
+    assert.deepEqual(
+      kept.map((a) => [a.source, a.address, a.request_id, a.method, a.route, a.status]),
+      [
+        ['console', '198.51.100.41', 'console-out-3', 'POST', '/console/signout', 303],
+        ['console', '198.51.100.41', 'console-in-2', 'POST', '/console/signin', 303],
+      ],
+    );
+  });
+
   test('a trail row that cannot be written is logged and the change’s answer stands', async () => {
     const answer = await whileRefusing(t.c.db, 'admin_actions', 'INSERT', 'true', () =>
       asAdmin('POST', '/api-keys', { body: { name: 'unkept' }, id: 'trail-unkept-3' }),

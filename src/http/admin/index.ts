@@ -7,6 +7,7 @@ import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/key-ring.ts';
 import { CONSOLE_CALL_HEADER } from '../console/console-context.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
+import { keepAdminAction } from './admin-trail.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
 import { adminAction, adminApiKey, adminClient } from './presenters.ts';
 import { idOf, idParam, security } from './route-schema.ts';
@@ -29,8 +30,7 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
       throw new DomainError('INVALID_TOKEN', 'send the admin token as a bearer token');
     authenticated.add(request);
   });
-  // P100: kept before the answer goes, so an operator who saw it succeed finds it in the trail. The change
-  // itself has committed by then: a trail row that can't be written is logged instead, and the answer stands.
+  // P100: kept before the answer goes, so an operator who saw it succeed finds it in the trail.
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;
     if (!authenticated.has(request) || !route || !isKeptAdminAction(request.method, route)) return payload;
@@ -44,9 +44,7 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
       params: (request.params ?? {}) as Record<string, string>,
       status: reply.statusCode,
     };
-    await c.adminActions.record(action).catch((err) => {
-      request.log.error({ err, action }, 'admin action not kept in the trail');
-    });
+    await keepAdminAction(c, request, action);
     return payload;
   });
 

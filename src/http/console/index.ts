@@ -1,9 +1,10 @@
 import formbody from '@fastify/formbody';
 import { parse as parseCookies } from 'cookie';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { keepAdminAction } from '../admin/admin-trail.ts';
 import { consolePage, signInPage } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { accountRoutes } from './account-routes.ts';
@@ -16,6 +17,17 @@ const SIGNIN_CSRF = 'callsign_console_signin';
 export async function consoleSurface(app: FastifyInstance, c: Container, root: FastifyInstance) {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   const ctx = consoleContext(root, c);
+  // P100: an operator's sign-in and sign-out are in the trail too (a wrong token is not: anyone can send one).
+  const keepConsoleVisit = (request: FastifyRequest, step: 'signin' | 'signout') =>
+    keepAdminAction(c, request, {
+      source: 'console',
+      address: request.ip,
+      request_id: request.id,
+      method: 'POST',
+      route: `/console/${step}`,
+      params: {},
+      status: 303,
+    });
 
   app.setErrorHandler((err, request, reply) => {
     const status = (err as { statusCode?: number }).statusCode ?? 500;
@@ -69,6 +81,7 @@ export async function consoleSurface(app: FastifyInstance, c: Container, root: F
     if (exceeded) return retry(429, 'Too many attempts from your address. Wait a few minutes.');
     try {
       const session = await c.consoleSessions.signIn(one(body.token));
+      await keepConsoleVisit(request, 'signin');
       reply.header('Set-Cookie', [
         ctx.cookie(SESSION_COOKIE, session.id, '/console', session.maxAgeSeconds),
         ctx.cookie(SIGNIN_CSRF, '', '/console/signin', 0),
@@ -82,6 +95,7 @@ export async function consoleSurface(app: FastifyInstance, c: Container, root: F
 
   app.post('/console/signout', { schema: { hide: true } }, async (request, reply) => {
     await c.consoleSessions.signOut(sessionIdOf(request));
+    await keepConsoleVisit(request, 'signout');
     reply.header('Set-Cookie', ctx.cookie(SESSION_COOKIE, '', '/console', 0));
     return reply.redirect('/console/signin', 303);
   });
