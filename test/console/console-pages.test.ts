@@ -302,6 +302,9 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     // The P73 test's look at an account, made through this console.
     const look = page.getByRole('row', { name: /GET \/users\/:id/ }).first();
     assert.match((await look.textContent()) ?? '', /console\s*127\.0\.0\.1/);
+    // The KYC review test's looks at a verification and at its document photos.
+    for (const route of [/GET \/kyc\/verifications\/:id\s/, /GET \/kyc\/verifications\/:id\/photos\/:photo/])
+      assert.ok(await page.getByRole('row', { name: route }).count(), String(route));
     await snap('actions');
     // Fifty changes through the admin API push it to the second page.
     for (let i = 0; i < 50; i++)
