@@ -233,7 +233,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       db,
       clock,
       logger,
-      [purgeDeletedAccounts(db), housekeeping(db, config.kycRetentionDays)],
+      [purgeDeletedAccounts(db), housekeeping(db, config)],
       [deliveries],
     );
     const store = redis

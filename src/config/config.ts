@@ -31,6 +31,8 @@ export interface Config {
   kycProvider: 'manual' | 'sandbox';
   /** days after a decision that KYC photos are kept; undefined = until the account is purged */
   kycRetentionDays: number | undefined;
+  /** P101: days the operators' trail keeps a row; undefined = until deleted by hand */
+  adminActionsRetentionDays: number | undefined;
   webhookAllowPrivateNetworks: boolean;
   firstPartyClientId: string;
   pinPepper: string | undefined;
@@ -86,6 +88,15 @@ export function loadConfig(env: Env): Readonly<Config> {
     problems.push(`${name} must be one of ${allowed.join(', ')} (got "${v}")`);
     return fallback;
   };
+  /** A retention in whole days, `least`-36500 (a hundred years: as good as kept), or undefined when unset. */
+  const days = (name: string, least: number) => {
+    const v = str(name);
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (Number.isInteger(n) && n >= least && n <= 36500) return n;
+    problems.push(`${name} must be a whole number of days, ${least}-36500 (got "${v}")`);
+    return undefined;
+  };
   const url = (name: string, fallback: string) => {
     const v = str(name) ?? fallback;
     try {
@@ -135,13 +146,9 @@ export function loadConfig(env: Env): Readonly<Config> {
   }
 
   const kycProvider = oneOf<'manual' | 'sandbox'>('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
-  const retentionRaw = str('KYC_RETENTION_DAYS');
-  const kycRetentionDays = retentionRaw === undefined ? undefined : Number(retentionRaw);
-  if (
-    kycRetentionDays !== undefined &&
-    (!Number.isInteger(kycRetentionDays) || kycRetentionDays < 0 || kycRetentionDays > 36500)
-  )
-    problems.push(`KYC_RETENTION_DAYS must be a whole number of days, 0-36500 (got "${retentionRaw}")`);
+  const kycRetentionDays = days('KYC_RETENTION_DAYS', 0);
+  // P101: at least a day; a trail kept for no time is no trail.
+  const adminActionsRetentionDays = days('ADMIN_ACTIONS_RETENTION_DAYS', 1);
   const { limits: rateLimits, problems: rlProblems } = parseRateLimits(str('RATE_LIMITS'));
   problems.push(...rlProblems.map((p) => `RATE_LIMITS: ${p}`));
 
@@ -213,6 +220,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     testPhoneNumbers,
     kycProvider,
     kycRetentionDays,
+    adminActionsRetentionDays,
     webhookAllowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     firstPartyClientId: str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
     pinPepper,

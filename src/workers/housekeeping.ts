@@ -1,5 +1,6 @@
 import { addSeconds } from '../providers/clock.ts';
 import { countRows, type Database } from '../storage/db.ts';
+import { adminActionsRepo } from '../storage/repositories/admin-actions.ts';
 import { kycRepo } from '../storage/repositories/kyc.ts';
 import type { Job } from './runner.ts';
 
@@ -9,9 +10,13 @@ export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 /**
  * Rows that can no longer matter, a day past their end: spent codes, dead tokens, ended sessions (revoked,
  * or their refresh token run out, P59), old rate windows, unused KYC links; events past their retention
- * that no delivery still waits for; KYC photos past theirs.
+ * that no delivery still waits for; KYC photos and the operators' trail past the retention the operator set.
  */
-export function housekeeping(db: Database, kycRetentionDays?: number): Job {
+export function housekeeping(
+  db: Database,
+  retention: { kycRetentionDays?: number; adminActionsRetentionDays?: number } = {},
+): Job {
+  const { kycRetentionDays, adminActionsRetentionDays } = retention;
   return {
     name: 'housekeeping',
     everySeconds: 3600,
@@ -49,6 +54,12 @@ export function housekeeping(db: Database, kycRetentionDays?: number): Job {
           db,
           addSeconds(now, -kycRetentionDays * 86400),
           now,
+        );
+      // P101: the trail holds operators' addresses; kept as long as the operator says, not forever.
+      if (adminActionsRetentionDays !== undefined)
+        counts.admin_actions = await adminActionsRepo.removeBefore(
+          db,
+          addSeconds(now, -adminActionsRetentionDays * 86400),
         );
       return counts;
     },

@@ -198,3 +198,49 @@ describe('P100: the operators’ trail (GET /admin/v1/actions)', () => {
     assert.notEqual((await actions('?limit=1'))[0].request_id, 'trail-unkept-3');
   });
 });
+
+describe('P101: the trail’s retention (ADMIN_ACTIONS_RETENTION_DAYS)', () => {
+  const requestIds = async (t: TestApp) =>
+    ((await adminRequest(t, 'GET', '/actions')).body.data as { request_id: string }[]).map(
+      (a) => a.request_id,
+    );
+  const act = (t: TestApp, id: string) =>
+    t.request('POST', '/admin/v1/api-keys', {
+      body: { name: id },
+      token: ADMIN_TOKEN,
+      headers: { 'x-request-id': id },
+    });
+
+  test('housekeeping removes the rows older than the retention, and only those', async () => {
+    const t = await createTestApp({ env: { ADMIN_TOKEN, ADMIN_ACTIONS_RETENTION_DAYS: '30' } });
+    try {
+      assert.equal((await act(t, 'retained-old')).status, 201);
+      t.clock.advance(10 * 86400);
+      assert.equal((await act(t, 'retained-new')).status, 201);
+      t.clock.advance(20 * 86400 - 3600);
+      await t.c.worker.tick();
+      assert.deepEqual(
+        await requestIds(t),
+        ['retained-new', 'retained-old'],
+        'kept until 30 days have passed',
+      );
+      t.clock.advance(2 * 3600);
+      await t.c.worker.tick();
+      assert.deepEqual(await requestIds(t), ['retained-new']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('unset, the trail is kept', async () => {
+    const t = await createTestApp({ env: { ADMIN_TOKEN } });
+    try {
+      assert.equal((await act(t, 'kept-forever')).status, 201);
+      t.clock.advance(3650 * 86400);
+      await t.c.worker.tick();
+      assert.deepEqual(await requestIds(t), ['kept-forever']);
+    } finally {
+      await t.close();
+    }
+  });
+});

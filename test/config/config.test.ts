@@ -115,6 +115,17 @@ describe('configuration (D35, D39)', () => {
     ]);
   });
 
+  test('P101: ADMIN_ACTIONS_RETENTION_DAYS is a whole number of days, at least one; unset keeps the trail', () => {
+    assert.equal(loadConfig({}).adminActionsRetentionDays, undefined);
+    assert.equal(loadConfig({ ADMIN_ACTIONS_RETENTION_DAYS: '365' }).adminActionsRetentionDays, 365);
+    for (const bad of ['0', '-1', '1.5', 'a year', '36501'])
+      assert.deepEqual(problems({ ADMIN_ACTIONS_RETENTION_DAYS: bad }), [
+        `ADMIN_ACTIONS_RETENTION_DAYS must be a whole number of days, 1-36500 (got "${bad}")`,
+      ]);
+    // KYC_RETENTION_DAYS shares the check, from 0 (photos go at the decision).
+    assert.equal(loadConfig({ KYC_RETENTION_DAYS: '0' }).kycRetentionDays, 0);
+  });
+
   test('D28: the default limits are the spec table; RATE_LIMITS overrides them by name', () => {
     assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_phone, { limit: 3, windowSeconds: 3600 });
     assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_address, { limit: 10, windowSeconds: 3600 });

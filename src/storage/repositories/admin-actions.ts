@@ -1,4 +1,4 @@
-import type { Queryable } from '../db.ts';
+import { countRows, type Queryable } from '../db.ts';
 
 export interface AdminActionRow {
   id: number;
@@ -28,4 +28,8 @@ export const adminActionsRepo = {
           o.before,
           o.limit,
         ]),
+
+  /** P101: the rows older than `cutoff`, for the trail's retention. */
+  removeBefore: (q: Queryable, cutoff: Date) =>
+    countRows(q, 'DELETE FROM admin_actions WHERE at < $1 RETURNING 1', [cutoff]),
 };
