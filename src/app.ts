@@ -7,6 +7,7 @@ import { consoleSurface } from './http/console/index.ts';
 import { metricsRoutes } from './http/metrics-routes.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
+import { answerFrameworkError, MAX_PARAM_LENGTH } from './http/plugins/framework-errors.ts';
 import { registerNulGuard } from './http/plugins/nul-guard.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { requestId } from './http/plugins/request-id.ts';
@@ -50,6 +51,8 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     forceCloseConnections: false,
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
   });
   // Only JSON bodies are accepted on the JSON surfaces; anything else is INVALID_REQUEST, not a parse of text.
   app.removeContentTypeParser('text/plain');

@@ -11,6 +11,7 @@ import { AdminUserService } from './domain/admin-users.ts';
 import { ApiUserService } from './domain/api-users.ts';
 import { AvatarService } from './domain/avatars.ts';
 import { ClientService } from './domain/clients.ts';
+import { ConnectedApps } from './domain/connected-apps.ts';
 import { ConsoleSessionService } from './domain/console-sessions.ts';
 import { Events } from './domain/events.ts';
 import { KeyReencryption } from './domain/key-reencryption.ts';
@@ -65,6 +66,8 @@ export interface Container {
   profiles: ProfileService;
   clients: ClientService;
   authorization: AuthorizationService;
+  /** P102: the apps a user allowed, and withdrawing that */
+  connectedApps: ConnectedApps;
   oauthTokens: TokenEndpointService;
   /** seals the authorization page's state into its forms */
   pageStateKeys: PurposeKeys;
@@ -182,6 +185,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const profiles = new ProfileService({ db, clock, events });
     const clients = new ClientService({ db, clock, random, sessions });
     const authorization = new AuthorizationService({ db, clock, random });
+    const connectedApps = new ConnectedApps({ db, clock, sessions });
     const oauthTokens = new TokenEndpointService({
       db,
       clock,
@@ -256,6 +260,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       profiles,
       clients,
       authorization,
+      connectedApps,
       oauthTokens,
       pageStateKeys: keysFor('authorization-page-state'),
       reencryption: new KeyReencryption({ db, keys: sealing }),

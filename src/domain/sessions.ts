@@ -184,6 +184,18 @@ export class SessionService {
 
   async revokeAllOfUser(tx: Queryable, userId: string, reason: SessionRevokeReason): Promise<SessionRow[]> {
     const revoked = await sessionsRepo.revokeAllOfUser(tx, userId, reason, this.d.clock.now());
+    return this.announceRevoked(tx, revoked, reason);
+  }
+
+  /** P102: every session of the user with this client, as the user's own revocation (D34 `user_revoked`). */
+  async revokeAllOfUserClient(tx: Queryable, userId: string, clientId: string): Promise<SessionRow[]> {
+    const now = this.d.clock.now();
+    const revoked = await sessionsRepo.revokeAllOfUserClient(tx, userId, clientId, 'user_revoked', now);
+    return this.announceRevoked(tx, revoked, 'user_revoked');
+  }
+
+  /** session.revoked for each session just revoked, in the revoking transaction (D32). */
+  private async announceRevoked(tx: Queryable, revoked: SessionRow[], reason: SessionRevokeReason) {
     for (const s of revoked)
       await this.d.events.emit(tx, 'session.revoked', payloads.sessionRevoked(s, reason));
     return revoked;

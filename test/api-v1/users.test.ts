@@ -184,6 +184,12 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     const notUuid = await api('GET', `/users/${'-'.repeat(36)}`, apiKey);
     assert.equal(notUuid.status, 404);
     assert.equal(notUuid.body.error, 'user_not_found');
+    // P103: an id over the router's old 100 characters is an unknown user too, not Fastify's 414; a path that
+    // does not decode is invalid_request, in this surface's format.
+    const long = await api('GET', `/users/${'a'.repeat(300)}`, apiKey);
+    assert.deepEqual([long.status, long.body.error], [404, 'user_not_found']);
+    const broken = await api('GET', '/users/%E0%A4%A', apiKey);
+    assert.deepEqual([broken.status, broken.body.error], [400, 'invalid_request']);
     const list = await api('GET', `/users?phone=${encodeURIComponent(u.phone)}`, apiKey);
     assert.deepEqual(list.body, {
       data: [{ id: u.user.id, phone: u.phone, name: 'Server Seen', kyc_status: 'NONE' }],

@@ -46,6 +46,33 @@ export const postSignIn = (
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callsign_csrf=${form.csrf}` },
   });
 
+/** Signs in on the hosted page; answers the cookies that carry its single sign-on (and CSRF) onward. */
+export async function signInForSso(
+  t: TestApp,
+  params: Record<string, string>,
+  u: { phone: string; pin: string },
+) {
+  const { state, csrf } = await signInForm(t, params);
+  const signedIn = await postSignIn(t, { state, csrf }, u);
+  const setCookie = [signedIn.headers['set-cookie'] ?? []]
+    .flat()
+    .map(String)
+    .find((c) => c.startsWith('callsign_sso=')) as string;
+  const sso = /callsign_sso=([^;]+)/.exec(setCookie)?.[1] as string;
+  return { setCookie, cookie: `callsign_csrf=${csrf}; callsign_sso=${sso}` };
+}
+
+/** Posts the consent page's form with this decision; answers where the browser is sent back to. */
+export async function decideConsent(t: TestApp, page: string, cookie: string, decision: 'allow' | 'deny') {
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] as string;
+  const res = await t.request('POST', '/authorize/consent', {
+    body: new URLSearchParams({ state: field('state'), csrf: field('csrf'), decision }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+  });
+  if (res.status !== 302) throw new Error(`consent answered ${res.status}`);
+  return new URL(String(res.headers.location));
+}
+
 /** The hosted page driven over plain HTTP: GET /authorize, then the sign-in form; answers where it redirects. */
 export async function authorizeWithPin(
   t: TestApp,

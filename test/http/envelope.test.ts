@@ -27,6 +27,18 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.equal(res.body.error.code, 'NOT_FOUND');
   });
 
+  test('P103: a path parameter over 100 characters reaches its route; one that does not decode is INVALID_REQUEST', async () => {
+    const u = await signUp(t);
+    for (const url of [`/sessions/${'x'.repeat(300)}`, `/users/me/apps/${'x'.repeat(5000)}`]) {
+      const long = await t.request('DELETE', url, { token: u.access_token });
+      assert.equal(long.status, 404, url.slice(0, 20));
+      assert.equal(long.body.error.code, 'NOT_FOUND');
+    }
+    const handle = await t.request('GET', `/users/@${'a'.repeat(101)}`);
+    assert.equal(handle.body.error.code, 'NOT_FOUND', 'no such handle, as for a short one');
+    expectInvalid(await t.request('DELETE', '/sessions/%E0%A4%A', { token: u.access_token }));
+  });
+
   test('malformed JSON, an empty JSON body, a JSON array and a wrong content type are INVALID_REQUEST', async () => {
     expectInvalid(
       await t.request('POST', '/auth/otp/send', {

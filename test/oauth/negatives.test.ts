@@ -20,11 +20,11 @@ import {
   authorizationParams,
   authorizeUrl,
   authorizeWithPin,
+  decideConsent,
   pkce,
-  postSignIn,
   REDIRECT,
   registerClient,
-  signInForm,
+  signInForSso,
   tokenRequest,
 } from '../helpers/oauth.ts';
 
@@ -462,21 +462,10 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   });
 
   /** Signs in on the hosted page; answers the single sign-on cookie as set and as a browser sends it back. */
-  const signInForSso = async (params: Record<string, string>, u: { phone: string; pin: string }) => {
-    const { state, csrf } = await signInForm(t, params);
-    const signedIn = await postSignIn(t, { state, csrf }, u);
-    const setCookie = [signedIn.headers['set-cookie'] ?? []]
-      .flat()
-      .map(String)
-      .find((c) => c.startsWith('callsign_sso=')) as string;
-    const sso = /callsign_sso=([^;]+)/.exec(setCookie)?.[1] as string;
-    return { setCookie, cookie: `callsign_csrf=${csrf}; callsign_sso=${sso}` };
-  };
-
   test('D10: a PIN reset ends the single sign-on of the authorization page', async () => {
     const u = await signUp(t);
     const params = base(pub.client_id, pkce().challenge);
-    const { cookie } = await signInForSso(params, u);
+    const { cookie } = await signInForSso(t, params, u);
     assert.equal(
       (await t.request('GET', authorizeUrl(params), { headers: { cookie } })).status,
       302,
@@ -497,7 +486,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   test('P31, D25: the single sign-on cookie is HttpOnly, SameSite=Lax, on /authorize, for 7 days; auth_time stays the sign-in', async () => {
     const u = await signUp(t);
     const signedInAt = Math.floor(t.clock.now().getTime() / 1000);
-    const { setCookie, cookie } = await signInForSso(base(pub.client_id, pkce().challenge), u);
+    const { setCookie, cookie } = await signInForSso(t, base(pub.client_id, pkce().challenge), u);
     assert.match(setCookie, /; HttpOnly/i);
     assert.match(setCookie, /; SameSite=Lax/i);
     assert.match(setCookie, /; Path=\/authorize(;|$)/);
@@ -532,7 +521,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const shop = await registerClient(t, thirdParty);
     const other = await registerClient(t, thirdParty);
     const u = await signUp(t);
-    const { cookie } = await signInForSso(base(shop.client_id, pkce().challenge), u);
+    const { cookie } = await signInForSso(t, base(shop.client_id, pkce().challenge), u);
     const ask = async (clientId: string, scope: string) => {
       const res = await t.request('GET', authorizeUrl(base(clientId, pkce().challenge, { scope })), {
         headers: { cookie },
@@ -541,15 +530,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       assert.match(String(res.body), /Allow access\?/);
       return { asked: true, page: String(res.body) };
     };
-    const decide = async (page: string, decision: 'allow' | 'deny') => {
-      const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] as string;
-      const res = await t.request('POST', '/authorize/consent', {
-        body: new URLSearchParams({ state: field('state'), csrf: field('csrf'), decision }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-      });
-      assert.equal(res.status, 302);
-      return new URL(String(res.headers.location));
-    };
+    const decide = (page: string, decision: 'allow' | 'deny') => decideConsent(t, page, cookie, decision);
 
     const first = await ask(shop.client_id, 'openid profile');
     assert.ok(first.asked);
@@ -571,7 +552,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   test('P68: logout ends the single sign-on; the browser goes back only to a redirect URI of the client named', async () => {
     const u = await signUp(t);
     const other = await registerClient(t, { token_endpoint_auth_method: 'none' });
-    const { cookie } = await signInForSso(base(pub.client_id, pkce().challenge), u);
+    const { cookie } = await signInForSso(t, base(pub.client_id, pkce().challenge), u);
     const authorize = (challenge: string) =>
       t.request('GET', authorizeUrl(base(pub.client_id, challenge)), { headers: { cookie } });
     const { verifier, challenge } = pkce();
@@ -620,7 +601,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   test('P70, P71: prompt=none, login, consent, max_age and login_hint (OIDC Core §3.1.2.1)', async () => {
     const u = await signUp(t);
     const shop = await registerClient(t, { token_endpoint_auth_method: 'none', first_party: false });
-    const { cookie } = await signInForSso(base(pub.client_id, pkce().challenge), u);
+    const { cookie } = await signInForSso(t, base(pub.client_id, pkce().challenge), u);
     const ask = async (clientId: string, extra: Record<string, string>, withCookie = cookie) => {
       const res = await t.request('GET', authorizeUrl(base(clientId, pkce().challenge, extra)), {
         headers: { cookie: withCookie },

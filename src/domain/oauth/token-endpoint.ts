@@ -128,16 +128,18 @@ export class TokenEndpointService {
     if (!redeemed) return this.replayed(hash);
     // P23, P55: the client may have been read from memory; its deletion ends its sessions, so one opened
     // after it would outlive it. P51: a code issued before the operator's lock opens nothing; P88: nor one
-    // whose sign-in proved a PIN that a reset has replaced since.
+    // whose sign-in proved a PIN that a reset has replaced since; P102: nor one whose consent was withdrawn.
     if (!redeemed.opened)
       throw invalidGrant(
         !redeemed.clientLive
           ? 'the client was deleted'
-          : !redeemed.account
-            ? 'the account no longer exists'
-            : redeemed.account.admin_locked_at
-              ? 'the account is locked'
-              : 'the PIN was set again since this sign-in',
+          : !redeemed.consented
+            ? 'the user no longer allows this client this scope'
+            : !redeemed.account
+              ? 'the account no longer exists'
+              : redeemed.account.admin_locked_at
+                ? 'the account is locked'
+                : 'the PIN was set again since this sign-in',
       );
     const user = redeemed.account;
 

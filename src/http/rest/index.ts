@@ -3,6 +3,7 @@ import type { Container } from '../../container.ts';
 import { restErrorHandler } from '../plugins/rest-errors.ts';
 import { registerRestGuards } from '../plugins/rest-guards.ts';
 import { accountAuthRoutes } from './account-auth.ts';
+import { connectedAppRoutes } from './connected-apps.ts';
 import { healthRoutes } from './health.ts';
 import { kycRoutes } from './kyc.ts';
 import { otpRoutes } from './otp.ts';
@@ -20,5 +21,6 @@ export async function restSurface(app: FastifyInstance, c: Container) {
   tokenRoutes(app, c);
   userRoutes(app, c);
   sessionRoutes(app, c);
+  connectedAppRoutes(app, c);
   kycRoutes(app, c);
 }

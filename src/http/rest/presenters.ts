@@ -1,3 +1,4 @@
+import type { ConsentedApp } from '../../storage/repositories/consents.ts';
 import type { SessionRow } from '../../storage/repositories/sessions.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 
@@ -50,4 +51,14 @@ export const restSession = (s: SessionRow, currentSessionId: string) => ({
   last_used_at: s.last_used_at,
   created_at: s.created_at,
   current: s.id === currentSessionId,
+});
+
+/** P102: an app the caller allowed; `scopes` as a list, as the consent page showed them. */
+export const restConnectedApp = (a: ConsentedApp) => ({
+  client_id: a.client_id,
+  client_name: a.client_name,
+  scopes: a.scope.split(' '),
+  granted_at: a.granted_at,
+  active_sessions: a.active_sessions,
+  last_used_at: a.last_used_at,
 });

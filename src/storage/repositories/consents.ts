@@ -1,4 +1,15 @@
 import { maybeOne, type Queryable } from '../db.ts';
+import { liveSession } from './sessions.ts';
+
+/** P102: an app the user allowed: the client, the consent, and the user's live sessions with it. */
+export interface ConsentedApp {
+  client_id: string;
+  client_name: string;
+  scope: string;
+  granted_at: Date;
+  active_sessions: number;
+  last_used_at: Date | null;
+}
 
 export const consentsRepo = {
   find: async (q: Queryable, userId: string, clientId: string) =>
@@ -16,4 +27,33 @@ export const consentsRepo = {
        ON CONFLICT (user_id, client_id) DO UPDATE SET scope = EXCLUDED.scope, granted_at = EXCLUDED.granted_at`,
       [userId, clientId, scope, now],
     ),
+
+  /** P102: the live clients that ask consent and that this user allowed, the most recently allowed first. */
+  listAppsOfUser: (q: Queryable, userId: string, now: Date) =>
+    q.query<ConsentedApp>(
+      `SELECT c.client_id, cl.client_name, c.scope, c.granted_at,
+         count(s.id)::int AS active_sessions, max(s.last_used_at) AS last_used_at
+       FROM consents c JOIN clients cl ON cl.client_id = c.client_id
+         AND cl.deleted_at IS NULL AND NOT cl.first_party
+       LEFT JOIN sessions s ON s.user_id = c.user_id AND s.client_id = c.client_id AND ${liveSession('$2')}
+         AND s.user_id = $1
+       WHERE c.user_id = $1
+       GROUP BY c.client_id, cl.client_name, c.scope, c.granted_at
+       ORDER BY c.granted_at DESC, c.client_id`,
+      [userId, now],
+    ),
+
+  /**
+   * P102: withdraws this user's consent to this client, unless it is first-party (it never asked). Waits for
+   * the code exchanges that hold the consent (FOR SHARE) to commit, so that their sessions are there to end.
+   */
+  removeOfThirdParty: async (q: Queryable, userId: string, clientId: string) =>
+    (
+      await q.query(
+        `DELETE FROM consents c USING clients cl
+         WHERE c.user_id = $1 AND c.client_id = $2 AND cl.client_id = c.client_id AND NOT cl.first_party
+         RETURNING 1`,
+        [userId, clientId],
+      )
+    ).length > 0,
 };

@@ -263,6 +263,14 @@ export const sessionsRepo = {
       [id, reason, now],
     ),
 
+  /** P102: the user's sessions with one client. */
+  revokeAllOfUserClient: (q: Queryable, userId: string, clientId: string, reason: string, now: Date) =>
+    q.query<SessionRow>(
+      `UPDATE sessions SET revoked_at = $4, revoke_reason = $3
+       WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL RETURNING *`,
+      [userId, clientId, reason, now],
+    ),
+
   revokeAllOfUser: (q: Queryable, userId: string, reason: string, now: Date) =>
     q.query<SessionRow>(
       'UPDATE sessions SET revoked_at = $3, revoke_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING *',
