@@ -5,7 +5,8 @@ import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, accessTokenFor, adminRequest, registerClient } from '../helpers/oauth.ts';
 
 // "Bad input gets a clear error in the surface's own format, never a 500": every route the OpenAPI document
-// lists gets U+0000 in each of its path parameters, query parameters and body fields (P63), wrong types and
+// lists gets U+0000 in each of its path parameters, query parameters and body fields (P63), a lone surrogate
+// in each body field (P104), wrong types and
 // sizes in each body field, ids that are no uuid in each path parameter, and broken bodies. New routes are covered as soon as they are documented.
 
 let t: TestApp;
@@ -44,7 +45,7 @@ const credential = (path: string) =>
 const WRONG = [null, 7, true, [], { a: 1 }, 'x'.repeat(20_000), '\u00e9\u{1f600}'];
 const BROKEN = ['{"a":', '[]', 'null', '"text"', `{"a":${'['.repeat(5000)}`];
 
-test('no documented route answers 5xx to malformed input; U+0000 anywhere is a 400 (P63)', async () => {
+test('no documented route answers 5xx to malformed input; U+0000 or a lone surrogate anywhere is a 400 (P63, P104)', async () => {
   const spec = (await t.request('GET', '/openapi.json')).body as {
     paths: Record<string, Record<string, Operation>>;
   };
@@ -81,8 +82,10 @@ test('no documented route answers 5xx to malformed input; U+0000 anywhere is a 4
       for (const q of queries) await probe(method, `${url}?${q}=a%00b`, undefined, true);
       if (method === 'GET' || method === 'DELETE') continue;
       await probe(method, url, JSON.stringify({ nested: { 'k\u0000': ['\u0000'] } }), true);
+      await probe(method, url, JSON.stringify({ nested: { k: ['\udc00'] } }), true);
       for (const f of fields) {
         await probe(method, url, JSON.stringify({ [f]: 'a\u0000b' }), true);
+        await probe(method, url, JSON.stringify({ [f]: 'a\ud800b' }), true); // P104
         for (const w of WRONG) await probe(method, url, JSON.stringify({ [f]: w }), false);
       }
       for (const b of BROKEN) await probe(method, url, b, false);

@@ -42,6 +42,35 @@ describe('input with the NUL character (P63)', () => {
     assert.equal(me.body.data.name, 'Before');
   });
 
+  test('P104: a lone surrogate (JSON "\\ud800") is INVALID_REQUEST on every surface; a pair (an emoji) is text', async () => {
+    const rest = await t.request('PATCH', '/users/me', {
+      token: user.access_token,
+      body: { name: 'a\ud800b' },
+    });
+    assert.equal(rest.status, 400, JSON.stringify(rest.body));
+    assert.equal(rest.body.error.code, 'INVALID_REQUEST');
+    assert.equal(rest.body.error.details.field, 'name');
+    assert.match(rest.body.error.message, /lone surrogate/);
+    assert.equal(
+      (await t.request('GET', '/users/me', { token: user.access_token })).body.data.name,
+      'Before',
+    );
+    for (const body of [{ a: ['\udfff'] }, { 'k\ud800': 1 }]) {
+      const res = await t.request('PATCH', '/api/v1/users/me/metadata', { token: apiToken, body });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.error, 'invalid_request');
+      assert.match(res.body.error_description, /lone surrogate/);
+    }
+    const admin = await adminRequest(t, 'POST', '/api-keys', { name: '\ud83d' });
+    assert.equal(admin.body.error, 'invalid_request');
+    const emoji = await t.request('PATCH', '/api/v1/users/me/metadata', {
+      token: apiToken,
+      body: { mood: '\u{1f600}' },
+    });
+    assert.equal(emoji.status, 200, JSON.stringify(emoji.body));
+    assert.deepEqual(emoji.body.metadata.mood, '\u{1f600}');
+  });
+
   test('REST: in a query string or a path', async () => {
     const check = await t.request('GET', '/users/handle/check?handle=a%00b');
     assert.equal(check.status, 400);

@@ -1,23 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const NUL = '\u0000';
-const MESSAGE = 'must not contain the NUL character (U+0000)';
+const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+const SURROGATE_MESSAGE = 'must be well-formed Unicode: it holds a lone surrogate (such as \\ud800)';
+
+/** What is wrong with a string of input, if anything (P63, P104). */
+const textProblem = (s: string) =>
+  s.includes(NUL) ? NUL_MESSAGE : s.isWellFormed() ? undefined : SURROGATE_MESSAGE;
 
 /**
- * Where a U+0000 is in parsed input, strings and object keys however deep: a dotted path, '' for the value
- * itself; undefined when there is none. A loop, not recursion: a deeply nested body must not overflow
- * the stack.
+ * Where a U+0000 or a lone surrogate is in parsed input, strings and object keys however deep: a dotted path
+ * ('' for the value itself) and what is wrong; undefined when there is none. A loop, not recursion: a deeply
+ * nested body must not overflow the stack.
  */
-function nulPath(value: unknown): string | undefined {
+function badTextPath(value: unknown): { path: string; problem: string } | undefined {
   const stack: Array<[unknown, string]> = [[value, '']];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [v, path] = next;
     if (typeof v === 'string') {
-      if (v.includes(NUL)) return path;
+      const problem = textProblem(v);
+      if (problem) return { path, problem };
     } else if (Array.isArray(v) || isPlainObject(v)) {
       for (const [key, child] of Object.entries(v as object)) {
         const at = path ? `${path}.${key}` : key;
-        if (key.includes(NUL)) return at.replaceAll(NUL, '\\0');
+        const problem = textProblem(key);
+        if (problem) return { path: at.replaceAll(NUL, '\\0').toWellFormed(), problem };
         stack.push([child, at]);
       }
     }
@@ -33,8 +40,9 @@ const isPlainObject = (v: unknown) => {
 };
 
 /**
- * P63: PostgreSQL's text and jsonb cannot hold U+0000 and no field of ours has a use for it, so it is refused
- * as soon as the request is parsed, before anything reads or writes it (rate-limit keys included). The error
+ * P63: PostgreSQL's text and jsonb cannot hold U+0000 and no field of ours has a use for it; P104: nor a
+ * lone surrogate, which JSON's `\\ud800` escape can carry (jsonb refuses it, a text column would silently
+ * hold U+FFFD instead). Either is refused as soon as the request is parsed, before anything reads or writes it (rate-limit keys included). The error
  * has the shape of a schema error, which every surface already answers in its own format (REST envelope,
  * RFC 6749 `invalid_request`, an error page). A route that must place the error itself (GET /authorize,
  * D24) says `ownNulCheck`.
@@ -47,10 +55,11 @@ export function registerNulGuard(app: FastifyInstance) {
       ['querystring', request.query],
       ['body', request.body],
     ] as const) {
-      const found = nulPath(value);
+      const found = badTextPath(value);
       if (found === undefined) continue;
-      const at = found.length > 80 ? `${found.slice(0, 80)}...` : found; // a deep path, shown in short
-      throw Object.assign(new Error(`${at || part} ${MESSAGE}`), {
+      const { path, problem } = found;
+      const at = path.length > 80 ? `${path.slice(0, 80)}...` : path; // a deep path, shown in short
+      throw Object.assign(new Error(`${at || part} ${problem}`), {
         statusCode: 400,
         validationContext: part,
         validation: [
@@ -58,7 +67,7 @@ export function registerNulGuard(app: FastifyInstance) {
             instancePath: at ? `/${at.replaceAll('.', '/')}` : '',
             keyword: 'nul',
             params: {},
-            message: MESSAGE,
+            message: problem,
           },
         ],
       });
