@@ -84,6 +84,24 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(unknownClient.headers.location, undefined);
   });
 
+  test('P105: a form posted with a type the page does not read is an error page of the client’s error, not a 500', async () => {
+    for (const path of [
+      '/authorize/signin',
+      '/authorize/consent',
+      '/authorize/signup/send',
+      '/authorize/logout',
+    ]) {
+      const res = await t.request('POST', path, {
+        body: 'phone=1',
+        headers: { 'content-type': 'text/plain' },
+      });
+      assert.equal(res.status, 415, path);
+      assert.match(String(res.body), /The request was malformed/);
+      assert.match(String(res.headers['content-type']), /text\/html/);
+    }
+    assert.ok(!t.logs.some((l) => l.includes('authorization page failed')), 'nothing of ours failed');
+  });
+
   test('missing PKCE is invalid_request, with state and iss on the redirect', async () => {
     const { code_challenge: _, code_challenge_method: __, ...noPkce } = base(pub.client_id, 'x');
     const back = await redirectOf(noPkce);

@@ -332,9 +332,10 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     if (err instanceof PageError) return html(reply, err.status, errorPage(err.message));
     if (err instanceof DomainError && err.code === 'RATE_LIMITED')
       return html(reply, 429, errorPage('Too many attempts. Wait a while and try again.'));
-    if ((err as { validation?: unknown }).validation || (err as { statusCode?: number }).statusCode === 400) {
-      return html(reply, 400, errorPage('The request was malformed.'));
-    }
+    // A malformed form (schema, P63), and, P105, Fastify's refusals of a body (a content type other than a
+    // form's, 415; too large, 413): the client's error, not ours.
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 400 && status < 500) return html(reply, status, errorPage('The request was malformed.'));
     request.log.error({ err }, 'authorization page failed');
     return html(reply, 500, errorPage('Something went wrong on our side. Try again later.'));
   });
