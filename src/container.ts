@@ -215,7 +215,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       verifyUrl: config.verifyUrl,
       photoKeys: sealing.kyc_photos,
     });
-    const adminUsers = new AdminUserService({ db, clock, sessions, kyc });
+    const adminUsers = new AdminUserService({ db, clock, sessions, kyc, connectedApps });
     const consoleSessions = new ConsoleSessionService({
       db,
       clock,

@@ -2,6 +2,7 @@ import type { Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { ssoSessionsRepo } from '../storage/repositories/sso-sessions.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
+import type { ConnectedApps } from './connected-apps.ts';
 import { DomainError, noSuchUser } from './errors.ts';
 import { isUuid } from './ids.ts';
 import type { KycService } from './kyc/kyc.ts';
@@ -13,6 +14,7 @@ export interface AdminUserDeps {
   clock: Clock;
   sessions: SessionService;
   kyc: KycService;
+  connectedApps: ConnectedApps;
 }
 
 /** The operator's view of accounts (issue 8, D36): find, inspect, end sessions, lock. */
@@ -39,11 +41,12 @@ export class AdminUserService {
     const user = isUuid(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
     if (!user) throw noSuchUser();
     // P73: the first page, the most recently used; the total says how many more there are.
-    const [{ sessions, total }, kyc] = await Promise.all([
+    const [{ sessions, total }, kyc, apps] = await Promise.all([
       this.d.sessions.listActive(id),
       this.d.kyc.status(id),
+      this.d.connectedApps.list(id), // P102: which applications the person allowed
     ]);
-    return { user, sessions, sessionsTotal: total, kyc };
+    return { user, sessions, sessionsTotal: total, kyc, apps };
   }
 
   /** Ends every session and single sign-on of the account and refuses its sign-ins until unlocked. */

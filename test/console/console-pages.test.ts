@@ -296,6 +296,26 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.equal(await page.getByRole('button', { name: 'Revoke', exact: true }).count(), 100);
   });
 
+  test('P102: an account’s page lists the applications it allowed, each linked to its client', async () => {
+    const s = await signUp(t);
+    await page.goto(`${base}/console/users/${s.user.id}`);
+    assert.match((await page.locator('main').textContent()) ?? '', /No application allowed/);
+    const shop = await t.request('POST', '/admin/v1/clients', {
+      token: ADMIN_TOKEN,
+      body: {
+        client_name: 'Corner Shop',
+        redirect_uris: ['https://shop.example/cb'],
+        scope: 'openid profile',
+      },
+    });
+    await t.c.authorization.rememberConsent(s.user.id, shop.body.client_id, 'openid profile');
+    await page.goto(`${base}/console/users/${s.user.id}`);
+    const row = page.getByRole('row').filter({ hasText: 'Corner Shop' });
+    assert.match((await row.textContent()) ?? '', /openid profile/);
+    await row.getByRole('link', { name: 'Corner Shop' }).click();
+    assert.equal(await heading(), 'Client: Corner Shop');
+  });
+
   test('P100: actions: what the console and the admin API did, newest first, fifty a page', async () => {
     await page.goto(`${base}/console/actions`);
     assert.equal(await heading(), 'Actions');

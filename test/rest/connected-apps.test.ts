@@ -90,6 +90,9 @@ describe('P102: the apps a user allowed (GET/DELETE /users/me/apps)', () => {
       },
     ]);
     assert.deepEqual(await apps(other), []);
+    // The operator sees the same on the account (the admin API and the console's account page).
+    const detail = await t.request('GET', `/admin/v1/users/${u.user.id}`, { token: ADMIN_TOKEN });
+    assert.deepEqual(detail.body.apps, await apps(u));
 
     // Deleted by the operator: its sessions ended, it is no longer an app anyone uses.
     assert.equal(

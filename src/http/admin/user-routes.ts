@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { overview } from '../../domain/overview.ts';
+import { restConnectedApp } from '../rest/presenters.ts';
 import { adminSession, adminUser } from './presenters.ts';
 import { idOf, idParam, security } from './route-schema.ts';
 
@@ -31,12 +32,18 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary:
-          'An account with its 100 most recently used active sessions (sessions_total counts them all) and KYC status',
+          'An account with its 100 most recently used active sessions (sessions_total counts them all), KYC status and the applications it allowed (P102)',
       },
     },
     async (request) => {
-      const { user, sessions, sessionsTotal, kyc } = await c.adminUsers.detail(idOf(request));
-      return { ...adminUser(user), sessions: sessions.map(adminSession), sessions_total: sessionsTotal, kyc };
+      const { user, sessions, sessionsTotal, kyc, apps } = await c.adminUsers.detail(idOf(request));
+      return {
+        ...adminUser(user),
+        sessions: sessions.map(adminSession),
+        sessions_total: sessionsTotal,
+        kyc,
+        apps: apps.map(restConnectedApp),
+      };
     },
   );
   app.post(

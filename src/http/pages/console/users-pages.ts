@@ -26,6 +26,14 @@ export interface AdminUser {
   }[];
   sessions_total?: number;
   kyc?: { status: string; level: string | null; verified_at: string | null };
+  apps?: {
+    client_id: string;
+    client_name: string;
+    scopes: string[];
+    granted_at: string;
+    active_sessions: number;
+    last_used_at: string | null;
+  }[];
 }
 
 /** P73: the detail lists the most recently used sessions only; say so when there are more. */
@@ -102,6 +110,16 @@ export const userPage = (f: Frame, u: AdminUser) => {
         postForm(`${base}/sessions/${s.id}/revoke`, f.csrf, '', 'Revoke'),
       ]),
       'No active sessions.',
+    )}<h2>Applications allowed</h2>${table(
+      ['Application', 'Scopes', 'Allowed', 'Active sessions', 'Last used'],
+      (u.apps ?? []).map((a) => [
+        `<a href="/console/clients/${encodeURIComponent(a.client_id)}">${esc(a.client_name)}</a>`,
+        esc(a.scopes.join(' ')),
+        when(a.granted_at),
+        String(a.active_sessions),
+        a.last_used_at ? when(a.last_used_at) : '',
+      ]),
+      'No application allowed (P102): first-party applications do not ask.',
     )}`,
   );
 };
