@@ -39,6 +39,12 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     expectInvalid(await t.request('DELETE', '/sessions/%E0%A4%A', { token: u.access_token }));
   });
 
+  test('P106: a request must come in whole within 300 s (Node’s limit, which Fastify turns off by default)', () => {
+    // Node closes the connection of a request still incomplete after server.requestTimeout (408); 0 = never.
+    assert.equal(t.app.server.requestTimeout, 300_000);
+    assert.equal(t.app.server.headersTimeout, 60_000, 'and its headers within Node’s 60 s');
+  });
+
   test('malformed JSON, an empty JSON body, a JSON array and a wrong content type are INVALID_REQUEST', async () => {
     expectInvalid(
       await t.request('POST', '/auth/otp/send', {
