@@ -32,16 +32,20 @@ function answerLikeRest(app: FastifyInstance) {
   );
 }
 
+/** P106: Node's default, which Fastify turns off. */
+const REQUEST_TIMEOUT_MS = 300_000;
+
 /** P77: the HTTP of `callsign worker`, which has METRICS_TOKEN set: GET /metrics and nothing else. */
 export function buildMetricsApp(c: Container): FastifyInstance {
-  const app = Fastify({ loggerInstance: c.logger as FastifyBaseLogger, genReqId: requestId });
+  const app = Fastify({
+    loggerInstance: c.logger as FastifyBaseLogger,
+    genReqId: requestId,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+  });
   answerLikeRest(app);
   metricsRoutes(app, c);
   return app;
 }
-
-/** P106: Node's default, which Fastify turns off. */
-const REQUEST_TIMEOUT_MS = 300_000;
 
 /** Builds the HTTP application over a container; it does no I/O of its own until it listens. */
 export async function buildApp(c: Container): Promise<FastifyInstance> {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { buildMetricsApp } from '../../src/app.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/free-port.ts';
 
@@ -43,6 +44,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     // Node closes the connection of a request still incomplete after server.requestTimeout (408); 0 = never.
     assert.equal(t.app.server.requestTimeout, 300_000);
     assert.equal(t.app.server.headersTimeout, 60_000, 'and its headers within Node’s 60 s');
+    assert.equal(buildMetricsApp(t.c).server.requestTimeout, 300_000, 'also on `callsign worker`’s /metrics');
   });
 
   test('malformed JSON, an empty JSON body, a JSON array and a wrong content type are INVALID_REQUEST', async () => {
