@@ -119,6 +119,23 @@ export const authorizationParams = (
   ...extra,
 });
 
+/** A public client's code exchange at the token endpoint (RFC 6749 §4.1.3, PKCE), with any extra fields. */
+export const exchangeCode = (
+  t: TestApp,
+  clientId: string,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+) =>
+  tokenRequest(t, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    ...extra,
+  });
+
 /** A public client's access token of these scopes, through the hosted page and the token endpoint. */
 export async function accessTokenFor(
   t: TestApp,
@@ -128,12 +145,6 @@ export async function accessTokenFor(
 ) {
   const { verifier, challenge } = pkce();
   const back = await authorizeWithPin(t, authorizationParams(clientId, challenge, { scope }), user);
-  const res = await tokenRequest(t, {
-    grant_type: 'authorization_code',
-    client_id: clientId,
-    code: back.searchParams.get('code') as string,
-    redirect_uri: REDIRECT,
-    code_verifier: verifier,
-  });
+  const res = await exchangeCode(t, clientId, back.searchParams.get('code') as string, verifier);
   return res.body.access_token as string;
 }

@@ -21,6 +21,7 @@ import {
   authorizeUrl,
   authorizeWithPin,
   decideConsent,
+  exchangeCode,
   pkce,
   REDIRECT,
   registerClient,
@@ -49,14 +50,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     who: { phone: string; pin: string } = user,
   ) => (await authorizeWithPin(t, base(clientId, challenge, extra), who)).searchParams.get('code') as string;
   const exchange = (clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
-    tokenRequest(t, {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-      ...extra,
-    });
+    exchangeCode(t, clientId, code, verifier, extra);
   const redirectOf = async (params: Record<string, string>) => {
     const res = await t.request('GET', authorizeUrl(params));
     assert.equal(res.status, 302);

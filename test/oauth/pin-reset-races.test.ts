@@ -18,12 +18,11 @@ import {
   authorizationParams,
   authorizeUrl,
   authorizeWithPin,
+  exchangeCode,
   pkce,
   postSignIn,
-  REDIRECT,
   registerClient,
   signInForm,
-  tokenRequest,
 } from '../helpers/oauth.ts';
 import { heldAtPinCheck } from '../helpers/pin-gate.ts';
 
@@ -50,13 +49,7 @@ describe('P88: the authorization page and its codes against a PIN reset', () => 
   const ssoRows = async (userId: string) =>
     (await t.c.db.query('SELECT 1 FROM sso_sessions WHERE user_id = $1', [userId])).length;
   const exchange = (clientId: string, code: string, verifier: string) =>
-    tokenRequest(t, {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
+    exchangeCode(t, clientId, code, verifier);
   /** Allows on a consent page (a third-party client's, D19). */
   const allow = (consent: Answer, csrf: string) => {
     assert.match(String(consent.body), /Allow access\?/);

@@ -15,8 +15,8 @@ import {
   authorizationParams,
   authorizeUrl,
   decideConsent,
+  exchangeCode,
   pkce,
-  REDIRECT,
   registerClient,
   signInForSso,
   tokenRequest,
@@ -56,13 +56,7 @@ describe('P102: the apps a user allowed (GET/DELETE /users/me/apps)', () => {
     return { code: back.searchParams.get('code') as string, verifier, cookie: signedIn };
   };
   const exchange = (clientId: string, code: string, verifier: string) =>
-    tokenRequest(t, {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
+    exchangeCode(t, clientId, code, verifier);
 
   test('lists each app allowed, with its scopes, when, and its live sessions; not first-party apps, not another user’s', async () => {
     const shop = await registerClient(t, { ...thirdParty, client_name: 'Shop' });
