@@ -36,7 +36,6 @@ export const consentsRepo = {
        FROM consents c JOIN clients cl ON cl.client_id = c.client_id
          AND cl.deleted_at IS NULL AND NOT cl.first_party
        LEFT JOIN sessions s ON s.user_id = c.user_id AND s.client_id = c.client_id AND ${liveSession('$2')}
-         AND s.user_id = $1
        WHERE c.user_id = $1
        GROUP BY c.client_id, cl.client_name, c.scope, c.granted_at
        ORDER BY c.granted_at DESC, c.client_id`,
