@@ -2,7 +2,14 @@ import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp, buildMetricsApp } from './app.ts';
-import { type Config, ConfigError, loadConfig, MEMORY_DATABASE_URL, readDotEnv } from './config/config.ts';
+import {
+  type Config,
+  ConfigError,
+  configWarnings,
+  loadConfig,
+  MEMORY_DATABASE_URL,
+  readDotEnv,
+} from './config/config.ts';
 import { buildContainer } from './container.ts';
 import { gatherWorkerMetrics } from './metrics.ts';
 import { openDatabase, storageWarnings } from './storage/db.ts';
@@ -42,7 +49,7 @@ function banner(config: Config, port: number, warnings: string[]) {
         : '  console:   off (set ADMIN_TOKEN to turn on the admin API and the console)',
       `  storage:   ${storage}${config.redisUrl ? ' + Redis' : ''}`,
       `  SMS:       ${config.smsProvider}${config.smsProvider === 'console' ? ' (codes are printed below as [sms:console] lines)' : ''}`,
-      ...warnings.map((w) => `  warning:   ${w}`),
+      ...[...configWarnings(config), ...warnings].map((w) => `  warning:   ${w}`),
       '',
     ].join('\n'),
   );

@@ -236,3 +236,16 @@ export function loadConfig(env: Env): Readonly<Config> {
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);
 }
+
+/**
+ * What the start-up banner reminds the operator of: P107, a key-encryption fallback is a change under way,
+ * not a setting to keep. Data it sealed stays readable only while it is set, and a leaked old key keeps
+ * opening what was not sealed again.
+ */
+export function configWarnings(config: Config): string[] {
+  return config.keyEncryptionKeyFallback
+    ? [
+        'KEY_ENCRYPTION_KEY_FALLBACK is set: run `npx callsign keys reencrypt`, and remove the fallback 30 days after KEY_ENCRYPTION_KEY changed (P99)',
+      ]
+    : [];
+}

@@ -75,10 +75,18 @@ describe('the callsign command', () => {
     assert.match(answer, /^HTTP\/1.1 200/, answer);
     assert.equal(await s.exited, 0, 'exits cleanly');
 
-    const again = await start();
+    // P107: started again with a key-encryption fallback set, the banner reminds of it.
+    const again = await start({
+      ...baseEnv,
+      KEY_ENCRYPTION_KEY_FALLBACK: Buffer.alloc(32, 9).toString('base64'),
+    });
     try {
       const signedIn = await post(again.port, '/auth/signin', { phone, pin: '480715' });
       assert.equal(signedIn.status, 200, 'PGlite flushed its files: the account is still there');
+      assert.match(
+        again.output(),
+        /warning: {3}KEY_ENCRYPTION_KEY_FALLBACK is set: run `npx callsign keys reencrypt`/,
+      );
     } finally {
       await again.stop();
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { ConfigError, configWarnings, loadConfig } from '../../src/config/config.ts';
 import { DEFAULT_RATE_LIMITS } from '../../src/config/rate-limits.ts';
 
 const secret = Buffer.alloc(32, 7).toString('base64');
@@ -124,6 +124,19 @@ describe('configuration (D35, D39)', () => {
       ]);
     // KYC_RETENTION_DAYS shares the check, from 0 (photos go at the decision).
     assert.equal(loadConfig({ KYC_RETENTION_DAYS: '0' }).kycRetentionDays, 0);
+  });
+
+  test('P107: the start-up banner reminds of a key-encryption fallback left set', () => {
+    assert.deepEqual(configWarnings(loadConfig(production)), []);
+    const changing = loadConfig({
+      ...production,
+      KEY_ENCRYPTION_KEY_FALLBACK: Buffer.alloc(32, 8).toString('base64'),
+    });
+    assert.equal(configWarnings(changing).length, 1);
+    assert.match(
+      configWarnings(changing)[0],
+      /KEY_ENCRYPTION_KEY_FALLBACK is set: run `npx callsign keys reencrypt`/,
+    );
   });
 
   test('D28: the default limits are the spec table; RATE_LIMITS overrides them by name', () => {
