@@ -218,6 +218,17 @@ describe('P102: the apps a user allowed (GET/DELETE /users/me/apps)', () => {
     assert.equal(await unrevokedSessions(t, u.user.id), 1, 'the REST session of the sign-up only');
   });
 
+  test('ten withdrawals at once: one withdraws, the others find nothing; each session ends once', async () => {
+    const shop = await registerClient(t, thirdParty);
+    const u = await signUp(t);
+    const a = await authorize(shop.client_id, u, 'openid');
+    assert.equal((await exchange(shop.client_id, a.code, a.verifier)).status, 200);
+    const revokedBefore = (await events(t, 'session.revoked')).length;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => withdraw(u, shop.client_id)));
+    assert.deepEqual(answers.map((r) => r.status).sort(), [200, ...Array(9).fill(404)]);
+    assert.equal((await events(t, 'session.revoked')).length - revokedBefore, 1);
+  });
+
   test('withdrawals racing exchanges never leave the app a live session', async () => {
     const shop = await registerClient(t, thirdParty);
     for (let round = 0; round < 6; round++) {
