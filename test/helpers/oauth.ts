@@ -136,6 +136,10 @@ export const exchangeCode = (
     ...extra,
   });
 
+/** A public client's refresh at the token endpoint (RFC 6749 §6). */
+export const refreshGrant = (t: TestApp, clientId: string, refreshToken: string) =>
+  tokenRequest(t, { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
+
 /** A public client's access token of these scopes, through the hosted page and the token endpoint. */
 export async function accessTokenFor(
   t: TestApp,

@@ -9,8 +9,8 @@ import {
   authorizeUrl,
   pkce,
   REDIRECT,
+  refreshGrant,
   registerClient,
-  tokenRequest,
 } from '../helpers/oauth.ts';
 
 // P63: PostgreSQL's text and jsonb cannot hold U+0000; input carrying it is refused as malformed, in each
@@ -123,11 +123,7 @@ describe('input with the NUL character (P63)', () => {
   });
 
   test('token endpoint: a form field with NUL is invalid_request (RFC 6749 §5.2)', async () => {
-    const res = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: 'a\u0000',
-      refresh_token: 'x',
-    });
+    const res = await refreshGrant(t, 'a\u0000', 'x');
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.equal(res.body.error, 'invalid_request');
   });

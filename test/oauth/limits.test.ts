@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestApp } from '../helpers/app.ts';
-import { ADMIN_TOKEN, authorizeUrl, pkce, REDIRECT, registerClient, tokenRequest } from '../helpers/oauth.ts';
+import { ADMIN_TOKEN, authorizeUrl, pkce, REDIRECT, refreshGrant, registerClient } from '../helpers/oauth.ts';
 
 test('D28: the token endpoint counts per client (300/min by default); the 4th here is 429 with Retry-After', async () => {
   const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_token_client=3/60' } });
@@ -9,26 +9,14 @@ test('D28: the token endpoint counts per client (300/min by default); the 4th he
     const a = await registerClient(t, { token_endpoint_auth_method: 'none' });
     const b = await registerClient(t, { token_endpoint_auth_method: 'none' });
     for (let i = 0; i < 3; i++) {
-      const res = await tokenRequest(t, {
-        grant_type: 'refresh_token',
-        client_id: a.client_id,
-        refresh_token: 'x',
-      });
+      const res = await refreshGrant(t, a.client_id, 'x');
       assert.equal(res.body.error, 'invalid_grant');
       assert.equal(res.headers['x-ratelimit-limit'], '3');
     }
-    const over = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: a.client_id,
-      refresh_token: 'x',
-    });
+    const over = await refreshGrant(t, a.client_id, 'x');
     assert.equal(over.status, 429);
     assert.ok(Number(over.headers['retry-after']) >= 1);
-    const other = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: b.client_id,
-      refresh_token: 'x',
-    });
+    const other = await refreshGrant(t, b.client_id, 'x');
     assert.equal(other.body.error, 'invalid_grant', 'another client has its own count');
   } finally {
     await t.close();
@@ -39,11 +27,7 @@ test('D28, P91: twenty token requests of one client at once against a limit of 1
   const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_token_client=12/60' } });
   try {
     const a = await registerClient(t, { token_endpoint_auth_method: 'none' });
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        tokenRequest(t, { grant_type: 'refresh_token', client_id: a.client_id, refresh_token: 'x' }),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 20 }, () => refreshGrant(t, a.client_id, 'x')));
     const answered = answers.filter((r) => r.status === 400);
     assert.equal(answered.length, 12, 'as many as the limit, however the hits were gathered');
     assert.equal(answers.filter((r) => r.status === 429).length, 8);

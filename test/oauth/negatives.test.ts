@@ -24,6 +24,7 @@ import {
   exchangeCode,
   pkce,
   REDIRECT,
+  refreshGrant,
   registerClient,
   signInForSso,
   tokenRequest,
@@ -177,11 +178,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const after = await info();
     assert.equal(after.status, 401);
     assert.match(String(after.headers['www-authenticate']), /^Bearer error="invalid_token"/);
-    const refresh = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: pub.client_id,
-      refresh_token: first.body.refresh_token,
-    });
+    const refresh = await refreshGrant(t, pub.client_id, first.body.refresh_token);
     assert.equal(refresh.body.error, 'invalid_grant');
     const sid = decodeJwt(first.body.access_token).sid;
     const revoked = (await events(t, 'session.revoked')).filter((e) => e.data.session_id === sid);
@@ -281,17 +278,9 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const other = await registerClient(t, { token_endpoint_auth_method: 'none' });
     const { verifier, challenge } = pkce();
     const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
-    const stolen = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: other.client_id,
-      refresh_token: tokens.refresh_token,
-    });
+    const stolen = await refreshGrant(t, other.client_id, tokens.refresh_token);
     assert.equal(stolen.body.error, 'invalid_grant');
-    const own = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: pub.client_id,
-      refresh_token: tokens.refresh_token,
-    });
+    const own = await refreshGrant(t, pub.client_id, tokens.refresh_token);
     assert.equal(own.status, 200);
     assert.equal(own.body.id_token, undefined, 'the spec puts id_token in the code response only');
   });
@@ -299,17 +288,9 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   test('a reused refresh token after the grace window is invalid_grant and ends the session', async () => {
     const { verifier, challenge } = pkce();
     const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
-    const next = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: pub.client_id,
-      refresh_token: tokens.refresh_token,
-    });
+    const next = await refreshGrant(t, pub.client_id, tokens.refresh_token);
     t.clock.advance(11);
-    const reuse = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: pub.client_id,
-      refresh_token: tokens.refresh_token,
-    });
+    const reuse = await refreshGrant(t, pub.client_id, tokens.refresh_token);
     assert.equal(reuse.body.error, 'invalid_grant');
     assert.equal((await t.request('GET', '/oauth/userinfo', { token: next.body.access_token })).status, 401);
     assert.ok((await events(t, 'session.revoked')).some((e) => e.data.reason === 'refresh_token_reuse'));
@@ -325,11 +306,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       await exchange(noRefresh.client_id, await codeFor(noRefresh.client_id, challenge), verifier)
     ).body;
     assert.equal(tokens.refresh_token, undefined);
-    const res = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: noRefresh.client_id,
-      refresh_token: 'x',
-    });
+    const res = await refreshGrant(t, noRefresh.client_id, 'x');
     assert.equal(res.body.error, 'unauthorized_client');
     assert.equal(
       (await tokenRequest(t, { grant_type: 'password', client_id: pub.client_id })).body.error,
@@ -370,11 +347,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       'untouched',
     );
     // P59: an earlier generation of this session, but not one we issued (its tag is wrong), ends nothing.
-    const next = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: pub.client_id,
-      refresh_token: tokens.refresh_token,
-    });
+    const next = await refreshGrant(t, pub.client_id, tokens.refresh_token);
     const [sid, generation, , tag] = tokens.refresh_token.split('.');
     const forged = `${sid}.${generation}.${Buffer.alloc(32, 7).toString('base64url')}.${tag}`;
     assert.equal((await revoke(pub.client_id, forged)).status, 200);
@@ -434,11 +407,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     });
     assert.equal(del.status, 200);
     assert.equal((await t.request('GET', '/oauth/userinfo', { token: tokens.access_token })).status, 401);
-    const refresh = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: pub.client_id,
-      refresh_token: tokens.refresh_token,
-    });
+    const refresh = await refreshGrant(t, pub.client_id, tokens.refresh_token);
     assert.equal(refresh.body.error, 'invalid_grant');
   });
 
@@ -700,19 +669,11 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     });
     assert.equal(restRefresh.status, 401);
     assert.equal(restRefresh.body.error.code, 'INVALID_REFRESH_TOKEN');
-    const owner = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: pub.client_id,
-      refresh_token: oauth.refresh_token,
-    });
+    const owner = await refreshGrant(t, pub.client_id, oauth.refresh_token);
     assert.equal(owner.status, 200, 'the client can still refresh');
 
     const rest = await t.request('POST', '/auth/signin', { body: { phone: user.phone, pin: user.pin } });
-    const asClient = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: pub.client_id,
-      refresh_token: rest.body.data.refresh_token,
-    });
+    const asClient = await refreshGrant(t, pub.client_id, rest.body.data.refresh_token);
     assert.equal(asClient.status, 400);
     assert.equal(asClient.body.error, 'invalid_grant');
     const again = await t.request('POST', '/auth/refresh', {

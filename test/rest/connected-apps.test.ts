@@ -17,9 +17,9 @@ import {
   decideConsent,
   exchangeCode,
   pkce,
+  refreshGrant,
   registerClient,
   signInForSso,
-  tokenRequest,
 } from '../helpers/oauth.ts';
 
 describe('P102: the apps a user allowed (GET/DELETE /users/me/apps)', () => {
@@ -120,11 +120,7 @@ describe('P102: the apps a user allowed (GET/DELETE /users/me/apps)', () => {
     );
     // D17: its tokens stop at once; the code issued before the withdrawal is refused.
     assert.equal((await t.request('GET', '/oauth/userinfo', { token: tokens.access_token })).status, 401);
-    const refreshed = await tokenRequest(t, {
-      grant_type: 'refresh_token',
-      client_id: shop.client_id,
-      refresh_token: tokens.refresh_token,
-    });
+    const refreshed = await refreshGrant(t, shop.client_id, tokens.refresh_token);
     assert.equal(refreshed.body.error, 'invalid_grant');
     assert.equal(
       (await exchange(shop.client_id, pending.code, pending.verifier)).body.error,
