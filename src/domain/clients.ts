@@ -3,6 +3,7 @@ import type { Random } from '../providers/random.ts';
 import type { Database } from '../storage/db.ts';
 import { type ApiKeyRow, apiKeysRepo } from '../storage/repositories/api-keys.ts';
 import { type ClientRow, clientsRepo } from '../storage/repositories/clients.ts';
+import { consentsRepo } from '../storage/repositories/consents.ts';
 import { sessionsRepo } from '../storage/repositories/sessions.ts';
 import { newClientId, parseClientSpec, webOrigins } from './client-rules.ts';
 import { safeEqual, sha256 } from './crypto.ts';
@@ -111,6 +112,7 @@ export class ClientService {
       if (!(await clientsRepo.markDeleted(tx, clientId, this.d.clock.now()))) throw notFound('client');
       for (const id of await sessionsRepo.activeIdsOfClient(tx, clientId))
         await this.d.sessions.revoke(tx, id, 'admin');
+      await consentsRepo.removeAllOfClient(tx, clientId); // P108
     });
     this.#cache.delete(clientId);
     this.#origins = undefined;

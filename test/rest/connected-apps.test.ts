@@ -94,6 +94,9 @@ describe('P102: the apps a user allowed (GET/DELETE /users/me/apps)', () => {
       204,
     );
     assert.deepEqual(await apps(u), []);
+    // P108: and what linked people to it goes with it.
+    const kept = await t.c.db.query('SELECT 1 FROM consents WHERE client_id = $1', [shop.client_id]);
+    assert.equal(kept.length, 0);
   });
 
   test('withdrawing ends the app’s sessions and pending codes; the next authorization asks again; other sessions stay', async () => {

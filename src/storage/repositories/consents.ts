@@ -55,4 +55,8 @@ export const consentsRepo = {
         [userId, clientId],
       )
     ).length > 0,
+
+  /** P108: a deleted client's consents; they link people to an application that no longer exists. */
+  removeAllOfClient: (q: Queryable, clientId: string) =>
+    q.query('DELETE FROM consents WHERE client_id = $1', [clientId]),
 };
