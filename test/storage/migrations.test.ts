@@ -171,3 +171,35 @@ test('P97: migration 014 has every key sign from its creation; a key the release
   const [{ now }] = await db.query<{ now: Date }>('SELECT now()');
   assert.ok(rows[2].signs_from.getTime() <= now.getTime(), 'the default: it signs at once, as it did');
 });
+
+test('P108: migration 017 removes the consents of clients deleted before it, and only those', async () => {
+  const db = await migratedBefore(17);
+  const userId = '33333333-3333-4333-8333-333333333333';
+  await db.query(
+    `INSERT INTO users (id, phone, handle, country, pin_hash, created_at, updated_at)
+     VALUES ($1, '+16502345679', 'consenter', 'US', 'x', now(), now())`,
+    [userId],
+  );
+  for (const [id, deleted] of [
+    ['gone', true],
+    ['live', false],
+  ] as const) {
+    await db.query(
+      `INSERT INTO clients (client_id, client_name, redirect_uris, grant_types, scope, token_endpoint_auth_method,
+         created_at, deleted_at) VALUES ($1, $1, '[]', '[]', 'openid', 'none', now(), $2)`,
+      [id, deleted ? new Date() : null],
+    );
+    await db.query(
+      `INSERT INTO consents (user_id, client_id, scope, granted_at) VALUES ($1, $2, 'openid', now())`,
+      [userId, id],
+    );
+  }
+  assert.equal((await migrate(db))[0], '017_consents_of_deleted_clients.sql', 'applied from 017 on');
+  const left = await db.query<{ client_id: string }>('SELECT client_id FROM consents WHERE user_id = $1', [
+    userId,
+  ]);
+  assert.deepEqual(
+    left.map((r) => r.client_id),
+    ['live'],
+  );
+});
