@@ -33,15 +33,19 @@ async function migratedBefore(version: number): Promise<Database> {
   return db;
 }
 
+/** An account row as every release since 001 writes one (the columns added later have defaults). */
+const insertAccount = (db: Database, id: string, phone: string, handle: string) =>
+  db.query(
+    `INSERT INTO users (id, phone, handle, country, pin_hash, created_at, updated_at)
+     VALUES ($1, $2, $3, 'US', 'x', now(), now())`,
+    [id, phone, handle],
+  );
+
 test('P59: migration 009 ends the sessions of former refresh tokens; housekeeping removes them a day later', async () => {
   const db = await migratedBefore(9);
   const userId = '11111111-1111-4111-8111-111111111111';
   const sessionId = '22222222-2222-4222-8222-222222222222';
-  await db.query(
-    `INSERT INTO users (id, phone, handle, country, pin_hash, created_at, updated_at)
-     VALUES ($1, '+16502345678', 'former', 'US', 'x', now(), now())`,
-    [userId],
-  );
+  await insertAccount(db, userId, '+16502345678', 'former');
   await db.query(
     `INSERT INTO sessions (id, user_id, client_id, platform, auth_time, created_at, last_used_at)
      VALUES ($1, $2, 'callsign', 'ios', now(), now(), now())`,
@@ -117,11 +121,7 @@ test('P62: migration 011 keeps live phones, handles and e-mails unique and lets 
 test('P88: migration 013 puts every account and code at PIN version 0; the release before can still issue codes', async () => {
   const db = await migratedBefore(13);
   const userId = '33333333-3333-4333-8333-333333333333';
-  await db.query(
-    `INSERT INTO users (id, phone, handle, country, pin_hash, created_at, updated_at)
-     VALUES ($1, '+16502345679', 'earlier', 'US', 'x', now(), now())`,
-    [userId],
-  );
+  await insertAccount(db, userId, '+16502345679', 'earlier');
   // An authorization code as the release before writes one: it does not know the column.
   const issueAsBefore = (hash: string) =>
     db.query(
@@ -175,11 +175,7 @@ test('P97: migration 014 has every key sign from its creation; a key the release
 test('P108: migration 017 removes the consents of clients deleted before it, and only those', async () => {
   const db = await migratedBefore(17);
   const userId = '33333333-3333-4333-8333-333333333333';
-  await db.query(
-    `INSERT INTO users (id, phone, handle, country, pin_hash, created_at, updated_at)
-     VALUES ($1, '+16502345679', 'consenter', 'US', 'x', now(), now())`,
-    [userId],
-  );
+  await insertAccount(db, userId, '+16502345679', 'consenter');
   for (const [id, deleted] of [
     ['gone', true],
     ['live', false],
