@@ -8,10 +8,10 @@ import { metricsRoutes } from './http/metrics-routes.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
 import { answerFrameworkError, MAX_PARAM_LENGTH } from './http/plugins/framework-errors.ts';
-import { registerNulGuard } from './http/plugins/nul-guard.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { requestId } from './http/plugins/request-id.ts';
 import { restErrorHandler, sendRestError } from './http/plugins/rest-errors.ts';
+import { registerTextGuard } from './http/plugins/text-guard.ts';
 import { restSurface } from './http/rest/index.ts';
 import { verifyPage } from './http/verify/verify-routes.ts';
 import './http/types.ts';
@@ -76,7 +76,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     body === '' ? done(null, undefined) : json(request, body as string, done),
   );
   answerLikeRest(app);
-  registerNulGuard(app);
+  registerTextGuard(app);
   await registerOpenApi(app, c);
   metricsRoutes(app, c);
   jwksRoutes(app, c);

@@ -47,7 +47,7 @@ const isPlainObject = (v: unknown) => {
  * RFC 6749 `invalid_request`, an error page). A route that must place the error itself (GET /authorize,
  * D24) says `ownNulCheck`.
  */
-export function registerNulGuard(app: FastifyInstance) {
+export function registerTextGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (request: FastifyRequest) => {
     if (request.routeOptions.config.ownNulCheck) return;
     for (const [part, value] of [
