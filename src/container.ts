@@ -46,6 +46,7 @@ import { RateHitBatches } from './storage/rate-hit-batches.ts';
 import { webhookDeliveriesRepo } from './storage/repositories/webhook-deliveries.ts';
 import { SessionRotations } from './storage/session-rotations.ts';
 import { WebhookSender } from './webhooks/http-sender.ts';
+import { BackchannelLogoutWorker } from './workers/backchannel-logout.ts';
 import { housekeeping } from './workers/housekeeping.ts';
 import { purgeDeletedAccounts } from './workers/purge-deleted-accounts.ts';
 import { WorkerRunner } from './workers/runner.ts';
@@ -87,6 +88,8 @@ export interface Container {
   consoleSessions: ConsoleSessionService;
   /** sends due webhook deliveries; the worker runner starts and stops it */
   deliveries: WebhookDeliveryWorker;
+  /** P109: sends due back-channel logouts; the worker runner starts and stops it */
+  backchannelLogouts: BackchannelLogoutWorker;
   /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
   worker: WorkerRunner;
   /** P75 */
@@ -183,7 +186,13 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       firstPartyClientId: config.firstPartyClientId,
     });
     const profiles = new ProfileService({ db, clock, events });
-    const clients = new ClientService({ db, clock, random, sessions });
+    const clients = new ClientService({
+      db,
+      clock,
+      random,
+      sessions,
+      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+    });
     const authorization = new AuthorizationService({ db, clock, random });
     const connectedApps = new ConnectedApps({ db, clock, sessions });
     const oauthTokens = new TokenEndpointService({
@@ -233,12 +242,20 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       signingSecrets: (e) => webhooks.signingSecrets(e),
       onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     });
+    const backchannelLogouts = new BackchannelLogoutWorker({
+      db,
+      clock,
+      logger,
+      sender,
+      tokens,
+      onAttempt: (outcome) => metrics.backchannelLogoutAttempts.inc({ outcome }),
+    });
     const worker = new WorkerRunner(
       db,
       clock,
       logger,
       [purgeDeletedAccounts(db), housekeeping(db, config)],
-      [deliveries],
+      [deliveries, backchannelLogouts],
     );
     const store = redis
       ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
@@ -276,6 +293,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       adminUsers,
       consoleSessions,
       deliveries,
+      backchannelLogouts,
       worker,
       metrics,
       async close() {

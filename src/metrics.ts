@@ -40,6 +40,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** P109 */
+  readonly backchannelLogoutAttempts = new Counter({
+    name: 'callsign_backchannel_logout_attempts_total',
+    help: 'OIDC back-channel logout attempts, by outcome (delivered, retrying, failed for good)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(pendingDeliveries: () => Promise<number>) {
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;

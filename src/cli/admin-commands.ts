@@ -6,7 +6,7 @@ import { call, type Json, table } from './admin-http.ts';
 
 export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] [--scope "openid profile"]
                  [--grant-type authorization_code --grant-type refresh_token] [--public | --auth-method M]
-                 [--first-party] [--json]
+                 [--first-party] [--backchannel-logout-uri URI] [--json]
   clients list [--json]            clients delete CLIENT_ID
   api-keys create --name NAME [--json]
   api-keys list [--json]           api-keys revoke KEY_ID
@@ -21,6 +21,7 @@ const OPTIONS = {
   'auth-method': { type: 'string' },
   public: { type: 'boolean' },
   'first-party': { type: 'boolean' },
+  'backchannel-logout-uri': { type: 'string' },
   now: { type: 'boolean' },
   limit: { type: 'string' },
   before: { type: 'string' },
@@ -41,6 +42,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
         ...(o['grant-type'] ? { grant_types: o['grant-type'] } : {}),
         token_endpoint_auth_method: o.public ? 'none' : (o['auth-method'] ?? 'client_secret_basic'),
         first_party: o['first-party'] === true,
+        ...(o['backchannel-logout-uri'] ? { backchannel_logout_uri: o['backchannel-logout-uri'] } : {}),
       })) as Json;
       const secret = c.client_secret ? `\nclient_secret: ${c.client_secret}   (shown once: keep it now)` : '';
       return out(c, `client_id: ${c.client_id}${secret}`);

@@ -16,6 +16,11 @@ export interface AccessClaims {
   exp: number;
 }
 
+/** OIDC Back-Channel Logout 1.0 §2.4: the member of a logout token's `events` claim. */
+export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** P109: how long a logout token is good for. */
+export const LOGOUT_TOKEN_TTL_SECONDS = 120;
+
 /** Spec "Tokens" and D14: RS256 JWTs with iss, sub, aud, exp, iat, scope, and sid + jti on every token. */
 export class AccessTokens {
   constructor(
@@ -32,6 +37,17 @@ export class AccessTokens {
   /** Spec "ID token claims": iss, sub, aud, exp, iat, and the given ones (auth_time, nonce, scope claims). */
   issueIdToken(c: { sub: string; aud: string; ttlSeconds: number; claims: Record<string, unknown> }): string {
     return this.sign(c.claims, c.sub, c.aud, c.ttlSeconds);
+  }
+
+  /**
+   * P109: an OIDC Back-Channel Logout 1.0 logout token (§2.4): the ended session's sid and its user, for its
+   * client; the backchannel-logout event, no nonce; explicitly typed `logout+jwt` (§2.4, §4.1) so that it
+   * can't pass as an ID token. It is made at each attempt, so it never reaches the client expired: the 2 minutes
+   * are the §2.4 recommendation.
+   */
+  issueLogoutToken(c: { sub: string; aud: string; sid: string }): string {
+    const claims = { jti: this.random.uuid(), sid: c.sid, events: { [BACKCHANNEL_LOGOUT_EVENT]: {} } };
+    return this.sign(claims, c.sub, c.aud, LOGOUT_TOKEN_TTL_SECONDS, 'logout+jwt');
   }
 
   /** The public key a token's kid names (a retired one too, while it is published). */
@@ -61,12 +77,21 @@ export class AccessTokens {
     return typeof payload.aud === 'string' ? { aud: payload.aud } : undefined;
   }
 
-  /** Every token: RS256 with the current key's kid, typ JWT (D14), iss = BASE_URL; signed at once (P82). */
-  private sign(claims: Record<string, unknown>, sub: string, aud: string, ttlSeconds: number): string {
+  /**
+   * Every token: RS256 with the current key's kid, typ JWT (D14; a logout token's own, P109), iss = BASE_URL;
+   * signed at once (P82).
+   */
+  private sign(
+    claims: Record<string, unknown>,
+    sub: string,
+    aud: string,
+    ttlSeconds: number,
+    typ: 'JWT' | 'logout+jwt' = 'JWT',
+  ): string {
     const { kid, privateKey } = this.keys.signingKey();
     const iat = unixSeconds(this.clock.now());
     return signRs256Jwt(
-      { typ: 'JWT', kid },
+      { typ, kid },
       { ...claims, iss: this.issuer, sub, aud, iat, exp: iat + ttlSeconds },
       privateKey,
     );

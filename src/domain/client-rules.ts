@@ -1,4 +1,5 @@
 import { fieldError } from './errors.ts';
+import { parseOutboundUrl } from './webhook-addresses.ts';
 
 export const OAUTH_SCOPES = ['openid', 'profile', 'phone', 'email', 'kyc'] as const;
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
@@ -11,6 +12,8 @@ export interface ClientSpec {
   scope: string;
   token_endpoint_auth_method: (typeof AUTH_METHODS)[number];
   first_party: boolean;
+  /** P109: where OIDC Back-Channel Logout tokens go; null: the client is not told */
+  backchannel_logout_uri: string | null;
 }
 
 /**
@@ -73,8 +76,14 @@ const listOf = (value: unknown, field: string, allowed: readonly string[], fallb
   return [...new Set(value as string[])];
 };
 
-/** D19, D36 (RFC 7591 names): validates a client registration and fills its defaults. */
-export function parseClientSpec(body: Record<string, unknown>): ClientSpec {
+/**
+ * D19, D36 (RFC 7591 names, and OIDC Back-Channel Logout 1.0 §2.2's): validates a client registration and
+ * fills its defaults. The logout URI is called by this service, so D33's rules for webhook URLs hold.
+ */
+export function parseClientSpec(
+  body: Record<string, unknown>,
+  { allowPrivateNetworks }: { allowPrivateNetworks: boolean },
+): ClientSpec {
   const name = typeof body.client_name === 'string' ? body.client_name.trim() : '';
   if (name.length < 1 || name.length > 100)
     throw fieldError('INVALID_REQUEST', 'client_name', 'client_name must be 1-100 characters');
@@ -120,5 +129,9 @@ export function parseClientSpec(body: Record<string, unknown>): ClientSpec {
     scope: [...new Set(scopes)].join(' '),
     token_endpoint_auth_method: method as ClientSpec['token_endpoint_auth_method'],
     first_party: body.first_party === true,
+    backchannel_logout_uri:
+      body.backchannel_logout_uri == null
+        ? null
+        : parseOutboundUrl(body.backchannel_logout_uri, 'backchannel_logout_uri', allowPrivateNetworks),
   };
 }

@@ -16,6 +16,8 @@ export interface ClientDeps {
   clock: Clock;
   random: Random;
   sessions: SessionService;
+  /** D33: whether a back-channel logout URI may be http or a private address (P109) */
+  allowPrivateNetworks: boolean;
 }
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
@@ -37,7 +39,7 @@ export class ClientService {
   async createClient(
     body: Record<string, unknown>,
   ): Promise<{ client: ClientRow; client_secret: string | null }> {
-    const spec = parseClientSpec(body);
+    const spec = parseClientSpec(body, this.d);
     const secret = spec.token_endpoint_auth_method === 'none' ? null : this.d.random.token(32);
     const client = await clientsRepo.insert(this.d.db, {
       ...spec,
@@ -85,20 +87,24 @@ export class ClientService {
   }
 
   /**
-   * Name, redirect URIs, scopes, grant types and the first-party flag change; the authentication method does
-   * not (it decides whether there is a secret). Tokens already issued keep the scopes they were granted.
+   * Name, redirect URIs, scopes, grant types, the first-party flag and the back-channel logout URI (null
+   * removes it, P109) change; the authentication method does not (it decides whether there is a secret). Tokens already issued keep the scopes they were granted.
    */
   async updateClient(clientId: string, body: Record<string, unknown>): Promise<ClientRow> {
     const current = await this.getClient(clientId);
-    const spec = parseClientSpec({
-      client_name: current.client_name,
-      redirect_uris: current.redirect_uris,
-      grant_types: current.grant_types,
-      scope: current.scope,
-      first_party: current.first_party,
-      ...body,
-      token_endpoint_auth_method: current.token_endpoint_auth_method,
-    });
+    const spec = parseClientSpec(
+      {
+        client_name: current.client_name,
+        redirect_uris: current.redirect_uris,
+        grant_types: current.grant_types,
+        scope: current.scope,
+        first_party: current.first_party,
+        backchannel_logout_uri: current.backchannel_logout_uri,
+        ...body,
+        token_endpoint_auth_method: current.token_endpoint_auth_method,
+      },
+      this.d,
+    );
     const updated = await clientsRepo.update(this.d.db, clientId, spec);
     this.#cache.delete(clientId);
     this.#origins = undefined;

@@ -11,7 +11,7 @@ const base64urlJson = (value: Record<string, unknown>) =>
  * OpenSSL signs with AVX-512 IFMA. jose still verifies every token and exports the keys.
  */
 export function signRs256Jwt(
-  header: { kid: string; typ: 'JWT' },
+  header: { kid: string; typ: 'JWT' | 'logout+jwt' },
   payload: Record<string, unknown>,
   privateKey: KeyObject,
 ): string {

@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
+import { fieldError } from './errors.ts';
 
-// D33: which addresses a webhook may connect to. Three kinds: public (always allowed), private (allowed
+// D33: which addresses a webhook (or a back-channel logout, P109) may connect to. Three kinds: public (always allowed), private (allowed
 // only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true) and never (link-local, cloud metadata, and addresses
 // that are not a single reachable host). Checked on every resolved address at send time.
 
@@ -65,3 +66,34 @@ export const addressAllowed = (address: string, allowPrivate: boolean) => {
   const kind = addressKind(address);
   return kind === 'public' || (kind === 'private' && allowPrivate);
 };
+
+/**
+ * D33: an address this service will POST to (a webhook endpoint, a back-channel logout URI, P109): https
+ * only (http and private literal addresses only where allowed), no credentials, no fragment. Names are
+ * resolved and checked again at every send, since DNS can change.
+ */
+export function parseOutboundUrl(value: unknown, field: string, allowPrivateNetworks: boolean): string {
+  const bad = (why: string) => fieldError('INVALID_REQUEST', field, why);
+  if (typeof value !== 'string' || value.length > 2048)
+    throw bad(`${field} must be a URL of at most 2048 characters`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw bad(`${field} must be an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivateNetworks))
+    throw bad(`${field} must use https (D33; http only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)`);
+  if (url.username || url.password) throw bad(`${field} must not carry credentials`);
+  if (url.hash) throw bad(`${field} must not have a fragment`);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const literal = isIP(host) !== 0;
+  if (
+    (literal && !addressAllowed(host, allowPrivateNetworks)) ||
+    (!allowPrivateNetworks && /(^|\.)localhost$/i.test(host))
+  )
+    throw bad(
+      `${field} must not point at ${host}: loopback, private, link-local and metadata addresses are refused (D33)`,
+    );
+  return url.toString();
+}

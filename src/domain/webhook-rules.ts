@@ -1,7 +1,6 @@
-import { isIP } from 'node:net';
 import { fieldError } from './errors.ts';
 import { EVENT_TYPES } from './events.ts';
-import { addressAllowed } from './webhook-addresses.ts';
+import { parseOutboundUrl } from './webhook-addresses.ts';
 
 /** Spec "Retry policy": the delay before attempts 2-6, each counted from the previous failure (D32). */
 export const RETRY_DELAYS_SECONDS = [60, 5 * 60, 30 * 60, 2 * 3600, 24 * 3600] as const;
@@ -35,15 +34,14 @@ const ALL = '*';
 
 /**
  * The admin API's endpoint body (D36). `events` lists event types of the catalogue, or `["*"]` (the
- * default) for all. D33: https only (http and private literal addresses only where allowed); names are
- * resolved and checked again at every send, since DNS can change.
+ * default) for all; the url as parseOutboundUrl says (D33).
  */
 export function parseEndpointSpec(
   body: Record<string, unknown>,
   { partial, allowPrivateNetworks }: { partial: boolean; allowPrivateNetworks: boolean },
 ): Partial<EndpointSpec> {
   const spec: Partial<EndpointSpec> = {};
-  if (body.url !== undefined || !partial) spec.url = parseUrl(body.url, allowPrivateNetworks);
+  if (body.url !== undefined || !partial) spec.url = parseOutboundUrl(body.url, 'url', allowPrivateNetworks);
   if (body.events !== undefined) spec.event_types = parseEvents(body.events);
   else if (!partial) spec.event_types = [];
   if (body.description !== undefined) {
@@ -61,32 +59,6 @@ export function parseEndpointSpec(
     spec.enabled = body.enabled;
   } else if (!partial) spec.enabled = true;
   return spec;
-}
-
-function parseUrl(value: unknown, allowPrivateNetworks: boolean): string {
-  const bad = (why: string) => fieldError('INVALID_REQUEST', 'url', why);
-  if (typeof value !== 'string' || value.length > 2048)
-    throw bad('url must be a URL of at most 2048 characters');
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw bad('url must be an absolute URL');
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivateNetworks))
-    throw bad('url must use https (D33; http only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)');
-  if (url.username || url.password) throw bad('url must not carry credentials');
-  if (url.hash) throw bad('url must not have a fragment');
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const literal = isIP(host) !== 0;
-  if (
-    (literal && !addressAllowed(host, allowPrivateNetworks)) ||
-    (!allowPrivateNetworks && /(^|\.)localhost$/i.test(host))
-  )
-    throw bad(
-      `url must not point at ${host}: loopback, private, link-local and metadata addresses are refused (D33)`,
-    );
-  return url.toString();
 }
 
 function parseEvents(value: unknown): string[] {

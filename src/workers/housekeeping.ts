@@ -10,7 +10,7 @@ export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 /**
  * Rows that can no longer matter, a day past their end: spent codes, dead tokens, ended sessions (revoked,
  * or their refresh token run out, P59), old rate windows, unused KYC links; events past their retention
- * that no delivery still waits for; KYC photos and the operators' trail past the retention the operator set.
+ * that no delivery still waits for, and back-channel logouts as old; KYC photos and the operators' trail past the retention the operator set.
  */
 export function housekeeping(
   db: Database,
@@ -45,6 +45,12 @@ export function housekeeping(
         `DELETE FROM outbox_events o WHERE o.created_at < $1 AND NOT EXISTS (
            SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id AND d.status = 'pending')
          RETURNING 1`,
+        [addSeconds(now, -EVENT_RETENTION_SECONDS)],
+      );
+      // P109: a logout's retries are over within 27 hours; the row is kept as long as events, then goes.
+      counts.backchannel_logouts = await countRows(
+        db,
+        'DELETE FROM backchannel_logouts WHERE created_at < $1 RETURNING 1',
         [addSeconds(now, -EVENT_RETENTION_SECONDS)],
       );
       counts.kyc_links = await kycRepo.deleteStaleLinks(db, cutoff);

@@ -21,11 +21,14 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
       'https://shop.example/cb',
       '--scope',
       'openid phone',
+      '--backchannel-logout-uri',
+      'https://shop.example/logout',
       '--json',
     );
     assert.equal(created.code, 0, created.err);
     const client = JSON.parse(created.out);
     assert.equal(client.client_name, 'Shop');
+    assert.equal(client.backchannel_logout_uri, 'https://shop.example/logout', 'P109');
     assert.ok(client.client_secret);
     const pub = JSON.parse(
       cli(

@@ -107,7 +107,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await snap('overview');
   });
 
-  test('clients: register (the secret shown once), edit redirect URIs, scopes and first party, delete', async () => {
+  test('clients: register (the secret shown once), edit redirect URIs, scopes, first party and logout URI, delete', async () => {
     await page.goto(`${base}/console/clients`);
     await page.getByLabel('Name').fill('Acme Shop');
     await page.getByLabel('Redirect URIs (one per line)').fill('https://shop.example/cb');
@@ -128,12 +128,18 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
       .fill('https://shop.example/cb\nhttps://shop.example/cb2');
     await page.getByLabel('First party (skips the consent screen)').check();
     await page.getByLabel('email').check();
+    await page.getByLabel(/Back-channel logout URI/).fill('https://shop.example/logout');
     await submit('Save');
     assert.equal(await notice(), 'Saved.');
     await snap('client-edit');
     const saved = (await t.request('GET', `/admin/v1/clients/${clientId}`, { token: ADMIN_TOKEN })).body;
     assert.deepEqual(saved.redirect_uris, ['https://shop.example/cb', 'https://shop.example/cb2']);
     assert.equal(saved.first_party, true);
+    assert.equal(saved.backchannel_logout_uri, 'https://shop.example/logout', 'P109');
+    assert.equal(
+      await page.getByLabel(/Back-channel logout URI/).inputValue(),
+      'https://shop.example/logout',
+    );
     assert.equal(saved.scope, 'openid profile phone email kyc');
 
     await page.getByLabel('Redirect URIs (one per line)').fill('http://evil.example/cb');

@@ -152,6 +152,8 @@ export class TokenEndpointService {
       claims: {
         auth_time: unixSeconds(row.auth_time),
         ...(row.nonce ? { nonce: row.nonce } : {}),
+        // P109: the session its logout tokens will name (Back-Channel Logout §2.1), for a client that takes them
+        ...(client.backchannel_logout_uri ? { sid: write.session.id } : {}),
         ...idTokenClaims(user, row.scope),
       },
     });

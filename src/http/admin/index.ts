@@ -69,7 +69,7 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
         tags,
         security,
         params: idParam,
-        summary: 'Change name, redirect URIs, scope, grant types or first_party',
+        summary: 'Change name, redirect URIs, scope, grant types, first_party or backchannel_logout_uri',
         body: { type: 'object' },
       },
     },

@@ -18,6 +18,7 @@ export const adminClient = (c: ClientRow) => ({
   scope: c.scope,
   token_endpoint_auth_method: c.token_endpoint_auth_method,
   first_party: c.first_party,
+  backchannel_logout_uri: c.backchannel_logout_uri, // P109
   created_at: c.created_at,
 });
 

@@ -19,6 +19,7 @@ const clientBody = (f: Form) => ({
     .filter(Boolean),
   scope: list(f.scope).join(' '),
   first_party: one(f.first_party) === 'true',
+  backchannel_logout_uri: one(f.backchannel_logout_uri).trim() || null, // P109: empty removes it
 });
 
 /** Overview, clients, API keys and webhooks: what integrators are given. */
@@ -49,6 +50,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
           client_name: one(f.client_name),
           redirect_uris: one(f.redirect_uris),
           scope: list(f.scope).join(' '),
+          backchannel_logout_uri: one(f.backchannel_logout_uri),
         }),
         400,
       );

@@ -30,6 +30,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
       'iat',
       'auth_time',
       'nonce',
+      'sid', // P109: in ID tokens of clients that take back-channel logouts
       'name',
       'picture',
       'updated_at',
@@ -45,6 +46,9 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
     revocation_endpoint_auth_methods_supported: AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
     authorization_response_iss_parameter_supported: true,
+    // P109: OIDC Back-Channel Logout 1.0 §2.1; logout tokens always carry the sid
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
   app.get(
     '/.well-known/openid-configuration',

@@ -9,6 +9,8 @@ export interface ClientRow {
   scope: string;
   token_endpoint_auth_method: string;
   first_party: boolean;
+  /** P109 */
+  backchannel_logout_uri: string | null;
   created_at: Date;
   deleted_at: Date | null;
 }
@@ -20,8 +22,8 @@ export const clientsRepo = {
     one<ClientRow>(
       q,
       `INSERT INTO clients (client_id, client_name, client_secret_hash, redirect_uris, grant_types, scope,
-         token_endpoint_auth_method, first_party, created_at)
-       VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9) RETURNING *`,
+         token_endpoint_auth_method, first_party, backchannel_logout_uri, created_at)
+       VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10) RETURNING *`,
       [
         c.client_id,
         c.client_name,
@@ -31,6 +33,7 @@ export const clientsRepo = {
         c.scope,
         c.token_endpoint_auth_method,
         c.first_party,
+        c.backchannel_logout_uri,
         c.created_at,
       ],
     ),
@@ -49,7 +52,7 @@ export const clientsRepo = {
     maybeOne<ClientRow>(
       q,
       `UPDATE clients SET client_name = $2, redirect_uris = $3::jsonb, grant_types = $4::jsonb, scope = $5,
-         first_party = $6
+         first_party = $6, backchannel_logout_uri = $7
        WHERE client_id = $1 AND deleted_at IS NULL RETURNING *`,
       [
         clientId,
@@ -58,6 +61,7 @@ export const clientsRepo = {
         JSON.stringify(c.grant_types),
         c.scope,
         c.first_party,
+        c.backchannel_logout_uri,
       ],
     ),
 

@@ -1,4 +1,5 @@
 import { maybeOne, one, type Queryable } from '../db.ts';
+import { backchannelLogoutsCte } from './backchannel-logouts.ts';
 import { type OutboxEvent, outboxCtes, outboxParams, paramsFrom, type SqlValues } from './outbox.ts';
 import { resetLiveAccountCte, type UserRow } from './users.ts';
 
@@ -256,24 +257,26 @@ export const sessionsRepo = {
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id]),
 
   /** Returns the session only if this call revoked it, so its event is written once. */
-  revoke: (q: Queryable, id: string, reason: string, now: Date) =>
-    maybeOne<SessionRow>(
-      q,
-      'UPDATE sessions SET revoked_at = $3, revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *',
-      [id, reason, now],
-    ),
+  revoke: async (q: Queryable, id: string, reason: string, now: Date) =>
+    (await revokeWhere(q, 'id = $3', [now, reason, id]))[0] as SessionRow | undefined,
 
   /** P102: the user's sessions with one client. */
   revokeAllOfUserClient: (q: Queryable, userId: string, clientId: string, reason: string, now: Date) =>
-    q.query<SessionRow>(
-      `UPDATE sessions SET revoked_at = $4, revoke_reason = $3
-       WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL RETURNING *`,
-      [userId, clientId, reason, now],
-    ),
+    revokeWhere(q, 'user_id = $3 AND client_id = $4', [now, reason, userId, clientId]),
 
   revokeAllOfUser: (q: Queryable, userId: string, reason: string, now: Date) =>
-    q.query<SessionRow>(
-      'UPDATE sessions SET revoked_at = $3, revoke_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING *',
-      [userId, reason, now],
-    ),
+    revokeWhere(q, 'user_id = $3', [now, reason, userId]),
 };
+
+/**
+ * Revokes the sessions `where` picks ($1 is the time, $2 the reason) that nobody revoked yet, and answers
+ * them. P109: in the same statement, each one's back-channel logout, where its client takes them.
+ */
+const revokeWhere = (q: Queryable, where: string, params: unknown[]) =>
+  q.query<SessionRow>(
+    `WITH revoked AS (
+       UPDATE sessions SET revoked_at = $1, revoke_reason = $2 WHERE ${where} AND revoked_at IS NULL RETURNING *
+     ), ${backchannelLogoutsCte('revoked', '$1')}
+     SELECT * FROM revoked`,
+    params,
+  );

@@ -10,12 +10,22 @@ export interface Client {
   scope: string;
   token_endpoint_auth_method: string;
   first_party: boolean;
+  backchannel_logout_uri: string | null;
   created_at: string;
   client_secret?: string;
 }
 
 const scopeBoxes = (chosen: string[]) =>
   `<fieldset><legend>Scopes</legend>${OAUTH_SCOPES.map((s) => checkbox(s, 'scope', s, chosen.includes(s))).join('')}</fieldset>`;
+
+/** P109: where the client is told of its ended sessions; empty for none. */
+const logoutUri = (value: string | null | undefined) =>
+  text(
+    'Back-channel logout URI (optional; told of each ended session)',
+    'backchannel_logout_uri',
+    value ?? '',
+    'maxlength="2048"',
+  );
 
 const uris = (value: string) =>
   `<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3" required>${esc(value)}</textarea>`;
@@ -47,7 +57,8 @@ export const clientsPage = (f: Frame, clients: Client[], draft: Record<string, s
 <option value="client_secret_basic">Confidential: client_secret_basic</option>
 <option value="client_secret_post">Confidential: client_secret_post</option>
 <option value="none">Public (PKCE only, no secret)</option></select>
-<p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', false)}</p>`,
+<p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', false)}</p>` +
+          logoutUri(draft.backchannel_logout_uri),
         'Register',
         'block',
       )}`,
@@ -72,7 +83,8 @@ export const clientEditPage = (f: Frame, c: Client) =>
       text('Name', 'client_name', c.client_name, 'required maxlength="100"') +
         uris(c.redirect_uris.join('\n')) +
         scopeBoxes(c.scope.split(' ')) +
-        `<p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', c.first_party)}</p>`,
+        `<p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', c.first_party)}</p>` +
+        logoutUri(c.backchannel_logout_uri),
       'Save',
       'block',
     )}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${postForm(

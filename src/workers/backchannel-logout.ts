@@ -1,0 +1,143 @@
+import type { Logger } from 'pino';
+import type { AccessTokens } from '../domain/access-tokens.ts';
+import { afterFailure } from '../domain/webhook-rules.ts';
+import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Database } from '../storage/db.ts';
+import { backchannelLogoutsRepo, type ClaimedLogout } from '../storage/repositories/backchannel-logouts.ts';
+import type { WebhookSender } from '../webhooks/http-sender.ts';
+import { CLAIM_LEASE_SECONDS } from './webhook-delivery.ts';
+
+export interface BackchannelLogoutDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  sender: WebhookSender;
+  tokens: AccessTokens;
+  /** attempts in flight at once in this process */
+  concurrency?: number;
+  /** how often the worker looks for due logouts */
+  pollMs?: number;
+  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
+}
+
+/**
+ * P109: tells clients of their ended sessions (OIDC Back-Channel Logout 1.0 §2.5): a form POST of a fresh
+ * logout token to the client's logout URI, through the webhooks' sender (D33's address checks, 10 s, no
+ * redirects). A 2xx is done (§2.8 asks 200, and allows 204); anything else is tried again on the webhooks'
+ * schedule (D32), since a client that missed a logout keeps a session its user ended. Every instance runs
+ * one; claims in the database keep them apart.
+ */
+export class BackchannelLogoutWorker {
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #concurrency: number;
+  readonly #pollMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #tick: Promise<void> = Promise.resolve();
+  #running = false;
+
+  constructor(private readonly d: BackchannelLogoutDeps) {
+    this.#concurrency = d.concurrency ?? 16;
+    this.#pollMs = d.pollMs ?? 1000;
+  }
+
+  /** Sends everything due now, waiting for each attempt; answers how many attempts were made. */
+  async deliverDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await this.#claim(this.#concurrency);
+      if (claimed.length === 0) return total;
+      await Promise.all(claimed.map((c) => this.#attempt(c)));
+      total += claimed.length;
+    }
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#schedule();
+  }
+
+  /** Stops claiming and waits for the attempts in flight (graceful shutdown). */
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    await this.#tick;
+    await Promise.all(this.#inFlight);
+  }
+
+  #schedule(): void {
+    this.#timer = setTimeout(() => {
+      this.#tick = this.#claimFree().finally(() => {
+        if (this.#running) this.#schedule();
+      });
+    }, this.#pollMs);
+  }
+
+  /** Claims what the free slots allow and starts those attempts, without waiting for them. */
+  async #claimFree(): Promise<void> {
+    const free = this.#concurrency - this.#inFlight.size;
+    if (free <= 0) return;
+    let claimed: ClaimedLogout[];
+    try {
+      claimed = await this.#claim(free);
+    } catch (err) {
+      this.d.logger.error({ err }, 'claiming back-channel logouts failed');
+      return;
+    }
+    for (const c of claimed) {
+      const attempt: Promise<void> = this.#attempt(c).finally(() => this.#inFlight.delete(attempt));
+      this.#inFlight.add(attempt);
+    }
+  }
+
+  #claim(limit: number): Promise<ClaimedLogout[]> {
+    const now = this.d.clock.now();
+    return backchannelLogoutsRepo.claimDue(this.d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), limit);
+  }
+
+  /** One attempt; never rejects: a failure to record it leaves the claim to run out, and it is sent again. */
+  #attempt(c: ClaimedLogout): Promise<void> {
+    return this.#send(c).catch((err) =>
+      this.d.logger.error({ err, logout: { id: c.id, client_id: c.client_id } }, 'back-channel logout broke'),
+    );
+  }
+
+  async #send(c: ClaimedLogout): Promise<void> {
+    const started = this.d.clock.now();
+    const token = this.d.tokens.issueLogoutToken({ sub: c.user_id, aud: c.client_id, sid: c.session_id });
+    const result = await this.d.sender.send(
+      c.url,
+      { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Callsign-Backchannel-Logout' },
+      new URLSearchParams({ logout_token: token }).toString(),
+    );
+    const attempts = c.attempts + 1;
+    const outcome =
+      result.error === null
+        ? { status: 'delivered' as const, next: null }
+        : afterFailure(attempts, this.d.clock.now());
+    // The token is not logged: it is a credential the client acts on.
+    const log = {
+      logout: {
+        id: c.id,
+        client_id: c.client_id,
+        session_id: c.session_id,
+        attempt: attempts,
+        status_code: result.statusCode,
+        latency_ms: result.latencyMs,
+        error: result.error,
+        outcome: outcome.status,
+      },
+    };
+    if (result.error === null) this.d.logger.info(log, 'back-channel logout delivered');
+    else this.d.logger.warn(log, 'back-channel logout attempt failed');
+    this.d.onAttempt?.(outcome.status === 'pending' ? 'retrying' : outcome.status);
+    await backchannelLogoutsRepo.record(this.d.db, c, {
+      started_at: started,
+      status_code: result.statusCode,
+      error: result.error,
+      status: outcome.status,
+      attempts,
+      next_attempt_at: outcome.next,
+    });
+  }
+}
