@@ -8,6 +8,8 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
                  [--grant-type authorization_code --grant-type refresh_token] [--public | --auth-method M]
                  [--first-party] [--backchannel-logout-uri URI] [--json]
   clients list [--json]            clients delete CLIENT_ID
+  clients logouts CLIENT_ID [--status pending|delivered|failed] [--limit N] [--before TIME] [--json]
+  clients replay-logout LOGOUT_ID [--json]
   api-keys create --name NAME [--json]
   api-keys list [--json]           api-keys revoke KEY_ID
   keys rotate [--now] [--json]     keys reencrypt [--json]
@@ -23,10 +25,22 @@ const OPTIONS = {
   'first-party': { type: 'boolean' },
   'backchannel-logout-uri': { type: 'string' },
   now: { type: 'boolean' },
+  status: { type: 'string' },
   limit: { type: 'string' },
   before: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
+
+// P109: a client's back-channel logouts
+const LOGOUT_COLUMNS = [
+  'id',
+  'session_id',
+  'status',
+  'attempts',
+  'last_status_code',
+  'next_attempt_at',
+  'last_error',
+];
 
 /** Runs one admin command; answers the text to print. */
 export async function adminCommand(config: Config, args: string[]): Promise<string> {
@@ -63,6 +77,21 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
     case 'clients delete':
       await call(config, 'DELETE', `/clients/${encodeURIComponent(id ?? '')}`);
       return out({ deleted: id }, `deleted client ${id}`);
+    case 'clients logouts': {
+      const query = new URLSearchParams({
+        ...(o.status ? { status: o.status } : {}),
+        ...(o.limit ? { limit: o.limit } : {}),
+        ...(o.before ? { before: o.before } : {}),
+      });
+      const path = `/clients/${encodeURIComponent(id ?? '')}/backchannel-logouts?${query}`;
+      const list = (await call(config, 'GET', path)) as { data: Json[] };
+      return out(list, table(list.data, LOGOUT_COLUMNS));
+    }
+    case 'clients replay-logout': {
+      const path = `/backchannel-logouts/${encodeURIComponent(id ?? '')}/replay`;
+      const b = (await call(config, 'POST', path, {})) as Json;
+      return out(b, table([b], LOGOUT_COLUMNS));
+    }
     case 'api-keys create': {
       const k = (await call(config, 'POST', '/api-keys', { name: o.name })) as Json;
       return out(k, `id: ${k.id}\nkey: ${k.key}   (shown once: keep it now)`);

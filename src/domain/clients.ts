@@ -2,6 +2,7 @@ import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database } from '../storage/db.ts';
 import { type ApiKeyRow, apiKeysRepo } from '../storage/repositories/api-keys.ts';
+import { backchannelLogoutsRepo, type LogoutRow } from '../storage/repositories/backchannel-logouts.ts';
 import { type ClientRow, clientsRepo } from '../storage/repositories/clients.ts';
 import { consentsRepo } from '../storage/repositories/consents.ts';
 import { sessionsRepo } from '../storage/repositories/sessions.ts';
@@ -9,6 +10,7 @@ import { newClientId, parseClientSpec, webOrigins } from './client-rules.ts';
 import { safeEqual, sha256 } from './crypto.ts';
 import { DomainError } from './errors.ts';
 import { isUuid } from './ids.ts';
+import { parseSendLogPage } from './paging.ts';
 import type { SessionService } from './sessions.ts';
 
 export interface ClientDeps {
@@ -113,6 +115,24 @@ export class ClientService {
   }
 
   /** A deleted client's sessions end with it (reason admin, D34), so none of its tokens outlive it. */
+  /** P109: the client's back-channel logouts, newest first, filtered and paged as webhook deliveries. */
+  async backchannelLogouts(clientId: string, query: { status?: unknown; before?: unknown; limit?: unknown }) {
+    await this.getClient(clientId);
+    return backchannelLogoutsRepo.listOfClient(this.d.db, clientId, parseSendLogPage(query));
+  }
+
+  /**
+   * P109: an operator sends a logout again (its client was down past the last retry), on a fresh schedule.
+   * A logout of a deleted client is not found: it is never sent.
+   */
+  async replayBackchannelLogout(id: string): Promise<LogoutRow> {
+    const logout = isUuid(id)
+      ? await backchannelLogoutsRepo.replay(this.d.db, id, this.d.clock.now())
+      : undefined;
+    if (!logout) throw notFound('back-channel logout');
+    return logout;
+  }
+
   async deleteClient(clientId: string): Promise<void> {
     await this.d.db.transaction(async (tx) => {
       if (!(await clientsRepo.markDeleted(tx, clientId, this.d.clock.now()))) throw notFound('client');

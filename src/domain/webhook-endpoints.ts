@@ -2,10 +2,11 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database } from '../storage/db.ts';
 import { outboxRepo } from '../storage/repositories/outbox.ts';
-import { type DeliveryStatus, webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
+import { webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
 import { type WebhookEndpointRow, webhookEndpointsRepo } from '../storage/repositories/webhook-endpoints.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { isUuid } from './ids.ts';
+import { parseSendLogPage } from './paging.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
 import { type EndpointSpec, newWebhookSecret, parseEndpointSpec } from './webhook-rules.ts';
 
@@ -121,20 +122,7 @@ export class WebhookEndpointService {
 
   async deliveries(endpointId: string, query: { status?: unknown; before?: unknown; limit?: unknown }) {
     await this.get(endpointId);
-    const status = query.status;
-    if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status as string))
-      throw fieldError('INVALID_REQUEST', 'status', 'status must be pending, delivered or failed');
-    const limit = query.limit === undefined ? 50 : Number(query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-      throw fieldError('INVALID_REQUEST', 'limit', 'limit must be 1-200');
-    const before = query.before === undefined ? undefined : new Date(String(query.before));
-    if (before && Number.isNaN(before.getTime()))
-      throw fieldError('INVALID_REQUEST', 'before', 'before must be an ISO 8601 timestamp');
-    return webhookDeliveriesRepo.listOfEndpoint(this.d.db, endpointId, {
-      status: status as DeliveryStatus | undefined,
-      before,
-      limit,
-    });
+    return webhookDeliveriesRepo.listOfEndpoint(this.d.db, endpointId, parseSendLogPage(query));
   }
 
   async delivery(id: string) {

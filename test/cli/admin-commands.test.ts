@@ -50,6 +50,31 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
     const list = JSON.parse(cli('clients', 'list', '--json').out);
     assert.equal(list.data.length, 3);
     assert.match(cli('clients', 'list').out, /Shop/);
+    // P109: the client's back-channel logouts (none yet; test/oauth/backchannel-logout.test.ts sends some)
+    const logouts = cli(
+      'clients',
+      'logouts',
+      client.client_id,
+      '--status',
+      'failed',
+      '--limit',
+      '5',
+      '--json',
+    );
+    assert.equal(logouts.code, 0, logouts.err);
+    assert.deepEqual(JSON.parse(logouts.out), { data: [] });
+    for (const [flag, value] of [
+      ['--status', 'lost'],
+      ['--limit', '0'],
+      ['--before', 'yesterday'],
+    ]) {
+      const refused = cli('clients', 'logouts', client.client_id, flag, value);
+      assert.equal(refused.code, 1, flag);
+      assert.match(refused.err, new RegExp(`invalid_request: .*\\(${flag.slice(2)}\\)`), flag);
+    }
+    const missing = cli('clients', 'replay-logout', '00000000-0000-4000-8000-000000000000');
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /not_found: no such back-channel logout/);
     const deleted = cli('clients', 'delete', client.client_id);
     assert.equal(deleted.code, 0, `${deleted.err}\n${server.output()}`);
     assert.equal(JSON.parse(cli('clients', 'list', '--json').out).data.length, 2);

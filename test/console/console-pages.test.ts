@@ -142,9 +142,38 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     );
     assert.equal(saved.scope, 'openid profile phone email kyc');
 
+    // P109: the logouts the client was sent; one it missed past the last retry is sent again from here.
+    assert.equal(await page.getByRole('heading', { name: 'Back-channel logouts' }).count(), 1);
+    assert.match(await page.content(), /No back-channel logouts\./);
+    const sessionId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
+    await t.c.db.query(
+      `INSERT INTO backchannel_logouts (id, client_id, session_id, user_id, status, attempts, last_status_code,
+         last_error, created_at)
+       VALUES (gen_random_uuid(), $1, $2, gen_random_uuid(), 'failed', 6, 503, 'receiver answered 503', $3)`,
+      [clientId, sessionId, t.clock.now()],
+    );
+    await page.reload();
+    const logout = page.getByRole('row', { name: new RegExp(sessionId) });
+    assert.match((await logout.textContent()) ?? '', /failed\s*6\s*–\s*503\s*receiver answered 503/);
+    await snap('client-logouts');
+    await submit('Send again');
+    assert.equal(await notice(), 'Logout queued again.');
+    assert.match((await logout.textContent()) ?? '', /pending\s*0/);
+    await page.getByRole('link', { name: 'failed' }).click();
+    assert.equal(
+      await page.getByRole('row', { name: new RegExp(sessionId) }).count(),
+      0,
+      'filtered by status',
+    );
+
     await page.getByLabel('Redirect URIs (one per line)').fill('http://evil.example/cb');
     await submit('Save');
     assert.match((await page.getByRole('alert').textContent()) ?? '', /https/);
+    assert.equal(
+      await page.getByRole('row', { name: new RegExp(sessionId) }).count(),
+      1,
+      'the page shown with the error keeps the log',
+    );
 
     await submit('Delete client');
     assert.equal(await notice(), 'Client deleted; its sessions ended.');

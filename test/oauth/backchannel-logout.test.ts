@@ -270,6 +270,91 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
     assert.equal(decodeJwt(logoutTokens(from)[0]).sid, sid);
   });
 
+  test("operators list a client's logouts and send a failed one again (admin API)", async () => {
+    const client = await publicClient();
+    const u = await signUp(t);
+    const [missed, seen] = [
+      decodeJwt((await sessionWith(client.client_id, u)).access_token).sid as string,
+      decodeJwt((await sessionWith(client.client_id, u)).access_token).sid as string,
+    ];
+    receiver.respond = () => 503;
+    try {
+      await t.c.db.transaction((tx) => t.c.sessions.revoke(tx, missed, 'admin'));
+      for (const delay of [...RETRY_DELAYS_SECONDS, 0]) {
+        assert.equal(await t.c.backchannelLogouts.deliverDue(), 1);
+        t.clock.advance(delay);
+      }
+      assert.equal((await rowsOf(missed))[0].status, 'failed', 'the client was down past the last retry');
+    } finally {
+      receiver.respond = () => 204;
+    }
+    t.clock.advance(1);
+    await t.c.db.transaction((tx) => t.c.sessions.revoke(tx, seen, 'admin'));
+    assert.equal(await t.c.backchannelLogouts.deliverDue(), 1);
+
+    const log = (q = '') => adminRequest(t, 'GET', `/clients/${client.client_id}/backchannel-logouts${q}`);
+    const all = (await log()).body.data;
+    assert.deepEqual(
+      all.map((b: { session_id: string }) => b.session_id),
+      [seen, missed],
+      'newest first',
+    );
+    const [delivered, failed] = all;
+    assert.equal(delivered.status, 'delivered');
+    assert.equal(delivered.last_status_code, 204);
+    assert.ok(delivered.delivered_at);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.attempts, RETRY_DELAYS_SECONDS.length + 1);
+    assert.equal(failed.last_status_code, 503);
+    assert.equal(failed.next_attempt_at, null);
+    assert.equal(failed.user_id, u.user.id);
+    assert.equal(failed.client_id, client.client_id);
+    assert.ok(!JSON.stringify(all).includes('logout_token'), 'no token is kept, so none is shown');
+    assert.deepEqual(
+      (await log('?status=failed')).body.data.map((b: { id: string }) => b.id),
+      [failed.id],
+    );
+    assert.deepEqual(
+      (await log('?limit=1')).body.data.map((b: { id: string }) => b.id),
+      [delivered.id],
+    );
+    assert.deepEqual(
+      (await log(`?before=${encodeURIComponent(delivered.created_at)}`)).body.data.map(
+        (b: { id: string }) => b.id,
+      ),
+      [failed.id],
+    );
+    for (const q of ['?status=lost', '?limit=0', '?limit=201', '?limit=1e1', '?before=yesterday']) {
+      const res = await log(q);
+      assert.equal(res.status, 400, q);
+      assert.equal(res.body.error, 'invalid_request', q);
+    }
+    assert.equal((await adminRequest(t, 'GET', '/clients/nope/backchannel-logouts')).status, 404);
+
+    const from = receiver.received.length;
+    const replayed = await adminRequest(t, 'POST', `/backchannel-logouts/${failed.id}/replay`);
+    assert.equal(replayed.status, 202);
+    assert.equal(replayed.body.status, 'pending');
+    assert.equal(replayed.body.attempts, 0);
+    assert.equal(new Date(replayed.body.next_attempt_at).getTime(), t.clock.now().getTime());
+    assert.equal(await t.c.backchannelLogouts.deliverDue(), 1);
+    const [token] = logoutTokens(from);
+    const { payload } = await jwtVerify(token, jwks, {
+      issuer: BASE,
+      audience: client.client_id,
+      currentDate: t.clock.now(),
+    });
+    assert.equal(payload.sid, missed, 'a fresh token for the same session');
+    assert.equal((await rowsOf(missed))[0].status, 'delivered');
+
+    for (const id of ['nope', '00000000-0000-4000-8000-000000000000'])
+      assert.equal((await adminRequest(t, 'POST', `/backchannel-logouts/${id}/replay`)).status, 404, id);
+    assert.equal((await adminRequest(t, 'DELETE', `/clients/${client.client_id}`)).status, 204);
+    const afterDeletion = await adminRequest(t, 'POST', `/backchannel-logouts/${failed.id}/replay`);
+    assert.equal(afterDeletion.status, 404, 'a deleted client is never called');
+    assert.equal((await rowsOf(missed))[0].status, 'delivered', 'and its log is left as it was');
+  });
+
   test('housekeeping removes a logout after the events retention', async () => {
     const client = await publicClient();
     const u = await signUp(t);

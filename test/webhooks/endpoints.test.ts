@@ -142,7 +142,7 @@ describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
       const next = (await log(`?limit=2&before=${encodeURIComponent(first[1].created_at)}`)).body.data;
       assert.equal(next.length, 1);
       assert.equal((await log('?status=delivered')).body.data.length, 3);
-      for (const q of ['?status=lost', '?limit=0', '?limit=201', '?before=yesterday'])
+      for (const q of ['?status=lost', '?limit=0', '?limit=201', '?limit=1e1', '?before=yesterday'])
         assert.equal((await log(q)).status, 400, q);
     } finally {
       await receiver.close();

@@ -9,8 +9,8 @@ import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';
 import { keepAdminAction } from './admin-trail.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
-import { adminAction, adminApiKey, adminClient } from './presenters.ts';
-import { idOf, idParam, security } from './route-schema.ts';
+import { adminAction, adminApiKey, adminBackchannelLogout, adminClient } from './presenters.ts';
+import { idOf, idParam, security, sendLogQuery } from './route-schema.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
@@ -83,6 +83,37 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
       await c.clients.deleteClient(idOf(request));
       return reply.status(204).send();
     },
+  );
+
+  app.get(
+    '/clients/:id/backchannel-logouts',
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Back-channel logouts sent to the client (P109), newest first',
+        querystring: sendLogQuery,
+      },
+    },
+    async (request) => ({
+      data: (await c.clients.backchannelLogouts(idOf(request), request.query as Record<string, unknown>)).map(
+        adminBackchannelLogout,
+      ),
+    }),
+  );
+  app.post(
+    '/backchannel-logouts/:id/replay',
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Send a back-channel logout again, on a fresh schedule',
+      },
+    },
+    async (request, reply) =>
+      reply.status(202).send(adminBackchannelLogout(await c.clients.replayBackchannelLogout(idOf(request)))),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import { presentEvents } from '../../domain/webhook-rules.ts';
 import type { AdminActionRow } from '../../storage/repositories/admin-actions.ts';
 import type { ApiKeyRow } from '../../storage/repositories/api-keys.ts';
+import type { LogoutRow } from '../../storage/repositories/backchannel-logouts.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import type { PhotoRow, VerificationRow } from '../../storage/repositories/kyc.ts';
 import type { SessionRow } from '../../storage/repositories/sessions.ts';
@@ -67,6 +68,22 @@ export const adminAttempt = (a: AttemptRow) => ({
 });
 
 /** D31: what an operator reviews. Photos are fetched one by one from their `url` (admin token needed). */
+/** P109: a back-channel logout; its token is made at each attempt and never kept, so never shown. */
+export const adminBackchannelLogout = (b: LogoutRow) => ({
+  id: b.id,
+  client_id: b.client_id,
+  session_id: b.session_id,
+  user_id: b.user_id,
+  status: b.status,
+  attempts: b.attempts,
+  next_attempt_at: b.status === 'pending' ? b.next_attempt_at : null,
+  last_attempt_at: b.last_attempt_at,
+  last_status_code: b.last_status_code,
+  last_error: b.last_error,
+  delivered_at: b.delivered_at,
+  created_at: b.created_at,
+});
+
 export const adminVerification = (v: VerificationRow) => ({
   id: v.id,
   user_id: v.user_id,

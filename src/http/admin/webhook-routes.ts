@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { adminAttempt, adminDelivery, adminWebhookEndpoint } from './presenters.ts';
-import { idOf, idParam, security } from './route-schema.ts';
+import { idOf, idParam, security, sendLogQuery } from './route-schema.ts';
 
 const tags = ['Admin: webhooks'];
 const endpointBody = {
@@ -102,14 +102,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Delivery log, newest first',
-        querystring: {
-          type: 'object',
-          properties: {
-            status: { type: 'string' },
-            limit: { type: 'string' },
-            before: { type: 'string', description: 'created_at of the last row of the previous page' },
-          },
-        },
+        querystring: sendLogQuery,
       },
     },
     async (request) => ({

@@ -56,21 +56,35 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
       );
     return ctx.page(reply, clientCreatedPage(frame, res.body));
   });
+  /** The client's page with its back-channel logouts (P109), or undefined when there is no such client. */
+  const showClient = async (request: FastifyRequest, error?: string) => {
+    const id = param(request);
+    const status = one((request.query as Form).status) || undefined;
+    const [client, logouts] = await Promise.all([
+      ctx.api(request, 'GET', `/clients/${id}`),
+      ctx.api(
+        request,
+        'GET',
+        `/clients/${id}/backchannel-logouts?limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`,
+      ),
+    ]);
+    if (client.status !== 200) return undefined;
+    return clientEditPage(
+      ctx.frame(request, '/console/clients', { error }),
+      client.body,
+      logouts.body.data ?? [],
+      status,
+    );
+  };
   app.get('/console/clients/:id', hide, async (request, reply) => {
-    const res = await ctx.api(request, 'GET', `/clients/${param(request)}`);
-    if (res.status !== 200) return ctx.seeOther(reply, '/console/clients', 'No such client.');
-    return ctx.page(reply, clientEditPage(ctx.frame(request, '/console/clients'), res.body));
+    const page = await showClient(request);
+    return page ? ctx.page(reply, page) : ctx.seeOther(reply, '/console/clients', 'No such client.');
   });
   app.post('/console/clients/:id', hide, async (request, reply) => {
     const res = await ctx.api(request, 'PATCH', `/clients/${param(request)}`, clientBody(form(request)));
     if (res.status === 200) return ctx.seeOther(reply, `/console/clients/${param(request)}`, 'Saved.');
-    const current = await ctx.api(request, 'GET', `/clients/${param(request)}`);
-    if (current.status !== 200) return ctx.seeOther(reply, '/console/clients', 'No such client.');
-    return ctx.page(
-      reply,
-      clientEditPage(ctx.frame(request, '/console/clients', { error: problem(res) }), current.body),
-      400,
-    );
+    const page = await showClient(request, problem(res));
+    return page ? ctx.page(reply, page, 400) : ctx.seeOther(reply, '/console/clients', 'No such client.');
   });
   app.post('/console/clients/:id/delete', hide, async (request, reply) => {
     const res = await ctx.api(request, 'DELETE', `/clients/${param(request)}`);
@@ -79,6 +93,12 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
       '/console/clients',
       res.status === 204 ? 'Client deleted; its sessions ended.' : problem(res),
     );
+  });
+
+  app.post('/console/backchannel-logouts/:id/replay', hide, async (request, reply) => {
+    const res = await ctx.api(request, 'POST', `/backchannel-logouts/${param(request)}/replay`);
+    const back = `/console/clients/${encodeURIComponent(one(form(request).client))}`;
+    return ctx.seeOther(reply, back, res.status === 202 ? 'Logout queued again.' : problem(res));
   });
 
   // API keys (D23)

@@ -23,3 +23,5 @@ CREATE TABLE backchannel_logouts (
 );
 CREATE INDEX backchannel_logouts_due ON backchannel_logouts (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX backchannel_logouts_created_at ON backchannel_logouts (created_at);
+-- the client's log in the admin API and the console, newest first
+CREATE INDEX backchannel_logouts_by_client ON backchannel_logouts (client_id, created_at DESC);

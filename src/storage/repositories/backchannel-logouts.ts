@@ -1,4 +1,4 @@
-import type { Queryable } from '../db.ts';
+import { maybeOne, type Queryable } from '../db.ts';
 
 export type LogoutStatus = 'pending' | 'delivered' | 'failed';
 
@@ -11,6 +11,22 @@ export interface ClaimedLogout {
   session_id: string;
   user_id: string;
   url: string;
+}
+
+/** A logout as operators see it (the token is made at each attempt and never kept). */
+export interface LogoutRow {
+  id: string;
+  client_id: string;
+  session_id: string;
+  user_id: string;
+  status: LogoutStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: Date;
 }
 
 export interface LogoutResult {
@@ -72,5 +88,29 @@ export const backchannelLogoutsRepo = {
         r.status_code,
         r.error,
       ],
+    ),
+
+  /** A client's logouts, newest first, a page at a time (as webhook deliveries). */
+  listOfClient: (
+    q: Queryable,
+    clientId: string,
+    o: { status?: LogoutStatus; before?: Date; limit: number },
+  ) =>
+    q.query<LogoutRow>(
+      `SELECT * FROM backchannel_logouts
+       WHERE client_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::timestamptz IS NULL OR created_at < $3)
+       ORDER BY created_at DESC, id LIMIT $4`,
+      [clientId, o.status ?? null, o.before ?? null, o.limit],
+    ),
+
+  /** An operator's "send again": a fresh schedule from now, for a logout of a live client. */
+  replay: (q: Queryable, id: string, now: Date) =>
+    maybeOne<LogoutRow>(
+      q,
+      `UPDATE backchannel_logouts b SET status = 'pending', attempts = 0, next_attempt_at = $2, delivered_at = NULL
+       FROM clients c
+       WHERE b.id = $1 AND c.client_id = b.client_id AND c.deleted_at IS NULL
+       RETURNING b.*`,
+      [id, now],
     ),
 };

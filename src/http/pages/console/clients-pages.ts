@@ -1,6 +1,16 @@
 import { OAUTH_SCOPES } from '../../../domain/client-rules.ts';
 import { esc } from '../html.ts';
-import { checkbox, consolePage, type Frame, postForm, secretBox, table, text, when } from './layout.ts';
+import {
+  checkbox,
+  consolePage,
+  type Frame,
+  postForm,
+  secretBox,
+  statusFilters,
+  table,
+  text,
+  when,
+} from './layout.ts';
 
 export interface Client {
   client_id: string;
@@ -13,6 +23,18 @@ export interface Client {
   backchannel_logout_uri: string | null;
   created_at: string;
   client_secret?: string;
+}
+
+/** P109: a back-channel logout as the admin API shows it. */
+export interface Logout {
+  id: string;
+  session_id: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
 }
 
 const scopeBoxes = (chosen: string[]) =>
@@ -73,7 +95,31 @@ export const clientCreatedPage = (f: Frame, c: Client) =>
     }<p><a href="/console/clients">Back to clients</a></p>`,
   );
 
-export const clientEditPage = (f: Frame, c: Client) =>
+/** P109: what the client was told of its ended sessions, with "send again" for a logout it missed. */
+const logoutLog = (f: Frame, c: Client, logouts: Logout[], status: string | undefined) => {
+  const base = `/console/clients/${encodeURIComponent(c.client_id)}`;
+  return `<h2>Back-channel logouts</h2><p>${statusFilters(base, status)}</p>${table(
+    ['Session', 'Status', 'Attempts', 'Next attempt', 'Response', 'Error', 'Created', ''],
+    logouts.map((b) => [
+      `<code>${esc(b.session_id)}</code>`,
+      esc(b.status),
+      String(b.attempts),
+      when(b.next_attempt_at),
+      b.last_status_code === null ? '–' : String(b.last_status_code),
+      esc(b.last_error ?? ''),
+      when(b.created_at),
+      postForm(
+        `/console/backchannel-logouts/${b.id}/replay`,
+        f.csrf,
+        `<input type="hidden" name="client" value="${esc(c.client_id)}">`,
+        'Send again',
+      ),
+    ]),
+    'No back-channel logouts.',
+  )}`;
+};
+
+export const clientEditPage = (f: Frame, c: Client, logouts: Logout[], status: string | undefined) =>
   consolePage(
     `Client: ${c.client_name}`,
     f,
@@ -87,7 +133,7 @@ export const clientEditPage = (f: Frame, c: Client) =>
         logoutUri(c.backchannel_logout_uri),
       'Save',
       'block',
-    )}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${postForm(
+    )}${c.backchannel_logout_uri || logouts.length || status ? logoutLog(f, c, logouts, status) : ''}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${postForm(
       `/console/clients/${encodeURIComponent(c.client_id)}/delete`,
       f.csrf,
       '',

@@ -92,3 +92,13 @@ export const when = (v: unknown) =>
           .replace(/\.\d+Z$/, 'Z'),
       )
     : '–';
+
+/** The status filter of a log of sends (webhook deliveries, back-channel logouts): links to `base?status=`. */
+export const statusFilters = (base: string, status: string | undefined) =>
+  ['all', 'pending', 'delivered', 'failed']
+    .map((s) =>
+      (status ?? 'all') === s
+        ? `<strong>${s}</strong>`
+        : `<a href="${base}${s === 'all' ? '' : `?status=${s}`}">${s}</a>`,
+    )
+    .join(' · ');

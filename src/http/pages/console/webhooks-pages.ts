@@ -1,6 +1,16 @@
 import { EVENT_TYPES } from '../../../domain/events.ts';
 import { esc } from '../html.ts';
-import { checkbox, consolePage, type Frame, postForm, secretBox, table, text, when } from './layout.ts';
+import {
+  checkbox,
+  consolePage,
+  type Frame,
+  postForm,
+  secretBox,
+  statusFilters,
+  table,
+  text,
+  when,
+} from './layout.ts';
 
 export interface Endpoint {
   id: string;
@@ -68,13 +78,6 @@ export const endpointSecretPage = (f: Frame, e: Endpoint, title: string) =>
 
 export const endpointPage = (f: Frame, e: Endpoint, deliveries: Delivery[], status: string | undefined) => {
   const base = `/console/webhooks/${e.id}`;
-  const filters = ['all', 'pending', 'delivered', 'failed']
-    .map((s) =>
-      (status ?? 'all') === s
-        ? `<strong>${s}</strong>`
-        : `<a href="${base}${s === 'all' ? '' : `?status=${s}`}">${s}</a>`,
-    )
-    .join(' · ');
   return consolePage(
     'Webhook endpoint',
     f,
@@ -94,7 +97,7 @@ export const endpointPage = (f: Frame, e: Endpoint, deliveries: Delivery[], stat
       '',
       'Delete endpoint',
     )}</p>
-<h2>Delivery log</h2><p>${filters}</p>${table(
+<h2>Delivery log</h2><p>${statusFilters(base, status)}</p>${table(
       ['Event', 'Status', 'Attempts', 'Next attempt', 'Response', 'Latency', 'Error', 'Created', ''],
       deliveries.map((d) => [
         `${esc(d.event_type)}<br><small><code>${esc(d.event_id)}</code></small>`,
