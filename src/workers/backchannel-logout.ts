@@ -5,7 +5,7 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { backchannelLogoutsRepo, type ClaimedLogout } from '../storage/repositories/backchannel-logouts.ts';
 import type { WebhookSender } from '../webhooks/http-sender.ts';
-import { CLAIM_LEASE_SECONDS } from './webhook-delivery.ts';
+import { CLAIM_LEASE_SECONDS, sendAllDue } from './claimed-sends.ts';
 
 export interface BackchannelLogoutDeps {
   db: Database;
@@ -41,14 +41,12 @@ export class BackchannelLogoutWorker {
   }
 
   /** Sends everything due now, waiting for each attempt; answers how many attempts were made. */
-  async deliverDue(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const claimed = await this.#claim(this.#concurrency);
-      if (claimed.length === 0) return total;
-      await Promise.all(claimed.map((c) => this.#attempt(c)));
-      total += claimed.length;
-    }
+  deliverDue(): Promise<number> {
+    return sendAllDue(
+      (limit) => this.#claim(limit),
+      (c) => this.#attempt(c),
+      this.#concurrency,
+    );
   }
 
   start(): void {

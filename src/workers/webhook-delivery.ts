@@ -9,9 +9,7 @@ import {
 } from '../storage/repositories/webhook-deliveries.ts';
 import type { WebhookSender } from '../webhooks/http-sender.ts';
 import { signDelivery } from '../webhooks/signature.js';
-
-/** How long a claim holds: well past the 10 s attempt timeout (D32) plus recording the result. */
-export const CLAIM_LEASE_SECONDS = 60;
+import { CLAIM_LEASE_SECONDS, sendAllDue } from './claimed-sends.ts';
 
 export interface DeliveryWorkerDeps {
   db: Database;
@@ -63,14 +61,12 @@ export class WebhookDeliveryWorker {
   }
 
   /** Sends everything due now, waiting for each attempt; answers how many attempts were made. */
-  async deliverDue(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const claimed = await this.#claim(this.#concurrency);
-      if (claimed.length === 0) return total;
-      await Promise.all(claimed.map((c) => this.#attempt(c)));
-      total += claimed.length;
-    }
+  deliverDue(): Promise<number> {
+    return sendAllDue(
+      (limit) => this.#claim(limit),
+      (c) => this.#attempt(c),
+      this.#concurrency,
+    );
   }
 
   start(): void {

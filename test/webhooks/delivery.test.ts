@@ -5,11 +5,8 @@ import { EVENT_TYPES } from '../../src/domain/events.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhook-rules.ts';
 import { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
-import {
-  CLAIM_LEASE_SECONDS,
-  DELIVERIES_CHANNEL,
-  WebhookDeliveryWorker,
-} from '../../src/workers/webhook-delivery.ts';
+import { CLAIM_LEASE_SECONDS } from '../../src/workers/claimed-sends.ts';
+import { DELIVERIES_CHANNEL, WebhookDeliveryWorker } from '../../src/workers/webhook-delivery.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';

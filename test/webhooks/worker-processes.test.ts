@@ -11,7 +11,7 @@ import { buildContainer, type Container } from '../../src/container.ts';
 import { createLogger } from '../../src/logger.ts';
 import { ManualClock } from '../../src/providers/clock.ts';
 import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
-import { CLAIM_LEASE_SECONDS } from '../../src/workers/webhook-delivery.ts';
+import { CLAIM_LEASE_SECONDS } from '../../src/workers/claimed-sends.ts';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database.ts';
 import { sample } from '../helpers/metrics.ts';
 import { BIN } from '../helpers/spawn-server.ts';
