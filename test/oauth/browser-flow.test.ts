@@ -60,7 +60,11 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
       { execute: [oidc.allowInsecureRequests] },
     );
 
-  async function authorizationUrl(config: oidc.Configuration, scope = 'openid profile phone kyc') {
+  async function authorizationUrl(
+    config: oidc.Configuration,
+    scope = 'openid profile phone kyc',
+    extra: Record<string, string> = {},
+  ) {
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -71,6 +75,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
       code_challenge_method: 'S256',
       state,
       nonce,
+      ...extra,
     });
     return { url, verifier, state, nonce };
   }
@@ -204,6 +209,43 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     assert.equal(new URL(page.url()).searchParams.get('state'), 'bye');
     await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
     await page.getByLabel('PIN').waitFor({ timeout: 5000 });
+    await context.close();
+  });
+
+  test('P110: prompt=create opens on sign-up although the browser is signed in; the new account comes back', async () => {
+    const existing = await signUp(t);
+    const app = await register({ first_party: true, token_endpoint_auth_method: 'none' });
+    const config = await discover(app);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
+    await page.getByLabel('Phone number').fill(existing.phone);
+    await page.getByLabel('PIN').fill(existing.pin);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.href.startsWith(callback));
+
+    const { url, verifier, state, nonce } = await authorizationUrl(config, 'openid phone', {
+      prompt: 'create',
+    });
+    await page.goto(url.href);
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Create account');
+    const phone = uniquePhone();
+    await page.getByLabel('Phone number').fill(phone);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Code').fill(t.sms.lastCode(phone));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('PIN').fill('480715');
+    await page.getByLabel('Handle').fill(uniqueHandle());
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.href.startsWith(callback));
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
+    const claims = tokens.claims();
+    assert.equal(claims?.phone, phone);
+    assert.notEqual(claims?.sub, existing.user.id, 'a new account, not the signed-in one');
     await context.close();
   });
 

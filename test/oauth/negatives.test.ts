@@ -23,6 +23,7 @@ import {
   decideConsent,
   exchangeCode,
   pkce,
+  postSignIn,
   REDIRECT,
   refreshGrant,
   registerClient,
@@ -616,7 +617,13 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       assert.equal(await ask(pub.client_id, extra), 'invalid_request', JSON.stringify(extra));
 
     const discovery = (await t.request('GET', '/.well-known/openid-configuration')).body;
-    assert.deepEqual(discovery.prompt_values_supported, ['none', 'login', 'consent', 'select_account']);
+    assert.deepEqual(discovery.prompt_values_supported, [
+      'none',
+      'login',
+      'consent',
+      'select_account',
+      'create',
+    ]);
 
     // P71: login_hint fills the sign-in form's phone number, escaped; a value too long for a phone is left out.
     const hinted = async (hint: string) =>
@@ -627,6 +634,48 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.match(await hinted('+1 415 555 0100'), /name="phone" type="tel" [^>]*value="\+1 415 555 0100"/);
     assert.match(await hinted('"><script>x</script>'), /value="&quot;&gt;&lt;script&gt;x&lt;\/script&gt;"/);
     assert.match(await hinted('9'.repeat(33)), /name="phone" type="tel" [^>]*value=""/);
+  });
+
+  test('P110: prompt=create opens the page on sign-up, signed in or not, and links back to sign-in', async () => {
+    const u = await signUp(t);
+    const { cookie } = await signInForSso(t, base(pub.client_id, pkce().challenge), u);
+    const open = (extra: Record<string, string>, withCookie = cookie) =>
+      t.request('GET', authorizeUrl(base(pub.client_id, pkce().challenge, extra)), {
+        headers: { cookie: withCookie },
+      });
+    for (const withCookie of [cookie, '']) {
+      const res = await open({ prompt: 'create' }, withCookie);
+      assert.equal(res.status, 200, 'the single sign-on does not answer for a new account');
+      assert.match(String(res.body), /<h1>Create account<\/h1>/);
+      assert.match(String(res.body), /action="\/authorize\/signup\/send"/);
+    }
+    assert.equal((await open({ prompt: 'create consent' })).status, 200);
+    const none = await open({ prompt: 'create none' });
+    assert.equal(none.status, 302);
+    assert.equal(new URL(String(none.headers.location)).searchParams.get('error'), 'invalid_request');
+
+    // login_hint fills the sign-up form's number too (P71); the page links to the sign-in form of the same request.
+    const hinted = String((await open({ prompt: 'create', login_hint: '+1 415 555 0100' }, '')).body);
+    assert.match(hinted, /name="phone" type="tel" [^>]*value="\+1 415 555 0100"/);
+    const link = /href="(\/authorize\/signin\?state=[^"]+)"/.exec(hinted)?.[1] as string;
+    assert.ok(link, 'Sign in is linked');
+    const csrf = /callsign_csrf=([^;]+)/.exec(
+      String((await open({ prompt: 'create' }, '')).headers['set-cookie']),
+    )?.[1];
+    const signIn = await t.request('GET', link, {
+      headers: { cookie: `callsign_csrf=${csrf}` },
+    });
+    assert.equal(signIn.status, 200);
+    assert.match(String(signIn.body), /action="\/authorize\/signin"/);
+    assert.match(String(signIn.body), /name="phone" type="tel" [^>]*value="\+1 415 555 0100"/);
+    const state = /name="state" value="([^"]+)"/.exec(String(signIn.body))?.[1] as string;
+    const back = await postSignIn(t, { state, csrf: csrf as string }, u);
+    assert.equal(back.status, 302);
+    assert.ok(new URL(String(back.headers.location)).searchParams.get('code'), 'signed in from there');
+    const stale = await t.request('GET', '/authorize/signin?state=forged', {
+      headers: { cookie: `callsign_csrf=${csrf}` },
+    });
+    assert.equal(stale.status, 400);
   });
 
   test('P32, P33: the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {

@@ -8,7 +8,7 @@ export interface AuthorizationRequest {
   state: string;
   codeChallenge: string;
   nonce: string | null;
-  /** OIDC Core §3.1.2.1: none, login, consent, select_account; absent when not given */
+  /** OIDC Core §3.1.2.1: none, login, consent, select_account; and create (P110); absent when not given */
   prompt?: string[];
   /** OIDC Core §3.1.2.1: the longest time since the user last signed in, in seconds; absent when not given */
   maxAge?: number;
@@ -16,7 +16,8 @@ export interface AuthorizationRequest {
   loginHint?: string;
 }
 
-export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account'];
+/** P110: `create` is OpenID Connect's "Initiating User Registration" (prompt=create): open on sign-up. */
+export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account', 'create'];
 
 /**
  * P70: whether the user must sign in on the page although a single sign-on (since `authTime`) exists:

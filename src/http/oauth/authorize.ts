@@ -153,7 +153,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
           code_challenge: 'BASE64URL(SHA-256(code_verifier)), 43 characters',
           code_challenge_method: 'S256 (plain is refused)',
           nonce: 'optional, echoed into the ID token',
-          prompt: 'optional (OIDC): none, login, consent, select_account',
+          prompt: 'optional (OIDC): none, login, consent, select_account, create (P110)',
           max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
           login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
         }),
@@ -177,6 +177,9 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       }
       const st: PageState = { req: checked.request };
       const ctx: FormContext = { client: checked.client, csrf, state: sealed(st) };
+      // P110: the client asks for a new account, so a single sign-on does not answer for the user.
+      if (st.req.prompt?.includes('create'))
+        return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint), st.req.redirectUri);
       const sso = await c.authorization.ssoUser(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
       if (sso && !mustSignIn(st.req, sso.authTime, c.clock.now())) return proceed(reply, ctx, st, sso);
       // P70: prompt=none never shows the page; the client learns the user must sign in.
@@ -210,20 +213,20 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     }
   });
 
-  app.get('/authorize/signup', { schema: { hide: true } }, async (request, reply) => {
-    const query = request.query as Body;
-    const csrf = csrfOf(request);
-    const st = unseal<PageState>(c.pageStateKeys, query.state, c.clock.now());
-    const client = st && (await c.clients.findClient(st.req.clientId));
-    if (!st || !client || !csrf)
-      return html(reply, 400, errorPage('This sign-in has expired. Start again from the application.'));
-    return html(
-      reply,
-      200,
-      signUpPhonePage({ client, csrf, state: query.state as string }),
-      st.req.redirectUri,
-    );
-  });
+  /** The page's links between sign-in and sign-up: the same request, its state carried in the query. */
+  const linkedPage = (path: string, show: (ctx: FormContext, hint?: string) => string) =>
+    app.get(path, { schema: { hide: true } }, async (request, reply) => {
+      const query = request.query as Body;
+      const csrf = csrfOf(request);
+      const st = unseal<PageState>(c.pageStateKeys, query.state, c.clock.now());
+      const client = st && (await c.clients.findClient(st.req.clientId));
+      if (!st || !client || !csrf)
+        return html(reply, 400, errorPage('This sign-in has expired. Start again from the application.'));
+      const ctx = { client, csrf, state: query.state as string };
+      return html(reply, 200, show(ctx, st.req.loginHint), st.req.redirectUri);
+    });
+  linkedPage('/authorize/signup', signUpPhonePage);
+  linkedPage('/authorize/signin', signInPage); // P110: back from the sign-up page
 
   app.post('/authorize/signup/send', { schema: { hide: true } }, async (request, reply) => {
     const { st, ctx } = await formState(request);

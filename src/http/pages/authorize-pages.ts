@@ -45,7 +45,7 @@ export const signInPage = (c: FormContext, phone = '') =>
 export const signUpPhonePage = (c: FormContext, phone = '') =>
   page(
     'Create account',
-    `${intro(c)}<p>We will text a code to your phone.</p>${form('/authorize/signup/send', c, field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`))}`,
+    `${intro(c)}<p>We will text a code to your phone.</p>${form('/authorize/signup/send', c, field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`))}<p>Already have an account? <a href="/authorize/signin?state=${encodeURIComponent(c.state)}">Sign in</a></p>`,
   );
 
 export const signUpCodePage = (c: FormContext, maskedPhone: string) =>
