@@ -58,10 +58,11 @@ export class AccessTokens {
   };
 
   /**
-   * P68: an ID token of ours given back as `id_token_hint` (OIDC RP-Initiated Logout §2): its signature
-   * and issuer must hold; an expired one still names its client. Undefined for anything else.
+   * P68: an ID token of ours given back as `id_token_hint` (OIDC RP-Initiated Logout §2; on GET /authorize,
+   * P111): its signature and issuer must hold; an expired one still names its client and user. Undefined for
+   * anything else.
    */
-  async idTokenHint(token: string): Promise<{ aud: string } | undefined> {
+  async idTokenHint(token: string): Promise<{ aud: string; sub: string } | undefined> {
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, this.#key, {
@@ -74,7 +75,8 @@ export class AccessTokens {
       if (!(err instanceof errors.JWTExpired) || err.payload.iss !== this.issuer) return undefined;
       payload = err.payload;
     }
-    return typeof payload.aud === 'string' ? { aud: payload.aud } : undefined;
+    const { aud, sub } = payload;
+    return typeof aud === 'string' && typeof sub === 'string' ? { aud, sub } : undefined;
   }
 
   /**

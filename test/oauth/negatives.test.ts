@@ -678,6 +678,46 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(stale.status, 400);
   });
 
+  test('P111: id_token_hint: a single sign-on of another user does not answer; a hint not given to the client is refused', async () => {
+    const [a, b] = [await signUp(t), await signUp(t)];
+    const shop = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const idTokenOf = async (clientId: string, who: { phone: string; pin: string }) => {
+      const { verifier, challenge } = pkce();
+      const code = await codeFor(clientId, challenge, { scope: 'openid phone' }, who);
+      return (await exchange(clientId, code, verifier)).body.id_token as string;
+    };
+    const aHint = await idTokenOf(pub.client_id, a);
+    const ask = async (extra: Record<string, string>, cookie: string) => {
+      const res = await t.request('GET', authorizeUrl(base(pub.client_id, pkce().challenge, extra)), {
+        headers: { cookie },
+      });
+      if (res.status !== 302)
+        return /action="\/authorize\/signin"/.test(String(res.body)) ? 'sign-in page' : res.status;
+      return new URL(String(res.headers.location)).searchParams.get('error') ?? 'code';
+    };
+    const asA = (await signInForSso(t, base(pub.client_id, pkce().challenge), a)).cookie;
+    const asB = (await signInForSso(t, base(pub.client_id, pkce().challenge), b)).cookie;
+    assert.equal(await ask({ prompt: 'none', id_token_hint: aHint }, asA), 'code', 'the same user');
+    assert.equal(await ask({ prompt: 'none', id_token_hint: aHint }, asB), 'login_required');
+    assert.equal(await ask({ id_token_hint: aHint }, asB), 'sign-in page');
+    assert.equal(await ask({ prompt: 'none' }, asB), 'code', 'without a hint, whoever is signed in');
+    t.clock.advance(2 * 3600);
+    assert.equal(
+      await ask({ prompt: 'none', id_token_hint: aHint }, asA),
+      'code',
+      'an expired ID token still names its user',
+    );
+    for (const hint of [await idTokenOf(shop.client_id, a), 'not-a-jwt', `${aHint.slice(0, -4)}AAAA`])
+      assert.equal(
+        await ask({ prompt: 'none', id_token_hint: hint }, asA),
+        'invalid_request',
+        hint.slice(-12),
+      );
+    const twice = `${authorizeUrl(base(pub.client_id, pkce().challenge, { id_token_hint: aHint }))}&id_token_hint=${aHint}`;
+    const repeated = await t.request('GET', twice, { headers: { cookie: asA } });
+    assert.equal(new URL(String(repeated.headers.location)).searchParams.get('error'), 'invalid_request');
+  });
+
   test('P32, P33: the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {
     const rp = await registerClient(t, {
       token_endpoint_auth_method: 'none',

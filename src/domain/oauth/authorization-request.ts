@@ -14,18 +14,33 @@ export interface AuthorizationRequest {
   maxAge?: number;
   /** OIDC Core §3.1.2.1: the phone number the client expects, put in the sign-in form (P71) */
   loginHint?: string;
+  /** OIDC Core §3.1.2.1: the user an ID token of the client's, given as `id_token_hint`, names (P111) */
+  hintedUserId?: string;
+}
+
+export interface AuthorizationRequestDeps {
+  /** live clients only */
+  findClient(clientId: string): Promise<ClientRow | undefined>;
+  /** the client and user an ID token of ours names, expired or not; undefined for anything else */
+  idTokenHint(token: string): Promise<{ aud: string; sub: string } | undefined>;
 }
 
 /** P110: `create` is OpenID Connect's "Initiating User Registration" (prompt=create): open on sign-up. */
 export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account', 'create'];
 
 /**
- * P70: whether the user must sign in on the page although a single sign-on (since `authTime`) exists:
- * prompt=login (or select_account: signing in is how another account is chosen), or max_age exceeded.
+ * P70: whether the user must sign in on the page although a single sign-on exists: prompt=login (or
+ * select_account: signing in is how another account is chosen), or max_age exceeded; P111: or the single
+ * sign-on is not the user the client's `id_token_hint` names.
  */
-export function mustSignIn(req: AuthorizationRequest, authTime: Date, now: Date): boolean {
+export function mustSignIn(
+  req: AuthorizationRequest,
+  sso: { userId: string; authTime: Date },
+  now: Date,
+): boolean {
   if (req.prompt?.includes('login') || req.prompt?.includes('select_account')) return true;
-  return req.maxAge !== undefined && now.getTime() - authTime.getTime() > req.maxAge * 1000;
+  if (req.hintedUserId !== undefined && req.hintedUserId !== sso.userId) return true;
+  return req.maxAge !== undefined && now.getTime() - sso.authTime.getTime() > req.maxAge * 1000;
 }
 
 export type Checked =
@@ -44,17 +59,17 @@ const single = (q: Record<string, unknown>, name: string): string | undefined | 
   return typeof v === 'string' && v !== '' ? v : undefined;
 };
 
-/** Spec "GET {auth_url}/authorize" checked in the order of D24; `findClient` answers only live clients. */
+/** Spec "GET {auth_url}/authorize" checked in the order of D24. */
 export async function checkAuthorizationRequest(
   q: Record<string, unknown>,
-  findClient: (id: string) => Promise<ClientRow | undefined>,
+  d: AuthorizationRequestDeps,
 ): Promise<Checked> {
   const clientId = single(q, 'client_id');
   if (!clientId)
     return { ok: false, page: 'The application did not say who it is (client_id is missing or repeated).' };
   // P63: no client id holds U+0000, and the database could not even look one up.
   if (clientId.includes('\u0000')) return { ok: false, page: 'This application is not registered here.' };
-  const client = await findClient(clientId);
+  const client = await d.findClient(clientId);
   if (!client) return { ok: false, page: 'This application is not registered here.' };
   const redirectUri = single(q, 'redirect_uri');
   // D19: exact string match, nothing normalised.
@@ -77,6 +92,7 @@ export async function checkAuthorizationRequest(
     'prompt',
     'max_age',
     'login_hint',
+    'id_token_hint',
   ]) {
     const value = single(q, name);
     if (value === null) return fail('invalid_request', `${name} was sent more than once`);
@@ -115,6 +131,11 @@ export async function checkAuthorizationRequest(
   const maxAge = single(q, 'max_age') ?? undefined;
   if (maxAge !== undefined && !/^\d{1,9}$/.test(maxAge))
     return fail('invalid_request', 'max_age must be a whole number of seconds');
+  // P111: an ID token this client was given (expired or not) names the user the client expects.
+  const hint = single(q, 'id_token_hint');
+  const hinted = hint ? await d.idTokenHint(hint) : undefined;
+  if (hint && hinted?.aud !== clientId)
+    return fail('invalid_request', 'id_token_hint is not an ID token issued to this client');
 
   return {
     ok: true,
@@ -129,6 +150,7 @@ export async function checkAuthorizationRequest(
       ...(prompt?.length ? { prompt: [...new Set(prompt)] } : {}),
       ...(maxAge !== undefined ? { maxAge: Number(maxAge) } : {}),
       ...(loginHint && loginHint.length <= 32 ? { loginHint } : {}),
+      ...(hinted ? { hintedUserId: hinted.sub } : {}),
     },
   };
 }

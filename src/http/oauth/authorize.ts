@@ -154,6 +154,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
           code_challenge_method: 'S256 (plain is refused)',
           nonce: 'optional, echoed into the ID token',
           prompt: 'optional (OIDC): none, login, consent, select_account, create (P110)',
+          id_token_hint: 'optional (OIDC): an ID token this client was given; the user it expects (P111)',
           max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
           login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
         }),
@@ -162,9 +163,10 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     },
     async (request, reply) => {
       await limit(request);
-      const checked = await checkAuthorizationRequest(request.query as Body, (id) =>
-        c.clients.findClient(id),
-      );
+      const checked = await checkAuthorizationRequest(request.query as Body, {
+        findClient: (id) => c.clients.findClient(id),
+        idTokenHint: (token) => c.tokens.idTokenHint(token),
+      });
       if (!checked.ok && 'page' in checked) return html(reply, 400, errorPage(checked.page));
       if (!checked.ok) {
         const { redirectUri, error, description, state } = checked.redirect;
@@ -181,7 +183,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       if (st.req.prompt?.includes('create'))
         return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint), st.req.redirectUri);
       const sso = await c.authorization.ssoUser(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
-      if (sso && !mustSignIn(st.req, sso.authTime, c.clock.now())) return proceed(reply, ctx, st, sso);
+      if (sso && !mustSignIn(st.req, sso, c.clock.now())) return proceed(reply, ctx, st, sso);
       // P70: prompt=none never shows the page; the client learns the user must sign in.
       if (st.req.prompt?.includes('none'))
         return redirectTo(reply, st.req.redirectUri, {
