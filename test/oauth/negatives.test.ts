@@ -420,6 +420,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       '/oauth/userinfo',
       '/oauth/revoke',
       '/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server',
       '/.well-known/jwks.json',
       '/admin/v1/clients',
       '/admin/v1/api-keys',
@@ -820,7 +821,11 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     );
 
     // Public documents: any page. Cookie pages, the server-to-server paths and the REST surface: none.
-    for (const url of ['/.well-known/jwks.json', '/.well-known/openid-configuration'])
+    for (const url of [
+      '/.well-known/jwks.json',
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server',
+    ])
       assert.equal(
         (await t.request('GET', url, from('https://any.example'))).headers['access-control-allow-origin'],
         '*',
@@ -859,5 +864,11 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.deepEqual(res.body.code_challenge_methods_supported, ['S256']);
     assert.equal(res.body.authorization_response_iss_parameter_supported, true);
     assert.equal(res.body.end_session_endpoint, 'http://callsign.test/authorize/logout', 'P68');
+    assert.equal(res.body.service_documentation, 'http://callsign.test/docs', 'P112');
+    assert.equal((await t.request('GET', '/docs')).status, 200, 'it is served');
+    const rfc8414 = await t.request('GET', '/.well-known/oauth-authorization-server');
+    assert.equal(rfc8414.status, 200);
+    assert.deepEqual(rfc8414.body, res.body, 'P112: RFC 8414 metadata, the same document');
+    assert.equal(rfc8414.headers['cache-control'], 'public, max-age=300');
   });
 });

@@ -3,7 +3,10 @@ import type { Container } from '../../container.ts';
 import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/client-rules.ts';
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
 
-/** D25: OpenID Connect Discovery 1.0, describing exactly what this server serves. */
+/**
+ * D25: OpenID Connect Discovery 1.0, describing exactly what this server serves; P112: the same document as
+ * RFC 8414 authorization server metadata, where OAuth clients (MCP's among them) look for it.
+ */
 export function discoveryRoutes(app: FastifyInstance, c: Container) {
   const { baseUrl, authUrl } = c.config;
   const document = {
@@ -15,6 +18,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
     introspection_endpoint: `${baseUrl}/oauth/introspect`, // P72
     end_session_endpoint: `${authUrl}/authorize/logout`, // P68
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
+    service_documentation: `${baseUrl}/docs`, // P112: the OpenAPI reference
     response_types_supported: ['code'],
     prompt_values_supported: PROMPT_VALUES, // P70
     response_modes_supported: ['query'],
@@ -50,13 +54,17 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
   };
-  app.get(
-    '/.well-known/openid-configuration',
-    { schema: { tags: ['OAuth'], summary: 'OpenID Provider metadata' } },
-    async (_req, reply) =>
+  for (const [path, summary] of [
+    ['/.well-known/openid-configuration', 'OpenID Provider metadata'],
+    [
+      '/.well-known/oauth-authorization-server',
+      'OAuth 2.0 authorization server metadata (RFC 8414), the same',
+    ],
+  ])
+    app.get(path, { schema: { tags: ['OAuth'], summary } }, async (_req, reply) =>
       reply
         .header('Cache-Control', 'public, max-age=300')
         .header('Access-Control-Allow-Origin', '*') // P67: a public document, readable from any page
         .send(document),
-  );
+    );
 }
