@@ -7,7 +7,11 @@ import { call, type Json, table } from './admin-http.ts';
 export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] [--scope "openid profile"]
                  [--grant-type authorization_code --grant-type refresh_token] [--public | --auth-method M]
                  [--first-party] [--backchannel-logout-uri URI] [--json]
-  clients list [--json]            clients delete CLIENT_ID
+  clients list [--json]            clients show CLIENT_ID [--json]
+  clients update CLIENT_ID [--name NAME] [--redirect-uri URI ...] [--scope S] [--grant-type G ...]
+                 [--first-party | --third-party] [--backchannel-logout-uri URI | --no-backchannel-logout]
+                 [--json]
+  clients delete CLIENT_ID
   clients logouts CLIENT_ID [--status pending|delivered|failed] [--limit N] [--before TIME] [--json]
   clients replay-logout LOGOUT_ID [--json]
   api-keys create --name NAME [--json]
@@ -23,7 +27,9 @@ const OPTIONS = {
   'auth-method': { type: 'string' },
   public: { type: 'boolean' },
   'first-party': { type: 'boolean' },
+  'third-party': { type: 'boolean' },
   'backchannel-logout-uri': { type: 'string' },
+  'no-backchannel-logout': { type: 'boolean' },
   now: { type: 'boolean' },
   status: { type: 'string' },
   limit: { type: 'string' },
@@ -31,6 +37,16 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
+const CLIENT_COLUMNS = [
+  'client_id',
+  'client_name',
+  'token_endpoint_auth_method',
+  'scope',
+  'redirect_uris',
+  'grant_types',
+  'first_party',
+  'backchannel_logout_uri',
+];
 // P109: a client's back-channel logouts
 const LOGOUT_COLUMNS = [
   'id',
@@ -63,16 +79,31 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
     }
     case 'clients list': {
       const list = (await call(config, 'GET', '/clients')) as { data: Json[] };
-      return out(
-        list,
-        table(list.data, [
-          'client_id',
-          'client_name',
-          'token_endpoint_auth_method',
-          'scope',
-          'redirect_uris',
-        ]),
-      );
+      return out(list, table(list.data, CLIENT_COLUMNS.slice(0, 5)));
+    }
+    case 'clients show': {
+      const c = (await call(config, 'GET', `/clients/${encodeURIComponent(id ?? '')}`)) as Json;
+      return out(c, table([c], CLIENT_COLUMNS));
+    }
+    case 'clients update': {
+      // P54: what a PATCH changes; the authentication method is fixed at registration.
+      if (o['first-party'] && o['third-party'])
+        throw new Error('--first-party and --third-party exclude each other');
+      if (o['backchannel-logout-uri'] !== undefined && o['no-backchannel-logout'])
+        throw new Error('--backchannel-logout-uri and --no-backchannel-logout exclude each other');
+      const c = (await call(config, 'PATCH', `/clients/${encodeURIComponent(id ?? '')}`, {
+        ...(o.name !== undefined ? { client_name: o.name } : {}),
+        ...(o['redirect-uri'] ? { redirect_uris: o['redirect-uri'] } : {}),
+        ...(o.scope !== undefined ? { scope: o.scope } : {}),
+        ...(o['grant-type'] ? { grant_types: o['grant-type'] } : {}),
+        ...(o['first-party'] ? { first_party: true } : o['third-party'] ? { first_party: false } : {}),
+        ...(o['backchannel-logout-uri'] !== undefined
+          ? { backchannel_logout_uri: o['backchannel-logout-uri'] }
+          : o['no-backchannel-logout']
+            ? { backchannel_logout_uri: null }
+            : {}),
+      })) as Json;
+      return out(c, table([c], CLIENT_COLUMNS));
     }
     case 'clients delete':
       await call(config, 'DELETE', `/clients/${encodeURIComponent(id ?? '')}`);

@@ -50,6 +50,46 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
     const list = JSON.parse(cli('clients', 'list', '--json').out);
     assert.equal(list.data.length, 3);
     assert.match(cli('clients', 'list').out, /Shop/);
+    // P54 from the command line: show and update (a PATCH of the fields given)
+    const updated = cli(
+      'clients',
+      'update',
+      client.client_id,
+      '--name',
+      'Shop 2',
+      '--first-party',
+      '--no-backchannel-logout',
+      '--json',
+    );
+    assert.equal(updated.code, 0, updated.err);
+    const patched = JSON.parse(updated.out);
+    assert.equal(patched.client_name, 'Shop 2');
+    assert.equal(patched.first_party, true);
+    assert.equal(patched.backchannel_logout_uri, null);
+    assert.deepEqual(patched.redirect_uris, ['https://shop.example/cb'], 'what is not given is kept');
+    const shown = cli('clients', 'show', client.client_id);
+    assert.match(shown.out, /Shop 2 +client_secret_basic +openid phone +https:\/\/shop\.example\/cb/);
+    const relisted = cli(
+      'clients',
+      'update',
+      client.client_id,
+      '--backchannel-logout-uri',
+      'https://shop.example/bye',
+    );
+    assert.match(relisted.out, /https:\/\/shop\.example\/bye/);
+    const both = cli('clients', 'update', client.client_id, '--first-party', '--third-party');
+    assert.equal(both.code, 1);
+    assert.match(both.err, /exclude each other/);
+    const refusedUri = cli(
+      'clients',
+      'update',
+      client.client_id,
+      '--backchannel-logout-uri',
+      'http://shop.example/l',
+    );
+    assert.equal(refusedUri.code, 1);
+    assert.match(refusedUri.err, /invalid_request: .*https/);
+
     // P109: the client's back-channel logouts (none yet; test/oauth/backchannel-logout.test.ts sends some)
     const logouts = cli(
       'clients',
