@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createTestApp, signUp, type TestApp, uniqueHandle, uniquePhone } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -80,6 +80,20 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     return { url, verifier, state, nonce };
   }
 
+  /** The page's sign-up form, from the phone number to the PIN and handle; answers the new number. */
+  async function signUpOnPage(page: Page, name?: string) {
+    const phone = uniquePhone();
+    await page.getByLabel('Phone number').fill(phone);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Code').fill(t.sms.lastCode(phone));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('PIN').fill('480715');
+    await page.getByLabel('Handle').fill(uniqueHandle());
+    if (name) await page.getByLabel('Name').fill(name);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    return phone;
+  }
+
   test('sign-up on the hosted page, consent, code exchange, ID token, userinfo, refresh, revoke', async () => {
     const client = await register();
     const config = await discover(client);
@@ -88,16 +102,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     const page = await context.newPage();
     await page.goto(url.href);
     await page.getByRole('link', { name: 'Create account' }).click();
-    const phone = uniquePhone();
-    await page.getByLabel('Phone number').fill(phone);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('Code').fill(t.sms.lastCode(phone));
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('PIN').fill('480715');
-    const handle = uniqueHandle();
-    await page.getByLabel('Handle').fill(handle);
-    await page.getByLabel('Name').fill('Browser User');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    const phone = await signUpOnPage(page, 'Browser User');
     await page.getByRole('button', { name: 'Allow' }).waitFor();
     assert.match(await page.content(), /See your phone number/);
     await page.getByRole('button', { name: 'Allow' }).click();
@@ -229,14 +234,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     });
     await page.goto(url.href);
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Create account');
-    const phone = uniquePhone();
-    await page.getByLabel('Phone number').fill(phone);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('Code').fill(t.sms.lastCode(phone));
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('PIN').fill('480715');
-    await page.getByLabel('Handle').fill(uniqueHandle());
-    await page.getByRole('button', { name: 'Continue' }).click();
+    const phone = await signUpOnPage(page);
     await page.waitForURL((u) => u.href.startsWith(callback));
     const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), {
       pkceCodeVerifier: verifier,
