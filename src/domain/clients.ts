@@ -90,7 +90,8 @@ export class ClientService {
 
   /**
    * Name, redirect URIs, scopes, grant types, the first-party flag and the back-channel logout URI (null
-   * removes it, P109) change; the authentication method does not (it decides whether there is a secret). Tokens already issued keep the scopes they were granted.
+   * removes it, P109) change; the authentication method does not (it decides whether there is a secret).
+   * Tokens already issued keep the scopes they were granted.
    */
   async updateClient(clientId: string, body: Record<string, unknown>): Promise<ClientRow> {
     const current = await this.getClient(clientId);
@@ -114,7 +115,6 @@ export class ClientService {
     return updated;
   }
 
-  /** A deleted client's sessions end with it (reason admin, D34), so none of its tokens outlive it. */
   /** P109: the client's back-channel logouts, newest first, filtered and paged as webhook deliveries. */
   async backchannelLogouts(clientId: string, query: { status?: unknown; before?: unknown; limit?: unknown }) {
     await this.getClient(clientId);
@@ -133,6 +133,7 @@ export class ClientService {
     return logout;
   }
 
+  /** A deleted client's sessions end with it (reason admin, D34), so none of its tokens outlive it. */
   async deleteClient(clientId: string): Promise<void> {
     await this.d.db.transaction(async (tx) => {
       if (!(await clientsRepo.markDeleted(tx, clientId, this.d.clock.now()))) throw notFound('client');

@@ -16,8 +16,9 @@ export function wholeNumberParam(
   return n >= min && n <= max ? n : undefined;
 }
 
-/** A send's state in a log of sends (webhook deliveries, D32; back-channel logouts, P109). */
-export type SendStatus = 'pending' | 'delivered' | 'failed';
+/** A send's states in a log of sends (webhook deliveries, D32; back-channel logouts, P109). */
+export const SEND_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type SendStatus = (typeof SEND_STATUSES)[number];
 
 export interface SendLogPage {
   status?: SendStatus;
@@ -33,7 +34,7 @@ export function parseSendLogPage(query: {
   limit?: unknown;
 }): SendLogPage {
   const status = query.status;
-  if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status as string))
+  if (status !== undefined && !(SEND_STATUSES as readonly unknown[]).includes(status))
     throw fieldError('INVALID_REQUEST', 'status', 'status must be pending, delivered or failed');
   const limit = wholeNumberParam(query.limit, 1, 200, 50);
   if (limit === undefined) throw fieldError('INVALID_REQUEST', 'limit', 'limit must be 1-200');

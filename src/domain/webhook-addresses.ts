@@ -1,9 +1,10 @@
 import { BlockList, isIP } from 'node:net';
 import { fieldError } from './errors.ts';
 
-// D33: which addresses a webhook (or a back-channel logout, P109) may connect to. Three kinds: public (always allowed), private (allowed
-// only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true) and never (link-local, cloud metadata, and addresses
-// that are not a single reachable host). Checked on every resolved address at send time.
+// D33: which addresses a webhook (or a back-channel logout, P109) may connect to. Three kinds: public
+// (always allowed), private (allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true) and never (link-local,
+// cloud metadata, and addresses that are not a single reachable host). Checked on every resolved address at
+// send time.
 
 export type AddressKind = 'public' | 'private' | 'never';
 

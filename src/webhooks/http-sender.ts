@@ -27,9 +27,9 @@ export interface SenderOptions {
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /**
- * POSTs one signed envelope (or a back-channel logout, P109, with its own headers). D33: the host is resolved here, every address is checked, and the connection
- * goes to the checked addresses (the socket's own lookup answers them), so a second DNS answer can't
- * swap in another host between check and connect. D32: no redirects are followed; 2xx alone delivers.
+ * POSTs one signed envelope (or a back-channel logout, P109, with its own headers). D33: the host is
+ * resolved here, every address is checked, and the connection goes to the checked addresses (the socket's
+ * own lookup answers them), so a second DNS answer can't swap in another host between check and connect. D32: no redirects are followed; 2xx alone delivers.
  */
 export class WebhookSender {
   readonly #agents = {

@@ -24,6 +24,13 @@ const clientBody = (f: Form) => ({
 
 /** Overview, clients, API keys and webhooks: what integrators are given. */
 export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
+  /** A log of sends (webhook deliveries, back-channel logouts): its newest 100, of the page's `?status=`. */
+  const sendLog = async (request: FastifyRequest, path: string) => {
+    const status = one((request.query as Form).status) || undefined;
+    const query = `limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`;
+    const res = await ctx.api(request, 'GET', `${path}?${query}`);
+    return { status, rows: res.body.data ?? [] };
+  };
   app.get('/console', hide, async (request, reply) =>
     ctx.page(
       reply,
@@ -59,21 +66,16 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   /** The client's page with its back-channel logouts (P109), or undefined when there is no such client. */
   const showClient = async (request: FastifyRequest, error?: string) => {
     const id = param(request);
-    const status = one((request.query as Form).status) || undefined;
     const [client, logouts] = await Promise.all([
       ctx.api(request, 'GET', `/clients/${id}`),
-      ctx.api(
-        request,
-        'GET',
-        `/clients/${id}/backchannel-logouts?limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`,
-      ),
+      sendLog(request, `/clients/${id}/backchannel-logouts`),
     ]);
     if (client.status !== 200) return undefined;
     return clientEditPage(
       ctx.frame(request, '/console/clients', { error }),
       client.body,
-      logouts.body.data ?? [],
-      status,
+      logouts.rows,
+      logouts.status,
     );
   };
   app.get('/console/clients/:id', hide, async (request, reply) => {
@@ -146,21 +148,16 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   });
   const showEndpoint = async (request: FastifyRequest, error?: string) => {
     const id = param(request);
-    const status = one((request.query as Form).status) || undefined;
     const [endpoint, deliveries] = await Promise.all([
       ctx.api(request, 'GET', `/webhook-endpoints/${id}`),
-      ctx.api(
-        request,
-        'GET',
-        `/webhook-endpoints/${id}/deliveries?limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`,
-      ),
+      sendLog(request, `/webhook-endpoints/${id}/deliveries`),
     ]);
     if (endpoint.status !== 200) return undefined;
     return endpointPage(
       ctx.frame(request, '/console/webhooks', { error }),
       endpoint.body,
-      deliveries.body.data ?? [],
-      status,
+      deliveries.rows,
+      deliveries.status,
     );
   };
   app.get('/console/webhooks/:id', hide, async (request, reply) => {

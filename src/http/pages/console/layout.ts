@@ -1,3 +1,4 @@
+import { SEND_STATUSES } from '../../../domain/paging.ts';
 import { esc } from '../html.ts';
 
 // Issue 8: the operator's console. Plain server-rendered HTML: every action is a form that works with
@@ -95,7 +96,7 @@ export const when = (v: unknown) =>
 
 /** The status filter of a log of sends (webhook deliveries, back-channel logouts): links to `base?status=`. */
 export const statusFilters = (base: string, status: string | undefined) =>
-  ['all', 'pending', 'delivered', 'failed']
+  ['all', ...SEND_STATUSES]
     .map((s) =>
       (status ?? 'all') === s
         ? `<strong>${s}</strong>`
