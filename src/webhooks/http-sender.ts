@@ -32,9 +32,11 @@ const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, 
  * own lookup answers them), so a second DNS answer can't swap in another host between check and connect. D32: no redirects are followed; 2xx alone delivers.
  */
 export class WebhookSender {
+  // No cap per host: the workers' slots bound the attempts in flight (P113), and a request queued behind a
+  // cap would spend its 10 s waiting for a socket, not for the receiver.
   readonly #agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true }),
   };
   readonly #timeoutMs: number;
   readonly #resolve: Resolver;

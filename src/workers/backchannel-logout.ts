@@ -5,7 +5,7 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { backchannelLogoutsRepo, type ClaimedLogout } from '../storage/repositories/backchannel-logouts.ts';
 import type { WebhookSender } from '../webhooks/http-sender.ts';
-import { CLAIM_LEASE_SECONDS, sendAllDue } from './claimed-sends.ts';
+import { CLAIM_LEASE_SECONDS, SendLoop } from './claimed-sends.ts';
 
 export interface BackchannelLogoutDeps {
   db: Database;
@@ -28,69 +28,34 @@ export interface BackchannelLogoutDeps {
  * one; claims in the database keep them apart.
  */
 export class BackchannelLogoutWorker {
-  readonly #inFlight = new Set<Promise<void>>();
-  readonly #concurrency: number;
-  readonly #pollMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #tick: Promise<void> = Promise.resolve();
-  #running = false;
+  readonly #loop: SendLoop<ClaimedLogout>;
 
   constructor(private readonly d: BackchannelLogoutDeps) {
-    this.#concurrency = d.concurrency ?? 16;
-    this.#pollMs = d.pollMs ?? 1000;
+    this.#loop = new SendLoop({
+      claim: (bounds) => {
+        const now = d.clock.now();
+        return backchannelLogoutsRepo.claimDue(d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), bounds);
+      },
+      attempt: (c) => this.#attempt(c),
+      receiverOf: (c) => c.client_id,
+      concurrency: d.concurrency ?? 16,
+      pollMs: d.pollMs ?? 1000,
+      onClaimFailed: (err) => d.logger.error({ err }, 'claiming back-channel logouts failed'),
+    });
   }
 
   /** Sends everything due now, waiting for each attempt; answers how many attempts were made. */
   deliverDue(): Promise<number> {
-    return sendAllDue(
-      (limit) => this.#claim(limit),
-      (c) => this.#attempt(c),
-      this.#concurrency,
-    );
+    return this.#loop.sendAllDue();
   }
 
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#schedule();
+    this.#loop.start();
   }
 
   /** Stops claiming and waits for the attempts in flight (graceful shutdown). */
-  async stop(): Promise<void> {
-    this.#running = false;
-    clearTimeout(this.#timer);
-    await this.#tick;
-    await Promise.all(this.#inFlight);
-  }
-
-  #schedule(): void {
-    this.#timer = setTimeout(() => {
-      this.#tick = this.#claimFree().finally(() => {
-        if (this.#running) this.#schedule();
-      });
-    }, this.#pollMs);
-  }
-
-  /** Claims what the free slots allow and starts those attempts, without waiting for them. */
-  async #claimFree(): Promise<void> {
-    const free = this.#concurrency - this.#inFlight.size;
-    if (free <= 0) return;
-    let claimed: ClaimedLogout[];
-    try {
-      claimed = await this.#claim(free);
-    } catch (err) {
-      this.d.logger.error({ err }, 'claiming back-channel logouts failed');
-      return;
-    }
-    for (const c of claimed) {
-      const attempt: Promise<void> = this.#attempt(c).finally(() => this.#inFlight.delete(attempt));
-      this.#inFlight.add(attempt);
-    }
-  }
-
-  #claim(limit: number): Promise<ClaimedLogout[]> {
-    const now = this.d.clock.now();
-    return backchannelLogoutsRepo.claimDue(this.d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), limit);
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** One attempt; never rejects: a failure to record it leaves the claim to run out, and it is sent again. */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { afterFailure } from '../domain/webhook-rules.ts';
 import { addSeconds, type Clock, unixSeconds } from '../providers/clock.ts';
+import type { ClaimBounds } from '../storage/claim-bounds.ts';
 import type { Database } from '../storage/db.ts';
 import {
   type AttemptResult,
@@ -9,7 +10,7 @@ import {
 } from '../storage/repositories/webhook-deliveries.ts';
 import type { WebhookSender } from '../webhooks/http-sender.ts';
 import { signDelivery } from '../webhooks/signature.js';
-import { CLAIM_LEASE_SECONDS, sendAllDue } from './claimed-sends.ts';
+import { CLAIM_LEASE_SECONDS, SendLoop } from './claimed-sends.ts';
 
 export interface DeliveryWorkerDeps {
   db: Database;
@@ -41,14 +42,8 @@ const NOTIFY_GATHER_MS = 20;
  * at least once, with the same envelope id.
  */
 export class WebhookDeliveryWorker {
-  readonly #inFlight = new Set<Promise<void>>();
-  readonly #concurrency: number;
-  readonly #pollMs: number;
+  readonly #loop: SendLoop<ClaimedDelivery>;
   #running = false;
-  #loop: Promise<void> = Promise.resolve();
-  #wake: (() => void) | undefined;
-  /** a notification came while the loop was busy: look again before sleeping */
-  #notified = false;
   #gathering: NodeJS.Timeout | undefined;
   #listening: Promise<() => Promise<void>> | undefined;
   /** results waiting to be written, in one statement for all that finished together */
@@ -56,17 +51,19 @@ export class WebhookDeliveryWorker {
   #flushScheduled = false;
 
   constructor(private readonly d: DeliveryWorkerDeps) {
-    this.#concurrency = d.concurrency ?? 64;
-    this.#pollMs = d.pollMs ?? 200;
+    this.#loop = new SendLoop({
+      claim: (bounds) => this.#claim(bounds),
+      attempt: (c) => this.#attempt(c),
+      receiverOf: (c) => c.endpoint_id,
+      concurrency: d.concurrency ?? 128,
+      pollMs: d.pollMs ?? 200,
+      onClaimFailed: (err) => d.logger.error({ err }, 'claiming webhook deliveries failed'),
+    });
   }
 
   /** Sends everything due now, waiting for each attempt; answers how many attempts were made. */
   deliverDue(): Promise<number> {
-    return sendAllDue(
-      (limit) => this.#claim(limit),
-      (c) => this.#attempt(c),
-      this.#concurrency,
-    );
+    return this.#loop.sendAllDue();
   }
 
   start(): void {
@@ -76,72 +73,26 @@ export class WebhookDeliveryWorker {
       if (!this.#running) return;
       this.#gathering ??= setTimeout(() => {
         this.#gathering = undefined;
-        this.#notified = true;
-        this.#wake?.();
+        this.#loop.tell();
       }, NOTIFY_GATHER_MS);
     });
     // Without a notification the poll still finds every delivery (P61).
     this.#listening.catch((err) => this.d.logger.warn({ err }, 'listening for webhook deliveries failed'));
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
   /** Stops claiming and waits for the attempts in flight (graceful shutdown). */
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#gathering);
-    this.#wake?.();
-    await this.#loop;
-    await Promise.all(this.#inFlight);
+    await this.#loop.stop();
     const unlisten = await this.#listening?.catch(() => undefined);
     await unlisten?.();
   }
 
-  async #run(): Promise<void> {
-    while (this.#running) {
-      const free = this.#concurrency - this.#inFlight.size;
-      if (free > 0) this.#notified = false; // this claim sees what was notified so far
-      let claimed: ClaimedDelivery[] = [];
-      if (free > 0) {
-        try {
-          claimed = await this.#claim(free);
-        } catch (err) {
-          this.d.logger.error({ err }, 'claiming webhook deliveries failed');
-        }
-      }
-      for (const c of claimed) {
-        const attempt: Promise<void> = this.#attempt(c).finally(() => {
-          this.#inFlight.delete(attempt);
-          this.#wake?.();
-        });
-        this.#inFlight.add(attempt);
-      }
-      // A full claim means more may be due: claim again at once (or as soon as a slot frees).
-      if (free > 0 && claimed.length === free) continue;
-      await this.#sleep(free > 0 ? this.#pollMs : undefined);
-    }
-  }
-
-  /**
-   * Waits `ms`, or (without it) until an attempt finishes; a notification of new deliveries (or one that
-   * came while claiming) and stop() end the wait at once.
-   */
-  #sleep(ms: number | undefined): Promise<void> {
-    if (ms !== undefined && this.#notified) return Promise.resolve();
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const done = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-      if (ms !== undefined) timer = setTimeout(done, ms);
-      this.#wake = done;
-    });
-  }
-
-  #claim(limit: number): Promise<ClaimedDelivery[]> {
+  #claim(bounds: ClaimBounds): Promise<ClaimedDelivery[]> {
     const now = this.d.clock.now();
-    return webhookDeliveriesRepo.claimDue(this.d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), limit);
+    return webhookDeliveriesRepo.claimDue(this.d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), bounds);
   }
 
   /** One attempt; never rejects: an unexpected failure (a secret that no longer decrypts) is logged and the

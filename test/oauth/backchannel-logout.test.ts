@@ -270,6 +270,85 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
     assert.equal(decodeJwt(logoutTokens(from)[0]).sid, sid);
   });
 
+  /** A worker of its own with `slots` attempts at once and a poll of an hour: only a freed slot or its start claims. */
+  const sleepyWorker = (slots: number, timeoutMs = 10_000) =>
+    new BackchannelLogoutWorker({
+      db: t.c.db,
+      clock: t.c.clock,
+      logger: t.c.logger,
+      sender: new WebhookSender({ allowPrivateNetworks: true, timeoutMs }),
+      tokens: t.c.tokens,
+      concurrency: slots,
+      pollMs: 3_600_000,
+    });
+
+  /** Ends `count` new sessions of the client, each of a user of its own (D28 bounds a phone's sign-ins). */
+  async function endSessions(clientId: string, count: number) {
+    const sids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const u = await signUp(t);
+      sids.push(decodeJwt((await sessionWith(clientId, u)).access_token).sid as string);
+      await t.c.db.transaction((tx) => t.c.sessions.revokeAllOfUser(tx, u.user.id, 'admin'));
+    }
+    return sids;
+  }
+
+  test('P113: a running worker claims again as its slots free, not at its next poll', async () => {
+    const client = await publicClient();
+    const from = receiver.received.length;
+    const sids = await endSessions(client.client_id, 6);
+    const worker = sleepyWorker(4); // one slot per client
+    worker.start();
+    try {
+      const arrived = await Promise.race([
+        receiver.waitFor(from + 6).then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
+      ]);
+      assert.ok(arrived, 'all six logouts went out, one after another, within the hour-long poll');
+    } finally {
+      await worker.stop();
+    }
+    assert.deepEqual(
+      logoutTokens(from)
+        .map((token) => decodeJwt(token).sid)
+        .sort(),
+      sids.sort(),
+    );
+  });
+
+  test('P113: a client whose logout URI never answers holds a quarter of the slots; another client is served', async () => {
+    const hang = new WebhookReceiver();
+    hang.respond = () => undefined;
+    const stuck = await publicClient({ backchannel_logout_uri: await hang.start('/logout') });
+    const healthy = await publicClient();
+    await endSessions(stuck.client_id, 6);
+    t.clock.advance(1); // the stuck client's logouts are due first
+    const from = receiver.received.length;
+    const [sid] = await endSessions(healthy.client_id, 1);
+    const worker = sleepyWorker(8, 60_000); // two slots per client; the hanging attempts outlast the test
+    worker.start();
+    try {
+      const served = await Promise.race([
+        receiver.waitFor(from + 1).then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000)),
+      ]);
+      assert.ok(served, "the healthy client's logout went out while the stuck one's hang");
+      assert.equal(decodeJwt(logoutTokens(from)[0]).sid, sid);
+      await hang.waitFor(2);
+      const [claimed] = await t.c.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM backchannel_logouts WHERE client_id = $1 AND locked_until IS NOT NULL',
+        [stuck.client_id],
+      );
+      assert.equal(claimed.n, 2, 'the stuck client holds its two slots, no more');
+    } finally {
+      const stopping = worker.stop();
+      await hang.close(); // its attempts fail at once, and the worker stops
+      await stopping;
+      // Its logouts wait for their retry; they must not be sent by the tests after this one.
+      await adminRequest(t, 'DELETE', `/clients/${stuck.client_id}`);
+    }
+  });
+
   test("operators list a client's logouts and send a failed one again (admin API)", async () => {
     const client = await publicClient();
     const u = await signUp(t);

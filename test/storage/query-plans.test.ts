@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Queryable } from '../../src/storage/db.ts';
 import { authorizationCodesRepo } from '../../src/storage/repositories/authorization-codes.ts';
+import { backchannelLogoutsRepo } from '../../src/storage/repositories/backchannel-logouts.ts';
 import { type Rotation, SESSION_COLUMNS, sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { ssoSessionsRepo } from '../../src/storage/repositories/sso-sessions.ts';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
@@ -121,10 +122,33 @@ test('P57: the single sign-on lookup (D25) reaches the account by primary key in
   assertReachedByKey(await genericPlan(sql, 2), 'users');
 });
 
+const claimBounds = { limit: 50, perReceiver: 12, busy: new Map([['x', 1]]) };
+
 test('P57: a webhook claim (D32) reaches events and endpoints by key in a generic plan', async () => {
-  const sql = await sqlOf((q) => webhookDeliveriesRepo.claimDue(q, new Date(), new Date(), 50));
-  const plan = await genericPlan(sql, 3);
+  const sql = await sqlOf((q) => webhookDeliveriesRepo.claimDue(q, new Date(), new Date(), claimBounds));
+  const plan = await genericPlan(sql, 6);
   assertReachedByKey(plan, 'outbox_events', 'outbox_events_id_key');
+});
+
+test("P113: the claims seek each receiver's due rows in their per-receiver index in a generic plan", async (t) => {
+  const claims: Array<[string, (q: Queryable) => Promise<unknown>, string]> = [
+    [
+      'webhook deliveries',
+      (q) => webhookDeliveriesRepo.claimDue(q, new Date(), new Date(), claimBounds),
+      'webhook_deliveries_due_by_endpoint',
+    ],
+    [
+      'back-channel logouts',
+      (q) => backchannelLogoutsRepo.claimDue(q, new Date(), new Date(), claimBounds),
+      'backchannel_logouts_due_by_client',
+    ],
+  ];
+  for (const [name, claim, index] of claims)
+    await t.test(name, async () => {
+      const plan = await genericPlan(await sqlOf(claim), 6);
+      const seeks = plan.filter((n) => n['Index Name'] === index && n['Index Cond']);
+      assert.equal(seeks.length, 1, JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name']])));
+    });
 });
 
 test('P60: the D17 check of every bearer request reaches its session by primary key in a generic plan', async () => {

@@ -5,7 +5,7 @@ import { EVENT_TYPES } from '../../src/domain/events.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhook-rules.ts';
 import { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
-import { CLAIM_LEASE_SECONDS } from '../../src/workers/claimed-sends.ts';
+import { CLAIM_LEASE_SECONDS, slotsPerReceiver } from '../../src/workers/claimed-sends.ts';
 import { DELIVERIES_CHANNEL, WebhookDeliveryWorker } from '../../src/workers/webhook-delivery.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
@@ -352,6 +352,54 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
     }
   });
 
+  test('P113: an endpoint that never answers holds a quarter of the slots; another endpoint is served meanwhile', async () => {
+    const hang = new WebhookReceiver();
+    hang.respond = () => undefined;
+    const fast = new WebhookReceiver();
+    const a = await addEndpoint(t, { url: await hang.start(), events: ['user.created'] });
+    const finished: string[] = [];
+    // 8 slots, 2 per endpoint; the hanging attempts last 60 s, far past this test's wait.
+    const worker = new WebhookDeliveryWorker({
+      db: t.c.db,
+      clock: t.c.clock,
+      logger: t.c.logger,
+      sender: new WebhookSender({ allowPrivateNetworks: true, timeoutMs: 60_000 }),
+      signingSecrets: (e) => t.c.webhooks.signingSecrets(e),
+      concurrency: 8,
+      pollMs: 3_600_000,
+      onAttempt: (outcome) => finished.push(outcome),
+    });
+    assert.equal(slotsPerReceiver(8), 2);
+    let b: { id: string } | undefined;
+    try {
+      // A backlog for the hanging endpoint, due before anything of the other one.
+      for (let i = 0; i < 10; i++) await signUp(t);
+      t.clock.advance(1);
+      b = await addEndpoint(t, { url: await fast.start(), events: ['user.created'] });
+      await signUp(t);
+      worker.start();
+      const served = await Promise.race([
+        fast.waitFor(1).then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000)),
+      ]);
+      assert.ok(served, "the other endpoint's delivery went out while the first one's hang");
+      await hang.waitFor(2);
+      const [claimed] = await t.c.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND locked_until IS NOT NULL',
+        [a.id],
+      );
+      assert.equal(claimed.n, 2, 'the hanging endpoint holds its two slots, no more');
+      assert.deepEqual(finished, ['delivered'], 'no hanging attempt had ended');
+    } finally {
+      const stopping = worker.stop();
+      await hang.close(); // its attempts fail at once, and the worker stops
+      await stopping;
+      await fast.close();
+      for (const { id } of [a, ...(b ? [b] : [])])
+        await t.request('DELETE', `/admin/v1/webhook-endpoints/${id}`, { token: ADMIN_TOKEN });
+    }
+  });
+
   test('two instances delivering at once send each delivery once (FOR UPDATE SKIP LOCKED)', async () => {
     const second = await createTestApp({ env: ALLOW_LOCAL, shareWith: t });
     receiver = new WebhookReceiver();
@@ -382,7 +430,7 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
         t.c.db,
         now,
         new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000),
-        10,
+        { limit: 10, perReceiver: 10, busy: new Map() },
       );
       assert.ok(claimed);
       assert.equal(await t.c.deliveries.deliverDue(), 0, 'not while the claim holds');

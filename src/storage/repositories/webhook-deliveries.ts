@@ -1,3 +1,4 @@
+import { busyArrays, type ClaimBounds } from '../claim-bounds.ts';
 import { maybeOne, one, type Queryable } from '../db.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -61,26 +62,34 @@ export const webhookDeliveriesRepo = {
     ).n,
 
   /**
-   * Takes up to `limit` due deliveries of enabled endpoints for this worker until `lockedUntil`.
+   * Takes due deliveries of enabled endpoints for this worker until `lockedUntil`: the earliest due first, at
+   * most `limit`, and of each endpoint at most its share of the slots less those it has in flight (P113).
    * FOR UPDATE SKIP LOCKED: two workers claiming at once get disjoint sets, and a claim whose lease has
    * not run out is not taken again, so one attempt is never sent twice at once.
    */
-  claimDue: (q: Queryable, now: Date, lockedUntil: Date, limit: number) =>
+  claimDue: (q: Queryable, now: Date, lockedUntil: Date, bounds: ClaimBounds) =>
     q.query<ClaimedDelivery>(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET locked_until = $2
-         WHERE id IN (
-           SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-           WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-             AND (d.locked_until IS NULL OR d.locked_until <= $1) AND e.enabled
-           ORDER BY d.next_attempt_at LIMIT $3
-           FOR UPDATE OF d SKIP LOCKED)
+         WHERE id = ANY(ARRAY(
+           SELECT d.id FROM webhook_endpoints e
+             LEFT JOIN unnest($5::uuid[], $6::int[]) AS busy(endpoint_id, n) ON busy.endpoint_id = e.id
+             CROSS JOIN LATERAL (
+               SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+               WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+                 AND (d.locked_until IS NULL OR d.locked_until <= $1)
+               ORDER BY d.next_attempt_at LIMIT greatest($4 - coalesce(busy.n, 0), 0)
+               FOR UPDATE SKIP LOCKED) d
+           WHERE e.enabled
+           ORDER BY d.next_attempt_at LIMIT $3))
          RETURNING id, attempts, locked_until, event_id, endpoint_id)
        SELECT c.id, c.attempts, c.locked_until, c.event_id, c.endpoint_id,
               o.type AS event_type, o.data::text AS event_data, o.created_at AS event_created_at,
               e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at
-         FROM claimed c JOIN outbox_events o ON o.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
-      [now, lockedUntil, limit],
+         FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id
+         -- a lookup per claimed row (P57): LIMIT 1 keeps the planner from joining the whole outbox by hash
+         CROSS JOIN LATERAL (SELECT * FROM outbox_events o WHERE o.id = c.event_id LIMIT 1) o`,
+      [now, lockedUntil, bounds.limit, bounds.perReceiver, ...busyArrays(bounds.busy)],
     ),
 
   /**
