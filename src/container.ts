@@ -180,6 +180,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       pins: new PinHasher(
         secrets.pinPepper,
         Math.max(1, Math.ceil(availableParallelism() / config.webConcurrency)),
+        secrets.pinPepperFallback,
       ),
       sessions,
       tokens,

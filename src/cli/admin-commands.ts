@@ -17,6 +17,7 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
   api-keys create --name NAME [--json]
   api-keys list [--json]           api-keys revoke KEY_ID
   keys rotate [--now] [--json]     keys reencrypt [--json]
+  keys pin-pepper [--json]
   actions list [--limit N] [--before ID] [--json]`;
 
 const OPTIONS = {
@@ -155,6 +156,19 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
           `${names[kind] ?? kind}: ${n.resealed} sealed again with KEY_ENCRYPTION_KEY${n.unreadable ? `, ${n.unreadable} that neither key opens (left as they are)` : ''}`,
       );
       return out(counts, lines.join('\n'));
+    }
+    case 'keys pin-pepper': {
+      // P115: while PIN_PEPPER changes, with the old one as PIN_PEPPER_FALLBACK.
+      const n = (await call(config, 'GET', '/keys/pin-pepper')) as Record<string, number>;
+      return out(
+        n,
+        [
+          `PINs of live accounts hashed with PIN_PEPPER: ${n.current}`,
+          `with PIN_PEPPER_FALLBACK: ${n.fallback}`,
+          `before hashes named their pepper (checked with either): ${n.unnamed}`,
+          `with another pepper (their owners must reset their PIN): ${n.other}`,
+        ].join('\n'),
+      );
     }
     case 'actions list': {
       // P100: the operators' trail, newest first; --before takes the id of the last line of a page.

@@ -36,6 +36,7 @@ export interface Config {
   webhookAllowPrivateNetworks: boolean;
   firstPartyClientId: string;
   pinPepper: string | undefined;
+  pinPepperFallback: string | undefined;
   keyEncryptionKey: string | undefined;
   keyEncryptionKeyFallback: string | undefined;
   enumerationProtection: boolean;
@@ -169,10 +170,12 @@ export function loadConfig(env: Env): Readonly<Config> {
     problems.push('METRICS_TOKEN must be at least 24 characters');
 
   const pinPepper = str('PIN_PEPPER');
+  const pinPepperFallback = str('PIN_PEPPER_FALLBACK');
   const keyEncryptionKey = str('KEY_ENCRYPTION_KEY');
   const keyEncryptionKeyFallback = str('KEY_ENCRYPTION_KEY_FALLBACK');
   for (const [name, v] of [
     ['PIN_PEPPER', pinPepper],
+    ['PIN_PEPPER_FALLBACK', pinPepperFallback],
     ['KEY_ENCRYPTION_KEY', keyEncryptionKey],
     ['KEY_ENCRYPTION_KEY_FALLBACK', keyEncryptionKeyFallback],
   ] as const) {
@@ -180,13 +183,17 @@ export function loadConfig(env: Env): Readonly<Config> {
       problems.push(`${name} must be at least 32 bytes, base64-encoded`);
     }
   }
-  // P99: the same key twice is a change half made: the old key is nowhere, and nothing says so.
-  if (
-    keyEncryptionKeyFallback !== undefined &&
-    keyEncryptionKey !== undefined &&
-    Buffer.from(keyEncryptionKeyFallback, 'base64').equals(Buffer.from(keyEncryptionKey, 'base64'))
-  )
-    problems.push('KEY_ENCRYPTION_KEY_FALLBACK must not be KEY_ENCRYPTION_KEY itself');
+  // P99, P115: the same secret twice is a change half made: the old one is nowhere, and nothing says so.
+  for (const [name, fallback, current] of [
+    ['KEY_ENCRYPTION_KEY', keyEncryptionKeyFallback, keyEncryptionKey],
+    ['PIN_PEPPER', pinPepperFallback, pinPepper],
+  ] as const)
+    if (
+      fallback !== undefined &&
+      current !== undefined &&
+      Buffer.from(fallback, 'base64').equals(Buffer.from(current, 'base64'))
+    )
+      problems.push(`${name}_FALLBACK must not be ${name} itself`);
 
   // D35: production refuses test numbers, the sandbox KYC provider, missing secrets, and the console SMS
   // provider (it would write one-time codes into the logs).
@@ -224,6 +231,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     webhookAllowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     firstPartyClientId: str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
     pinPepper,
+    pinPepperFallback,
     keyEncryptionKey,
     keyEncryptionKeyFallback,
     enumerationProtection: bool('ENUMERATION_PROTECTION', false),
@@ -240,12 +248,20 @@ export function loadConfig(env: Env): Readonly<Config> {
 /**
  * What the start-up banner reminds the operator of: P107, a key-encryption fallback is a change under way,
  * not a setting to keep. Data it sealed stays readable only while it is set, and a leaked old key keeps
- * opening what was not sealed again.
+ * opening what was not sealed again. P115: so is a PIN pepper fallback; a leaked old pepper protects the PINs
+ * still hashed with it no more.
  */
 export function configWarnings(config: Config): string[] {
-  return config.keyEncryptionKeyFallback
-    ? [
-        'KEY_ENCRYPTION_KEY_FALLBACK is set: run `npx callsign keys reencrypt`, and remove the fallback 30 days after KEY_ENCRYPTION_KEY changed (P99)',
-      ]
-    : [];
+  return [
+    ...(config.keyEncryptionKeyFallback
+      ? [
+          'KEY_ENCRYPTION_KEY_FALLBACK is set: run `npx callsign keys reencrypt`, and remove the fallback 30 days after KEY_ENCRYPTION_KEY changed (P99)',
+        ]
+      : []),
+    ...(config.pinPepperFallback
+      ? [
+          "PIN_PEPPER_FALLBACK is set: each PIN moves to PIN_PEPPER at its owner's next sign-in; `npx callsign keys pin-pepper` counts those left, and once the fallback is removed their owners reset their PIN by SMS (P115)",
+        ]
+      : []),
+  ];
 }

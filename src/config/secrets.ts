@@ -5,6 +5,8 @@ import { type Config, MEMORY_DATABASE_URL } from './config.ts';
 
 export interface Secrets {
   pinPepper: Buffer;
+  /** P115: verified with, never hashed with, while PIN_PEPPER changes */
+  pinPepperFallback?: Buffer;
   keyEncryptionKey: Buffer;
   /** P99: read and verified with, never written with, while KEY_ENCRYPTION_KEY changes */
   keyEncryptionKeyFallback?: Buffer;
@@ -33,6 +35,7 @@ export function resolveSecrets(
   };
   const secrets = {
     pinPepper: pick(config.pinPepper, 'PIN_PEPPER'),
+    pinPepperFallback: config.pinPepperFallback ? Buffer.from(config.pinPepperFallback, 'base64') : undefined,
     keyEncryptionKey: pick(config.keyEncryptionKey, 'KEY_ENCRYPTION_KEY'),
     keyEncryptionKeyFallback: config.keyEncryptionKeyFallback
       ? Buffer.from(config.keyEncryptionKeyFallback, 'base64')

@@ -10,7 +10,7 @@ import { type Events, payloads } from './events.ts';
 import { assertAcceptableHandle } from './handle-rules.ts';
 import type { OtpService } from './otp.ts';
 import { parsePhone } from './phone.ts';
-import type { PinHasher } from './pin-hasher.ts';
+import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
 import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
 import type { SessionService } from './sessions.ts';
 
@@ -173,10 +173,22 @@ export class AccountService {
     throw invalidCredentials();
   }
 
-  /** P87: a correct PIN whose hash was made with other parameters than today's is hashed again with them. */
+  /**
+   * P87, P115: a correct PIN whose hash was made with other parameters or another pepper than today's is
+   * hashed again with them (or, made before key ids and the current pepper's, only named).
+   */
   private async rehashIfOutdated(user: UserRow, pin: string): Promise<void> {
     if (this.d.pins.isCurrent(user.pin_hash)) return;
-    await usersRepo.replacePinHash(this.d.db, user.id, user.pin_hash, await this.d.pins.hash(pin));
+    const renewed = await this.d.pins.renewed(user.pin_hash, pin);
+    await usersRepo.replacePinHash(this.d.db, user.id, user.pin_hash, renewed);
+  }
+
+  /** P115: the live accounts' PIN hashes by the pepper that made them, while PIN_PEPPER changes. */
+  async pinPeppers(): Promise<Record<PepperOfHash, number>> {
+    const counts = { current: 0, fallback: 0, unnamed: 0, other: 0 };
+    for (const { key_id, n } of await usersRepo.countByPinKeyId(this.d.db))
+      counts[this.d.pins.pepperOf(key_id)] += n;
+    return counts;
   }
 
   /** `e164`: the body's phone, when the caller has already parsed it. */

@@ -8,41 +8,108 @@ import { hmac } from './crypto.ts';
 // once of the 19 MiB one (t=2) overflowed the cores' shared cache and cost nearly twice the CPU.
 // (Algorithm is a const enum, which type-stripping cannot inline: 2 is Algorithm.Argon2id.)
 const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 7_168, timeCost: 5, parallelism: 1 };
-/** How a hash made with OPTIONS begins (PHC string format). */
-const CURRENT_PREFIX = `$argon2id$v=19$m=${OPTIONS.memoryCost},t=${OPTIONS.timeCost},p=${OPTIONS.parallelism}$`;
+/** How a hash made with OPTIONS begins (PHC string format), up to its key id. */
+const PARAMS = `$argon2id$v=19$m=${OPTIONS.memoryCost},t=${OPTIONS.timeCost},p=${OPTIONS.parallelism}`;
+
+/**
+ * P115: a pepper's name in the hashes it made, the PHC format's `keyid` parameter (which argon2 leaves out of
+ * the computation): 8 bytes of an HMAC keyed by the pepper, which tell nothing of it.
+ */
+export function pepperKeyId(pepper: Buffer): string {
+  return hmac(pepper, 'callsign PIN pepper key id').subarray(0, 8).toString('base64').replace(/=+$/, '');
+}
+
+/** The key id a PHC string names, or null for one made before P115. */
+export function keyIdOf(stored: string): string | null {
+  return /(?:^|,)keyid=([^,]*)(?:,|$)/.exec(stored.split('$')[3] ?? '')?.[1] ?? null;
+}
+
+/** `stored` naming `keyId` among its parameters. */
+const withKeyId = (stored: string, keyId: string) => {
+  const parts = stored.split('$');
+  parts[3] = `${parts[3]},keyid=${keyId}`;
+  return parts.join('$');
+};
+
+interface Pepper {
+  secret: Buffer;
+  keyId: string;
+}
+const pepper = (secret: Buffer): Pepper => ({ secret, keyId: pepperKeyId(secret) });
+
+/** Which pepper made a stored hash, as the operator's count of them says it (P115). */
+export type PepperOfHash = 'current' | 'fallback' | 'unnamed' | 'other';
 
 export class PinHasher {
   #dummy: Promise<string> | undefined;
   readonly #slots: LimitFunction;
+  readonly #current: Pepper;
+  /** P115: while PIN_PEPPER changes, the one before, read with and never written with */
+  readonly #fallback: Pepper | undefined;
 
   /**
    * `concurrency`: hashes computed at once by this process (P56). Each holds 7 MiB and a core for some
    * milliseconds; more at once than the process's share of the cores only adds memory and queues them in the
    * thread pool.
    */
-  constructor(
-    private readonly pepper: Buffer,
-    concurrency = 1,
-  ) {
+  constructor(currentPepper: Buffer, concurrency = 1, fallbackPepper?: Buffer) {
     this.#slots = pLimit(concurrency);
+    this.#current = pepper(currentPepper);
+    this.#fallback = fallbackPepper && pepper(fallbackPepper);
   }
 
   // The binding reads its input as UTF-8 text, so the HMAC goes in as base64url.
-  private peppered(pin: string) {
-    return hmac(this.pepper, pin).toString('base64url');
+  private peppered(p: Pepper, pin: string) {
+    return hmac(p.secret, pin).toString('base64url');
   }
 
-  hash(pin: string): Promise<string> {
-    return this.#slots(() => hash(this.peppered(pin), OPTIONS));
+  async hash(pin: string): Promise<string> {
+    return withKeyId(
+      await this.#slots(() => hash(this.peppered(this.#current, pin), OPTIONS)),
+      this.#current.keyId,
+    );
   }
 
-  verify(stored: string, pin: string): Promise<boolean> {
-    return this.#slots(() => verify(stored, this.peppered(pin)));
+  /**
+   * Whether `pin` is the one `stored` was made from, with the pepper its key id names. P115: one made before
+   * key ids is tried with the current pepper and, while PIN_PEPPER changes, with the fallback too. One of a
+   * pepper this process does not hold cannot be checked: it answers false, after the same time.
+   */
+  async verify(stored: string, pin: string): Promise<boolean> {
+    const candidates = this.#peppersOf(stored);
+    if (candidates.length === 0) return this.verifyNothing(pin);
+    for (const candidate of candidates)
+      if (await this.#slots(() => verify(stored, this.peppered(candidate, pin)))) return true;
+    return false;
   }
 
-  /** P87: whether `stored` was made with today's parameters; one made with others is made again. */
+  #peppersOf(stored: string): Pepper[] {
+    const keyId = keyIdOf(stored);
+    const held = this.#fallback ? [this.#current, this.#fallback] : [this.#current];
+    return keyId === null ? held : held.filter((p) => p.keyId === keyId);
+  }
+
+  /** P87, P115: whether `stored` was made with today's parameters and pepper. */
   isCurrent(stored: string): boolean {
-    return stored.startsWith(CURRENT_PREFIX);
+    return stored.startsWith(`${PARAMS},keyid=${this.#current.keyId}$`);
+  }
+
+  /**
+   * What replaces `stored`, checked correct for `pin`, when it is not current. P115: one made before key ids
+   * with today's parameters, while no other pepper is held, can only be the current pepper's: it is named,
+   * not made again.
+   */
+  renewed(stored: string, pin: string): Promise<string> {
+    if (!this.#fallback && stored.startsWith(`${PARAMS}$`))
+      return Promise.resolve(withKeyId(stored, this.#current.keyId));
+    return this.hash(pin);
+  }
+
+  /** P115: which pepper the hashes naming `keyId` (null: named none) were made with. */
+  pepperOf(keyId: string | null): PepperOfHash {
+    if (keyId === null) return 'unnamed';
+    if (keyId === this.#current.keyId) return 'current';
+    return keyId === this.#fallback?.keyId ? 'fallback' : 'other';
   }
 
   /** Spend the same time as a real check, so an unknown phone is not told apart by latency. */

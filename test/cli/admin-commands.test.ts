@@ -156,6 +156,15 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
       unreadable: 0,
     });
 
+    // P115: no account yet, so no PIN of any pepper.
+    assert.deepEqual(JSON.parse(cli('keys', 'pin-pepper', '--json').out), {
+      current: 0,
+      fallback: 0,
+      unnamed: 0,
+      other: 0,
+    });
+    assert.match(cli('keys', 'pin-pepper').out, /^PINs of live accounts hashed with PIN_PEPPER: 0\n/);
+
     // P100: what the commands above did is in the trail, newest first.
     const listed = cli('actions', 'list', '--limit', '2', '--json');
     assert.equal(listed.code, 0, listed.err);

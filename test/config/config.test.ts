@@ -115,6 +115,20 @@ describe('configuration (D35, D39)', () => {
     ]);
   });
 
+  test('P115: PIN_PEPPER_FALLBACK is a pepper of its own, as long as PIN_PEPPER; the banner reminds of it', () => {
+    const other = Buffer.alloc(32, 8).toString('base64');
+    const changing = loadConfig({ ...production, PIN_PEPPER_FALLBACK: other });
+    assert.equal(changing.pinPepperFallback, other);
+    assert.deepEqual(problems({ ...production, PIN_PEPPER_FALLBACK: 'c2hvcnQ=' }), [
+      'PIN_PEPPER_FALLBACK must be at least 32 bytes, base64-encoded',
+    ]);
+    assert.deepEqual(problems({ ...production, PIN_PEPPER_FALLBACK: secret }), [
+      'PIN_PEPPER_FALLBACK must not be PIN_PEPPER itself',
+    ]);
+    assert.equal(configWarnings(changing).length, 1);
+    assert.match(configWarnings(changing)[0], /PIN_PEPPER_FALLBACK is set: .*`npx callsign keys pin-pepper`/);
+  });
+
   test('P101: ADMIN_ACTIONS_RETENTION_DAYS is a whole number of days, at least one; unset keeps the trail', () => {
     assert.equal(loadConfig({}).adminActionsRetentionDays, undefined);
     assert.equal(loadConfig({ ADMIN_ACTIONS_RETENTION_DAYS: '365' }).adminActionsRetentionDays, 365);

@@ -141,7 +141,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     assert.equal(before.pin_hash, earlier, 'a wrong PIN leaves it');
     assert.equal((await signin(s.phone, s.pin)).status, 200, 'the earlier hash still verifies');
     const rehashed = await stored(s.user.id);
-    assert.match(rehashed.pin_hash, /^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
+    assert.match(rehashed.pin_hash, /^\$argon2id\$v=19\$m=7168,t=5,p=1,keyid=/);
     assert.deepEqual(rehashed.updated_at, before.updated_at, 'no change of the account');
     assert.equal((await signin(s.phone, s.pin)).status, 200, 'the new hash verifies');
     assert.equal((await stored(s.user.id)).pin_hash, rehashed.pin_hash, "today's hash is left as it is");

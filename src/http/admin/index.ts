@@ -166,6 +166,19 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
     },
     async () => c.reencryption.run(),
   );
+  app.get(
+    '/keys/pin-pepper',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Count the live accounts' PIN hashes by the pepper that made them (P115)",
+        description:
+          '`current`: PIN_PEPPER; `fallback`: PIN_PEPPER_FALLBACK; `unnamed`: made before hashes named their pepper, checked with either; `other`: a pepper this instance does not hold, whose owners must reset their PIN. Each PIN moves to PIN_PEPPER at its next correct check.',
+      },
+    },
+    async () => c.accounts.pinPeppers(),
+  );
 
   app.get(
     '/actions',
