@@ -56,6 +56,17 @@ export class WebhookReceiver {
     });
   }
 
+  /** Whether `count` requests in all have arrived within `ms` (false once that time has passed without). */
+  arrivesWithin(count: number, ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      this.waitFor(count).then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), ms);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  }
+
   #notify() {
     this.#waiters = this.#waiters.filter((w) => {
       if (this.received.length < w.count) return true;

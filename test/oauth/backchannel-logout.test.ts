@@ -259,10 +259,7 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
     worker.start();
     try {
       await t.c.db.transaction((tx) => t.c.sessions.revoke(tx, sid, 'admin'));
-      const arrived = await Promise.race([
-        receiver.waitFor(from + 1).then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
-      ]);
+      const arrived = await receiver.arrivesWithin(from + 1, 10_000);
       assert.ok(arrived, 'the logout reached the client');
     } finally {
       await worker.stop();
@@ -300,10 +297,7 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
     const worker = sleepyWorker(4); // one slot per client
     worker.start();
     try {
-      const arrived = await Promise.race([
-        receiver.waitFor(from + 6).then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
-      ]);
+      const arrived = await receiver.arrivesWithin(from + 6, 10_000);
       assert.ok(arrived, 'all six logouts went out, one after another, within the hour-long poll');
     } finally {
       await worker.stop();
@@ -328,10 +322,7 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
     const worker = sleepyWorker(8, 60_000); // two slots per client; the hanging attempts outlast the test
     worker.start();
     try {
-      const served = await Promise.race([
-        receiver.waitFor(from + 1).then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000)),
-      ]);
+      const served = await receiver.arrivesWithin(from + 1, 5_000);
       assert.ok(served, "the healthy client's logout went out while the stuck one's hang");
       assert.equal(decodeJwt(logoutTokens(from)[0]).sid, sid);
       await hang.waitFor(2);

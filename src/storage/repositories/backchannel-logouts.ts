@@ -1,4 +1,4 @@
-import { busyArrays, type ClaimBounds } from '../claim-bounds.ts';
+import { type ClaimBounds, claimDueRows, type SentRows } from '../claim-bounds.ts';
 import { maybeOne, type Queryable } from '../db.ts';
 
 export type LogoutStatus = 'pending' | 'delivered' | 'failed';
@@ -51,31 +51,27 @@ export const backchannelLogoutsCte = (from: string, now: string) => `logouts AS 
        ON CONFLICT (session_id) DO NOTHING
      )`;
 
+/** P109: a logout's receiver is its client, live while it exists and registers a logout URI. */
+const LOGOUTS: SentRows = {
+  table: 'backchannel_logouts',
+  receiverColumn: 'client_id',
+  receivers: 'clients',
+  receiverKey: 'client_id',
+  receiverKeyType: 'text',
+  live: 'r.deleted_at IS NULL AND r.backchannel_logout_uri IS NOT NULL',
+};
+
 export const backchannelLogoutsRepo = {
-  /**
-   * Takes due logouts of clients that still take them, for this worker until `lockedUntil`, within the
-   * bounds (P113: of each client at most its share of the slots); SKIP LOCKED keeps two workers from sending
-   * one logout at once (as webhook deliveries, D32).
-   */
+  /** Takes due logouts of clients that still take them, for this worker until `lockedUntil`, within the bounds (P113). */
   claimDue: (q: Queryable, now: Date, lockedUntil: Date, bounds: ClaimBounds) =>
-    q.query<ClaimedLogout>(
-      `WITH claimed AS (
-         UPDATE backchannel_logouts SET locked_until = $2
-         WHERE id = ANY(ARRAY(
-           SELECT b.id FROM clients c
-             LEFT JOIN unnest($5::text[], $6::int[]) AS busy(client_id, n) ON busy.client_id = c.client_id
-             CROSS JOIN LATERAL (
-               SELECT b.id, b.next_attempt_at FROM backchannel_logouts b
-               WHERE b.client_id = c.client_id AND b.status = 'pending' AND b.next_attempt_at <= $1
-                 AND (b.locked_until IS NULL OR b.locked_until <= $1)
-               ORDER BY b.next_attempt_at LIMIT greatest($4 - coalesce(busy.n, 0), 0)
-               FOR UPDATE SKIP LOCKED) b
-           WHERE c.deleted_at IS NULL AND c.backchannel_logout_uri IS NOT NULL
-           ORDER BY b.next_attempt_at LIMIT $3))
-         RETURNING id, attempts, locked_until, client_id, session_id, user_id)
-       SELECT cl.*, c.backchannel_logout_uri AS url FROM claimed cl JOIN clients c ON c.client_id = cl.client_id`,
-      [now, lockedUntil, bounds.limit, bounds.perReceiver, ...busyArrays(bounds.busy)],
-    ),
+    claimDueRows<ClaimedLogout>(q, LOGOUTS, {
+      returning: 'id, attempts, locked_until, client_id, session_id, user_id',
+      select: `SELECT cl.*, c.backchannel_logout_uri AS url
+                 FROM claimed cl JOIN clients c ON c.client_id = cl.client_id`,
+      now,
+      lockedUntil,
+      bounds,
+    }),
 
   /** One attempt's result; the claim's `locked_until` fences it, as for webhook deliveries. */
   record: (q: Queryable, claim: Pick<ClaimedLogout, 'id' | 'locked_until'>, r: LogoutResult) =>

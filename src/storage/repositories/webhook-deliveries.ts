@@ -1,4 +1,4 @@
-import { busyArrays, type ClaimBounds } from '../claim-bounds.ts';
+import { type ClaimBounds, claimDueRows, type SentRows } from '../claim-bounds.ts';
 import { maybeOne, one, type Queryable } from '../db.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -49,6 +49,16 @@ export interface AttemptResult extends AttemptRow {
   next_attempt_at: Date | null;
 }
 
+/** D32: a delivery's receiver is its endpoint, live while enabled. */
+const DELIVERIES: SentRows = {
+  table: 'webhook_deliveries',
+  receiverColumn: 'endpoint_id',
+  receivers: 'webhook_endpoints',
+  receiverKey: 'id',
+  receiverKeyType: 'uuid',
+  live: 'r.enabled',
+};
+
 const WITH_EVENT = `SELECT d.*, o.type AS event_type FROM webhook_deliveries d JOIN outbox_events o ON o.id = d.event_id`;
 
 export const webhookDeliveriesRepo = {
@@ -61,36 +71,20 @@ export const webhookDeliveriesRepo = {
       )
     ).n,
 
-  /**
-   * Takes due deliveries of enabled endpoints for this worker until `lockedUntil`: the earliest due first, at
-   * most `limit`, and of each endpoint at most its share of the slots less those it has in flight (P113).
-   * FOR UPDATE SKIP LOCKED: two workers claiming at once get disjoint sets, and a claim whose lease has
-   * not run out is not taken again, so one attempt is never sent twice at once.
-   */
+  /** Takes due deliveries of enabled endpoints for this worker until `lockedUntil`, within the bounds (P113). */
   claimDue: (q: Queryable, now: Date, lockedUntil: Date, bounds: ClaimBounds) =>
-    q.query<ClaimedDelivery>(
-      `WITH claimed AS (
-         UPDATE webhook_deliveries SET locked_until = $2
-         WHERE id = ANY(ARRAY(
-           SELECT d.id FROM webhook_endpoints e
-             LEFT JOIN unnest($5::uuid[], $6::int[]) AS busy(endpoint_id, n) ON busy.endpoint_id = e.id
-             CROSS JOIN LATERAL (
-               SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-               WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1
-                 AND (d.locked_until IS NULL OR d.locked_until <= $1)
-               ORDER BY d.next_attempt_at LIMIT greatest($4 - coalesce(busy.n, 0), 0)
-               FOR UPDATE SKIP LOCKED) d
-           WHERE e.enabled
-           ORDER BY d.next_attempt_at LIMIT $3))
-         RETURNING id, attempts, locked_until, event_id, endpoint_id)
-       SELECT c.id, c.attempts, c.locked_until, c.event_id, c.endpoint_id,
-              o.type AS event_type, o.data::text AS event_data, o.created_at AS event_created_at,
-              e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at
-         FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id
-         -- a lookup per claimed row (P57): LIMIT 1 keeps the planner from joining the whole outbox by hash
-         CROSS JOIN LATERAL (SELECT * FROM outbox_events o WHERE o.id = c.event_id LIMIT 1) o`,
-      [now, lockedUntil, bounds.limit, bounds.perReceiver, ...busyArrays(bounds.busy)],
-    ),
+    claimDueRows<ClaimedDelivery>(q, DELIVERIES, {
+      returning: 'id, attempts, locked_until, event_id, endpoint_id',
+      select: `SELECT c.id, c.attempts, c.locked_until, c.event_id, c.endpoint_id,
+                      o.type AS event_type, o.data::text AS event_data, o.created_at AS event_created_at,
+                      e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at
+                 FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id
+                 -- a lookup per claimed row (P57): LIMIT 1 keeps the planner from joining the outbox by hash
+                 CROSS JOIN LATERAL (SELECT * FROM outbox_events o WHERE o.id = c.event_id LIMIT 1) o`,
+      now,
+      lockedUntil,
+      bounds,
+    }),
 
   /**
    * Logs attempts and moves their deliveries on, many in one statement. Each claim's `locked_until` fences
