@@ -158,7 +158,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
       return out(counts, lines.join('\n'));
     }
     case 'keys pin-pepper': {
-      // P115: while PIN_PEPPER changes, with the old one as PIN_PEPPER_FALLBACK.
+      // P114: while PIN_PEPPER changes, with the old one as PIN_PEPPER_FALLBACK.
       const n = (await call(config, 'GET', '/keys/pin-pepper')) as Record<string, number>;
       return out(
         n,

@@ -183,7 +183,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       problems.push(`${name} must be at least 32 bytes, base64-encoded`);
     }
   }
-  // P99, P115: the same secret twice is a change half made: the old one is nowhere, and nothing says so.
+  // P99, P114: the same secret twice is a change half made: the old one is nowhere, and nothing says so.
   for (const [name, fallback, current] of [
     ['KEY_ENCRYPTION_KEY', keyEncryptionKeyFallback, keyEncryptionKey],
     ['PIN_PEPPER', pinPepperFallback, pinPepper],
@@ -248,7 +248,7 @@ export function loadConfig(env: Env): Readonly<Config> {
 /**
  * What the start-up banner reminds the operator of: P107, a key-encryption fallback is a change under way,
  * not a setting to keep. Data it sealed stays readable only while it is set, and a leaked old key keeps
- * opening what was not sealed again. P115: so is a PIN pepper fallback; a leaked old pepper protects the PINs
+ * opening what was not sealed again. P114: so is a PIN pepper fallback; a leaked old pepper protects the PINs
  * still hashed with it no more.
  */
 export function configWarnings(config: Config): string[] {
@@ -260,7 +260,7 @@ export function configWarnings(config: Config): string[] {
       : []),
     ...(config.pinPepperFallback
       ? [
-          "PIN_PEPPER_FALLBACK is set: each PIN moves to PIN_PEPPER at its owner's next sign-in; `npx callsign keys pin-pepper` counts those left, and once the fallback is removed their owners reset their PIN by SMS (P115)",
+          "PIN_PEPPER_FALLBACK is set: each PIN moves to PIN_PEPPER at its owner's next sign-in; `npx callsign keys pin-pepper` counts those left, and once the fallback is removed their owners reset their PIN by SMS (P114)",
         ]
       : []),
   ];

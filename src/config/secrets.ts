@@ -5,7 +5,7 @@ import { type Config, MEMORY_DATABASE_URL } from './config.ts';
 
 export interface Secrets {
   pinPepper: Buffer;
-  /** P115: verified with, never hashed with, while PIN_PEPPER changes */
+  /** P114: verified with, never hashed with, while PIN_PEPPER changes */
   pinPepperFallback?: Buffer;
   keyEncryptionKey: Buffer;
   /** P99: read and verified with, never written with, while KEY_ENCRYPTION_KEY changes */

@@ -174,7 +174,7 @@ export class AccountService {
   }
 
   /**
-   * P87, P115: a correct PIN whose hash was made with other parameters or another pepper than today's is
+   * P87, P114: a correct PIN whose hash was made with other parameters or another pepper than today's is
    * hashed again with them (or, made before key ids and the current pepper's, only named).
    */
   private async rehashIfOutdated(user: UserRow, pin: string): Promise<void> {
@@ -183,7 +183,7 @@ export class AccountService {
     await usersRepo.replacePinHash(this.d.db, user.id, user.pin_hash, renewed);
   }
 
-  /** P115: the live accounts' PIN hashes by the pepper that made them, while PIN_PEPPER changes. */
+  /** P114: the live accounts' PIN hashes by the pepper that made them, while PIN_PEPPER changes. */
   async pinPeppers(): Promise<Record<PepperOfHash, number>> {
     const counts = { current: 0, fallback: 0, unnamed: 0, other: 0 };
     for (const { key_id, n } of await usersRepo.countByPinKeyId(this.d.db))

@@ -12,14 +12,14 @@ const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 7_168, timeCost: 5, par
 const PARAMS = `$argon2id$v=19$m=${OPTIONS.memoryCost},t=${OPTIONS.timeCost},p=${OPTIONS.parallelism}`;
 
 /**
- * P115: a pepper's name in the hashes it made, the PHC format's `keyid` parameter (which argon2 leaves out of
+ * P114: a pepper's name in the hashes it made, the PHC format's `keyid` parameter (which argon2 leaves out of
  * the computation): 8 bytes of an HMAC keyed by the pepper, which tell nothing of it.
  */
 export function pepperKeyId(pepper: Buffer): string {
   return hmac(pepper, 'callsign PIN pepper key id').subarray(0, 8).toString('base64').replace(/=+$/, '');
 }
 
-/** The key id a PHC string names, or null for one made before P115. */
+/** The key id a PHC string names, or null for one made before P114. */
 export function keyIdOf(stored: string): string | null {
   return /(?:^|,)keyid=([^,]*)(?:,|$)/.exec(stored.split('$')[3] ?? '')?.[1] ?? null;
 }
@@ -37,14 +37,14 @@ interface Pepper {
 }
 const pepper = (secret: Buffer): Pepper => ({ secret, keyId: pepperKeyId(secret) });
 
-/** Which pepper made a stored hash, as the operator's count of them says it (P115). */
+/** Which pepper made a stored hash, as the operator's count of them says it (P114). */
 export type PepperOfHash = 'current' | 'fallback' | 'unnamed' | 'other';
 
 export class PinHasher {
   #dummy: Promise<string> | undefined;
   readonly #slots: LimitFunction;
   readonly #current: Pepper;
-  /** P115: while PIN_PEPPER changes, the one before, read with and never written with */
+  /** P114: while PIN_PEPPER changes, the one before, read with and never written with */
   readonly #fallback: Pepper | undefined;
 
   /**
@@ -71,7 +71,7 @@ export class PinHasher {
   }
 
   /**
-   * Whether `pin` is the one `stored` was made from, with the pepper its key id names. P115: one made before
+   * Whether `pin` is the one `stored` was made from, with the pepper its key id names. P114: one made before
    * key ids is tried with the current pepper and, while PIN_PEPPER changes, with the fallback too. One of a
    * pepper this process does not hold cannot be checked: it answers false, after the same time.
    */
@@ -89,13 +89,13 @@ export class PinHasher {
     return keyId === null ? held : held.filter((p) => p.keyId === keyId);
   }
 
-  /** P87, P115: whether `stored` was made with today's parameters and pepper. */
+  /** P87, P114: whether `stored` was made with today's parameters and pepper. */
   isCurrent(stored: string): boolean {
     return stored.startsWith(`${PARAMS},keyid=${this.#current.keyId}$`);
   }
 
   /**
-   * What replaces `stored`, checked correct for `pin`, when it is not current. P115: one made before key ids
+   * What replaces `stored`, checked correct for `pin`, when it is not current. P114: one made before key ids
    * with today's parameters, while no other pepper is held, can only be the current pepper's: it is named,
    * not made again.
    */
@@ -105,7 +105,7 @@ export class PinHasher {
     return this.hash(pin);
   }
 
-  /** P115: which pepper the hashes naming `keyId` (null: named none) were made with. */
+  /** P114: which pepper the hashes naming `keyId` (null: named none) were made with. */
   pepperOf(keyId: string | null): PepperOfHash {
     if (keyId === null) return 'unnamed';
     if (keyId === this.#current.keyId) return 'current';

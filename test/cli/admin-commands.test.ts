@@ -156,7 +156,7 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
       unreadable: 0,
     });
 
-    // P115: no account yet, so no PIN of any pepper.
+    // P114: no account yet, so no PIN of any pepper.
     assert.deepEqual(JSON.parse(cli('keys', 'pin-pepper', '--json').out), {
       current: 0,
       fallback: 0,

@@ -115,7 +115,7 @@ describe('configuration (D35, D39)', () => {
     ]);
   });
 
-  test('P115: PIN_PEPPER_FALLBACK is a pepper of its own, as long as PIN_PEPPER; the banner reminds of it', () => {
+  test('P114: PIN_PEPPER_FALLBACK is a pepper of its own, as long as PIN_PEPPER; the banner reminds of it', () => {
     const other = Buffer.alloc(32, 8).toString('base64');
     const changing = loadConfig({ ...production, PIN_PEPPER_FALLBACK: other });
     assert.equal(changing.pinPepperFallback, other);

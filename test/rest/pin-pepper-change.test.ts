@@ -14,7 +14,7 @@ import {
 import { testSecrets } from '../helpers/database.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 
-// P115: PIN_PEPPER can be changed. Each hash names its pepper (PHC `keyid`); the old pepper, as
+// P114: PIN_PEPPER can be changed. Each hash names its pepper (PHC `keyid`); the old pepper, as
 // PIN_PEPPER_FALLBACK, still checks the PINs it hashed, and each moves to the new one at its next sign-in.
 
 const newPepper = randomBytes(32);
@@ -24,7 +24,7 @@ const changing: Secrets = { ...testSecrets, pinPepper: newPepper, pinPepperFallb
 const changed: Secrets = { ...testSecrets, pinPepper: newPepper };
 const env = { ADMIN_TOKEN };
 
-describe('P115: PIN_PEPPER changes, the old one as PIN_PEPPER_FALLBACK', () => {
+describe('P114: PIN_PEPPER changes, the old one as PIN_PEPPER_FALLBACK', () => {
   let old: TestApp;
   before(async () => {
     old = await createTestApp({ env });

@@ -172,7 +172,7 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        summary: "Count the live accounts' PIN hashes by the pepper that made them (P115)",
+        summary: "Count the live accounts' PIN hashes by the pepper that made them (P114)",
         description:
           '`current`: PIN_PEPPER; `fallback`: PIN_PEPPER_FALLBACK; `unnamed`: made before hashes named their pepper, checked with either; `other`: a pepper this instance does not hold, whose owners must reset their PIN. Each PIN moves to PIN_PEPPER at its next correct check.',
       },

@@ -134,13 +134,13 @@ export const usersRepo = {
     q.query(`UPDATE users SET ${RESET_PIN_FAILURES} WHERE id = $1`, [id]),
 
   /**
-   * P87: the same PIN's hash made again with today's parameters (P115: and pepper). Only over the hash that was checked: a PIN
+   * P87: the same PIN's hash made again with today's parameters (P114: and pepper). Only over the hash that was checked: a PIN
    * set meanwhile (a reset) stays. Not a change of the account, so `updated_at` stays too.
    */
   replacePinHash: (q: Queryable, id: string, checked: string, fresh: string) =>
     q.query('UPDATE users SET pin_hash = $3 WHERE id = $1 AND pin_hash = $2', [id, checked, fresh]),
 
-  /** P115: live accounts by the key id their PIN hash names (PHC `keyid`; null where it names none). */
+  /** P114: live accounts by the key id their PIN hash names (PHC `keyid`; null where it names none). */
   countByPinKeyId: (q: Queryable) =>
     q.query<{ key_id: string | null; n: number }>(
       `SELECT substring(split_part(pin_hash, '$', 4) from '(?:^|,)keyid=([^,]*)') AS key_id, count(*)::int AS n
