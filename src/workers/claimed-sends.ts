@@ -1,6 +1,6 @@
 // What the workers that send claimed rows share (webhook deliveries, D32; back-channel logouts, P109): the
 // loop that claims due rows as slots free, and P113's cap on the slots one receiver may hold.
-import type { ClaimBounds } from '../storage/claim-bounds.ts';
+import type { ClaimBounds } from '../storage/send-claims.ts';
 
 /** How long a claim holds: well past the 10 s attempt timeout (D32) plus recording the result. */
 export const CLAIM_LEASE_SECONDS = 60;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { afterFailure } from '../domain/webhook-rules.ts';
 import { addSeconds, type Clock, unixSeconds } from '../providers/clock.ts';
-import type { ClaimBounds } from '../storage/claim-bounds.ts';
+import type { ClaimBounds } from '../storage/send-claims.ts';
 import type { Database } from '../storage/db.ts';
 import {
   type AttemptResult,

@@ -1,4 +1,4 @@
-import { type ClaimBounds, claimDueRows, type SentRows } from '../claim-bounds.ts';
+import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
 import { maybeOne, type Queryable } from '../db.ts';
 
 export type LogoutStatus = 'pending' | 'delivered' | 'failed';

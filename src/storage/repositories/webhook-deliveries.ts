@@ -1,4 +1,4 @@
-import { type ClaimBounds, claimDueRows, type SentRows } from '../claim-bounds.ts';
+import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
 import { maybeOne, one, type Queryable } from '../db.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
