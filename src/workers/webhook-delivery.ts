@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import { afterFailure } from '../domain/webhook-rules.ts';
 import { addSeconds, type Clock, unixSeconds } from '../providers/clock.ts';
-import type { ClaimBounds } from '../storage/send-claims.ts';
 import type { Database } from '../storage/db.ts';
 import {
   type AttemptResult,
   type ClaimedDelivery,
   webhookDeliveriesRepo,
 } from '../storage/repositories/webhook-deliveries.ts';
+import type { ClaimBounds } from '../storage/send-claims.ts';
 import type { WebhookSender } from '../webhooks/http-sender.ts';
 import { signDelivery } from '../webhooks/signature.js';
 import { CLAIM_LEASE_SECONDS, SendLoop } from './claimed-sends.ts';

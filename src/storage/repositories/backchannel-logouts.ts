@@ -1,5 +1,5 @@
-import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
 import { maybeOne, type Queryable } from '../db.ts';
+import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
 
 export type LogoutStatus = 'pending' | 'delivered' | 'failed';
 

@@ -1,5 +1,5 @@
-import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
 import { maybeOne, one, type Queryable } from '../db.ts';
+import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
