@@ -46,6 +46,8 @@ export class PinHasher {
   readonly #current: Pepper;
   /** P114: while PIN_PEPPER changes, the one before, read with and never written with */
   readonly #fallback: Pepper | undefined;
+  /** the peppers a hash made before key ids may be of */
+  readonly #held: Pepper[];
 
   /**
    * `concurrency`: hashes computed at once by this process (P56). Each holds 7 MiB and a core for some
@@ -56,6 +58,7 @@ export class PinHasher {
     this.#slots = pLimit(concurrency);
     this.#current = pepper(currentPepper);
     this.#fallback = fallbackPepper && pepper(fallbackPepper);
+    this.#held = this.#fallback ? [this.#current, this.#fallback] : [this.#current];
   }
 
   // The binding reads its input as UTF-8 text, so the HMAC goes in as base64url.
@@ -85,8 +88,7 @@ export class PinHasher {
 
   #peppersOf(stored: string): Pepper[] {
     const keyId = keyIdOf(stored);
-    const held = this.#fallback ? [this.#current, this.#fallback] : [this.#current];
-    return keyId === null ? held : held.filter((p) => p.keyId === keyId);
+    return keyId === null ? this.#held : this.#held.filter((p) => p.keyId === keyId);
   }
 
   /** P87, P114: whether `stored` was made with today's parameters and pepper. */

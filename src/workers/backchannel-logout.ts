@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { AccessTokens } from '../domain/access-tokens.ts';
 import { afterFailure } from '../domain/webhook-rules.ts';
-import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { backchannelLogoutsRepo, type ClaimedLogout } from '../storage/repositories/backchannel-logouts.ts';
 import type { WebhookSender } from '../webhooks/http-sender.ts';
-import { CLAIM_LEASE_SECONDS, SendLoop } from './claimed-sends.ts';
+import { SendLoop } from './claimed-sends.ts';
 
 export interface BackchannelLogoutDeps {
   db: Database;
@@ -32,12 +32,10 @@ export class BackchannelLogoutWorker {
 
   constructor(private readonly d: BackchannelLogoutDeps) {
     this.#loop = new SendLoop({
-      claim: (bounds) => {
-        const now = d.clock.now();
-        return backchannelLogoutsRepo.claimDue(d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), bounds);
-      },
+      claim: (now, lockedUntil, bounds) => backchannelLogoutsRepo.claimDue(d.db, now, lockedUntil, bounds),
       attempt: (c) => this.#attempt(c),
       receiverOf: (c) => c.client_id,
+      clock: d.clock,
       concurrency: d.concurrency ?? 16,
       pollMs: d.pollMs ?? 1000,
       onClaimFailed: (err) => d.logger.error({ err }, 'claiming back-channel logouts failed'),

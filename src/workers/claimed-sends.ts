@@ -1,5 +1,6 @@
 // What the workers that send claimed rows share (webhook deliveries, D32; back-channel logouts, P109): the
 // loop that claims due rows as slots free, and P113's cap on the slots one receiver may hold.
+import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { ClaimBounds } from '../storage/send-claims.ts';
 
 /** How long a claim holds: well past the 10 s attempt timeout (D32) plus recording the result. */
@@ -14,11 +15,12 @@ export const CLAIM_LEASE_SECONDS = 60;
 export const slotsPerReceiver = (concurrency: number) => Math.max(1, Math.floor(concurrency / 4));
 
 export interface SendLoopParts<T> {
-  /** Takes due rows for this process within the bounds (FOR UPDATE SKIP LOCKED, a lease). */
-  claim(bounds: ClaimBounds): Promise<T[]>;
+  /** Takes rows due at `now` for this process until `lockedUntil` (a lease), within the bounds. */
+  claim(now: Date, lockedUntil: Date, bounds: ClaimBounds): Promise<T[]>;
   /** One attempt and its record; never rejects (a failure to record leaves the claim to run out). */
   attempt(claimed: T): Promise<void>;
   receiverOf(claimed: T): string;
+  clock: Clock;
   /** attempts in flight at once in this process */
   concurrency: number;
   /** how long an idle loop waits before it looks again without being told of new rows */
@@ -98,7 +100,12 @@ export class SendLoop<T> {
   }
 
   #claim(limit: number): Promise<T[]> {
-    return this.p.claim({ limit, perReceiver: this.#perReceiver, busy: this.#busy });
+    const now = this.p.clock.now();
+    return this.p.claim(now, addSeconds(now, CLAIM_LEASE_SECONDS), {
+      limit,
+      perReceiver: this.#perReceiver,
+      busy: this.#busy,
+    });
   }
 
   #launch(c: T): Promise<void> {

@@ -1,16 +1,15 @@
 import type { Logger } from 'pino';
 import { afterFailure } from '../domain/webhook-rules.ts';
-import { addSeconds, type Clock, unixSeconds } from '../providers/clock.ts';
+import { type Clock, unixSeconds } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import {
   type AttemptResult,
   type ClaimedDelivery,
   webhookDeliveriesRepo,
 } from '../storage/repositories/webhook-deliveries.ts';
-import type { ClaimBounds } from '../storage/send-claims.ts';
 import type { WebhookSender } from '../webhooks/http-sender.ts';
 import { signDelivery } from '../webhooks/signature.js';
-import { CLAIM_LEASE_SECONDS, SendLoop } from './claimed-sends.ts';
+import { SendLoop } from './claimed-sends.ts';
 
 export interface DeliveryWorkerDeps {
   db: Database;
@@ -52,9 +51,10 @@ export class WebhookDeliveryWorker {
 
   constructor(private readonly d: DeliveryWorkerDeps) {
     this.#loop = new SendLoop({
-      claim: (bounds) => this.#claim(bounds),
+      claim: (now, lockedUntil, bounds) => webhookDeliveriesRepo.claimDue(d.db, now, lockedUntil, bounds),
       attempt: (c) => this.#attempt(c),
       receiverOf: (c) => c.endpoint_id,
+      clock: d.clock,
       concurrency: d.concurrency ?? 128,
       pollMs: d.pollMs ?? 200,
       onClaimFailed: (err) => d.logger.error({ err }, 'claiming webhook deliveries failed'),
@@ -88,11 +88,6 @@ export class WebhookDeliveryWorker {
     await this.#loop.stop();
     const unlisten = await this.#listening?.catch(() => undefined);
     await unlisten?.();
-  }
-
-  #claim(bounds: ClaimBounds): Promise<ClaimedDelivery[]> {
-    const now = this.d.clock.now();
-    return webhookDeliveriesRepo.claimDue(this.d.db, now, addSeconds(now, CLAIM_LEASE_SECONDS), bounds);
   }
 
   /** One attempt; never rejects: an unexpected failure (a secret that no longer decrypts) is logged and the

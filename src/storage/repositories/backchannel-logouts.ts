@@ -62,7 +62,10 @@ const LOGOUTS: SentRows = {
 };
 
 export const backchannelLogoutsRepo = {
-  /** Takes due logouts of clients that still take them, for this worker until `lockedUntil`, within the bounds (P113). */
+  /**
+   * Takes due logouts of clients that still take them, for this worker until `lockedUntil`, within the bounds
+   * (P113).
+   */
   claimDue: (q: Queryable, now: Date, lockedUntil: Date, bounds: ClaimBounds) =>
     claimDueRows<ClaimedLogout>(q, LOGOUTS, {
       returning: 'id, attempts, locked_until, client_id, session_id, user_id',

@@ -134,8 +134,8 @@ export const usersRepo = {
     q.query(`UPDATE users SET ${RESET_PIN_FAILURES} WHERE id = $1`, [id]),
 
   /**
-   * P87: the same PIN's hash made again with today's parameters (P114: and pepper). Only over the hash that was checked: a PIN
-   * set meanwhile (a reset) stays. Not a change of the account, so `updated_at` stays too.
+   * P87: the same PIN's hash made again with today's parameters (P114: and pepper). Only over the hash that
+   * was checked: a PIN set meanwhile (a reset) stays. Not a change of the account, so `updated_at` stays too.
    */
   replacePinHash: (q: Queryable, id: string, checked: string, fresh: string) =>
     q.query('UPDATE users SET pin_hash = $3 WHERE id = $1 AND pin_hash = $2', [id, checked, fresh]),
