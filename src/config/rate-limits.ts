@@ -16,6 +16,8 @@ export const DEFAULT_RATE_LIMITS = {
   rest_address: { limit: 100, windowSeconds: 60 },
   oauth_token_client: { limit: 300, windowSeconds: 60 },
   oauth_authorize_address: { limit: 60, windowSeconds: 60 },
+  // not in the spec: failed client authentications at the token, revocation and introspection endpoints
+  oauth_client_auth_failures_address: { limit: 20, windowSeconds: 60 },
   // not in the spec (P72): a resource server may ask about every request it serves
   oauth_introspect_client: { limit: 1200, windowSeconds: 60 },
   // not in the spec: the verification page takes uploads of up to 30 MB a post

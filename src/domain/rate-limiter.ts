@@ -1,5 +1,6 @@
 import type { RateLimitName, RateLimits } from '../config/rate-limits.ts';
 import type { Clock } from '../providers/clock.ts';
+import { addressBucket } from './address-bucket.ts';
 import { DomainError } from './errors.ts';
 
 /** Where counters live (D29): the database by default, Redis when configured. */
@@ -46,7 +47,9 @@ export class RateLimiter {
         const { limit, windowSeconds } = this.rules[name];
         const windowMs = windowSeconds * 1000;
         const start = Math.floor(now / windowMs) * windowMs;
-        const count = await this.counter.hit(`${name}:${subject}`, new Date(start), windowSeconds);
+        // A limit named per address counts the address's bucket (an IPv6 client by its /64).
+        const key = name.endsWith('_address') ? addressBucket(subject) : subject;
+        const count = await this.counter.hit(`${name}:${key}`, new Date(start), windowSeconds);
         return {
           limit,
           remaining: Math.max(0, limit - count),

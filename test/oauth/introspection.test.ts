@@ -187,7 +187,14 @@ describe('P72: token introspection (RFC 7662)', () => {
       client_id: api.id,
       client_secret: api.secret,
     });
-    assert.equal(post.body.error, 'invalid_client', 'registered for client_secret_basic only (P28)');
+    assert.equal(post.status, 200, 'either secret method, whatever the client registered');
+    assert.equal(post.body.active, true);
+    const both = await introspect(
+      { token: tokens.access_token, client_id: api.id, client_secret: api.secret },
+      api,
+    );
+    assert.equal(both.status, 400);
+    assert.equal(both.body.error, 'invalid_request', 'one method per request');
   });
 
   test('discovery names the endpoint and its client authentication methods', async () => {

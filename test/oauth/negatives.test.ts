@@ -315,7 +315,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     );
   });
 
-  test('confidential clients: the registered method only, the right secret only (invalid_client, 401)', async () => {
+  test('confidential clients: either secret method (RFC 6749 §2.3.1), the right secret only (invalid_client, 401)', async () => {
     const conf = await registerClient(t);
     const secret = conf.client_secret as string;
     const { verifier, challenge } = pkce();
@@ -324,11 +324,17 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const wrong = await tokenRequest(t, form, { id: conf.client_id, secret: `${secret}x` });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.body.error, 'invalid_client');
-    const post = await tokenRequest(t, { ...form, client_id: conf.client_id, client_secret: secret });
-    assert.equal(post.body.error, 'invalid_client', 'registered for client_secret_basic');
+    const wrongPost = await tokenRequest(t, { ...form, client_id: conf.client_id, client_secret: 'x' });
+    assert.equal(wrongPost.body.error, 'invalid_client');
     const none = await tokenRequest(t, { ...form, client_id: conf.client_id });
     assert.equal(none.body.error, 'invalid_client');
-    assert.equal((await tokenRequest(t, form, { id: conf.client_id, secret })).status, 200);
+    const both = await tokenRequest(t, { ...form, client_secret: secret }, { id: conf.client_id, secret });
+    assert.equal(both.body.error, 'invalid_request', 'one method per request');
+    const post = await tokenRequest(t, { ...form, client_id: conf.client_id, client_secret: secret });
+    assert.equal(post.status, 200, 'client_secret_post, though registered for client_secret_basic');
+    const code2 = await codeFor(conf.client_id, challenge);
+    const basic = await tokenRequest(t, { ...form, code: code2 }, { id: conf.client_id, secret });
+    assert.equal(basic.status, 200);
   });
 
   test('revocation: unknown tokens answer 200; another client cannot revoke; the owner ends the session', async () => {

@@ -98,6 +98,12 @@ export async function checkAuthorizationRequest(
     if (value === null) return fail('invalid_request', `${name} was sent more than once`);
     if (value?.includes('\u0000')) return fail('invalid_request', `${name} must not contain U+0000`);
   }
+  // OIDC Core §6.1-6.2, §3.1.2.6: request objects are not supported, and a client is told so rather
+  // than having its signed parameters silently ignored.
+  if (q.request !== undefined)
+    return fail('request_not_supported', 'request objects are not supported; send the parameters as such');
+  if (q.request_uri !== undefined)
+    return fail('request_uri_not_supported', 'request_uri is not supported; send the parameters as such');
   if (single(q, 'response_type') !== 'code') {
     return single(q, 'response_type') === undefined
       ? fail('invalid_request', 'response_type is required')

@@ -30,14 +30,6 @@ export interface TokenEndpointDeps {
   codeExchanges: CodeExchanges;
 }
 
-export interface ClientCredentials {
-  /** from the Authorization: Basic header (client_secret_basic) */
-  basic?: { id: string; secret: string };
-  /** from the form (client_secret_post, or a public client's id) */
-  clientId?: string;
-  clientSecret?: string;
-}
-
 export interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';
@@ -71,29 +63,6 @@ function codeRefusal(
 /** POST /oauth/token, /oauth/revoke and /oauth/userinfo: RFC 6749, RFC 7636, RFC 7009, OIDC Core §5.3. */
 export class TokenEndpointService {
   constructor(private readonly d: TokenEndpointDeps) {}
-
-  /** RFC 6749 §2.3: the client authenticates the way it registered, and only that way. */
-  async authenticateClient(c: ClientCredentials): Promise<ClientRow> {
-    const id = c.basic?.id ?? c.clientId;
-    if (c.basic && c.clientId && c.clientId !== c.basic.id)
-      throw new OAuthError('invalid_request', 'client_id differs from the Basic credentials');
-    if (c.basic && c.clientSecret)
-      throw new OAuthError('invalid_request', 'use one client authentication method');
-    if (!id) throw new OAuthError('invalid_client', 'client authentication is required');
-    const client = await this.d.clients.findClient(id);
-    const method = c.basic
-      ? 'client_secret_basic'
-      : c.clientSecret !== undefined
-        ? 'client_secret_post'
-        : 'none';
-    const secret = c.basic?.secret ?? c.clientSecret;
-    if (!client || client.token_endpoint_auth_method !== method)
-      throw new OAuthError('invalid_client', 'client authentication failed');
-    if (method !== 'none' && !this.d.clients.secretMatches(client, secret as string)) {
-      throw new OAuthError('invalid_client', 'client authentication failed');
-    }
-    return client;
-  }
 
   /** RFC 6749 §4.1.3 with RFC 7636 §4.6; D24 replay handling; D15: each exchange opens a session. */
   async exchangeCode(client: ClientRow, p: Record<string, unknown>): Promise<TokenResponse> {

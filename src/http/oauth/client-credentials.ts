@@ -1,8 +1,15 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitName } from '../../config/rate-limits.ts';
+import type { Container } from '../../container.ts';
+import { addressBucket } from '../../domain/address-bucket.ts';
+import { authenticateClient, type ClientCredentials } from '../../domain/oauth/client-authentication.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
-import type { ClientCredentials } from '../../domain/oauth/token-endpoint.ts';
+import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { countRequest } from '../plugins/rate-limit-headers.ts';
 
-/** RFC 6749 §2.3.1: Basic credentials are the form-urlencoded id and secret. */
+const malformedBasic = () => new OAuthError('invalid_client', 'malformed Basic credentials');
+
+/** RFC 6749 §2.3.1: Basic credentials are the form-urlencoded id and secret; U+0000 is in no id or secret. */
 export function clientCredentials(request: FastifyRequest): ClientCredentials {
   const body = (request.body ?? {}) as Record<string, unknown>;
   const creds: ClientCredentials = {
@@ -13,19 +20,46 @@ export function clientCredentials(request: FastifyRequest): ClientCredentials {
   if (header?.toLowerCase().startsWith('basic ')) {
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw new OAuthError('invalid_client', 'malformed Basic credentials');
+    if (colon < 0) throw malformedBasic();
     try {
       creds.basic = {
         id: decodeURIComponent(decoded.slice(0, colon).replaceAll('+', ' ')),
         secret: decodeURIComponent(decoded.slice(colon + 1).replaceAll('+', ' ')),
       };
     } catch {
-      throw new OAuthError('invalid_client', 'malformed Basic credentials');
+      throw malformedBasic();
     }
+    const { id, secret } = creds.basic;
+    if (!id.isWellFormed() || !secret.isWellFormed() || `${id}${secret}`.includes('\u0000'))
+      throw malformedBasic();
   }
   return creds;
 }
 
-/** What a per-client limit counts against (D28): the client the request names, or its address if none. */
-export const limitedClient = (creds: ClientCredentials, request: FastifyRequest) =>
-  creds.basic?.id ?? creds.clientId ?? request.ip;
+/**
+ * The client a request to the token, revocation or introspection endpoint authenticates as. A failed
+ * authentication counts against the caller's address (so nobody can try secrets, or spend a client's
+ * limit, at will); only an authenticated request counts against the client's own limit, a public
+ * client's per address, since anyone may name a public client.
+ */
+export async function authenticatedClient(
+  c: Container,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  clientLimit: RateLimitName,
+): Promise<ClientRow> {
+  let client: ClientRow;
+  try {
+    client = await authenticateClient(clientCredentials(request), c.clients);
+  } catch (err) {
+    if (err instanceof OAuthError && err.error === 'invalid_client')
+      await countRequest(c, reply, [['oauth_client_auth_failures_address', request.ip]]);
+    throw err;
+  }
+  const subject =
+    client.token_endpoint_auth_method === 'none'
+      ? `${client.client_id} ${addressBucket(request.ip)}`
+      : client.client_id;
+  await countRequest(c, reply, [[clientLimit, subject]]);
+  return client;
+}

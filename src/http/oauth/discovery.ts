@@ -40,16 +40,22 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
       'updated_at',
       'phone',
       'phone_verified',
+      'phone_number',
+      'phone_number_verified',
       'email',
       'email_verified',
       'kyc_status',
       'kyc_country',
     ],
     code_challenge_methods_supported: ['S256'],
+    // RFC 6749 §2.3.1: a confidential client may use either secret method, whatever it registered
     token_endpoint_auth_methods_supported: AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
     authorization_response_iss_parameter_supported: true,
+    // OIDC Discovery §3: request objects are answered request_not_supported / request_uri_not_supported
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
     // P109: OIDC Back-Channel Logout 1.0 §2.1; logout tokens always carry the sid
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,

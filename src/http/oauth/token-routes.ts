@@ -4,13 +4,12 @@ import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { allowBrowserApps } from '../plugins/browser-access.ts';
-import { countRequest } from '../plugins/rate-limit-headers.ts';
-import { clientCredentials, limitedClient } from './client-credentials.ts';
+import { authenticatedClient } from './client-credentials.ts';
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
 const clientFields = {
   client_id: 'the client (public clients, client_secret_post)',
-  client_secret: 'client_secret_post only; client_secret_basic sends it in Authorization: Basic',
+  client_secret: 'a confidential client: here, or in Authorization: Basic (one of the two)',
 };
 
 export function tokenRoutes(app: FastifyInstance, c: Container) {
@@ -34,10 +33,8 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      const creds = clientCredentials(request);
-      // D28: 300 requests per minute per client.
-      await countRequest(c, reply, [['oauth_token_client', limitedClient(creds, request)]]);
-      const client = await c.oauthTokens.authenticateClient(creds);
+      // D28: 300 requests per minute per client, counted once the client has authenticated.
+      const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
       const body = request.body as Record<string, unknown>;
       switch (body.grant_type) {
         case 'authorization_code':
@@ -69,7 +66,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      const client = await c.oauthTokens.authenticateClient(clientCredentials(request));
+      const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
       await c.oauthTokens.revoke(client, (request.body as Record<string, unknown>).token);
       return reply.header('Cache-Control', 'no-store').status(200).send({});
     },
@@ -90,9 +87,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      const creds = clientCredentials(request);
-      await countRequest(c, reply, [['oauth_introspect_client', limitedClient(creds, request)]]);
-      const client = await c.oauthTokens.authenticateClient(creds);
+      const client = await authenticatedClient(c, request, reply, 'oauth_introspect_client');
       return c.oauthTokens.introspect(client, (request.body as Record<string, unknown>).token);
     },
   );
