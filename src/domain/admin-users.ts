@@ -66,7 +66,9 @@ export class AdminUserService {
     return user;
   }
 
-  revokeSession(userId: string, sessionId: string): Promise<void> {
+  async revokeSession(userId: string, sessionId: string): Promise<void> {
+    // An id that is no uuid names no account (and never reaches a uuid column).
+    if (!isUuid(userId)) throw noSuchUser();
     return this.d.sessions.revokeOwn(userId, sessionId, 'admin');
   }
 }

@@ -137,62 +137,82 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     return html(reply, REST_STATUS[err.code], render(err.message), redirectUri);
   };
 
+  const authorizationParams = described({
+    response_type: 'code',
+    client_id: 'the registered client',
+    redirect_uri: "exactly one of the client's registered redirect URIs",
+    scope: "space-separated: openid, profile, phone, email, kyc (within the client's scopes)",
+    state: 'returned unchanged on the redirect',
+    code_challenge: 'BASE64URL(SHA-256(code_verifier)), 43 characters',
+    code_challenge_method: 'S256 (plain is refused)',
+    nonce: 'optional, echoed into the ID token',
+    prompt: 'optional (OIDC): none, login, consent, select_account, create (P110)',
+    id_token_hint: 'optional (OIDC): an ID token this client was given; the user it expects (P111)',
+    max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
+    login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
+  });
+
+  /** An authorization request, from the query of a GET or the form of a POST (OIDC Core §3.1.2.1). */
+  const authorize = async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
+    await limit(request);
+    const checked = await checkAuthorizationRequest(params, {
+      findClient: (id) => c.clients.findClient(id),
+      idTokenHint: (token) => c.tokens.idTokenHint(token),
+    });
+    if (!checked.ok && 'page' in checked) return html(reply, 400, errorPage(checked.page));
+    if (!checked.ok) {
+      const { redirectUri, error, description, state } = checked.redirect;
+      return redirectTo(reply, redirectUri, { error, error_description: description, state });
+    }
+    let csrf = csrfOf(request);
+    if (!csrf) {
+      csrf = c.random.token(32);
+      reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
+    }
+    const st: PageState = { req: checked.request };
+    const ctx: FormContext = { client: checked.client, csrf, state: sealed(st) };
+    // P110: the client asks for a new account, so a single sign-on does not answer for the user.
+    if (st.req.prompt?.includes('create'))
+      return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint), st.req.redirectUri);
+    const sso = await c.authorization.ssoUser(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
+    if (sso && !mustSignIn(st.req, sso, c.clock.now())) return proceed(reply, ctx, st, sso);
+    // P70: prompt=none never shows the page; the client learns the user must sign in.
+    if (st.req.prompt?.includes('none'))
+      return redirectTo(reply, st.req.redirectUri, {
+        error: 'login_required',
+        error_description: 'the user must sign in',
+        state: st.req.state,
+      });
+    return html(reply, 200, signInPage(ctx, st.req.loginHint), st.req.redirectUri);
+  };
+  // D24 places an error in U+0000 like any other (P63): the error page, or a redirect once the client is known.
+  const ownNulCheck = { ownNulCheck: true };
   app.get(
     '/authorize',
-    // D24 places an error in U+0000 like any other (P63): the error page, or a redirect once the client is known.
     {
       schema: {
         tags: ['OAuth'],
         summary: 'Authorization endpoint (hosted page)',
-        querystring: described({
-          response_type: 'code',
-          client_id: 'the registered client',
-          redirect_uri: "exactly one of the client's registered redirect URIs",
-          scope: "space-separated: openid, profile, phone, email, kyc (within the client's scopes)",
-          state: 'returned unchanged on the redirect',
-          code_challenge: 'BASE64URL(SHA-256(code_verifier)), 43 characters',
-          code_challenge_method: 'S256 (plain is refused)',
-          nonce: 'optional, echoed into the ID token',
-          prompt: 'optional (OIDC): none, login, consent, select_account, create (P110)',
-          id_token_hint: 'optional (OIDC): an ID token this client was given; the user it expects (P111)',
-          max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
-          login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
-        }),
+        querystring: authorizationParams,
       },
-      config: { ownNulCheck: true },
+      config: ownNulCheck,
     },
-    async (request, reply) => {
-      await limit(request);
-      const checked = await checkAuthorizationRequest(request.query as Body, {
-        findClient: (id) => c.clients.findClient(id),
-        idTokenHint: (token) => c.tokens.idTokenHint(token),
-      });
-      if (!checked.ok && 'page' in checked) return html(reply, 400, errorPage(checked.page));
-      if (!checked.ok) {
-        const { redirectUri, error, description, state } = checked.redirect;
-        return redirectTo(reply, redirectUri, { error, error_description: description, state });
-      }
-      let csrf = csrfOf(request);
-      if (!csrf) {
-        csrf = c.random.token(32);
-        reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
-      }
-      const st: PageState = { req: checked.request };
-      const ctx: FormContext = { client: checked.client, csrf, state: sealed(st) };
-      // P110: the client asks for a new account, so a single sign-on does not answer for the user.
-      if (st.req.prompt?.includes('create'))
-        return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint), st.req.redirectUri);
-      const sso = await c.authorization.ssoUser(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
-      if (sso && !mustSignIn(st.req, sso, c.clock.now())) return proceed(reply, ctx, st, sso);
-      // P70: prompt=none never shows the page; the client learns the user must sign in.
-      if (st.req.prompt?.includes('none'))
-        return redirectTo(reply, st.req.redirectUri, {
-          error: 'login_required',
-          error_description: 'the user must sign in',
-          state: st.req.state,
-        });
-      return html(reply, 200, signInPage(ctx, st.req.loginHint), st.req.redirectUri);
+    (request, reply) => authorize(request, reply, request.query as Body),
+  );
+  // OIDC Core §3.1.2.1: the same request, form-encoded. It only starts a sign-in, as GET does, so it needs no
+  // CSRF token; the page's own forms, which act for the user, post to /authorize/* with theirs.
+  app.post(
+    '/authorize',
+    {
+      schema: {
+        tags: ['OAuth'],
+        summary: 'Authorization endpoint, the request as a form (same as GET)',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: authorizationParams,
+      },
+      config: ownNulCheck,
     },
+    (request, reply) => authorize(request, reply, (request.body ?? {}) as Body),
   );
 
   app.post('/authorize/signin', { schema: { hide: true } }, async (request, reply) => {

@@ -4,6 +4,14 @@ const NUL = '\u0000';
 const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 const SURROGATE_MESSAGE = 'must be well-formed Unicode: it holds a lone surrogate (such as \\ud800)';
 
+/**
+ * How deep parsed input may nest. The deepest any field of ours goes is metadata (at most 5 levels, D13)
+ * inside a body; anything deeper is refused before code that walks it by recursion (a merge, a size
+ * check, JSON.stringify) could overflow the stack on a body nested 150,000 levels deep.
+ */
+export const MAX_INPUT_DEPTH = 32;
+const DEPTH_MESSAGE = `must not nest deeper than ${MAX_INPUT_DEPTH} levels`;
+
 /** What is wrong with a string of input, if anything (P63, P104). */
 const textProblem = (s: string) =>
   s.includes(NUL) ? NUL_MESSAGE : s.isWellFormed() ? undefined : SURROGATE_MESSAGE;
@@ -14,18 +22,19 @@ const textProblem = (s: string) =>
  * nested body must not overflow the stack.
  */
 function badTextPath(value: unknown): { path: string; problem: string } | undefined {
-  const stack: Array<[unknown, string]> = [[value, '']];
+  const stack: Array<[unknown, string, number]> = [[value, '', 0]];
   for (let next = stack.pop(); next; next = stack.pop()) {
-    const [v, path] = next;
+    const [v, path, depth] = next;
     if (typeof v === 'string') {
       const problem = textProblem(v);
       if (problem) return { path, problem };
     } else if (Array.isArray(v) || isPlainObject(v)) {
+      if (depth >= MAX_INPUT_DEPTH) return { path: '', problem: DEPTH_MESSAGE };
       for (const [key, child] of Object.entries(v as object)) {
         const at = path ? `${path}.${key}` : key;
         const problem = textProblem(key);
         if (problem) return { path: at.replaceAll(NUL, '\\0').toWellFormed(), problem };
-        stack.push([child, at]);
+        stack.push([child, at, depth + 1]);
       }
     }
   }
