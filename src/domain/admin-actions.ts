@@ -20,12 +20,25 @@ export const isKeptAdminAction = (method: string, route: string) =>
 
 export type AdminAction = Omit<AdminActionRow, 'id' | 'at'>;
 
+const storable = (text: string) => text.replaceAll('\u0000', '\\u0000').toWellFormed();
+
 /** P100: the operators' trail: what was done through the admin API and the console. */
 export class AdminActionLog {
   constructor(private readonly d: { db: Database; clock: Clock }) {}
 
+  /**
+   * Every kept action is stored, a refused one too: what the operator sent is written with U+0000 shown
+   * as the text \u0000 and a lone surrogate as U+FFFD, which the database (text, jsonb) can hold.
+   */
   record(a: AdminAction): Promise<unknown> {
-    return adminActionsRepo.insert(this.d.db, { ...a, at: this.d.clock.now() });
+    const params = Object.fromEntries(Object.entries(a.params).map(([k, v]) => [storable(k), storable(v)]));
+    return adminActionsRepo.insert(this.d.db, {
+      ...a,
+      route: storable(a.route),
+      request_id: storable(a.request_id),
+      params,
+      at: this.d.clock.now(),
+    });
   }
 
   list(query: { before?: unknown; limit?: unknown }): Promise<AdminActionRow[]> {

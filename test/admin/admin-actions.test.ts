@@ -187,6 +187,18 @@ describe('P100: the operators’ trail (GET /admin/v1/actions)', () => {
     );
   });
 
+  test('a request whose path holds U+0000 is refused, and kept with its parameters made safe', async () => {
+    const before = (await actions())[0]?.id ?? 0;
+    const res = await asAdmin('DELETE', '/clients/a%00b', { id: 'trail-nul' });
+    assert.equal(res.status, 400);
+    const kept = (await actions()).filter((a) => (a.id as number) > (before as number));
+    assert.deepEqual(
+      kept.map((a) => [a.request_id, a.route, a.params, a.status]),
+      [['trail-nul', '/admin/v1/clients/:id', { id: 'a\\u0000b' }, 400]],
+    );
+    assert.ok(!t.logs.some((l) => l.includes('not kept in the trail')), 'nothing fell back to the log');
+  });
+
   test('a trail row that cannot be written is logged and the change’s answer stands', async () => {
     const answer = await whileRefusing(t.c.db, 'admin_actions', 'INSERT', 'true', () =>
       asAdmin('POST', '/api-keys', { body: { name: 'unkept' }, id: 'trail-unkept-3' }),
