@@ -43,6 +43,8 @@ export class AvatarService {
     if (pixels > AVATAR_MAX_PIXELS)
       throw new OAuthError('file_too_large', 'the image has too many pixels (40 megapixels at most)');
 
+    // A header can read well over image data that does not decode (a PNG with a broken IDAT): the client's
+    // file, not our fault.
     const images = await Promise.all(
       AVATAR_SIZES.map(async (size) => {
         const data = await sharp(file, { limitInputPixels: AVATAR_MAX_PIXELS })
@@ -52,7 +54,9 @@ export class AvatarService {
           .toBuffer();
         return { size, data };
       }),
-    );
+    ).catch(() => {
+      throw new OAuthError('invalid_file_type', 'the image data could not be decoded');
+    });
     // P37: named by content, and by owner: two accounts with the same picture each have their own rows.
     const hash = createHash('sha256').update(userId).update(images[0].data).digest('base64url').slice(0, 22);
     const named = images.map((img) => ({

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
-import { pixelBomb } from '../helpers/images.ts';
+import { brokenImageData, pixelBomb } from '../helpers/images.ts';
 import { ADMIN_TOKEN, accessTokenFor, registerClient } from '../helpers/oauth.ts';
 
 /** A multipart body as a browser would send it. */
@@ -139,6 +139,12 @@ describe('avatars on /api/v1 (D21, D22)', () => {
             .gif()
             .toBuffer(),
         ),
+        415,
+        'invalid_file_type',
+      ],
+      [
+        'a PNG whose header reads well and whose image data does not decode',
+        upload('broken.png', 'image/png', await brokenImageData()),
         415,
         'invalid_file_type',
       ],

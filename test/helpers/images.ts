@@ -21,3 +21,15 @@ export async function pixelBomb(width: number, height: number): Promise<Buffer> 
   png.writeUInt32BE(crc32(png.subarray(12, 29)), 29); // the IHDR chunk's CRC, so the header reads as valid
   return png;
 }
+
+/** A PNG whose header and chunk CRCs are valid but whose IDAT (the compressed pixels) does not inflate. */
+export async function brokenImageData(): Promise<Buffer> {
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3a6' } })
+    .png()
+    .toBuffer();
+  const at = png.indexOf('IDAT');
+  const length = png.readUInt32BE(at - 4);
+  png.fill(0xff, at + 4 + 2, at + 4 + length); // past the zlib header: garbage deflate data
+  png.writeUInt32BE(crc32(png.subarray(at, at + 4 + length)), at + 4 + length);
+  return png;
+}
