@@ -2,10 +2,11 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { SmsProvider } from '../providers/sms/sms-provider.ts';
 import type { Database, Queryable } from '../storage/db.ts';
+import { submitOtp } from '../storage/otp-attempts.ts';
 import { otpsRepo } from '../storage/repositories/otps.ts';
 import { tempTokensRepo } from '../storage/repositories/temp-tokens.ts';
 import { usersRepo } from '../storage/repositories/users.ts';
-import { hmac, safeEqual, sha256 } from './crypto.ts';
+import { hmac, sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { maskPhone, parsePhone } from './phone.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
@@ -26,11 +27,6 @@ export function parsePurpose(input: unknown): PublicPurpose {
     throw fieldError('INVALID_REQUEST', 'purpose', 'purpose must be signup or pin_reset');
   }
   return input as PublicPurpose;
-}
-
-/** A code that matched (see OtpService.check), to be consumed in the transaction that acts on it. */
-export interface CheckedCode {
-  id: string;
 }
 
 /** D6 with enumeration protection: what the owner of a number that has an account hears instead of a code. */
@@ -74,22 +70,40 @@ export class OtpService {
     const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
 
-    // D6: without enumeration protection, say plainly why no code is sent; with it, answer the same success
-    // and tell only the phone's owner.
-    if (purpose !== 'pin_reset' && registered) {
-      if (!this.d.enumerationProtection)
-        throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
-      await this.deliver(phone, TAKEN_NUMBER_NOTICE[purpose]);
-      return answer;
+    // D6: without enumeration protection, say plainly why no code is sent; with it, answer the same success,
+    // tell only the phone's owner, and store a decoy that later verifications count and refuse exactly as
+    // they would a real code, so that their answers do not tell the two apart either.
+    const codeless = purpose === 'pin_reset' ? !registered : registered;
+    if (codeless && !this.d.enumerationProtection) {
+      throw purpose === 'pin_reset'
+        ? fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number')
+        : fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
     }
-    if (purpose === 'pin_reset' && !registered) {
-      if (!this.d.enumerationProtection)
-        throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+    if (codeless) {
+      await this.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
+      if (purpose !== 'pin_reset') await this.deliver(phone, TAKEN_NUMBER_NOTICE[purpose]);
       return answer;
     }
 
     const fixed = this.d.testPhoneNumbers.get(phone);
     const code = fixed ?? this.d.random.digits(6);
+    const id = await this.store(phone, purpose, code);
+    if (fixed) return answer;
+    try {
+      await this.deliver(
+        phone,
+        `Your verification code is ${code}. It expires in 5 minutes. Never share it.`,
+      );
+    } catch (err) {
+      // D37: a failed send leaves no usable code behind.
+      await otpsRepo.consume(this.d.db, id, this.d.clock.now());
+      throw err;
+    }
+    return answer;
+  }
+
+  /** D6: the phone's code for this purpose, replacing the one before; answers its id. */
+  private async store(phone: string, purpose: OtpPurpose, code: string): Promise<string> {
     const now = this.d.clock.now();
     const id = this.d.random.uuid();
     await this.d.db.transaction((tx) =>
@@ -102,18 +116,7 @@ export class OtpService {
         expires_at: addSeconds(now, OTP_TTL_SECONDS),
       }),
     );
-    if (fixed) return answer;
-    try {
-      await this.deliver(
-        phone,
-        `Your verification code is ${code}. It expires in 5 minutes. Never share it.`,
-      );
-    } catch (err) {
-      // D37: a failed send leaves no usable code behind.
-      await otpsRepo.consume(this.d.db, id, now);
-      throw err;
-    }
-    return answer;
+    return id;
   }
 
   private async deliver(phone: string, message: string) {
@@ -133,11 +136,11 @@ export class OtpService {
   ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
     const phone = parsePhone(phoneInput).e164;
     const purpose = parsePurpose(purposeInput);
-    const code = await this.check(phone, purpose, codeInput);
     const now = this.d.clock.now();
     const tempToken = this.d.random.token(32);
-    await this.d.db.transaction(async (tx) => {
-      await this.consume(tx, code);
+    const refusal = await this.d.db.transaction(async (tx) => {
+      const refused = await this.submit(tx, phone, purpose, codeInput);
+      if (refused) return refused;
       await tempTokensRepo.insert(tx, {
         token_hash: sha256(tempToken),
         phone,
@@ -145,49 +148,52 @@ export class OtpService {
         created_at: now,
         expires_at: addSeconds(now, TEMP_TOKEN_TTL_SECONDS),
       });
+      return undefined;
     });
+    if (refusal) throw refusal;
     return { verified: true, temp_token: tempToken, expires_in: TEMP_TOKEN_TTL_SECONDS };
   }
 
   /**
-   * D6: evaluates a code against the phone's current one, counting the evaluation first (the 6th burns the
-   * code). A match is not yet a use: `consume` it in the transaction that acts on it.
+   * D6: one submission of a code against the phone's current one, in the transaction that acts on it: a
+   * match uses the code up there and then (undefined is answered); otherwise the refusal to throw once
+   * that transaction has committed, so that a wrong submission stays counted.
    */
-  async check(phone: string, purpose: OtpPurpose, codeInput: unknown): Promise<CheckedCode> {
+  async submit(
+    tx: Queryable,
+    phone: string,
+    purpose: OtpPurpose,
+    codeInput: unknown,
+  ): Promise<DomainError | undefined> {
     if (typeof codeInput !== 'string' || codeInput.length > 32)
       throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
     const now = this.d.clock.now();
-    const otp = await otpsRepo.current(this.d.db, phone, purpose);
-    if (!otp || otp.consumed_at)
-      throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
+    const otp = await otpsRepo.current(tx, phone, purpose);
+    if (!otp || otp.consumed_at) return noLongerValid();
     if (otp.expires_at <= now)
-      throw fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
-
-    // D6: count the evaluation before making it; the 6th burns the code.
-    const attempt = await otpsRepo.countAttempt(this.d.db, otp.id);
-    if (attempt === undefined)
-      throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
-    if (attempt > OTP_MAX_ATTEMPTS) {
-      await otpsRepo.consume(this.d.db, otp.id, now);
-      throw new DomainError('RATE_LIMITED', 'too many attempts for this code; request a new one', {
-        field: 'code',
-      });
-    }
+      return fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
     // P99: a code sent before KEY_ENCRYPTION_KEY changed was hashed with the fallback's key.
-    const hashes = this.d.codeKeys.all.map((key) => this.hashCode(phone, purpose, codeInput, key));
-    if (!hashes.some((h) => safeEqual(h, otp.code_hash))) {
-      throw fieldError('INVALID_OTP', 'code', 'the code is wrong', {
-        attempts_remaining: OTP_MAX_ATTEMPTS - attempt,
-      });
+    const submittedHashes = this.d.codeKeys.all.map((key) => this.hashCode(phone, purpose, codeInput, key));
+    const outcome = await submitOtp(tx, {
+      otpId: otp.id,
+      submittedHashes,
+      maxAttempts: OTP_MAX_ATTEMPTS,
+      now,
+    });
+    switch (outcome.kind) {
+      case 'used':
+        return undefined;
+      case 'wrong':
+        return fieldError('INVALID_OTP', 'code', 'the code is wrong', {
+          attempts_remaining: outcome.attemptsRemaining,
+        });
+      case 'burnt':
+        return new DomainError('RATE_LIMITED', 'too many attempts for this code; request a new one', {
+          field: 'code',
+        });
+      case 'gone':
+        return noLongerValid();
     }
-
-    return { id: otp.id };
-  }
-
-  /** A checked code used once: of parallel uses of one code, one gets past this and the others fail. */
-  async consume(tx: Queryable, code: CheckedCode): Promise<void> {
-    if (!(await otpsRepo.consume(tx, code.id, this.d.clock.now())))
-      throw fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
   }
 
   /** D7: a cheap look before the expensive PIN hash; consumeTempToken is the real gate. */
@@ -207,6 +213,8 @@ export class OtpService {
     return row.phone;
   }
 }
+
+const noLongerValid = () => fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
 
 const invalidTempToken = () =>
   fieldError('INVALID_TOKEN', 'temp_token', 'temp_token is unknown, used or expired; verify the phone again');

@@ -4,7 +4,7 @@ import type { SmsProvider } from '../providers/sms/sms-provider.ts';
 import { type Database, uniqueViolation } from '../storage/db.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import { type AccountService, pinCheckRefusal } from './accounts.ts';
-import { fieldError } from './errors.ts';
+import { DomainError, fieldError } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import type { OtpService } from './otp.ts';
 import { maskPhone, parsePhone } from './phone.ts';
@@ -50,19 +50,20 @@ export class PhoneChangeService {
   }
 
   /**
-   * Step 2: the PIN first (an attempt toward D9's lock, as on deletion, P18), then the code (D6: 5
-   * evaluations), then the move with its user.updated in one transaction that also uses up the code.
+   * Step 2: the PIN first (an attempt toward D9's lock, as on deletion, P18), then, in one transaction, the
+   * code (D6: 5 evaluations; a match is used up) and the move with its user.updated.
    * Sessions stay: the user is the same. The previous number is told afterwards.
    */
   async confirm(userId: string, body: Record<string, unknown>): Promise<UserRow> {
     const phone = parsePhone(body.phone).e164;
     const user = await this.d.profiles.get(userId);
     const checked = await this.d.accounts.verifyPinOf(user, body.pin);
-    const code = await this.d.otp.check(phone, 'phone_change', body.code);
-    let moved: UserRow;
+    let moved: UserRow | DomainError;
     try {
       moved = await this.d.db.transaction(async (tx) => {
-        await this.d.otp.consume(tx, code);
+        // D6: the code is used up only if the move commits; a wrong one stays counted.
+        const refused = await this.d.otp.submit(tx, phone, 'phone_change', body.code);
+        if (refused) return refused;
         // P88: not if the PIN was set again since it was checked (a reset after a compromise).
         const row = await usersRepo.setPhone(tx, userId, phone, this.d.clock.now(), checked.pin_version);
         if (!row) throw await pinCheckRefusal(tx, userId);
@@ -75,6 +76,7 @@ export class PhoneChangeService {
         throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
       throw err;
     }
+    if (moved instanceof DomainError) throw moved;
     // The move stands whether or not the notice gets through.
     await this.d.sms
       .send(user.phone, PHONE_CHANGED_NOTICE)

@@ -33,16 +33,6 @@ export const otpsRepo = {
       [phone, purpose],
     ),
 
-  /** D6: counts one evaluation in one statement; parallel verifies each get a distinct number. */
-  countAttempt: async (q: Queryable, id: string) =>
-    (
-      await maybeOne<{ attempts: number }>(
-        q,
-        'UPDATE otps SET attempts = attempts + 1 WHERE id = $1 AND consumed_at IS NULL RETURNING attempts',
-        [id],
-      )
-    )?.attempts,
-
   /** Single use: the row that flips consumed_at is the only winner. */
   consume: async (q: Queryable, id: string, now: Date) =>
     (
