@@ -206,7 +206,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     });
     const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
     const phoneChange = new PhoneChangeService({ db, clock, events, otp, accounts, profiles, sms, logger });
-    const apiUsers = new ApiUserService({ db, profiles, deletion });
+    const apiUsers = new ApiUserService({ db, clock, profiles, deletion });
     const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
     const webhooks = new WebhookEndpointService({
       db,

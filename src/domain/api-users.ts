@@ -1,3 +1,4 @@
+import type { Clock } from '../providers/clock.ts';
 import { type Database, uniqueViolation } from '../storage/db.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import type { AccountDeletionService } from './account-deletion.ts';
@@ -5,6 +6,7 @@ import { parseName } from './accounts.ts';
 import { DomainError } from './errors.ts';
 import { isUuid } from './ids.ts';
 import { assertMetadata, mergePatch } from './merge-patch.ts';
+import { requireRecentSignIn, requireScope } from './oauth/api-permissions.ts';
 import { OAuthError } from './oauth/oauth-error.ts';
 import { wholeNumberParam } from './paging.ts';
 import { parsePhone } from './phone.ts';
@@ -12,6 +14,7 @@ import type { ProfileService } from './profiles.ts';
 
 export interface ApiUserDeps {
   db: Database;
+  clock: Clock;
   profiles: ProfileService;
   deletion: AccountDeletionService;
 }
@@ -39,11 +42,6 @@ export function scopedUser(u: UserRow, scope: string, fields: string[]): Record<
   );
 }
 
-const requireScope = (scope: string, needed: string) => {
-  if (!scope.split(' ').includes(needed))
-    throw new OAuthError('insufficient_scope', `this needs the ${needed} scope`);
-};
-
 const toApiError = (err: unknown): never => {
   if (err instanceof DomainError && err.code === 'INVALID_REQUEST')
     throw new OAuthError('invalid_request', err.message);
@@ -62,9 +60,9 @@ export class ApiUserService {
     return this.d.profiles.get(userId).catch(toApiError);
   }
 
-  /** name (1-100), email (valid, unique), metadata (merged, D22): PATCH needs profile, and email to set email (D20). */
+  /** name (1-100), email (valid, unique), metadata (merged, D22): PATCH needs profile:write, and email to set email (D20). */
   async update(userId: string, scope: string, body: Record<string, unknown>): Promise<UserRow> {
-    requireScope(scope, 'profile');
+    requireScope(scope, 'profile:write');
     const allowed = ['name', 'email', 'metadata'];
     const extra = Object.keys(body).find((k) => !allowed.includes(k));
     if (extra)
@@ -94,7 +92,7 @@ export class ApiUserService {
 
   /** D22: JSON Merge Patch (RFC 7396); the result must fit D13. */
   async patchMetadata(userId: string, scope: string, body: unknown): Promise<Record<string, unknown>> {
-    requireScope(scope, 'profile');
+    requireScope(scope, 'profile:write');
     try {
       const metadata = await this.mergedMetadata(userId, body);
       return (await this.d.profiles.apply(userId, { metadata })).metadata;
@@ -112,9 +110,14 @@ export class ApiUserService {
     return merged;
   }
 
-  /** D4 through the OAuth surface: `{confirm: true}`; needs profile (P34). */
-  async delete(userId: string, scope: string, body: Record<string, unknown>): Promise<void> {
-    requireScope(scope, 'profile');
+  /** D4 through the OAuth surface: `{confirm: true}`, account:delete and a recent sign-in (D20). */
+  async delete(
+    holder: { userId: string; scope: string; authTime: Date },
+    body: Record<string, unknown>,
+  ): Promise<void> {
+    const { userId, scope, authTime } = holder;
+    requireScope(scope, 'account:delete');
+    requireRecentSignIn(authTime, this.d.clock.now());
     if (body.confirm !== true) throw new OAuthError('invalid_request', 'confirm must be true');
     await this.d.deletion.delete(userId).catch(toApiError);
   }

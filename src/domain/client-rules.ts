@@ -1,7 +1,16 @@
 import { fieldError } from './errors.ts';
 import { parseOutboundUrl } from './webhook-addresses.ts';
 
-export const OAUTH_SCOPES = ['openid', 'profile', 'phone', 'email', 'kyc'] as const;
+/** D20: profile reads; profile:write changes the profile and account:delete deletes the account on /api/v1. */
+export const OAUTH_SCOPES = [
+  'openid',
+  'profile',
+  'profile:write',
+  'phone',
+  'email',
+  'kyc',
+  'account:delete',
+] as const;
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 

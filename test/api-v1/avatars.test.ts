@@ -26,8 +26,11 @@ describe('avatars on /api/v1 (D21, D22)', () => {
   before(async () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });
     user = await signUp(t);
-    const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' });
-    token = await accessTokenFor(t, client.client_id, user, 'openid profile');
+    const client = await registerClient(t, {
+      token_endpoint_auth_method: 'none',
+      scope: 'openid profile profile:write account:delete',
+    });
+    token = await accessTokenFor(t, client.client_id, user, 'openid profile profile:write account:delete');
   });
   after(() => t.close());
 
@@ -170,9 +173,12 @@ describe('avatars on /api/v1 (D21, D22)', () => {
   });
 
   test('P37: two accounts with the same picture each own theirs: one removing it leaves the other', async () => {
-    const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' });
+    const client = await registerClient(t, {
+      token_endpoint_auth_method: 'none',
+      scope: 'openid profile profile:write account:delete',
+    });
     const other = await signUp(t);
-    const otherToken = await accessTokenFor(t, client.client_id, other, 'openid profile');
+    const otherToken = await accessTokenFor(t, client.client_id, other, 'openid profile profile:write');
     const picture = await image('png', 300);
     const mine = (await upload('me.png', 'image/png', picture)).body.avatar_url;
     const theirs = (await upload('me.png', 'image/png', picture, 'file', otherToken)).body.avatar_url;

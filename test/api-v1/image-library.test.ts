@@ -22,8 +22,16 @@ after(() => t.close());
 
 test('P83: the service loads libvips with its first image, not when it starts', async () => {
   assert.equal(libvipsLoaded(), false, 'a started service with no image handled has not loaded libvips');
-  const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' });
-  const token = await accessTokenFor(t, client.client_id, user, 'openid profile');
+  const client = await registerClient(t, {
+    token_endpoint_auth_method: 'none',
+    scope: 'openid profile profile:write account:delete',
+  });
+  const token = await accessTokenFor(
+    t,
+    client.client_id,
+    user,
+    'openid profile profile:write account:delete',
+  );
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'me.png');
   const r = new Response(form);

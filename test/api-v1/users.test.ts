@@ -13,7 +13,10 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
       env: { ADMIN_TOKEN, RATE_LIMITS: 'signin_phone=1000/900,signin_address=1000/900' },
     });
     clientId = (
-      await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile phone email kyc' })
+      await registerClient(t, {
+        token_endpoint_auth_method: 'none',
+        scope: 'openid profile profile:write phone email kyc account:delete',
+      })
     ).client_id;
     apiKey = (await t.request('POST', '/admin/v1/api-keys', { token: ADMIN_TOKEN, body: { name: 'server' } }))
       .body.key;
@@ -50,7 +53,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
 
   test('PATCH /me: name and email; answers id, phone, name, email, updated_at; writes user.updated', async () => {
     const u = await signUp(t);
-    const token = await tokenFor(u, 'openid profile phone email');
+    const token = await tokenFor(u, 'openid profile profile:write phone email');
     const res = await api('PATCH', '/users/me', token, { name: 'Grace Hopper', email: 'grace@example.com' });
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['email', 'id', 'name', 'phone', 'updated_at']);
@@ -63,7 +66,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
 
   test('PATCH /me errors per D21: invalid_email 400, name bounds 400, scopes 403, no token 401', async () => {
     const u = await signUp(t);
-    const token = await tokenFor(u, 'openid profile email');
+    const token = await tokenFor(u, 'openid profile profile:write email');
     for (const email of ['nope', 'a@b', '@example.com', `${'x'.repeat(250)}@example.com`, 42]) {
       const res = await api('PATCH', '/users/me', token, { email });
       assert.equal(res.status, 400, String(email));
@@ -71,15 +74,25 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     }
     for (const name of ['', 'x'.repeat(101), null])
       assert.equal((await api('PATCH', '/users/me', token, { name })).body.error, 'invalid_request');
-    const noEmailScope = await tokenFor(u, 'openid profile');
+    const noEmailScope = await tokenFor(u, 'openid profile profile:write');
     const res = await api('PATCH', '/users/me', noEmailScope, { email: 'a@example.com' });
     assert.equal(res.status, 403);
     assert.equal(res.body.error, 'insufficient_scope');
     assert.equal(
       (await api('PATCH', '/users/me', await tokenFor(u, 'openid'), { name: 'x' })).status,
       403,
-      'PATCH needs profile',
+      'PATCH needs profile:write',
     );
+    const readOnly = await tokenFor(u, 'openid profile');
+    for (const [method, path, body] of [
+      ['PATCH', '/users/me', { name: 'x' }],
+      ['PATCH', '/users/me/metadata', { a: 1 }],
+      ['DELETE', '/users/me/avatar', undefined],
+    ] as const) {
+      const refused = await api(method, path, readOnly, body);
+      assert.equal(refused.status, 403, `${method} ${path}: profile only reads`);
+      assert.equal(refused.body.error, 'insufficient_scope');
+    }
     const none = await t.request('GET', '/api/v1/users/me');
     assert.equal(none.status, 401);
     assert.equal(none.body.error, 'invalid_token');
@@ -90,8 +103,8 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     const a = await signUp(t);
     const b = await signUp(t);
     const [ta, tb] = await Promise.all([
-      tokenFor(a, 'openid profile email'),
-      tokenFor(b, 'openid profile email'),
+      tokenFor(a, 'openid profile:write email'),
+      tokenFor(b, 'openid profile:write email'),
     ]);
     const email = `race-${Date.now()}@example.com`;
     const answers = await Promise.all([
@@ -104,7 +117,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
 
   test('D22 metadata: JSON Merge Patch, null deletes, answers {metadata}; 10 KB and depth 5 (D13)', async () => {
     const u = await signUp(t);
-    const token = await tokenFor(u, 'openid profile');
+    const token = await tokenFor(u, 'openid profile profile:write');
     const first = await api('PATCH', '/users/me/metadata', token, { a: 'b', c: { d: 'e', f: 'g' } });
     assert.deepEqual(first.body, { metadata: { a: 'b', c: { d: 'e', f: 'g' } } });
     const second = await api('PATCH', '/users/me/metadata', token, { a: 'z', c: { f: null } });
@@ -151,12 +164,14 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
       assert.deepEqual(mergePatch(target, patch), result, JSON.stringify(patch));
   });
 
-  test('DELETE /me: {confirm: true} deletes (D4), 204; without it invalid_request; P34: only with profile', async () => {
+  test('DELETE /me: {confirm: true} deletes (D4), 204; needs account:delete and the PIN within 5 minutes', async () => {
     const u = await signUp(t);
-    const openidOnly = await api('DELETE', '/users/me', await tokenFor(u, 'openid phone'), { confirm: true });
-    assert.equal(openidOnly.status, 403);
-    assert.equal(openidOnly.body.error, 'insufficient_scope');
-    const token = await tokenFor(u, 'openid profile');
+    for (const scope of ['openid phone', 'openid profile', 'openid profile profile:write']) {
+      const refused = await api('DELETE', '/users/me', await tokenFor(u, scope), { confirm: true });
+      assert.equal(refused.status, 403, scope);
+      assert.equal(refused.body.error, 'insufficient_scope');
+    }
+    const token = await tokenFor(u, 'openid account:delete');
     assert.equal((await api('DELETE', '/users/me', token, { confirm: false })).body.error, 'invalid_request');
     const res = await api('DELETE', '/users/me', token, { confirm: true });
     assert.equal(res.status, 204);

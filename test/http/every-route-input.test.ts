@@ -21,8 +21,11 @@ before(async () => {
   t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS } });
   const user = await signUp(t);
   userToken = user.access_token;
-  const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' });
-  oauthToken = await accessTokenFor(t, client.client_id, user, 'openid profile');
+  const client = await registerClient(t, {
+    token_endpoint_auth_method: 'none',
+    scope: 'openid profile profile:write account:delete',
+  });
+  oauthToken = await accessTokenFor(t, client.client_id, user, 'openid profile profile:write account:delete');
   apiKey = (await adminRequest(t, 'POST', '/api-keys', { name: 'probe' })).body.key;
 });
 after(() => t.close());

@@ -24,9 +24,13 @@ describe('input with the NUL character (P63)', () => {
   before(async () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });
     user = await signUp(t, { name: 'Before' });
-    clientId = (await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'openid profile' }))
-      .client_id;
-    apiToken = await accessTokenFor(t, clientId, user, 'openid profile');
+    clientId = (
+      await registerClient(t, {
+        token_endpoint_auth_method: 'none',
+        scope: 'openid profile profile:write account:delete',
+      })
+    ).client_id;
+    apiToken = await accessTokenFor(t, clientId, user, 'openid profile profile:write account:delete');
   });
   after(() => t.close());
 

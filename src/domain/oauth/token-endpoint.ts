@@ -252,20 +252,25 @@ export class TokenEndpointService {
     return userinfoClaims(user, scope);
   }
 
-  /** The user an OAuth access token speaks for, and its scopes; invalid_token unless its session lives (D17). */
-  async holderOf(accessToken: string | undefined): Promise<{ user: UserRow; scope: string }> {
+  /**
+   * The user an OAuth access token speaks for, its scopes and when its session's user last proved the PIN;
+   * invalid_token unless its session lives (D17).
+   */
+  async holderOf(accessToken: string | undefined): Promise<{ user: UserRow; scope: string; authTime: Date }> {
     if (!accessToken) throw new OAuthError('invalid_token', 'send the access token as a bearer token');
     const claims = await this.d.tokens.verify(accessToken).catch(() => {
       throw new OAuthError('invalid_token', 'the access token is invalid or expired');
     });
-    const user = await this.liveHolder(claims);
-    if (!user) throw new OAuthError('invalid_token', 'the session of this token has ended');
-    return { user, scope: claims.scope };
+    const holder = await this.liveHolder(claims);
+    if (!holder) throw new OAuthError('invalid_token', 'the session of this token has ended');
+    return { user: holder.user, scope: claims.scope, authTime: holder.authTime };
   }
 
   /** D17: the user of a verified access token, while its session (of the token's client) lives. */
-  private async liveHolder(claims: AccessClaims): Promise<UserRow | undefined> {
+  private async liveHolder(claims: AccessClaims): Promise<{ user: UserRow; authTime: Date } | undefined> {
     const session = await sessionsRepo.findActive(this.d.db, claims.sid);
-    return session?.client_id === claims.aud ? usersRepo.findLiveById(this.d.db, claims.sub) : undefined;
+    if (session?.client_id !== claims.aud) return undefined;
+    const user = await usersRepo.findLiveById(this.d.db, claims.sub);
+    return user && { user, authTime: session.auth_time };
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { scopedUser } from '../../domain/api-users.ts';
 import { AVATAR_MAX_BYTES } from '../../domain/avatars.ts';
+import { requireScope } from '../../domain/oauth/api-permissions.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { described } from '../described.ts';
@@ -45,9 +46,9 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
         'invalid_token',
         'a server API key cannot act as a user; send a user access token',
       );
-    const { user, scope } = await c.oauthTokens.holderOf(token);
+    const { user, scope, authTime } = await c.oauthTokens.holderOf(token);
     await countRequest(c, reply, [['api_v1_user', user.id]]);
-    return { userId: user.id, scope, user };
+    return { userId: user.id, scope, user, authTime };
   };
   /** A live server API key; a user token is valid but not allowed here (insufficient_scope). */
   const server = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -88,7 +89,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        summary: 'Update name, email, metadata',
+        summary: 'Update name, email, metadata (scope profile:write; email also needs email)',
         body: described({
           name: 'string, 1-100 characters',
           email: 'a valid e-mail address, unique (invalid_email, email_taken)',
@@ -105,7 +106,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
 
   app.patch(
     '/users/me/metadata',
-    { schema: { tags, security, summary: 'JSON Merge Patch of metadata (RFC 7396)' } },
+    { schema: { tags, security, summary: 'JSON Merge Patch of metadata (RFC 7396; scope profile:write)' } },
     async (request, reply) => {
       const h = await holder(request, reply);
       return { metadata: await c.apiUsers.patchMetadata(h.userId, h.scope, request.body) };
@@ -118,29 +119,25 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        summary: 'Delete the account',
+        summary: 'Delete the account (scope account:delete, and the PIN entered within 5 minutes)',
         body: described({ confirm: 'must be true' }),
       },
     },
     async (request, reply) => {
       const h = await holder(request, reply);
-      await c.apiUsers.delete(h.userId, h.scope, request.body as Record<string, unknown>);
+      await c.apiUsers.delete(h, (request.body ?? {}) as Record<string, unknown>);
       return reply.status(204).send();
     },
   );
 
   // Issue 5, D22: multipart field `file`, at most 5 MiB, recognised by content; answers {avatar_url}.
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0 } });
-  const requireProfile = (scope: string) => {
-    if (!scope.split(' ').includes('profile'))
-      throw new OAuthError('insufficient_scope', 'this needs the profile scope');
-  };
   app.post(
     '/users/me/avatar',
     { schema: { tags, security, summary: 'Upload the profile picture (multipart field "file")' } },
     async (request, reply) => {
       const h = await holder(request, reply);
-      requireProfile(h.scope);
+      requireScope(h.scope, 'profile:write');
       let file: Buffer;
       try {
         const part = await request.file();
@@ -165,7 +162,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     { schema: { tags, security, summary: 'Remove the profile picture' } },
     async (request, reply) => {
       const h = await holder(request, reply);
-      requireProfile(h.scope);
+      requireScope(h.scope, 'profile:write');
       await c.avatars.remove(h.userId);
       return reply.status(204).send();
     },

@@ -7,9 +7,11 @@ import { errorBox, esc, field, hidden, page } from './html.ts';
 const SCOPE_WORDS: Record<string, string> = {
   openid: 'Know who you are (your account id)',
   profile: 'See your name and profile picture',
+  'profile:write': 'Change your name, picture and app data',
   phone: 'See your phone number',
   email: 'See your e-mail address',
   kyc: 'See whether your identity is verified, and in which country',
+  'account:delete': 'Delete your account',
 };
 
 export interface FormContext {

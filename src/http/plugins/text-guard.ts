@@ -18,18 +18,19 @@ const textProblem = (s: string) =>
 
 /**
  * Where a U+0000 or a lone surrogate is in parsed input, strings and object keys however deep: a dotted path
- * ('' for the value itself) and what is wrong; undefined when there is none. A loop, not recursion: a deeply
- * nested body must not overflow the stack.
+ * ('' for the value itself) and what is wrong; else whether it nests deeper than MAX_INPUT_DEPTH; undefined
+ * when there is nothing wrong. A loop, not recursion: a deeply nested body must not overflow the stack.
  */
 function badTextPath(value: unknown): { path: string; problem: string } | undefined {
   const stack: Array<[unknown, string, number]> = [[value, '', 0]];
+  let tooDeep = false; // reported once no text problem is found: that one names its field
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [v, path, depth] = next;
     if (typeof v === 'string') {
       const problem = textProblem(v);
       if (problem) return { path, problem };
     } else if (Array.isArray(v) || isPlainObject(v)) {
-      if (depth >= MAX_INPUT_DEPTH) return { path: '', problem: DEPTH_MESSAGE };
+      tooDeep ||= depth >= MAX_INPUT_DEPTH;
       for (const [key, child] of Object.entries(v as object)) {
         const at = path ? `${path}.${key}` : key;
         const problem = textProblem(key);
@@ -38,7 +39,7 @@ function badTextPath(value: unknown): { path: string; problem: string } | undefi
       }
     }
   }
-  return undefined;
+  return tooDeep ? { path: '', problem: DEPTH_MESSAGE } : undefined;
 }
 
 /** Objects as JSON, forms and query strings parse to (whose prototypes lead to Object, or to nothing), not buffers. */

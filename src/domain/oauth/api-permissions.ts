@@ -1,0 +1,28 @@
+// What a user access token must carry to act for its user on /api/v1.
+//
+// Rules:
+// - Each action needs its scope: reading a field needs the scope that shows it (D20); changing the
+//   name, e-mail, metadata or picture needs profile:write (and email to set the e-mail); deleting
+//   the account needs account:delete. profile alone only reads, as the consent page says.
+// - Deleting the account also needs the PIN entered in the token's own session within the last
+//   RECENT_SIGN_IN_SECONDS: a stolen token alone is not enough, as on REST where the PIN is sent. A
+//   client gets there by sending its user through the authorization page with prompt=login or
+//   max_age, then using the new session's token at once.
+// - REST access tokens never carry account:delete (D14): a first-party app deletes on REST with the PIN.
+import { OAuthError } from './oauth-error.ts';
+
+export const RECENT_SIGN_IN_SECONDS = 300;
+
+export function requireScope(scope: string, needed: string): void {
+  if (!scope.split(' ').includes(needed))
+    throw new OAuthError('insufficient_scope', `this needs the ${needed} scope`);
+}
+
+/** The token's session proved the PIN recently enough to delete the account (`authTime`: its sign-in). */
+export function requireRecentSignIn(authTime: Date, now: Date): void {
+  if (now.getTime() - authTime.getTime() > RECENT_SIGN_IN_SECONDS * 1000)
+    throw new OAuthError(
+      'invalid_token',
+      'a recent sign-in is needed: send the user to sign in again (prompt=login or max_age=300) and use the new access token',
+    );
+}
