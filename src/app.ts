@@ -7,6 +7,7 @@ import { consoleSurface } from './http/console/index.ts';
 import { metricsRoutes } from './http/metrics-routes.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
+import { manageConnections } from './http/plugins/connections.ts';
 import { answerFrameworkError, MAX_PARAM_LENGTH } from './http/plugins/framework-errors.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { requestId } from './http/plugins/request-id.ts';
@@ -56,8 +57,10 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Strings stay strings: a PIN sent as a number is a client bug to report, not to coerce.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    forceCloseConnections: false,
-    return503OnClosing: true,
+    // Idle kept-alive sockets close as the server stops; a request still arriving on a busy one is answered
+    // in its surface's format (plugins/connections.ts), not in Fastify's own.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // P106: a request must have come in whole within this time, or its connection is closed (408). Fastify's
     // default of 0 turns off Node's limit, and a client that sends its body a byte a minute holds a socket for
@@ -76,6 +79,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     body === '' ? done(null, undefined) : json(request, body as string, done),
   );
   answerLikeRest(app);
+  manageConnections(app);
   registerTextGuard(app);
   await registerOpenApi(app, c);
   metricsRoutes(app, c);

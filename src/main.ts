@@ -11,6 +11,7 @@ import {
   readDotEnv,
 } from './config/config.ts';
 import { buildContainer } from './container.ts';
+import { closeGracefully } from './http/plugins/connections.ts';
 import { gatherWorkerMetrics } from './metrics.ts';
 import { openDatabase, storageWarnings } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
@@ -66,18 +67,18 @@ async function listen(app: FastifyInstance, config: Config): Promise<number> {
 async function runWorker(config: Config): Promise<void> {
   const container = await buildContainer(config);
   const app = await buildApp(container);
+  // Before listening: a signal that comes as soon as the banner shows stops gracefully too.
+  onSignal(container.logger, async () => {
+    // No new connections; in-flight requests get the grace period, late ones a 503 in their surface's
+    // format (plugins/connections.ts); the container then waits for the running job and closes the database.
+    await closeGracefully(app);
+    await container.close();
+  });
   const port = await listen(app, config);
   if (cluster.isWorker) process.send?.({ listening: port });
   else banner(config, port, await storageWarnings(container.db));
   container.worker.start();
   container.keys.startAutoReload();
-
-  onSignal(container.logger, async () => {
-    // Fastify stops accepting, answers 503 on kept-alive sockets, and waits for in-flight requests;
-    // the container then waits for the running job and closes the database.
-    await app.close();
-    await container.close();
-  });
 }
 
 /**

@@ -31,6 +31,8 @@ const OPTIONS = {
   'third-party': { type: 'boolean' },
   'backchannel-logout-uri': { type: 'string' },
   'no-backchannel-logout': { type: 'boolean' },
+  'post-logout-redirect-uri': { type: 'string', multiple: true },
+  'no-post-logout-redirect': { type: 'boolean' },
   now: { type: 'boolean' },
   status: { type: 'string' },
   limit: { type: 'string' },
@@ -47,6 +49,7 @@ const CLIENT_COLUMNS = [
   'grant_types',
   'first_party',
   'backchannel_logout_uri',
+  'post_logout_redirect_uris',
 ];
 // P109: a client's back-channel logouts
 const LOGOUT_COLUMNS = [
@@ -74,6 +77,9 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
         token_endpoint_auth_method: o.public ? 'none' : (o['auth-method'] ?? 'client_secret_basic'),
         first_party: o['first-party'] === true,
         ...(o['backchannel-logout-uri'] ? { backchannel_logout_uri: o['backchannel-logout-uri'] } : {}),
+        ...(o['post-logout-redirect-uri']
+          ? { post_logout_redirect_uris: o['post-logout-redirect-uri'] }
+          : {}),
       })) as Json;
       const secret = c.client_secret ? `\nclient_secret: ${c.client_secret}   (shown once: keep it now)` : '';
       return out(c, `client_id: ${c.client_id}${secret}`);
@@ -92,6 +98,8 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
         throw new Error('--first-party and --third-party exclude each other');
       if (o['backchannel-logout-uri'] !== undefined && o['no-backchannel-logout'])
         throw new Error('--backchannel-logout-uri and --no-backchannel-logout exclude each other');
+      if (o['post-logout-redirect-uri'] && o['no-post-logout-redirect'])
+        throw new Error('--post-logout-redirect-uri and --no-post-logout-redirect exclude each other');
       const c = (await call(config, 'PATCH', `/clients/${encodeURIComponent(id ?? '')}`, {
         ...(o.name !== undefined ? { client_name: o.name } : {}),
         ...(o['redirect-uri'] ? { redirect_uris: o['redirect-uri'] } : {}),
@@ -102,6 +110,12 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
           ? { backchannel_logout_uri: o['backchannel-logout-uri'] }
           : o['no-backchannel-logout']
             ? { backchannel_logout_uri: null }
+            : {}),
+        // The list given replaces the registered one; --no-post-logout-redirect empties it.
+        ...(o['post-logout-redirect-uri']
+          ? { post_logout_redirect_uris: o['post-logout-redirect-uri'] }
+          : o['no-post-logout-redirect']
+            ? { post_logout_redirect_uris: [] }
             : {}),
       })) as Json;
       return out(c, table([c], CLIENT_COLUMNS));

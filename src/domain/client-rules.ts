@@ -23,6 +23,8 @@ export interface ClientSpec {
   first_party: boolean;
   /** P109: where OIDC Back-Channel Logout tokens go; null: the client is not told */
   backchannel_logout_uri: string | null;
+  /** OIDC RP-Initiated Logout 1.0 §3.1: where the browser may go back after a logout; may be empty */
+  post_logout_redirect_uris: string[];
 }
 
 /**
@@ -39,11 +41,10 @@ export function newClientId(token: (bytes: number) => string): string {
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * A redirect URI is absolute and has no fragment (RFC 6749 §3.1.2); https, or http on a loopback host,
- * or a private-use scheme of a native app with a dot in it (RFC 8252 §7.1, §7.3).
+ * A redirect URI (and a post-logout one) is absolute and has no fragment (RFC 6749 §3.1.2); https, or http
+ * on a loopback host, or a private-use scheme of a native app with a dot in it (RFC 8252 §7.1, §7.3).
  */
-function assertRedirectUri(uri: unknown, i: number) {
-  const field = `redirect_uris.${i}`;
+function assertRedirectUri(uri: unknown, field: string) {
   let url: URL;
   try {
     if (typeof uri !== 'string' || uri.length > 2048) throw new Error();
@@ -99,7 +100,15 @@ export function parseClientSpec(
   if (!Array.isArray(body.redirect_uris) || body.redirect_uris.length === 0) {
     throw fieldError('INVALID_REQUEST', 'redirect_uris', 'redirect_uris must be a non-empty list');
   }
-  body.redirect_uris.forEach(assertRedirectUri);
+  for (const [i, uri] of body.redirect_uris.entries()) assertRedirectUri(uri, `redirect_uris.${i}`);
+  const logoutUris = body.post_logout_redirect_uris ?? [];
+  if (!Array.isArray(logoutUris))
+    throw fieldError(
+      'INVALID_REQUEST',
+      'post_logout_redirect_uris',
+      'post_logout_redirect_uris must be a list',
+    );
+  for (const [i, uri] of logoutUris.entries()) assertRedirectUri(uri, `post_logout_redirect_uris.${i}`);
   const grant_types = listOf(body.grant_types, 'grant_types', GRANT_TYPES, [
     'authorization_code',
     'refresh_token',
@@ -142,5 +151,6 @@ export function parseClientSpec(
       body.backchannel_logout_uri == null
         ? null
         : parseOutboundUrl(body.backchannel_logout_uri, 'backchannel_logout_uri', allowPrivateNetworks),
+    post_logout_redirect_uris: [...new Set(logoutUris as string[])],
   };
 }

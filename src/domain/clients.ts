@@ -89,8 +89,8 @@ export class ClientService {
   }
 
   /**
-   * Name, redirect URIs, scopes, grant types, the first-party flag and the back-channel logout URI (null
-   * removes it, P109) change; the authentication method does not (it decides whether there is a secret).
+   * Name, redirect URIs, scopes, grant types, the first-party flag, the back-channel logout URI (null
+   * removes it, P109) and the post-logout redirect URIs change; the authentication method does not (it decides whether there is a secret).
    * Tokens already issued keep the scopes they were granted.
    */
   async updateClient(clientId: string, body: Record<string, unknown>): Promise<ClientRow> {
@@ -103,6 +103,7 @@ export class ClientService {
         scope: current.scope,
         first_party: current.first_party,
         backchannel_logout_uri: current.backchannel_logout_uri,
+        post_logout_redirect_uris: current.post_logout_redirect_uris,
         ...body,
         token_endpoint_auth_method: current.token_endpoint_auth_method,
       },

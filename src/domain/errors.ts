@@ -20,7 +20,9 @@ export type ErrorCode =
   | 'PHONE_EXISTS'
   | 'HANDLE_COOLDOWN'
   | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR';
+  | 'INTERNAL_ERROR'
+  // not in the spec: a request that reaches a server as it stops
+  | 'SERVICE_UNAVAILABLE';
 
 export class DomainError extends Error {
   constructor(

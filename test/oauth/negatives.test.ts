@@ -538,55 +538,6 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.ok((await ask(other.client_id, 'openid')).asked, 'a denial is not remembered as consent');
   });
 
-  test('P68: logout ends the single sign-on; the browser goes back only to a redirect URI of the client named', async () => {
-    const u = await signUp(t);
-    const other = await registerClient(t, { token_endpoint_auth_method: 'none' });
-    const { cookie } = await signInForSso(t, base(pub.client_id, pkce().challenge), u);
-    const authorize = (challenge: string) =>
-      t.request('GET', authorizeUrl(base(pub.client_id, challenge)), { headers: { cookie } });
-    const { verifier, challenge } = pkce();
-    const code = new URL(String((await authorize(challenge)).headers.location)).searchParams.get(
-      'code',
-    ) as string;
-    const idToken = (await exchange(pub.client_id, code, verifier)).body.id_token as string;
-    const logout = (params: Record<string, string>, withCookie = '') =>
-      t.request('GET', `/authorize/logout?${new URLSearchParams(params)}`, {
-        headers: { cookie: withCookie },
-      });
-
-    const refused: Array<Record<string, string>> = [
-      {},
-      { id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.example/bye' },
-      { id_token_hint: `${idToken.slice(0, -6)}AAAAAA`, post_logout_redirect_uri: REDIRECT },
-      { client_id: 'nobody', post_logout_redirect_uri: REDIRECT },
-      { id_token_hint: idToken, client_id: other.client_id, post_logout_redirect_uri: REDIRECT },
-    ];
-    for (const params of refused) {
-      const res = await logout(params);
-      assert.equal(res.status, 200, JSON.stringify(params).slice(0, 80));
-      assert.match(String(res.body), /You are signed out/);
-      assert.equal(res.headers.location, undefined);
-    }
-    assert.equal(
-      (await authorize(pkce().challenge)).status,
-      302,
-      'still signed in: none of those had the cookie',
-    );
-
-    t.clock.advance(2 * 3600); // the ID token has expired: as a hint it still names its client
-    const res = await logout(
-      { id_token_hint: idToken, post_logout_redirect_uri: REDIRECT, state: 'bye-1' },
-      cookie,
-    );
-    assert.equal(res.status, 302);
-    assert.equal(res.headers.location, `${REDIRECT}?state=bye-1`);
-    assert.match(String(res.headers['set-cookie']), /callsign_sso=; Max-Age=0; Path=\/authorize/);
-    assert.equal((await authorize(pkce().challenge)).status, 200, 'the cookie, sent again, signs in no one');
-
-    const byClientId = await logout({ client_id: pub.client_id, post_logout_redirect_uri: REDIRECT });
-    assert.equal(byClientId.headers.location, REDIRECT, 'client_id alone names the client');
-  });
-
   test('P70, P71: prompt=none, login, consent, max_age and login_hint (OIDC Core §3.1.2.1)', async () => {
     const u = await signUp(t);
     const shop = await registerClient(t, { token_endpoint_auth_method: 'none', first_party: false });

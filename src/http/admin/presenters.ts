@@ -20,6 +20,7 @@ export const adminClient = (c: ClientRow) => ({
   token_endpoint_auth_method: c.token_endpoint_auth_method,
   first_party: c.first_party,
   backchannel_logout_uri: c.backchannel_logout_uri, // P109
+  post_logout_redirect_uris: c.post_logout_redirect_uris,
   created_at: c.created_at,
 });
 

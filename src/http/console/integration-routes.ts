@@ -10,16 +10,21 @@ const param = (request: FastifyRequest, name = 'id') =>
   encodeURIComponent((request.params as Record<string, string>)[name]);
 const form = (request: FastifyRequest) => (request.body ?? {}) as Form;
 
+/** A textarea's non-empty lines. */
+const lines = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((u) => u.trim())
+    .filter(Boolean);
+
 /** The client registration form as the admin API's body (RFC 7591 names). */
 const clientBody = (f: Form) => ({
   client_name: one(f.client_name),
-  redirect_uris: one(f.redirect_uris)
-    .split(/\r?\n/)
-    .map((u) => u.trim())
-    .filter(Boolean),
+  redirect_uris: lines(one(f.redirect_uris)),
   scope: list(f.scope).join(' '),
   first_party: one(f.first_party) === 'true',
   backchannel_logout_uri: one(f.backchannel_logout_uri).trim() || null, // P109: empty removes it
+  post_logout_redirect_uris: lines(one(f.post_logout_redirect_uris)),
 });
 
 /** Overview, clients, API keys and webhooks: what integrators are given. */
@@ -58,6 +63,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
           redirect_uris: one(f.redirect_uris),
           scope: list(f.scope).join(' '),
           backchannel_logout_uri: one(f.backchannel_logout_uri),
+          post_logout_redirect_uris: one(f.post_logout_redirect_uris),
         }),
         400,
       );

@@ -1,4 +1,3 @@
-import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
@@ -10,7 +9,6 @@ import {
   checkAuthorizationRequest,
   mustSignIn,
 } from '../../domain/oauth/authorization-request.ts';
-import { postLogoutRedirect } from '../../domain/oauth/logout.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
@@ -19,7 +17,6 @@ import {
   consentPage,
   errorPage,
   type FormContext,
-  signedOutPage,
   signInPage,
   signUpAccountPage,
   signUpCodePage,
@@ -28,9 +25,15 @@ import {
 import { sendPage } from '../pages/page-reply.ts';
 import { seal, unseal } from '../pages/page-state.ts';
 import { REST_STATUS } from '../plugins/error-statuses.ts';
-
-const SSO_COOKIE = 'callsign_sso';
-const CSRF_COOKIE = 'callsign_csrf';
+import { logoutRoutes } from './logout-routes.ts';
+import {
+  CSRF_COOKIE,
+  cookieOf,
+  crossSiteFormPost,
+  formAsQuery,
+  pageCookie,
+  SSO_COOKIE,
+} from './page-cookies.ts';
 
 /** What the page's forms carry, sealed (page-state.ts). */
 interface PageState {
@@ -47,9 +50,8 @@ type Body = Record<string, unknown>;
 
 /** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24, D25, D38). */
 export function authorizeRoutes(app: FastifyInstance, c: Container) {
-  const secure = c.config.authUrl.startsWith('https:');
   const cookie = (name: string, value: string, maxAge: number) =>
-    serialize(name, value, { httpOnly: true, secure, sameSite: 'lax', path: '/authorize', maxAge });
+    pageCookie(c.config.authUrl, name, value, maxAge);
 
   /** D38: forms only to us and to the client being returned to. */
   const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
@@ -75,7 +77,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     if (exceeded) throw exceeded;
   };
 
-  const csrfOf = (request: FastifyRequest) => parseCookies(request.headers.cookie ?? '')[CSRF_COOKIE];
+  const csrfOf = (request: FastifyRequest) => cookieOf(request, CSRF_COOKIE);
 
   /** Every form post: the CSRF double-submit matches and the sealed state is intact, fresh and its client live. */
   const formState = async (
@@ -174,7 +176,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     // P110: the client asks for a new account, so a single sign-on does not answer for the user.
     if (st.req.prompt?.includes('create'))
       return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint), st.req.redirectUri);
-    const sso = await c.authorization.ssoUser(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
+    const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
     if (sso && !mustSignIn(st.req, sso, c.clock.now())) return proceed(reply, ctx, st, sso);
     // P70: prompt=none never shows the page; the client learns the user must sign in.
     if (st.req.prompt?.includes('none'))
@@ -212,7 +214,12 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       },
       config: ownNulCheck,
     },
-    (request, reply) => authorize(request, reply, (request.body ?? {}) as Body),
+    (request, reply) => {
+      const params = (request.body ?? {}) as Body;
+      // Another site's form: on as a GET, which brings the single sign-on cookie that the POST lacks.
+      if (crossSiteFormPost(request)) return reply.redirect(`/authorize?${formAsQuery(params)}`, 303);
+      return authorize(request, reply, params);
+    },
   );
 
   app.post('/authorize/signin', { schema: { hide: true } }, async (request, reply) => {
@@ -315,22 +322,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     }
   });
 
-  // P68: OIDC RP-Initiated Logout, under /authorize so that the single sign-on cookie (Path=/authorize)
-  // comes with it. The sign-on ends whatever the parameters; the browser goes back only where P68 allows.
-  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
-    await limit(request);
-    await c.authorization.endSso(parseCookies(request.headers.cookie ?? '')[SSO_COOKIE]);
-    reply.header('Set-Cookie', cookie(SSO_COOKIE, '', 0));
-    const params = (request.method === 'GET' ? request.query : (request.body ?? {})) as Body;
-    const back = await postLogoutRedirect(params, {
-      idTokenHint: (token) => c.tokens.idTokenHint(token),
-      findClient: (id) => c.clients.findClient(id),
-    });
-    if (back) return reply.header('Referrer-Policy', 'no-referrer').redirect(back, 302);
-    return html(reply, 200, signedOutPage());
-  };
-  app.get('/authorize/logout', { schema: { hide: true } }, logout);
-  app.post('/authorize/logout', { schema: { hide: true } }, logout);
+  logoutRoutes(app, c, (request) => limit(request));
 
   app.post('/authorize/consent', { schema: { hide: true } }, async (request, reply) => {
     const { st } = await formState(request);

@@ -85,6 +85,14 @@ export const consentPage = (c: FormContext, scope: string) =>
       '<button type="submit" name="decision" value="deny">Deny</button></form>',
   );
 
+/** RP-Initiated Logout: the user is asked before a request that proves nothing ends their sign-in. */
+export const logoutConfirmPage = (csrf: string) =>
+  page(
+    'Sign out?',
+    `<p>Do you want to sign out here? Applications you use will ask you to sign in again.</p>` +
+      `<form method="post" action="/authorize/logout/confirm">${hidden('csrf', csrf)}<button type="submit">Sign out</button></form>`,
+  );
+
 export const signedOutPage = () =>
   page('Signed out', '<p>You are signed out. You can close this page or go back to the application.</p>');
 

@@ -22,4 +22,5 @@ export const REST_STATUS: Record<ErrorCode, number> = {
   HANDLE_COOLDOWN: 429,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };

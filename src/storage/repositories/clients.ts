@@ -11,6 +11,8 @@ export interface ClientRow {
   first_party: boolean;
   /** P109 */
   backchannel_logout_uri: string | null;
+  /** OIDC RP-Initiated Logout 1.0 §3.1: where the browser may go back after a logout */
+  post_logout_redirect_uris: string[];
   created_at: Date;
   deleted_at: Date | null;
 }
@@ -22,8 +24,8 @@ export const clientsRepo = {
     one<ClientRow>(
       q,
       `INSERT INTO clients (client_id, client_name, client_secret_hash, redirect_uris, grant_types, scope,
-         token_endpoint_auth_method, first_party, backchannel_logout_uri, created_at)
-       VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10) RETURNING *`,
+         token_endpoint_auth_method, first_party, backchannel_logout_uri, post_logout_redirect_uris, created_at)
+       VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11) RETURNING *`,
       [
         c.client_id,
         c.client_name,
@@ -34,6 +36,7 @@ export const clientsRepo = {
         c.token_endpoint_auth_method,
         c.first_party,
         c.backchannel_logout_uri,
+        JSON.stringify(c.post_logout_redirect_uris),
         c.created_at,
       ],
     ),
@@ -52,7 +55,7 @@ export const clientsRepo = {
     maybeOne<ClientRow>(
       q,
       `UPDATE clients SET client_name = $2, redirect_uris = $3::jsonb, grant_types = $4::jsonb, scope = $5,
-         first_party = $6, backchannel_logout_uri = $7
+         first_party = $6, backchannel_logout_uri = $7, post_logout_redirect_uris = $8::jsonb
        WHERE client_id = $1 AND deleted_at IS NULL RETURNING *`,
       [
         clientId,
@@ -62,6 +65,7 @@ export const clientsRepo = {
         c.scope,
         c.first_party,
         c.backchannel_logout_uri,
+        JSON.stringify(c.post_logout_redirect_uris),
       ],
     ),
 

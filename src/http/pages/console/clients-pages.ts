@@ -21,6 +21,7 @@ export interface Client {
   token_endpoint_auth_method: string;
   first_party: boolean;
   backchannel_logout_uri: string | null;
+  post_logout_redirect_uris: string[];
   created_at: string;
   client_secret?: string;
 }
@@ -52,6 +53,10 @@ const logoutUri = (value: string | null | undefined) =>
 const uris = (value: string) =>
   `<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3" required>${esc(value)}</textarea>`;
 
+/** Where the browser may go back after a logout the client asks for; none: a "signed out" page. */
+const logoutRedirects = (value: string) =>
+  `<label for="post_logout_redirect_uris">Post-logout redirect URIs (optional, one per line)</label><textarea id="post_logout_redirect_uris" name="post_logout_redirect_uris" rows="2">${esc(value)}</textarea>`;
+
 export const clientsPage = (f: Frame, clients: Client[], draft: Record<string, string> = {}) =>
   consolePage(
     'Clients',
@@ -80,6 +85,7 @@ export const clientsPage = (f: Frame, clients: Client[], draft: Record<string, s
 <option value="client_secret_post">Confidential: client_secret_post</option>
 <option value="none">Public (PKCE only, no secret)</option></select>
 <p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', false)}</p>` +
+          logoutRedirects(draft.post_logout_redirect_uris ?? '') +
           logoutUri(draft.backchannel_logout_uri),
         'Register',
         'block',
@@ -130,6 +136,7 @@ export const clientEditPage = (f: Frame, c: Client, logouts: Logout[], status: s
         uris(c.redirect_uris.join('\n')) +
         scopeBoxes(c.scope.split(' ')) +
         `<p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', c.first_party)}</p>` +
+        logoutRedirects(c.post_logout_redirect_uris.join('\n')) +
         logoutUri(c.backchannel_logout_uri),
       'Save',
       'block',
