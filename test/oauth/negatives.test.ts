@@ -679,7 +679,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   test('P32, P33: the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {
     const rp = await registerClient(t, {
       token_endpoint_auth_method: 'none',
-      scope: 'openid profile phone email',
+      scope: 'openid profile profile:write phone email',
     });
     const u = await signUp(t);
     const tokensFor = async (scope: string) => {
@@ -692,7 +692,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
       (await t.request('GET', '/oauth/userinfo', { token: emailOnly.access_token })).body;
     assert.deepEqual(await userinfo(), { sub: u.user.id }, 'spec: e-mail address "if available"');
 
-    const editor = await tokensFor('openid profile email');
+    const editor = await tokensFor('openid profile:write email');
     const patched = await t.request('PATCH', '/api/v1/users/me', {
       token: editor.access_token,
       body: { email: 'ada@example.com' },
