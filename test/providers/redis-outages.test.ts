@@ -88,6 +88,26 @@ describe('P93, P95: Redis outages', () => {
     }
   });
 
+  test('/health answers 503 within a second whether Redis is stopped or hangs (its own count does not wait)', async () => {
+    const silent = await silentServer();
+    const stoppedPort = await freePort(); // nothing listens there
+    for (const url of [`redis://127.0.0.1:${stoppedPort}`, `redis://127.0.0.1:${silent.port}`]) {
+      const t = await createTestApp({ env: { REDIS_URL: url } });
+      try {
+        const started = Date.now();
+        const res = await Promise.race([
+          t.request('GET', '/health'),
+          sleep(1500).then(() => ({ status: 'still waiting', body: undefined })),
+        ]);
+        assert.equal(res.status, 503, `${url}: ${Date.now() - started} ms`);
+        assert.equal(res.body.status, 'degraded');
+      } finally {
+        await t.close();
+      }
+    }
+    await silent.close();
+  });
+
   test(
     'each outage and each end of one are a line, and the service answers again after it',
     { skip: !TEST_REDIS_URL && 'needs a real Redis: TEST_REDIS_URL' },

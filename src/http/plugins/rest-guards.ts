@@ -22,6 +22,21 @@ export const restLimits = (request: FastifyRequest): Array<[RateLimitName, strin
   request.auth ? [['rest_user', request.auth.userId]] : [['rest_address', request.ip]];
 
 /**
+ * How long a route whose limit is optional (health) waits for its count: a counter store that hangs must not
+ * hold up the answer that reports it down.
+ */
+const OPTIONAL_COUNT_WAIT_MS = 100;
+
+/** The count, or nothing once OPTIONAL_COUNT_WAIT_MS has passed; a late answer is dropped. */
+function optionalCount(counted: Promise<void>): Promise<void> {
+  counted.catch(() => {}); // a late refusal or failure has no one left to answer
+  return Promise.race([
+    counted,
+    new Promise<void>((resolve) => setTimeout(resolve, OPTIONAL_COUNT_WAIT_MS).unref()),
+  ]);
+}
+
+/**
  * Runs before validation on every REST route: authenticates where the route asks for it, then counts the
  * request against its limits (D28) and sets X-RateLimit-* on the answer, whatever the outcome.
  */
@@ -37,8 +52,9 @@ export function registerRestGuards(app: FastifyInstance, c: Container) {
       }
     }
     const subjects = config.rateLimit ? config.rateLimit(request) : restLimits(request);
+    const counted = countRequest(c, reply, subjects);
     try {
-      await countRequest(c, reply, subjects);
+      await (config.rateLimitOptional ? optionalCount(counted) : counted);
     } catch (err) {
       // Without its counters a limit cannot be enforced: fail closed, except where the route says otherwise.
       if (!(err instanceof DomainError && err.code === 'RATE_LIMITED') && config.rateLimitOptional) return;
