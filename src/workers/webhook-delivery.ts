@@ -158,13 +158,19 @@ export class WebhookDeliveryWorker {
     this.#results = [];
     try {
       await webhookDeliveriesRepo.recordAttempts(this.d.db, batch);
-    } catch (err) {
-      // The claims run out and the deliveries are sent again: at least once (D32).
-      this.d.logger.error(
-        { err, deliveries: batch.map((b) => b.claim.id) },
-        'recording webhook attempts failed',
-      );
+    } catch {
+      // Each result on its own then, so that one that can't be written costs no other its record.
+      for (const one of batch) await this.#recordAlone(one);
     }
     for (const b of batch) b.written();
+  }
+
+  async #recordAlone(one: { claim: ClaimedDelivery; result: AttemptResult }): Promise<void> {
+    try {
+      await webhookDeliveriesRepo.recordAttempts(this.d.db, [one]);
+    } catch (err) {
+      // Its claim runs out and the delivery is sent again: at least once (D32).
+      this.d.logger.error({ err, delivery_id: one.claim.id }, 'recording a webhook attempt failed');
+    }
   }
 }

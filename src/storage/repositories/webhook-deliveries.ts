@@ -100,14 +100,17 @@ export const webhookDeliveriesRepo = {
          SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[],
                               $7::text[], $8::int[], $9::timestamptz[])
            AS r(id, locked_until, started_at, latency_ms, status_code, error, status, attempts, next_attempt_at)),
+       -- The deliveries still there, held until this statement ends: an endpoint deleted meanwhile takes its
+       -- own with it (and its attempts are dropped), never the batch.
+       live AS (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) FOR NO KEY UPDATE),
        logged AS (
          INSERT INTO webhook_attempts (delivery_id, started_at, latency_ms, status_code, error)
-         SELECT id, started_at, latency_ms, status_code, error FROM r)
+         SELECT r.id, started_at, latency_ms, status_code, error FROM r JOIN live ON live.id = r.id)
        UPDATE webhook_deliveries d SET status = r.status, attempts = r.attempts, next_attempt_at = r.next_attempt_at,
          locked_until = NULL, last_attempt_at = r.started_at, last_status_code = r.status_code, last_error = r.error,
          last_latency_ms = r.latency_ms,
          delivered_at = CASE WHEN r.status = 'delivered' THEN r.started_at ELSE d.delivered_at END
-       FROM r WHERE d.id = r.id AND d.locked_until = r.locked_until`,
+       FROM r JOIN live ON live.id = r.id WHERE d.id = r.id AND d.locked_until = r.locked_until`,
       [
         done.map((d) => d.claim.id),
         done.map((d) => d.claim.locked_until),
