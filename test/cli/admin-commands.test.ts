@@ -77,6 +77,22 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
       'https://shop.example/bye',
     );
     assert.match(relisted.out, /https:\/\/shop\.example\/bye/);
+    const logoutBack = cli(
+      'clients',
+      'update',
+      client.client_id,
+      '--post-logout-redirect-uri',
+      'https://shop.example/signed-out',
+      '--post-logout-redirect-uri',
+      'http://localhost:5173/signed-out',
+      '--json',
+    );
+    assert.deepEqual(JSON.parse(logoutBack.out).post_logout_redirect_uris, [
+      'https://shop.example/signed-out',
+      'http://localhost:5173/signed-out',
+    ]);
+    const noLogoutBack = cli('clients', 'update', client.client_id, '--no-post-logout-redirect', '--json');
+    assert.deepEqual(JSON.parse(noLogoutBack.out).post_logout_redirect_uris, []);
     const both = cli('clients', 'update', client.client_id, '--first-party', '--third-party');
     assert.equal(both.code, 1);
     assert.match(both.err, /exclude each other/);

@@ -129,6 +129,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await page.getByLabel('First party (skips the consent screen)').check();
     await page.getByLabel('email').check();
     await page.getByLabel(/Back-channel logout URI/).fill('https://shop.example/logout');
+    await page.getByLabel(/Post-logout redirect URIs/).fill('https://shop.example/bye');
     await submit('Save');
     assert.equal(await notice(), 'Saved.');
     await snap('client-edit');
@@ -136,6 +137,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.deepEqual(saved.redirect_uris, ['https://shop.example/cb', 'https://shop.example/cb2']);
     assert.equal(saved.first_party, true);
     assert.equal(saved.backchannel_logout_uri, 'https://shop.example/logout', 'P109');
+    assert.deepEqual(saved.post_logout_redirect_uris, ['https://shop.example/bye']);
     assert.equal(
       await page.getByLabel(/Back-channel logout URI/).inputValue(),
       'https://shop.example/logout',
