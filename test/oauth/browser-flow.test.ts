@@ -172,7 +172,12 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
 
   test('sign-in with phone and PIN of a REST account; a first-party public client skips consent; Deny answers access_denied', async () => {
     const user = await signUp(t);
-    const first = await register({ first_party: true, token_endpoint_auth_method: 'none' });
+    const signedOut = callback.replace('/callback', '/signed-out');
+    const first = await register({
+      first_party: true,
+      token_endpoint_auth_method: 'none',
+      post_logout_redirect_uris: [signedOut],
+    });
     const config = await discover(first);
     const { url, verifier, state, nonce } = await authorizationUrl(config, 'openid phone');
     const context = await browser.newContext();
@@ -203,15 +208,40 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     assert.equal(back.searchParams.get('state'), denied.state);
     assert.equal(back.searchParams.get('iss'), issuer);
 
-    // P68: logout through the discovered end_session_endpoint ends the single sign-on.
+    // Logout through the discovered end_session_endpoint, with the ID token as its hint, ends the single
+    // sign-on and returns to the client's registered post-logout address.
     const bye = oidc.buildEndSessionUrl(config, {
       id_token_hint: tokens.id_token as string,
-      post_logout_redirect_uri: callback,
+      post_logout_redirect_uri: signedOut,
       state: 'bye',
     });
     await page.goto(bye.href);
-    await page.waitForURL((u) => u.href.startsWith(callback));
+    await page.waitForURL((u) => u.href.startsWith(signedOut));
     assert.equal(new URL(page.url()).searchParams.get('state'), 'bye');
+    await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
+    await page.getByLabel('PIN').waitFor({ timeout: 5000 });
+    await context.close();
+  });
+
+  test('a logout without an ID token hint asks first; "Sign out" ends the single sign-on', async () => {
+    const user = await signUp(t);
+    const app = await register({ first_party: true, token_endpoint_auth_method: 'none' });
+    const config = await discover(app);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
+    await page.getByLabel('Phone number').fill(user.phone);
+    await page.getByLabel('PIN').fill(user.pin);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.href.startsWith(callback));
+
+    await page.goto(
+      `${issuer}/authorize/logout?client_id=${app.client_id}&post_logout_redirect_uri=${callback}`,
+    );
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Sign out?');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out').waitFor({ timeout: 5000 });
+    assert.ok(page.url().startsWith(`${issuer}/authorize/logout`), 'no redirect');
     await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
     await page.getByLabel('PIN').waitFor({ timeout: 5000 });
     await context.close();

@@ -1,143 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
-import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { SignedIn } from '../../domain/oauth/authorization.ts';
-import {
-  type AuthorizationRequest,
-  checkAuthorizationRequest,
-  mustSignIn,
-} from '../../domain/oauth/authorization-request.ts';
-import { maskPhone, parsePhone } from '../../domain/phone.ts';
-import type { ClientRow } from '../../storage/repositories/clients.ts';
-import type { UserRow } from '../../storage/repositories/users.ts';
+import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
+import { parsePhone } from '../../domain/phone.ts';
 import { described } from '../described.ts';
-import {
-  consentPage,
-  errorPage,
-  type FormContext,
-  signInPage,
-  signUpAccountPage,
-  signUpCodePage,
-  signUpPhonePage,
-} from '../pages/authorize-pages.ts';
-import { sendPage } from '../pages/page-reply.ts';
-import { seal, unseal } from '../pages/page-state.ts';
-import { REST_STATUS } from '../plugins/error-statuses.ts';
+import { errorPage, type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
 import { logoutRoutes } from './logout-routes.ts';
-import {
-  CSRF_COOKIE,
-  cookieOf,
-  crossSiteFormPost,
-  formAsQuery,
-  pageCookie,
-  SSO_COOKIE,
-} from './page-cookies.ts';
-
-/** What the page's forms carry, sealed (page-state.ts). */
-interface PageState {
-  req: AuthorizationRequest;
-  phone?: string;
-  tempToken?: string;
-  /** signed in, awaiting consent: who, when (ms), and the version of the PIN they proved (P88) */
-  userId?: string;
-  authTime?: number;
-  pinVersion?: number;
-}
-
-type Body = Record<string, unknown>;
+import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
+import { type Body, PageError, type PageState, pageFlow } from './page-flow.ts';
+import { signupRoutes } from './signup-routes.ts';
 
 /** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24, D25, D38). */
 export function authorizeRoutes(app: FastifyInstance, c: Container) {
-  const cookie = (name: string, value: string, maxAge: number) =>
-    pageCookie(c.config.authUrl, name, value, maxAge);
-
-  /** D38: forms only to us and to the client being returned to. */
-  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
-    sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined });
-
-  /** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
-  const redirectTo = (
-    reply: FastifyReply,
-    redirectUri: string,
-    params: Record<string, string | undefined>,
-  ) => {
-    const url = new URL(redirectUri);
-    for (const [k, v] of Object.entries({ ...params, iss: c.config.baseUrl }))
-      if (v !== undefined) url.searchParams.set(k, v);
-    return reply
-      .header('Cache-Control', 'no-store')
-      .header('Referrer-Policy', 'no-referrer')
-      .redirect(url.toString(), 302);
-  };
-
-  const limit = async (request: FastifyRequest, extra: Array<[RateLimitName, string]> = []) => {
-    const { exceeded } = await c.rateLimiter.hit([['oauth_authorize_address', request.ip], ...extra]);
-    if (exceeded) throw exceeded;
-  };
-
-  const csrfOf = (request: FastifyRequest) => cookieOf(request, CSRF_COOKIE);
-
-  /** Every form post: the CSRF double-submit matches and the sealed state is intact, fresh and its client live. */
-  const formState = async (
-    request: FastifyRequest,
-  ): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> => {
-    const body = (request.body ?? {}) as Body;
-    const csrf = csrfOf(request);
-    if (!csrf || typeof body.csrf !== 'string' || !safeEqual(csrf, body.csrf)) {
-      throw new PageError(400, 'This form has expired or did not come from this page.');
-    }
-    const st = unseal<PageState>(c.pageStateKeys, body.state, c.clock.now());
-    const client = st && (await c.clients.findClient(st.req.clientId));
-    if (!st || !client)
-      throw new PageError(400, 'This sign-in has expired. Start again from the application.');
-    return { st, client, ctx: { client, csrf, state: body.state as string } };
-  };
-
-  const sealed = (st: PageState) => seal(c.pageStateKeys, st, c.clock.now());
-
-  /** Signed in: consent if this client needs it, else the code goes back to the client. */
-  const proceed = async (reply: FastifyReply, ctx: FormContext, st: PageState, who: SignedIn) => {
-    // P70: prompt=consent asks again; prompt=none shows no page at all.
-    const asked = st.req.prompt?.includes('consent');
-    if (asked || (await c.authorization.needsConsent(who.userId, ctx.client, st.req.scope))) {
-      if (st.req.prompt?.includes('none'))
-        return redirectTo(reply, st.req.redirectUri, {
-          error: 'consent_required',
-          error_description: 'the user has not allowed this application these scopes',
-          state: st.req.state,
-        });
-      const state = sealed({
-        req: st.req,
-        userId: who.userId,
-        authTime: who.authTime.getTime(),
-        pinVersion: who.pinVersion,
-      });
-      return html(reply, 200, consentPage({ ...ctx, state }, st.req.scope), st.req.redirectUri);
-    }
-    const code = await c.authorization.issueCode(who, st.req);
-    return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
-  };
-
-  /** A PIN just proved (sign-in or sign-up): the single sign-on cookie (D25), then on to the client. */
-  const signedIn = async (reply: FastifyReply, ctx: FormContext, st: PageState, user: UserRow) => {
-    const who = { userId: user.id, authTime: c.clock.now(), pinVersion: user.pin_version };
-    const sso = await c.authorization.startSso(who);
-    reply.header('Set-Cookie', cookie(SSO_COOKIE, sso.token, sso.maxAgeSeconds));
-    return proceed(reply, ctx, st, who);
-  };
-
-  /** A refused form answer is shown on the same page, with the status its error code carries. */
-  const retry = (
-    reply: FastifyReply,
-    err: unknown,
-    render: (message: string) => string,
-    redirectUri: string,
-  ) => {
-    if (!(err instanceof DomainError) || err.code === 'INTERNAL_ERROR') throw err;
-    return html(reply, REST_STATUS[err.code], render(err.message), redirectUri);
-  };
+  const flow = pageFlow(c);
+  const { cookie, html, redirectTo, limit, csrfOf, formState, sealed, proceed, signedIn, retry } = flow;
 
   const authorizationParams = described({
     response_type: 'code',
@@ -245,86 +122,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     }
   });
 
-  /** The page's links between sign-in and sign-up: the same request, its state carried in the query. */
-  const linkedPage = (path: string, show: (ctx: FormContext, hint?: string) => string) =>
-    app.get(path, { schema: { hide: true } }, async (request, reply) => {
-      const query = request.query as Body;
-      const csrf = csrfOf(request);
-      const st = unseal<PageState>(c.pageStateKeys, query.state, c.clock.now());
-      const client = st && (await c.clients.findClient(st.req.clientId));
-      if (!st || !client || !csrf)
-        return html(reply, 400, errorPage('This sign-in has expired. Start again from the application.'));
-      const ctx = { client, csrf, state: query.state as string };
-      return html(reply, 200, show(ctx, st.req.loginHint), st.req.redirectUri);
-    });
-  linkedPage('/authorize/signup', signUpPhonePage);
-  linkedPage('/authorize/signin', signInPage); // P110: back from the sign-up page
-
-  app.post('/authorize/signup/send', { schema: { hide: true } }, async (request, reply) => {
-    const { st, ctx } = await formState(request);
-    const phone = (request.body as Body).phone;
-    try {
-      const e164 = parsePhone(phone).e164;
-      await limit(request, [
-        ['otp_send_address', request.ip],
-        ['otp_send_phone', e164],
-      ]);
-      await c.otp.send(e164, 'signup');
-      return html(
-        reply,
-        200,
-        signUpCodePage({ ...ctx, state: sealed({ ...st, phone: e164 }) }, maskPhone(e164)),
-        st.req.redirectUri,
-      );
-    } catch (err) {
-      return retry(
-        reply,
-        err,
-        (error) => signUpPhonePage({ ...ctx, error }, String(phone ?? '')),
-        st.req.redirectUri,
-      );
-    }
-  });
-
-  app.post('/authorize/signup/verify', { schema: { hide: true } }, async (request, reply) => {
-    const { st, ctx } = await formState(request);
-    if (!st.phone) throw new PageError(400, 'Start the sign-up again.');
-    try {
-      await limit(request);
-      const { temp_token } = await c.otp.verify(st.phone, (request.body as Body).code, 'signup');
-      return html(
-        reply,
-        200,
-        signUpAccountPage({ ...ctx, state: sealed({ req: st.req, tempToken: temp_token }) }),
-        st.req.redirectUri,
-      );
-    } catch (err) {
-      return retry(
-        reply,
-        err,
-        (error) => signUpCodePage({ ...ctx, error }, maskPhone(st.phone as string)),
-        st.req.redirectUri,
-      );
-    }
-  });
-
-  app.post('/authorize/signup/create', { schema: { hide: true } }, async (request, reply) => {
-    const { st, ctx } = await formState(request);
-    if (!st.tempToken) throw new PageError(400, 'Start the sign-up again.');
-    const body = request.body as Body;
-    try {
-      await limit(request);
-      const name = typeof body.name === 'string' && body.name.trim() ? body.name : undefined;
-      const { user } = await c.accounts.createAccount(
-        { temp_token: st.tempToken, pin: body.pin, handle: body.handle, name },
-        async () => {},
-      );
-      return await signedIn(reply, ctx, st, user);
-    } catch (err) {
-      return retry(reply, err, (error) => signUpAccountPage({ ...ctx, error }), st.req.redirectUri);
-    }
-  });
-
+  signupRoutes(app, c, flow);
   logoutRoutes(app, c, (request) => limit(request));
 
   app.post('/authorize/consent', { schema: { hide: true } }, async (request, reply) => {
@@ -359,19 +157,4 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     request.log.error({ err }, 'authorization page failed');
     return html(reply, 500, errorPage('Something went wrong on our side. Try again later.'));
   });
-}
-
-/** CSP form-action source for the client's redirect URI: its origin, or its private-use scheme (RFC 8252). */
-function formTarget(uri: string): string {
-  const u = new URL(uri);
-  return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
-}
-
-class PageError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }

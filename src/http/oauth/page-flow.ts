@@ -1,0 +1,149 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitName } from '../../config/rate-limits.ts';
+import type { Container } from '../../container.ts';
+import { safeEqual } from '../../domain/crypto.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { SignedIn } from '../../domain/oauth/authorization.ts';
+import type { AuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
+import type { ClientRow } from '../../storage/repositories/clients.ts';
+import type { UserRow } from '../../storage/repositories/users.ts';
+import { consentPage, type FormContext } from '../pages/authorize-pages.ts';
+import { sendPage } from '../pages/page-reply.ts';
+import { seal, unseal } from '../pages/page-state.ts';
+import { REST_STATUS } from '../plugins/error-statuses.ts';
+import { CSRF_COOKIE, cookieOf, pageCookie, SSO_COOKIE } from './page-cookies.ts';
+
+/** What the page's forms carry, sealed (page-state.ts). */
+export interface PageState {
+  req: AuthorizationRequest;
+  phone?: string;
+  tempToken?: string;
+  /** signed in, awaiting consent: who, when (ms), and the version of the PIN they proved (P88) */
+  userId?: string;
+  authTime?: number;
+  pinVersion?: number;
+}
+
+export type Body = Record<string, unknown>;
+
+/** A refusal of the page's own, shown as its error page with this status. */
+export class PageError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** CSP form-action source for the client's redirect URI: its origin, or its private-use scheme (RFC 8252). */
+function formTarget(uri: string): string {
+  const u = new URL(uri);
+  return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
+}
+
+/**
+ * What the hosted authorization page's routes share: its cookies, answers (pages and redirects), limits, the
+ * checked state of its forms, and the steps after a PIN was proved (D24, D25, D38).
+ */
+export function pageFlow(c: Container) {
+  const cookie = (name: string, value: string, maxAge: number) =>
+    pageCookie(c.config.authUrl, name, value, maxAge);
+
+  /** D38: forms only to us and to the client being returned to. */
+  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
+    sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined });
+
+  /** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
+  const redirectTo = (
+    reply: FastifyReply,
+    redirectUri: string,
+    params: Record<string, string | undefined>,
+  ) => {
+    const url = new URL(redirectUri);
+    for (const [k, v] of Object.entries({ ...params, iss: c.config.baseUrl }))
+      if (v !== undefined) url.searchParams.set(k, v);
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .redirect(url.toString(), 302);
+  };
+
+  const limit = async (request: FastifyRequest, extra: Array<[RateLimitName, string]> = []) => {
+    const { exceeded } = await c.rateLimiter.hit([['oauth_authorize_address', request.ip], ...extra]);
+    if (exceeded) throw exceeded;
+  };
+
+  const csrfOf = (request: FastifyRequest) => cookieOf(request, CSRF_COOKIE);
+
+  /** Every form post: the CSRF double-submit matches and the sealed state is intact, fresh and its client live. */
+  const formState = async (
+    request: FastifyRequest,
+  ): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> => {
+    const body = (request.body ?? {}) as Body;
+    const csrf = csrfOf(request);
+    if (!csrf || typeof body.csrf !== 'string' || !safeEqual(csrf, body.csrf)) {
+      throw new PageError(400, 'This form has expired or did not come from this page.');
+    }
+    const st = unseal<PageState>(c.pageStateKeys, body.state, c.clock.now());
+    const client = st && (await c.clients.findClient(st.req.clientId));
+    if (!st || !client)
+      throw new PageError(400, 'This sign-in has expired. Start again from the application.');
+    return { st, client, ctx: { client, csrf, state: body.state as string } };
+  };
+
+  const sealed = (st: PageState) => seal(c.pageStateKeys, st, c.clock.now());
+
+  /** Signed in: consent if this client needs it, else the code goes back to the client. */
+  const proceed = async (reply: FastifyReply, ctx: FormContext, st: PageState, who: SignedIn) => {
+    // P70: prompt=consent asks again; prompt=none shows no page at all.
+    const asked = st.req.prompt?.includes('consent');
+    if (asked || (await c.authorization.needsConsent(who.userId, ctx.client, st.req.scope))) {
+      if (st.req.prompt?.includes('none'))
+        return redirectTo(reply, st.req.redirectUri, {
+          error: 'consent_required',
+          error_description: 'the user has not allowed this application these scopes',
+          state: st.req.state,
+        });
+      const state = sealed({
+        req: st.req,
+        userId: who.userId,
+        authTime: who.authTime.getTime(),
+        pinVersion: who.pinVersion,
+      });
+      return html(reply, 200, consentPage({ ...ctx, state }, st.req.scope), st.req.redirectUri);
+    }
+    const code = await c.authorization.issueCode(who, st.req);
+    return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
+  };
+
+  /** A PIN just proved (sign-in or sign-up): the single sign-on cookie (D25), then on to the client. */
+  const signedIn = async (reply: FastifyReply, ctx: FormContext, st: PageState, user: UserRow) => {
+    const who = { userId: user.id, authTime: c.clock.now(), pinVersion: user.pin_version };
+    const sso = await c.authorization.startSso(who);
+    reply.header('Set-Cookie', cookie(SSO_COOKIE, sso.token, sso.maxAgeSeconds));
+    return proceed(reply, ctx, st, who);
+  };
+
+  /** A refused form answer is shown on the same page, with the status its error code carries. */
+  const retry = (
+    reply: FastifyReply,
+    err: unknown,
+    render: (message: string) => string,
+    redirectUri: string,
+  ) => {
+    if (!(err instanceof DomainError) || err.code === 'INTERNAL_ERROR') throw err;
+    return html(reply, REST_STATUS[err.code], render(err.message), redirectUri);
+  };
+
+  return { cookie, html, redirectTo, limit, csrfOf, formState, sealed, proceed, signedIn, retry };
+}
+
+export type PageFlow = ReturnType<typeof pageFlow>;
+
+/** The sealed state of a link between the page's forms (sign-in and sign-up), with its live client. */
+export async function linkedState(c: Container, state: unknown) {
+  const st = unseal<PageState>(c.pageStateKeys, state, c.clock.now());
+  const client = st && (await c.clients.findClient(st.req.clientId));
+  return st && client ? { st, client } : undefined;
+}
