@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { startCliServer } from '../helpers/cli-server.ts';
-import { BIN } from '../helpers/spawn-server.ts';
+import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
 
 test('D36: `callsign clients|api-keys|keys` drive the running server through its admin API', async () => {
   const { base, env, cli, server, stop } = await startCliServer('admin-cli');
@@ -201,6 +201,7 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
 
     const noToken = spawnSync(process.execPath, [BIN, 'clients', 'list'], {
       env: { ...env, ADMIN_TOKEN: '' },
+      cwd: CHILD_CWD,
       encoding: 'utf8',
     });
     assert.equal(noToken.status, 1);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pkg from '../../package.json' with { type: 'json' };
 import { bundle, scratchBundleDir } from '../../scripts/bundle.mjs';
-import { spawnServer } from '../helpers/spawn-server.ts';
+import { CHILD_CWD, spawnServer } from '../helpers/spawn-server.ts';
 
 const MIGRATIONS = new URL('../../src/storage/migrations/', import.meta.url);
 
@@ -32,7 +32,7 @@ describe('the bundle `npm start` runs (P84)', () => {
     delete env.DATABASE_URL;
     env.LOG_LEVEL = 'warn';
     // The migrations are read beside the bundle: every one of them applies.
-    const migrated = spawnSync(process.execPath, [bin, 'migrate'], { env, encoding: 'utf8' });
+    const migrated = spawnSync(process.execPath, [bin, 'migrate'], { env, cwd: CHILD_CWD, encoding: 'utf8' });
     assert.equal(migrated.status, 0, migrated.stderr);
     const files = readdirSync(MIGRATIONS).filter((f) => /^\d{3}_.+\.sql$/.test(f));
     assert.ok(files.length > 0);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sample } from '../helpers/metrics.ts';
-import { BIN, spawnServer } from '../helpers/spawn-server.ts';
+import { BIN, CHILD_CWD, spawnServer } from '../helpers/spawn-server.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'callsign-cli-'));
 const baseEnv: NodeJS.ProcessEnv = {
@@ -183,10 +183,18 @@ describe('the callsign command', () => {
   });
 
   test('migrate: applies nothing twice', () => {
-    const r = spawnSync(process.execPath, [BIN, 'migrate'], { env: baseEnv, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, 'migrate'], {
+      env: baseEnv,
+      cwd: CHILD_CWD,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /up to date|applied/);
-    const again = spawnSync(process.execPath, [BIN, 'migrate'], { env: baseEnv, encoding: 'utf8' });
+    const again = spawnSync(process.execPath, [BIN, 'migrate'], {
+      env: baseEnv,
+      cwd: CHILD_CWD,
+      encoding: 'utf8',
+    });
     assert.match(again.stdout, /database is up to date/);
   });
 

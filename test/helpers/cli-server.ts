@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
-import { BIN, type SpawnedServer, spawnServer } from './spawn-server.ts';
+import { BIN, CHILD_CWD, type SpawnedServer, spawnServer } from './spawn-server.ts';
 
 export const CLI_ADMIN_TOKEN = 'cli-admin-token-0123456789abcdef';
 
@@ -40,7 +40,7 @@ export async function startCliServer(prefix: string, extra: NodeJS.ProcessEnv = 
     env,
     server,
     cli(...args) {
-      const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [BIN, ...args], { env, cwd: CHILD_CWD, encoding: 'utf8' });
       return { code: r.status, out: r.stdout, err: r.stderr };
     },
     async stop() {

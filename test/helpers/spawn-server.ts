@@ -1,6 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
 
 export const BIN = new URL('../../bin/callsign.mjs', import.meta.url).pathname;
+
+/**
+ * Where the tests run the `callsign` command: a directory of no `.env`, so that a developer's own `.env` in the
+ * working copy (the README's ADMIN_TOKEN, say) never changes what a test's child reads.
+ */
+export const CHILD_CWD = mkdtempSync(join(tmpdir(), 'callsign-cwd-'));
+
+/** Servers still running: killed once the test file ends, so a failed test leaves none behind. */
+const running = new Set<ChildProcess>();
+after(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 export interface SpawnedServer {
   child: ChildProcess;
@@ -21,8 +37,11 @@ export async function spawnServer(
 ): Promise<SpawnedServer> {
   const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], {
     env,
+    cwd: CHILD_CWD,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   child.stdout?.on('data', (c) => {
     out += c;

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { postgresDatabase } from '../../src/storage/db.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
 import { silentServer } from '../helpers/silent-server.ts';
-import { BIN } from '../helpers/spawn-server.ts';
+import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
 
 // P94: a statement waits a bounded time for a database connection, then fails, instead of hanging for as
 // long as the operating system keeps a silent connection open.
@@ -51,7 +51,7 @@ describe('P94: database connection timeout', () => {
       const child = execFile(
         process.execPath,
         [BIN, 'migrate'],
-        { env: { ...process.env, DATABASE_URL: silentUrl }, timeout: 30_000 },
+        { env: { ...process.env, DATABASE_URL: silentUrl }, cwd: CHILD_CWD, timeout: 30_000 },
         (_err, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
       );
     });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openPglite } from '../../src/storage/db.ts';
-import { BIN } from '../helpers/spawn-server.ts';
+import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
 
 // P96: a PGlite directory is one process's at a time; a second opener is refused, naming the first, and a
 // lock whose process is gone is taken over.
@@ -62,7 +62,11 @@ describe('P96: the PGlite directory lock', () => {
         const child = execFile(
           process.execPath,
           [BIN, 'migrate'],
-          { env: { ...process.env, DATABASE_URL: '', DATA_DIR: join(dir, '..') }, timeout: 60_000 },
+          {
+            env: { ...process.env, DATABASE_URL: '', DATA_DIR: join(dir, '..') },
+            cwd: CHILD_CWD,
+            timeout: 60_000,
+          },
           (_err, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
         );
       });

@@ -14,7 +14,7 @@ import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
 import { CLAIM_LEASE_SECONDS } from '../../src/workers/claimed-sends.ts';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database.ts';
 import { sample } from '../helpers/metrics.ts';
-import { BIN } from '../helpers/spawn-server.ts';
+import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 // Real `callsign worker` processes against one database: PGlite in a data directory (one process at a
@@ -73,7 +73,11 @@ function spawnWorker(env: Record<string, string>): {
   exited: Promise<number | null>;
   output: () => string;
 } {
-  const child = spawn(process.execPath, [BIN, 'worker'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'worker'], {
+    env,
+    cwd: CHILD_CWD,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (c) => {
     out += c;
