@@ -4,6 +4,7 @@ import { adminSurface } from './http/admin/index.ts';
 import { apiV1Surface } from './http/api-v1/index.ts';
 import { avatarRoutes } from './http/avatars.ts';
 import { consoleSurface } from './http/console/index.ts';
+import { homeRoutes } from './http/home.ts';
 import { metricsRoutes } from './http/metrics-routes.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
@@ -85,6 +86,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   metricsRoutes(app, c);
   jwksRoutes(app, c);
   avatarRoutes(app, c);
+  homeRoutes(app, c);
   await app.register(async (rest) => restSurface(rest, c));
   await app.register(async (oauth) => oauthSurface(oauth, c));
   await app.register(async (api) => apiV1Surface(api, c), { prefix: '/api/v1' });

@@ -56,9 +56,16 @@ function banner(config: Config, port: number, warnings: string[]) {
   );
 }
 
-/** Listens on PORT and HOST; answers the port taken (PORT=0 takes a free one). */
+/** Listens on PORT and HOST; answers the port taken (PORT=0 takes a free one). A busy port says what to set. */
 async function listen(app: FastifyInstance, config: Config): Promise<number> {
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw new Error(
+      `port ${config.port} on ${config.host} is already in use: stop what uses it, or set PORT to another port (PORT=0 takes any free one)`,
+    );
+  }
   const address = app.server.address();
   return typeof address === 'object' && address ? address.port : config.port;
 }

@@ -23,9 +23,12 @@ ${KYC_HELP}
 
 Configuration comes from environment variables and a .env file (see README.md).`;
 
+/** `--help` or `-h` anywhere asks for the usage, whatever the command: nothing starts. */
+const asksForHelp = (argv: string[]) => argv.some((a) => a === '--help' || a === '-h');
+
 async function main(argv: string[]) {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
-  const command = positionals[0] ?? 'serve';
+  const command = asksForHelp(argv) ? 'help' : (positionals[0] ?? 'serve');
   const env = { ...readDotEnv(), ...process.env };
   switch (command) {
     case 'serve':
@@ -60,7 +63,6 @@ async function main(argv: string[]) {
       process.stdout.write(`${await kycCommand(loadConfig(env), argv)}\n`);
       return;
     case 'help':
-    case '--help':
       process.stdout.write(`${HELP}\n`);
       return;
     default:

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -179,6 +179,38 @@ describe('the callsign command', () => {
     } finally {
       assert.equal(await s.stop(), 0);
       rmSync(emptyDir, { recursive: true, force: true });
+    }
+  });
+
+  test('--help, help and <command> --help print the usage and exit 0, starting nothing', () => {
+    for (const args of [['--help'], ['help'], ['-h'], ['serve', '--help'], ['clients', 'create', '--help']]) {
+      const r = spawnSync(process.execPath, [BIN, ...args], {
+        env: baseEnv,
+        cwd: CHILD_CWD,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, /^callsign <command>/, args.join(' '));
+      assert.doesNotMatch(r.stdout, /listening on/, args.join(' '));
+    }
+  });
+
+  test('a port already in use says which variable to set', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (busy.address() as AddressInfo).port;
+      const r = spawnSync(process.execPath, [BIN, 'serve'], {
+        env: { ...baseEnv, PORT: String(port), DATABASE_URL: 'memory://' },
+        cwd: CHILD_CWD,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use: .*set PORT`));
+    } finally {
+      busy.close();
     }
   });
 
