@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { signDelivery, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signature.js';
+import { freePort } from '../helpers/free-port.ts';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const body = JSON.stringify({
@@ -93,5 +97,51 @@ describe('webhook signatures (spec "Delivery format", D32)', () => {
       { cwd: new URL('../..', import.meta.url).pathname, env: { PATH: process.env.PATH }, encoding: 'utf8' },
     );
     assert.equal(out, 'user.created');
+  });
+});
+
+describe("the README's receiver example runs outside the repository", () => {
+  test('with standardwebhooks installed beside it, it verifies a delivery and refuses a forged one', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /A receiver checks each request[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(example, 'the README has the example');
+    // A project of its own in a temporary directory, as a reader would make one after `npm install standardwebhooks`.
+    const dir = mkdtempSync(join(tmpdir(), 'callsign-receiver-'));
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(
+      new URL('../../node_modules/standardwebhooks', import.meta.url).pathname,
+      join(dir, 'node_modules', 'standardwebhooks'),
+    );
+    writeFileSync(join(dir, 'receiver.mjs'), example);
+    const port = await freePort();
+    const child = spawn(process.execPath, ['receiver.mjs'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: String(port), CALLSIGN_WEBHOOK_SECRET: secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    try {
+      const send = async (headers: Record<string, string>) => {
+        for (let i = 0; i < 100; i++) {
+          try {
+            return (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers, body })).status;
+          } catch {
+            await new Promise((r) => setTimeout(r, 100)); // the receiver is still starting
+          }
+        }
+        throw new Error(`the receiver did not start: ${out}`);
+      };
+      const fresh = Math.floor(Date.now() / 1000);
+      assert.equal(await send(signDelivery([secret], 'evt_readme', fresh, body)), 204);
+      const forged = { ...signDelivery([secret], 'evt_readme', fresh, body), 'webhook-id': 'evt_other' };
+      assert.equal(await send(forged), 400);
+      assert.match(out, /^evt_1 user\.created/m);
+    } finally {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
