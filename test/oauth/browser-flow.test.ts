@@ -81,6 +81,20 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
   }
 
   /** The page's sign-up form, from the phone number to the PIN and handle; answers the new number. */
+  /** A first-party public client, and a browser signed in on its authorization page with this account. */
+  async function signedInOnPage(user: { phone: string; pin: string }) {
+    const app = await register({ first_party: true, token_endpoint_auth_method: 'none' });
+    const config = await discover(app);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
+    await page.getByLabel('Phone number').fill(user.phone);
+    await page.getByLabel('PIN').fill(user.pin);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.href.startsWith(callback));
+    return { app, config, context, page };
+  }
+
   async function signUpOnPage(page: Page, name?: string) {
     const phone = uniquePhone();
     await page.getByLabel('Phone number').fill(phone);
@@ -225,15 +239,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
 
   test('a logout without an ID token hint asks first; "Sign out" ends the single sign-on', async () => {
     const user = await signUp(t);
-    const app = await register({ first_party: true, token_endpoint_auth_method: 'none' });
-    const config = await discover(app);
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
-    await page.getByLabel('Phone number').fill(user.phone);
-    await page.getByLabel('PIN').fill(user.pin);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL((u) => u.href.startsWith(callback));
+    const { app, config, context, page } = await signedInOnPage(user);
 
     await page.goto(
       `${issuer}/authorize/logout?client_id=${app.client_id}&post_logout_redirect_uri=${callback}`,
@@ -249,15 +255,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
 
   test('P110: prompt=create opens on sign-up although the browser is signed in; the new account comes back', async () => {
     const existing = await signUp(t);
-    const app = await register({ first_party: true, token_endpoint_auth_method: 'none' });
-    const config = await discover(app);
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto((await authorizationUrl(config, 'openid phone')).url.href);
-    await page.getByLabel('Phone number').fill(existing.phone);
-    await page.getByLabel('PIN').fill(existing.pin);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL((u) => u.href.startsWith(callback));
+    const { config, context, page } = await signedInOnPage(existing);
 
     const { url, verifier, state, nonce } = await authorizationUrl(config, 'openid phone', {
       prompt: 'create',
