@@ -128,7 +128,7 @@ export const connectRedis = (url: string) =>
 
 /** The composition root: the only place that names concrete classes. */
 export async function buildContainer(config: Config, parts: ContainerParts = {}): Promise<Container> {
-  const logger = parts.logger ?? createLogger(config.logLevel);
+  const logger = parts.logger ?? createLogger(config.logLevel, process.stdout, config.logFormat);
   const clock = parts.clock ?? systemClock;
   const random = parts.random ?? cryptoRandom;
   const secrets = parts.secrets ?? resolveSecrets(config);

@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 // Secrets never reach a log line: credentials in headers and every secret-bearing body field are redacted,
 // wherever a log call puts them.
@@ -65,9 +66,29 @@ const serializers = {
   }),
 };
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  return pino(
-    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers },
-    destination as pino.DestinationStream,
-  );
+/**
+ * Where the log goes and how it reads: one JSON object per line for a log collector, or, when the output is a
+ * terminal a person reads (`npm start` in a shell), pino-pretty's coloured lines. `LOG_FORMAT` chooses; its
+ * default `auto` is pretty exactly when the stream is a TTY.
+ */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+export function createLogger(
+  level: string,
+  destination: NodeJS.WritableStream = process.stdout,
+  format: LogFormat = 'auto',
+): Logger {
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers };
+  const isTerminal = (destination as { isTTY?: boolean }).isTTY === true;
+  if (format === 'pretty' || (format === 'auto' && isTerminal)) {
+    const pretty = PinoPretty({
+      destination,
+      sync: true,
+      colorize: isTerminal,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+    });
+    return pino(options, pretty);
+  }
+  return pino(options, destination as pino.DestinationStream);
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 // The version, read at build time in the bundle (P84) and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
+import type { LogFormat } from '../logger.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 
 /** D39: DATABASE_URL for a PGlite in memory, which keeps nothing after the process (tests, a quick look). */
@@ -42,6 +43,8 @@ export interface Config {
   enumerationProtection: boolean;
   trustProxy: boolean;
   logLevel: string;
+  /** `LOG_FORMAT`: pretty lines on a terminal, JSON otherwise (`auto`), or one of them always */
+  logFormat: LogFormat;
   rateLimits: RateLimits;
   /** HTTP worker processes (node:cluster); more than one needs PostgreSQL, since PGlite is one process's */
   webConcurrency: number;
@@ -237,6 +240,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     enumerationProtection: bool('ENUMERATION_PROTECTION', false),
     trustProxy: bool('TRUST_PROXY', false),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     rateLimits,
     webConcurrency,
     version: pkg.version,

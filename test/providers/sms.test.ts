@@ -35,8 +35,16 @@ async function vendor(status: number) {
 describe('SMS providers (D37)', () => {
   test('console prints the text on its own line', async () => {
     const lines: string[] = [];
-    await new ConsoleSms((l) => lines.push(l)).send('+14155550100', 'Your code is 123456');
+    await new ConsoleSms((l) => lines.push(l), false).send('+14155550100', 'Your code is 123456');
     assert.deepEqual(lines, ['[sms:console] to +14155550100: Your code is 123456\n']);
+  });
+
+  test('on a terminal, console sets the text apart from the log lines with blank lines and a highlight', async () => {
+    const lines: string[] = [];
+    await new ConsoleSms((l) => lines.push(l), true).send('+14155550100', 'Your code is 123456');
+    assert.deepEqual(lines, [
+      '\n\u001b[1;33;40m [sms:console] to +14155550100: Your code is 123456 \u001b[0m\n\n',
+    ]);
   });
 
   test('http POSTs {to, message} as JSON; a non-2xx answer is a failed send', async () => {
