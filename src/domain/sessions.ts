@@ -14,7 +14,6 @@ import type { RefreshToken, RefreshTokenCodec } from './refresh-tokens.ts';
 
 /** D16 */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
-export const REFRESH_REUSE_GRACE_SECONDS = 10;
 /** P73: GET /sessions answers at most this many sessions a page (and by default). */
 export const SESSIONS_PAGE_MAX = 100;
 
@@ -115,7 +114,7 @@ export class SessionService {
     const now = this.d.clock.now();
     const next = this.d.refreshTokens.successor(presented);
     const nextHash = sha256(next.value);
-    const rotated = await this.d.rotations.rotate({
+    const outcome = await this.d.rotations.rotate({
       id: presented.sessionId,
       clientId,
       generation: presented.generation,
@@ -124,28 +123,35 @@ export class SessionService {
       now,
       expiresAt: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
     });
-    if (rotated)
+    if (outcome.rotated) {
+      const { session } = outcome;
       return {
-        userId: rotated.user_id,
-        sessionId: rotated.id,
-        scope: rotated.scope,
+        userId: session.user_id,
+        sessionId: session.id,
+        scope: session.scope,
         refreshToken: next.value,
       };
+    }
+    switch (outcome.reason) {
+      case 'invalid':
+        throw invalidRefreshToken();
+      case 'repeat_within_grace': {
+        // The successor made with whichever key-encryption key made the head (before or after a change, P99).
+        const s = outcome.session;
+        const repeat = this.d.refreshTokens
+          .successors(presented)
+          .find((t) => sha256(t.value) === s.refresh_hash);
+        if (repeat) return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: repeat.value };
+        return this.endReusedFamily(s.id);
+      }
+      case 'reused':
+        return this.endReusedFamily(outcome.session.id);
+    }
+  }
 
-    // Not rotated now: a repeat within the grace window, reuse, or simply invalid.
-    const s = await sessionsRepo.findById(this.d.db, presented.sessionId);
-    // Another client's, of a revoked session, or the head itself but expired: plainly invalid.
-    if (!s || s.client_id !== clientId || s.revoked_at || presented.generation >= s.refresh_generation)
-      throw invalidRefreshToken();
-    const age = (now.getTime() - s.refresh_issued_at.getTime()) / 1000;
-    // P99: the successor made with whichever key-encryption key made the head (before or after a change).
-    const repeat =
-      presented.generation === s.refresh_generation - 1 && age <= REFRESH_REUSE_GRACE_SECONDS
-        ? this.d.refreshTokens.successors(presented).find((t) => sha256(t.value) === s.refresh_hash)
-        : undefined;
-    if (repeat) return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: repeat.value };
-    // Reuse of a rotated token: the family is compromised, so the whole session goes.
-    await this.d.db.transaction((tx) => this.revoke(tx, s.id, 'refresh_token_reuse'));
+  /** Reuse of a rotated token: the family is compromised, so the whole session goes. */
+  private async endReusedFamily(sessionId: string): Promise<never> {
+    await this.d.db.transaction((tx) => this.revoke(tx, sessionId, 'refresh_token_reuse'));
     throw invalidRefreshToken();
   }
 

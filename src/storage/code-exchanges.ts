@@ -1,11 +1,7 @@
 import { Coalescer } from './coalescer.ts';
 import type { Database } from './db.ts';
-import {
-  type AuthorizationCodeRow,
-  authorizationCodesRepo,
-  type CodeRedemption,
-  type Redeemed,
-} from './repositories/authorization-codes.ts';
+import { type AuthorizationCodeRow, authorizationCodesRepo } from './repositories/authorization-codes.ts';
+import { type CodeExchangeOutcome, type CodeRedemption, exchangeCodes } from './rules/code-exchange.ts';
 
 // 32 a batch, two at once: as P79's rotations (64 exchanges in flight on two processes fill them).
 const LIMITS = { maxBatch: 32, concurrency: 2 };
@@ -17,7 +13,7 @@ const LIMITS = { maxBatch: 32, concurrency: 2 };
  */
 export class CodeExchanges {
   readonly #reads: Coalescer<string, AuthorizationCodeRow | undefined>;
-  readonly #redemptions: Coalescer<CodeRedemption, Redeemed | undefined>;
+  readonly #redemptions: Coalescer<CodeRedemption, CodeExchangeOutcome>;
 
   constructor(db: Database) {
     this.#reads = new Coalescer(
@@ -31,8 +27,8 @@ export class CodeExchanges {
       LIMITS,
     );
     this.#redemptions = new Coalescer(
-      (exchanges) => authorizationCodesRepo.redeemMany(db, exchanges),
-      async (exchange) => (await authorizationCodesRepo.redeemMany(db, [exchange]))[0],
+      (exchanges) => exchangeCodes(db, exchanges),
+      async (exchange) => (await exchangeCodes(db, [exchange]))[0],
       LIMITS,
     );
   }
@@ -42,8 +38,8 @@ export class CodeExchanges {
     return this.#reads.call(hash);
   }
 
-  /** D24's race gate: the code's first use opens the session; undefined for any later use. */
-  redeem(exchange: CodeRedemption): Promise<Redeemed | undefined> {
+  /** D24's race gate: the code's first use opens the session; any later use is refused as a used code. */
+  redeem(exchange: CodeRedemption): Promise<CodeExchangeOutcome> {
     return this.#redemptions.call(exchange);
   }
 }

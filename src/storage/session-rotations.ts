@@ -1,14 +1,19 @@
 import { Coalescer, type Outcome } from './coalescer.ts';
 import type { Database } from './db.ts';
-import { type RotatedSession, type Rotation, sessionsRepo } from './repositories/sessions.ts';
+import {
+  type Rotation,
+  type RotationOutcome,
+  rotateRefreshToken,
+  rotateRefreshTokens,
+} from './rules/refresh-rotation.ts';
 
 /**
- * P79: this process's refresh-token rotations (D16), written in batches: the refreshes that arrive together
- * cost PostgreSQL one statement and one commit, and the service one round trip. Each answers exactly what
- * `sessionsRepo.rotate` would: the session if this rotation moved its chain, undefined otherwise.
+ * P79: this process's refresh-token rotations, written in batches: the refreshes that arrive together cost
+ * PostgreSQL one statement and one commit, and the service one round trip. Each answers exactly what
+ * `rotateRefreshToken` would alone: the session if this rotation moved its chain, or why not.
  */
 export class SessionRotations {
-  readonly #batches: Coalescer<Rotation, RotatedSession | undefined>;
+  readonly #batches: Coalescer<Rotation, RotationOutcome>;
 
   constructor(private readonly db: Database) {
     this.#batches = new Coalescer(
@@ -20,22 +25,25 @@ export class SessionRotations {
     );
   }
 
-  rotate(r: Rotation): Promise<RotatedSession | undefined> {
+  rotate(r: Rotation): Promise<RotationOutcome> {
     return this.#batches.call(r);
   }
 
   /** One statement of its own, which waits for a row lock held elsewhere. */
   #alone(r: Rotation) {
-    return sessionsRepo.rotate(this.db, r);
+    return rotateRefreshToken(this.db, r);
   }
 
-  async #together(rs: Rotation[]): Promise<Outcome<RotatedSession | undefined>[]> {
-    // A session in the batch twice (the same token, D16's concurrent duplicate, or a stale one beside its
-    // head) is moved at most once: only its live head matches, and a row is modified once per statement.
-    const moved = await sessionsRepo.rotateMany(this.db, rs);
+  async #together(rs: Rotation[]): Promise<Outcome<RotationOutcome>[]> {
+    // A session in the batch twice (the same token, a concurrent duplicate, or a stale one beside its head) is
+    // moved at most once: only its live head matches, and a row is modified once per statement.
+    const moved = await rotateRefreshTokens(this.db, rs);
     // Not moved here (its row held by another transaction, or not the live head: a repeat, reuse, an expired
     // chain): on its own, as a lone rotation would be, waiting for the lock and answering why not. The batch
     // moves nearly every chain it is given.
-    return rs.map((r, i) => moved[i] ?? this.#alone(r));
+    return rs.map((r, i) => {
+      const session = moved[i];
+      return session ? { rotated: true as const, session } : this.#alone(r);
+    });
   }
 }

@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { CodeExchanges } from '../../src/storage/code-exchanges.ts';
-import {
-  authorizationCodesRepo,
-  type CodeRedemption,
-} from '../../src/storage/repositories/authorization-codes.ts';
+import { authorizationCodesRepo } from '../../src/storage/repositories/authorization-codes.ts';
+import { type CodeRedemption, exchangeCodes } from '../../src/storage/rules/code-exchange.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { countingStatements, whileRefusing } from '../helpers/database.ts';
 import { ADMIN_TOKEN, REDIRECT, registerClient } from '../helpers/oauth.ts';
@@ -91,13 +89,14 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
     const again = { ...first, opening: (await issued(user)).opening };
     const batches = new CodeExchanges(t.c.db);
     const answers = await Promise.all([batches.redeem(first), batches.redeem(again)]);
+    const used = { opened: false, refusal: 'code_already_used' };
     assert.deepEqual(
-      answers.map((a) => a?.opened),
-      answers[0] ? [true, undefined] : [undefined, true],
-      'one opened, the other undefined',
+      answers.map((a) => (a.opened ? true : a)),
+      answers[0].opened ? [true, used] : [used, true],
+      'one opened, the other refused as a used code',
     );
-    const opened = answers[0] ? first : again;
-    const other = answers[0] ? again : first;
+    const opened = answers[0].opened ? first : again;
+    const other = answers[0].opened ? again : first;
     assert.equal(await markOf(first.hash), opened.opening.session.id);
     assert.equal(await sessionOf(other.opening.session.id), undefined, 'no second session');
   });
@@ -113,9 +112,9 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
       theirs.redeem({ ...shared, opening: theirOpening }),
       ...own.map((e, i) => (i % 2 ? ours : theirs).redeem(e)),
     ]);
-    assert.equal([ourShared, theirShared].filter((a) => a?.opened).length, 1, 'the shared code opens once');
+    assert.equal([ourShared, theirShared].filter((a) => a.opened).length, 1, 'the shared code opens once');
     assert.equal(
-      [ourShared, theirShared].filter((a) => a === undefined).length,
+      [ourShared, theirShared].filter((a) => !a.opened && a.refusal === 'code_already_used').length,
       1,
       'the other finds it used',
     );
@@ -140,9 +139,8 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
     await t.c.db.query('UPDATE clients SET deleted_at = $2 WHERE client_id = $1', [gone, t.clock.now()]);
     const batches = new CodeExchanges(t.c.db);
     const [ofLocked, ofGone, ofLive] = await Promise.all(exchanges.map((e) => batches.redeem(e)));
-    assert.equal(ofLocked?.opened, false);
-    assert.ok(ofLocked && !ofLocked.opened && ofLocked.clientLive && ofLocked.account?.admin_locked_at);
-    assert.ok(ofGone && !ofGone.opened && !ofGone.clientLive);
+    assert.deepEqual(ofLocked, { opened: false, refusal: 'account_locked' });
+    assert.deepEqual(ofGone, { opened: false, refusal: 'client_deleted' });
     assert.equal(ofLive?.opened, true);
     const sessions = await Promise.all(exchanges.map((e) => sessionOf(e.opening.session.id)));
     assert.deepEqual(
@@ -156,7 +154,7 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
     const exchange = await issued(gone.user.id);
     await t.c.db.query('UPDATE users SET deleted_at = $2 WHERE id = $1', [gone.user.id, t.clock.now()]);
     const answer = await new CodeExchanges(t.c.db).redeem(exchange);
-    assert.ok(answer && !answer.opened && answer.account === undefined);
+    assert.deepEqual(answer, { opened: false, refusal: 'account_gone' });
     assert.equal(await sessionOf(exchange.opening.session.id), undefined);
   });
 
@@ -175,6 +173,27 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
       assert.equal(sent.length, 4, 'the batch, then each on its own');
     });
     assert.equal(await markOf(bad.hash), null, 'the failed exchange left its code unused');
+  });
+
+  test('the statement names why it refused: withdrawn consent, a PIN set again, a used code', async () => {
+    const user = await signUp(t);
+    const thirdParty = (await registerClient(t, { first_party: false })).client_id;
+    const [unconsented, stalePin, used] = [
+      await issued(user.user.id, thirdParty),
+      await issued(user.user.id),
+      await issued(user.user.id),
+    ];
+    await t.c.db.query('UPDATE users SET pin_version = pin_version + 1 WHERE id = $1', [user.user.id]);
+    await t.c.db.query('UPDATE authorization_codes SET used_at = $2 WHERE code_hash = $1', [
+      used.hash,
+      t.clock.now(),
+    ]);
+    const outcomes = await exchangeCodes(t.c.db, [unconsented, stalePin, used]);
+    assert.deepEqual(outcomes, [
+      { opened: false, refusal: 'consent_withdrawn' },
+      { opened: false, refusal: 'pin_changed' },
+      { opened: false, refusal: 'code_already_used' },
+    ]);
   });
 
   test('reads together answer each hash its own code, and unknown hashes nothing', async () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Queryable } from '../../src/storage/db.ts';
-import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
+import { rotateRefreshToken } from '../../src/storage/rules/refresh-rotation.ts';
 import { createTestApp, openSessions, type TestApp } from '../helpers/app.ts';
 
 // Migration 009 (sessions) and P81 (users): the rows rewritten on every refresh and every sign-in keep room on
@@ -77,7 +77,7 @@ describe('rows rewritten on every sign-in and refresh stay on their page (migrat
       refresh_hash: string;
     }>('SELECT client_id, refresh_generation, refresh_hash FROM sessions WHERE id = $1', [id]);
     const now = t.clock.now();
-    const moved = await sessionsRepo.rotate(t.c.db, {
+    const moved = await rotateRefreshToken(t.c.db, {
       id,
       clientId: head.client_id,
       generation: head.refresh_generation,
@@ -86,7 +86,7 @@ describe('rows rewritten on every sign-in and refresh stay on their page (migrat
       now,
       expiresAt: new Date(now.getTime() + 86_400_000),
     });
-    assert.equal(moved?.id, id);
+    assert.equal(moved.rotated && moved.session.id, id);
     assert.equal(await pageOf(t.c.db, 'sessions', id), 0);
   });
 });

@@ -1,24 +1,17 @@
 import { type Clock, unixSeconds } from '../../providers/clock.ts';
 import type { CodeExchanges } from '../../storage/code-exchanges.ts';
 import type { Database } from '../../storage/db.ts';
-import {
-  type AuthorizationCodeRow,
-  authorizationCodesRepo,
-} from '../../storage/repositories/authorization-codes.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { sessionsRepo } from '../../storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import type { AccessClaims, AccessTokens } from '../access-tokens.ts';
 import type { ClientService } from '../clients.ts';
-import { sha256 } from '../crypto.ts';
-import { DomainError } from '../errors.ts';
 import type { SessionService } from '../sessions.ts';
-import { idTokenClaims, userinfoClaims } from './claims.ts';
+import { userinfoClaims } from './claims.ts';
+import type { TokenResponse } from './grants/access-response.ts';
+import { authorizationCodeGrant, authorizationCodeParameters } from './grants/authorization-code.ts';
+import { refreshTokenGrant, refreshTokenParameters } from './grants/refresh-token.ts';
 import { OAuthError } from './oauth-error.ts';
-import { isWellFormedVerifier, verifierMatches } from './pkce.ts';
-
-/** Spec "Token lifetimes": OAuth access and ID tokens live 1 hour. */
-export const OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 export interface TokenEndpointDeps {
   db: Database;
@@ -30,158 +23,21 @@ export interface TokenEndpointDeps {
   codeExchanges: CodeExchanges;
 }
 
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token?: string;
-  scope: string;
-  id_token?: string;
-}
-
-const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
-
 /** RFC 7662 §2.2: `active`, and for an active token what the resource server may know of it. */
 export type Introspection = { active: false } | ({ active: true } & Record<string, unknown>);
-
-/** RFC 6749 §4.1.3 and RFC 7636 §4.6: why this code gives this request no tokens; undefined when it may. */
-function codeRefusal(
-  code: AuthorizationCodeRow,
-  client: ClientRow,
-  redirectUri: string,
-  verifier: string,
-  now: Date,
-): string | undefined {
-  if (code.expires_at <= now) return 'the code has expired';
-  if (code.client_id !== client.client_id) return 'the code was issued to another client';
-  if (code.redirect_uri !== redirectUri) return 'redirect_uri differs from the authorization request';
-  if (!verifierMatches(verifier, code.code_challenge))
-    return 'code_verifier does not match the code_challenge';
-  return undefined;
-}
 
 /** POST /oauth/token, /oauth/revoke and /oauth/userinfo: RFC 6749, RFC 7636, RFC 7009, OIDC Core §5.3. */
 export class TokenEndpointService {
   constructor(private readonly d: TokenEndpointDeps) {}
 
-  /** RFC 6749 §4.1.3 with RFC 7636 §4.6; D24 replay handling; D15: each exchange opens a session. */
-  async exchangeCode(client: ClientRow, p: Record<string, unknown>): Promise<TokenResponse> {
-    const { code, redirect_uri: redirectUri, code_verifier: verifier } = p;
-    if (typeof code !== 'string' || typeof redirectUri !== 'string')
-      throw new OAuthError('invalid_request', 'code and redirect_uri are required');
-    if (verifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
-    if (!isWellFormedVerifier(verifier))
-      throw new OAuthError('invalid_request', 'code_verifier must be 43-128 unreserved characters');
-    const hash = sha256(code);
-
-    // The code's fields never change once issued, so they are checked as read; only its use is the race gate.
-    const row = await this.d.codeExchanges.find(hash);
-    if (!row) throw invalidGrant('unknown code');
-    if (row.used_at) return this.replayed(hash);
-    const now = this.d.clock.now();
-    const refused = codeRefusal(row, client, redirectUri, verifier, now);
-    if (refused) {
-      // Single use (D24) whatever the outcome: a code that failed a check cannot be tried again.
-      if (!(await authorizationCodesRepo.consume(this.d.db, hash, now))) return this.replayed(hash);
-      throw invalidGrant(refused);
-    }
-    const { write, refreshToken } = this.d.sessions.prepare({
-      userId: row.user_id,
-      clientId: client.client_id,
-      device: { name: client.client_name, platform: 'web' },
-      ipAddress: null,
-      scope: row.scope,
-      authTime: row.auth_time,
-    });
-    const redeemed = await this.d.codeExchanges.redeem({ hash, opening: write });
-    if (!redeemed) return this.replayed(hash);
-    // P23, P55: the client may have been read from memory; its deletion ends its sessions, so one opened
-    // after it would outlive it. P51: a code issued before the operator's lock opens nothing; P88: nor one
-    // whose sign-in proved a PIN that a reset has replaced since; P102: nor one whose consent was withdrawn.
-    if (!redeemed.opened)
-      throw invalidGrant(
-        !redeemed.clientLive
-          ? 'the client was deleted'
-          : !redeemed.consented
-            ? 'the user no longer allows this client this scope'
-            : !redeemed.account
-              ? 'the account no longer exists'
-              : redeemed.account.admin_locked_at
-                ? 'the account is locked'
-                : 'the PIN was set again since this sign-in',
-      );
-    const user = redeemed.account;
-
-    const response = this.accessResponse(client, user.id, write.session.id, row.scope, refreshToken);
-    if (!row.scope.split(' ').includes('openid')) return response;
-    const id_token = this.d.tokens.issueIdToken({
-      sub: user.id,
-      aud: client.client_id,
-      ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-      claims: {
-        auth_time: unixSeconds(row.auth_time),
-        ...(row.nonce ? { nonce: row.nonce } : {}),
-        // P109: the session its logout tokens will name (Back-Channel Logout §2.1), for a client that takes them
-        ...(client.backchannel_logout_uri ? { sid: write.session.id } : {}),
-        ...idTokenClaims(user, row.scope),
-      },
-    });
-    return { ...response, id_token };
+  /** RFC 6749 §4.1.3 with RFC 7636 §4.6: the authorization_code grant. */
+  exchangeCode(client: ClientRow, body: Record<string, unknown>): Promise<TokenResponse> {
+    return authorizationCodeGrant(this.d, client, authorizationCodeParameters(body));
   }
 
-  /** D24: a code presented again revokes what its first exchange issued. */
-  private async replayed(hash: string): Promise<never> {
-    await this.d.db.transaction(async (tx) => {
-      const used = await authorizationCodesRepo.find(tx, hash);
-      if (used?.session_id) await this.d.sessions.revoke(tx, used.session_id, 'admin');
-    });
-    throw invalidGrant('the code was already used');
-  }
-
-  /** RFC 6749 §6 with D16's rotation and reuse rules, bound to the client. */
-  async refresh(client: ClientRow, p: Record<string, unknown>): Promise<TokenResponse> {
-    if (!client.grant_types.includes('refresh_token'))
-      throw new OAuthError('unauthorized_client', 'this client may not use refresh tokens');
-    if (typeof p.refresh_token !== 'string')
-      throw new OAuthError('invalid_request', 'refresh_token is required');
-    let rotated: Awaited<ReturnType<SessionService['rotate']>>;
-    try {
-      rotated = await this.d.sessions.rotate(p.refresh_token, client.client_id);
-    } catch (err) {
-      if (err instanceof DomainError) throw invalidGrant('the refresh token is invalid, expired or revoked');
-      throw err;
-    }
-    return this.accessResponse(
-      client,
-      rotated.userId,
-      rotated.sessionId,
-      rotated.scope,
-      rotated.refreshToken,
-    );
-  }
-
-  private accessResponse(
-    client: ClientRow,
-    userId: string,
-    sessionId: string,
-    scope: string,
-    refreshToken: string,
-  ): TokenResponse {
-    const access_token = this.d.tokens.issue({
-      sub: userId,
-      aud: client.client_id,
-      scope,
-      sid: sessionId,
-      ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-    });
-    const response: TokenResponse = {
-      access_token,
-      token_type: 'Bearer',
-      expires_in: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-      scope,
-    };
-    if (client.grant_types.includes('refresh_token')) response.refresh_token = refreshToken;
-    return response;
+  /** RFC 6749 §6: the refresh_token grant. */
+  refresh(client: ClientRow, body: Record<string, unknown>): Promise<TokenResponse> {
+    return refreshTokenGrant(this.d, client, refreshTokenParameters(body));
   }
 
   /**

@@ -45,13 +45,19 @@ function eventCte(v: SqlValues, from?: string): string {
  * event's values, in the order of `outboxParams`.
  */
 export function outboxCtes(v: SqlValues, from?: string): string {
-  return `${eventCte(v, from)}, deliveries AS (
+  return `${eventCte(v, from)}, ${DELIVERIES_OF_EVENT_CTE}`;
+}
+
+/**
+ * D32: one delivery, due at once, per enabled endpoint subscribed to the event of the CTE `event`, as the CTE
+ * `deliveries`.
+ */
+export const DELIVERIES_OF_EVENT_CTE = `deliveries AS (
        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
        SELECT gen_random_uuid(), w.id, event.id, event.created_at, event.created_at
          FROM event JOIN webhook_endpoints w
            ON w.enabled AND (cardinality(w.event_types) = 0 OR event.type = ANY (w.event_types))
      )`;
-}
 
 export const outboxParams = (e: OutboxEvent) => [e.id, e.type, JSON.stringify(e.data), e.createdAt];
 

@@ -114,43 +114,6 @@ export const SESSION_COLUMNS = [
   ['event_at', 'timestamptz'],
 ] as const;
 
-/** D16: a rotation of a session's refresh-token chain, from the presented token to its successor. */
-export interface Rotation {
-  id: string;
-  clientId: string;
-  generation: number;
-  hash: string;
-  nextHash: string;
-  now: Date;
-  expiresAt: Date;
-}
-
-export type RotatedSession = Pick<SessionRow, 'id' | 'user_id' | 'scope'>;
-
-const ROTATION_PARAMS = 7;
-const rotationParams = (r: Rotation) => [
-  r.id,
-  r.clientId,
-  r.generation,
-  r.hash,
-  r.nextHash,
-  r.now,
-  r.expiresAt,
-];
-/** The k-th rotation of a statement: its i-th value (in `rotationParams` order) as a parameter. */
-const rotationParam = (k: number) => (i: number) => `$${k * ROTATION_PARAMS + i + 1}`;
-
-/**
- * D16's move of the chain's head, of the session `row` names (its id, or a subquery), only if the presented
- * token is the live head of a live session of the presented client.
- */
-const rotationUpdate = (p: (i: number) => string, row: string) =>
-  `UPDATE sessions SET refresh_generation = ${p(2)} + 1, refresh_hash = ${p(4)}, refresh_issued_at = ${p(5)},
-     refresh_expires_at = ${p(6)}, last_used_at = ${p(5)}
-   WHERE id = ${row} AND client_id = ${p(1)} AND refresh_generation = ${p(2)} AND refresh_hash = ${p(3)}
-     AND ${liveSession(p(5))}
-   RETURNING id, user_id, scope, client_id, refresh_hash`;
-
 export const sessionsRepo = {
   /**
    * A session, with its first refresh token (D16's chain head, P59) and its session.created event (D32), in
@@ -176,39 +139,6 @@ export const sessionsRepo = {
     if (!row) return undefined;
     const { opened, ...account } = row;
     return { opened, account: account as UserRow };
-  },
-
-  /**
-   * D16: moves the chain's head from the presented token to its successor, if the presented token is the live
-   * head of a live session of this client; one statement, so one round trip and atomic. Under concurrent use
-   * exactly one caller gets a row back; the others wait for its row lock, then find the generation moved on.
-   * The row keeps its indexed columns, so the update is HOT (migration 009).
-   */
-  rotate: (q: Queryable, r: Rotation) =>
-    maybeOne<RotatedSession>(q, rotationUpdate(rotationParam(0), '$1'), rotationParams(r)),
-
-  /**
-   * P79: many rotations (of distinct sessions) in one statement, each as `rotate` would make it, but never
-   * waiting: a session whose row another transaction holds is skipped (`SKIP LOCKED`), so one slow
-   * revocation does not hold up the rest. Each session is reached by primary key (P57). Answers, in order,
-   * the session of each rotation made, undefined for the others (skipped, or not the live head).
-   */
-  rotateMany: async (q: Queryable, rs: Rotation[]): Promise<Array<RotatedSession | undefined>> => {
-    const moves = rs.map((_, k) => {
-      const p = rotationParam(k);
-      return `moved${k} AS (${rotationUpdate(p, `(SELECT id FROM sessions WHERE id = ${p(0)} FOR UPDATE SKIP LOCKED)`)})`;
-    });
-    const rows = await q.query<RotatedSession & { client_id: string; refresh_hash: string }>(
-      `WITH ${moves.join(', ')}
-       ${rs.map((_, k) => `SELECT id, user_id, scope, client_id, refresh_hash FROM moved${k}`).join(' UNION ALL ')}`,
-      rs.flatMap(rotationParams),
-    );
-    // A move is this rotation's if it is of its session, for its client, to its successor: the same token
-    // presented twice shares one move; another token of the same session, or another client, does not.
-    const movedBy = (r: { id: string; client_id: string; refresh_hash: string }) =>
-      `${r.id} ${r.client_id} ${r.refresh_hash}`;
-    const moved = new Map(rows.map((r) => [movedBy(r), { id: r.id, user_id: r.user_id, scope: r.scope }]));
-    return rs.map((r) => moved.get(movedBy({ id: r.id, client_id: r.clientId, refresh_hash: r.nextHash })));
   },
 
   findById: (q: Queryable, id: string) =>

@@ -1,0 +1,42 @@
+import type { ClientRow } from '../../../storage/repositories/clients.ts';
+import type { AccessTokens } from '../../access-tokens.ts';
+
+/** Spec "Token lifetimes": OAuth access and ID tokens live 1 hour. */
+export const OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+/** RFC 6749 §5.1: what the token endpoint answers a grant that succeeds. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+  id_token?: string;
+}
+
+/** What a grant issues for a session: its access token, and its refresh token if the client may refresh. */
+export interface SessionGrant {
+  userId: string;
+  sessionId: string;
+  scope: string;
+  refreshToken: string;
+}
+
+/** An access token for the session, and the session's refresh token where the client may use one. */
+export function accessResponse(tokens: AccessTokens, client: ClientRow, grant: SessionGrant): TokenResponse {
+  const access_token = tokens.issue({
+    sub: grant.userId,
+    aud: client.client_id,
+    scope: grant.scope,
+    sid: grant.sessionId,
+    ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+  });
+  const response: TokenResponse = {
+    access_token,
+    token_type: 'Bearer',
+    expires_in: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    scope: grant.scope,
+  };
+  if (client.grant_types.includes('refresh_token')) response.refresh_token = grant.refreshToken;
+  return response;
+}
