@@ -1,8 +1,10 @@
-import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import { type Database, type Queryable, uniqueViolation } from '../storage/db.ts';
 import { ssoSessionsRepo } from '../storage/repositories/sso-sessions.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
+import { clearPinFailures, type PinHolder, takePinAttempt } from '../storage/rules/pin-lock.ts';
+import { resetPinOfPhone } from '../storage/rules/pin-reset.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { maskIp, parseDevice } from './device.ts';
 import { DomainError, fieldError, invalidCredentials, noSuchUser } from './errors.ts';
@@ -18,9 +20,6 @@ import type { SessionService } from './sessions.ts';
 export const REST_ACCESS_TOKEN_TTL_SECONDS = 900;
 /** D14 */
 export const REST_SCOPE = 'openid profile phone email kyc';
-/** D9 */
-export const PIN_LOCK_THRESHOLD = 10;
-export const PIN_LOCK_SECONDS = 3600;
 
 export interface AccountDeps {
   db: Database;
@@ -132,9 +131,9 @@ export class AccountService {
   }
 
   /** D9: a PIN check, and a correct PIN resets the count of wrong ones. */
-  private async attemptPin(account: { phone: string } | { id: string }, pin: unknown): Promise<UserRow> {
+  private async attemptPin(account: PinHolder, pin: unknown): Promise<UserRow> {
     const user = await this.correctPin(account, pin);
-    await usersRepo.clearPinFailures(this.d.db, user.id);
+    await clearPinFailures(this.d.db, user.id);
     return { ...user, failed_pin_attempts: 0, locked_until: null };
   }
 
@@ -142,28 +141,21 @@ export class AccountService {
    * D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. The
    * account when the PIN is correct, its count of wrong ones not yet reset: that is the caller's to write.
    */
-  private async correctPin(account: { phone: string } | { id: string }, pin: unknown): Promise<UserRow> {
+  private async correctPin(account: PinHolder, pin: unknown): Promise<UserRow> {
     if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
-    const now = this.d.clock.now();
-    const found = await usersRepo.takePinAttempt(
-      this.d.db,
-      account,
-      now,
-      PIN_LOCK_THRESHOLD,
-      addSeconds(now, PIN_LOCK_SECONDS),
-    );
-    if (!found) {
-      await this.d.pins.verifyNothing(pin);
-      throw invalidCredentials();
+    const attempt = await takePinAttempt(this.d.db, account, this.d.clock.now());
+    if (!attempt.taken) {
+      switch (attempt.refusal) {
+        case 'no_account':
+          await this.d.pins.verifyNothing(pin);
+          throw invalidCredentials();
+        case 'locked_by_operator':
+          throw lockedByOperator();
+        case 'locked_by_failures':
+          throw accountLocked(attempt.lockedUntil);
+      }
     }
-    const { taken, ...user } = found;
-    if (!taken) {
-      if (user.admin_locked_at) throw lockedByOperator();
-      // Locked by failed PINs. If the statement's snapshot shows no lock in force, a parallel attempt set it
-      // while this one waited for the row: read it.
-      const lock = user.locked_until && user.locked_until > now ? user.locked_until : null;
-      throw accountLocked(lock ?? (await usersRepo.lockedUntil(this.d.db, user.id)));
-    }
+    const user = attempt.account;
     if (await this.d.pins.verify(user.pin_hash, pin)) {
       await this.rehashIfOutdated(user, pin);
       return user;
@@ -202,9 +194,14 @@ export class AccountService {
       this.sessionInput(checked.id, device, ip),
       checked.pin_version,
     );
-    if (!held) throw invalidCredentials();
-    if (!held.opened) throw lockedByOperator();
-    const { sessionId, refreshToken } = held.opened;
+    if (!held.opened)
+      switch (held.refusal) {
+        case 'account_gone_or_pin_changed':
+          throw invalidCredentials();
+        case 'locked_by_operator':
+          throw lockedByOperator();
+      }
+    const { sessionId, refreshToken } = held;
     return { user: held.account, ...this.restTokens(held.account.id, sessionId, refreshToken) };
   }
 
@@ -218,11 +215,16 @@ export class AccountService {
     const { user, opened } = await this.d.db.transaction(async (tx) => {
       const phone = await this.d.otp.consumeTempToken(tx, tempToken as string, 'pin_reset');
       // P89: the account that has the number when the PIN is written, not one that has just moved off it.
-      const user = await usersRepo.setPinOfPhone(tx, phone, pinHash, this.d.clock.now());
-      if (!user) throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
-      // The row as written: a lock committed while this waited for the row shows here. Throwing rolls the
-      // reset back: it does not lift the operator's lock (P51).
-      if (user.admin_locked_at) throw lockedByOperator();
+      const reset = await resetPinOfPhone(tx, phone, pinHash, this.d.clock.now());
+      if (!reset.reset)
+        switch (reset.refusal) {
+          case 'no_account_with_phone':
+            throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+          case 'locked_by_operator':
+            // Throwing rolls the reset back: it does not lift the operator's lock (P51).
+            throw lockedByOperator();
+        }
+      const user = reset.account;
       await this.d.sessions.revokeAllOfUser(tx, user.id, 'pin_reset');
       // The authorization page's sign-ins end too: a reset after a compromise must leave no way back in.
       await ssoSessionsRepo.removeAllOfUser(tx, user.id);

@@ -2,10 +2,11 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { SmsProvider } from '../providers/sms/sms-provider.ts';
 import type { Database, Queryable } from '../storage/db.ts';
-import { submitOtp } from '../storage/otp-attempts.ts';
 import { otpsRepo } from '../storage/repositories/otps.ts';
 import { tempTokensRepo } from '../storage/repositories/temp-tokens.ts';
 import { usersRepo } from '../storage/repositories/users.ts';
+import { storeOtp, submitOtp, withdrawOtp } from '../storage/rules/otp-codes.ts';
+import { consumeTempToken } from '../storage/rules/temp-tokens.ts';
 import { hmac, sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { maskPhone, parsePhone } from './phone.ts';
@@ -96,7 +97,7 @@ export class OtpService {
       );
     } catch (err) {
       // D37: a failed send leaves no usable code behind.
-      await otpsRepo.consume(this.d.db, id, this.d.clock.now());
+      await withdrawOtp(this.d.db, id, this.d.clock.now());
       throw err;
     }
     return answer;
@@ -107,13 +108,13 @@ export class OtpService {
     const now = this.d.clock.now();
     const id = this.d.random.uuid();
     await this.d.db.transaction((tx) =>
-      otpsRepo.replace(tx, {
+      storeOtp(tx, {
         id,
         phone,
         purpose,
-        code_hash: this.hashCode(phone, purpose, code),
-        created_at: now,
-        expires_at: addSeconds(now, OTP_TTL_SECONDS),
+        codeHash: this.hashCode(phone, purpose, code),
+        createdAt: now,
+        expiresAt: addSeconds(now, OTP_TTL_SECONDS),
       }),
     );
     return id;
@@ -208,9 +209,9 @@ export class OtpService {
 
   /** D7: single use, 600 s, bound to its purpose; answers the phone it was issued for. */
   async consumeTempToken(tx: Queryable, token: string, purpose: OtpPurpose): Promise<string> {
-    const row = await tempTokensRepo.consume(tx, sha256(token), purpose, this.d.clock.now());
-    if (!row) throw invalidTempToken();
-    return row.phone;
+    const consumed = await consumeTempToken(tx, sha256(token), purpose, this.d.clock.now());
+    if (!consumed.consumed) throw invalidTempToken();
+    return consumed.phone;
   }
 }
 

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../providers/clock.ts';
 import type { SmsProvider } from '../providers/sms/sms-provider.ts';
 import { type Database, uniqueViolation } from '../storage/db.ts';
-import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
+import type { UserRow } from '../storage/repositories/users.ts';
+import { movePhone } from '../storage/rules/phone-change.ts';
 import { type AccountService, pinCheckRefusal } from './accounts.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { type Events, payloads } from './events.ts';
@@ -65,10 +66,15 @@ export class PhoneChangeService {
         const refused = await this.d.otp.submit(tx, phone, 'phone_change', body.code);
         if (refused) return refused;
         // P88: not if the PIN was set again since it was checked (a reset after a compromise).
-        const row = await usersRepo.setPhone(tx, userId, phone, this.d.clock.now(), checked.pin_version);
-        if (!row) throw await pinCheckRefusal(tx, userId);
-        await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(row, ['phone']));
-        return row;
+        const move = await movePhone(tx, {
+          userId,
+          phone,
+          pinVersion: checked.pin_version,
+          now: this.d.clock.now(),
+        });
+        if (!move.moved) throw await pinCheckRefusal(tx, userId);
+        await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(move.account, ['phone']));
+        return move.account;
       });
     } catch (err) {
       // Another account took the number after the code was sent.

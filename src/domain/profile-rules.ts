@@ -2,9 +2,6 @@ import type { ProfileFields } from '../storage/repositories/users.ts';
 import { fieldError } from './errors.ts';
 import { assertAcceptableHandle } from './handle-rules.ts';
 
-/** D12: one handle change per 30 days. */
-export const HANDLE_COOLDOWN_SECONDS = 30 * 24 * 3600;
-
 const EDITABLE = ['name', 'bio', 'avatar_url', 'language', 'handle'] as const;
 
 function optionalText(field: string, value: unknown, max: number, min = 0): string | null {

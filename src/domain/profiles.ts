@@ -1,10 +1,11 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import { type Database, type Queryable, uniqueViolation } from '../storage/db.ts';
 import { type ProfileFields, type UserRow, usersRepo } from '../storage/repositories/users.ts';
+import { HANDLE_COOLDOWN_SECONDS, writeProfile } from '../storage/rules/profile-write.ts';
 import { DomainError, noSuchUser } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import { handleProblem } from './handle-rules.ts';
-import { HANDLE_COOLDOWN_SECONDS, parseProfilePatch } from './profile-rules.ts';
+import { parseProfilePatch } from './profile-rules.ts';
 
 export interface ProfileDeps {
   db: Database;
@@ -53,14 +54,8 @@ export class ProfileService {
     const changed = (Object.keys(patch) as Array<keyof ProfileFields>).filter((k) => patch[k] !== current[k]);
     if (!changed.length) return current;
     const fields = Object.fromEntries(changed.map((k) => [k, patch[k]])) as ProfileFields;
-    const updated = await usersRepo.updateProfile(
-      tx,
-      userId,
-      fields,
-      now,
-      addSeconds(now, -HANDLE_COOLDOWN_SECONDS),
-    );
-    if (!updated) {
+    const write = await writeProfile(tx, userId, fields, now);
+    if (!write.written) {
       // D12: the sign-up handle starts no cooldown; a change does. Read again: a concurrent change may
       // have started the cooldown after `current` was read.
       const changedAt = (await usersRepo.findLiveById(tx, userId))?.handle_changed_at ?? now;
@@ -70,8 +65,8 @@ export class ProfileService {
         retry_after: retryAfter.toISOString(),
       });
     }
-    await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(updated, changed));
-    return updated;
+    await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(write.account, changed));
+    return write.account;
   }
 
   /** Unknown and deleted handles alike answer NOT_FOUND (D4). */

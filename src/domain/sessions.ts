@@ -3,6 +3,7 @@ import type { Random } from '../providers/random.ts';
 import type { Database, Queryable } from '../storage/db.ts';
 import { type NewSessionWrite, type SessionRow, sessionsRepo } from '../storage/repositories/sessions.ts';
 import type { UserRow } from '../storage/repositories/users.ts';
+import { openSignInSession, type SignInRefusal } from '../storage/rules/pin-lock.ts';
 import type { SessionRotations } from '../storage/session-rotations.ts';
 import { sha256 } from './crypto.ts';
 import type { Device } from './device.ts';
@@ -59,20 +60,19 @@ export class SessionService {
 
   /**
    * P51, P80, P88: a sign-in's session, opened only for a live account the operator has not locked and whose
-   * PIN is still the one checked (`pinVersion`), its row held meanwhile while D9's count is reset, in one
-   * statement. Undefined when the account is gone or its PIN changed; `opened` undefined when it is locked.
+   * PIN is still the one checked (`pinVersion`), in one statement that also resets the count of wrong PINs.
    */
   async openForSignIn(
     s: SessionToOpen,
     pinVersion: number,
-  ): Promise<{ account: UserRow; opened?: { sessionId: string; refreshToken: string } } | undefined> {
+  ): Promise<
+    | { opened: true; account: UserRow; sessionId: string; refreshToken: string }
+    | { opened: false; refusal: SignInRefusal }
+  > {
     const { write, refreshToken } = this.prepare(s);
-    const held = await sessionsRepo.insertForSignIn(this.d.db, write, pinVersion);
-    if (!held) return undefined;
-    return {
-      account: held.account,
-      opened: held.opened ? { sessionId: write.session.id, refreshToken } : undefined,
-    };
+    const held = await openSignInSession(this.d.db, write, pinVersion);
+    if (!held.opened) return held;
+    return { opened: true, account: held.account, sessionId: write.session.id, refreshToken };
   }
 
   /**

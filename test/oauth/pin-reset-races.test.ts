@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ssoSessionsRepo } from '../../src/storage/repositories/sso-sessions.ts';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
+import { resetPinOfPhone } from '../../src/storage/rules/pin-reset.ts';
 import {
   type Answer,
   createTestApp,
@@ -95,7 +96,7 @@ describe('P88: the authorization page and its codes against a PIN reset', () => 
     const started = await meanwhileUncommitted(
       t.c.db,
       async (tx) => {
-        await usersRepo.setPinOfPhone(tx, s.phone, 'another hash', t.clock.now());
+        await resetPinOfPhone(tx, s.phone, 'another hash', t.clock.now());
         await ssoSessionsRepo.removeAllOfUser(tx, s.user.id);
       },
       () =>

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { usersRepo } from '../../src/storage/repositories/users.ts';
+import { movePhone } from '../../src/storage/rules/phone-change.ts';
 import {
   createTestApp,
   events,
@@ -89,7 +89,7 @@ describe('POST /auth/pin/reset (D10)', () => {
     const res = await meanwhileUncommitted(
       t.c.db,
       async (tx) => {
-        await usersRepo.setPhone(tx, s.user.id, next, t.clock.now(), 0);
+        await movePhone(tx, { userId: s.user.id, phone: next, pinVersion: 0, now: t.clock.now() });
       },
       () => reset({ temp_token, pin: '730194' }),
       '%UPDATE users SET pin_hash%',

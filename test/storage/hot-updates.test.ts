@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Queryable } from '../../src/storage/db.ts';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
+import { clearPinFailures, takePinAttempt } from '../../src/storage/rules/pin-lock.ts';
 import { rotateRefreshToken } from '../../src/storage/rules/refresh-rotation.ts';
 import { createTestApp, openSessions, type TestApp } from '../helpers/app.ts';
 
@@ -54,16 +55,10 @@ describe('rows rewritten on every sign-in and refresh stay on their page (migrat
     const now = t.clock.now();
     for (let i = 0; i < 120; i++) await insertUser();
     const id = await lastOnFirstPage(t.c.db, 'users');
-    const attempt = await usersRepo.takePinAttempt(
-      t.c.db,
-      { id },
-      now,
-      10,
-      new Date(now.getTime() + 3600_000),
-    );
-    assert.equal(attempt?.taken, true);
+    const attempt = await takePinAttempt(t.c.db, { id }, now);
+    assert.equal(attempt.taken, true);
     assert.equal(await pageOf(t.c.db, 'users', id), 0, 'the attempt');
-    await usersRepo.clearPinFailures(t.c.db, id);
+    await clearPinFailures(t.c.db, id);
     assert.equal(await pageOf(t.c.db, 'users', id), 0, 'the reset');
   });
 

@@ -1,5 +1,5 @@
-import { batchInput } from '../batch-input.ts';
 import { maybeOne, type Queryable } from '../db.ts';
+import { all, sql } from '../sql.ts';
 
 export interface AuthorizationCodeRow {
   code_hash: string;
@@ -42,16 +42,14 @@ export const authorizationCodesRepo = {
     maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),
 
   /** P85: the codes of these hashes (those that exist), in one statement; each by its key (P57). */
-  findMany: (q: Queryable, hashes: string[]) => {
-    const input = batchInput(
-      [['code_hash', 'text']],
-      hashes.map((h) => [h]),
-    );
-    return q.query<AuthorizationCodeRow>(
-      `WITH ${input.cte} SELECT c.* FROM input, LATERAL (
-         SELECT * FROM authorization_codes WHERE code_hash = input.code_hash OFFSET 0
-       ) c`,
-      input.params,
-    );
-  },
+  findMany: (q: Queryable, hashes: string[]) =>
+    all<AuthorizationCodeRow>(
+      q,
+      sql`SELECT c.* FROM (VALUES ${sql.join(
+        hashes.map((hash) => sql`(${hash}::text)`),
+        ', ',
+      )}) input (code_hash), LATERAL (
+        SELECT * FROM authorization_codes WHERE code_hash = input.code_hash OFFSET 0
+      ) c`,
+    ),
 };

@@ -1,4 +1,5 @@
 import { maybeOne, type Queryable } from '../db.ts';
+import { all, sql } from '../sql.ts';
 
 /**
  * P99: where envelopes sealed with a key derived from KEY_ENCRYPTION_KEY are kept, by purpose: each table
@@ -39,7 +40,10 @@ export const encryptedColumnsRepo = {
 
   write: (tx: Queryable, place: EncryptedPlace, rowKey: string, values: (string | null)[]) => {
     const { table, key, columns } = ENCRYPTED_COLUMNS[place];
-    const set = columns.map((c, i) => `${c} = $${i + 2}`).join(', ');
-    return tx.query(`UPDATE ${table} SET ${set} WHERE ${key} = $1`, [rowKey, ...values]);
+    const set = sql.join(
+      columns.map((column, i) => sql`${sql.identifier(column)} = ${values[i]}`),
+      ', ',
+    );
+    return all(tx, sql`UPDATE ${sql.identifier(table)} SET ${set} WHERE ${sql.identifier(key)} = ${rowKey}`);
   },
 };

@@ -1,7 +1,7 @@
 import { maybeOne, one, type Queryable } from '../db.ts';
+import { all, sql } from '../sql.ts';
 import { backchannelLogoutsCte } from './backchannel-logouts.ts';
-import { type OutboxEvent, outboxCtes, outboxParams, paramsFrom, type SqlValues } from './outbox.ts';
-import { resetLiveAccountCte, type UserRow } from './users.ts';
+import { type OutboxEvent, outboxEventCtes } from './outbox.ts';
 
 export interface SessionRow {
   id: string;
@@ -45,100 +45,25 @@ export interface NewSessionWrite {
   created: OutboxEvent;
 }
 
-/**
- * The session and its session.created event as CTEs (`session`, `event`, `deliveries`) of a statement; `v`
- * gives their values, in the order of `sessionParams`. With `only`, the session is written only for each row
- * of the statement's earlier CTEs (`from`) that meets `where`, and then its event too, for each row of
- * `eventFrom` (by default, of `session`).
- */
-export function sessionCtes(
-  v: SqlValues,
-  only?: { from: string; where: string; eventFrom?: string },
-): string {
-  return `session AS (
-       INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at,
-         last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
-       SELECT ${[0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 8, 10].map(v).join(', ')}
-       ${only ? `FROM ${only.from} WHERE ${only.where}` : ''}
-       RETURNING *
-     ), ${outboxCtes((i) => v(11 + i), only ? (only.eventFrom ?? 'session') : undefined)}`;
-}
-
-/**
- * P51, P80, P88: the account whose PIN was just found correct, held while its D9 count is reset
- * (`resetLiveAccountCte`, CTE `account`), and the session with its event, written only when the account is
- * live, the operator has not locked it and its PIN is still the one checked. The session's values are the
- * parameters from $1 on (`sessionParams`, whose second is the account's id); the version checked follows them.
- */
-const sessionForSignInCtes = (pinVersion: string) =>
-  `${resetLiveAccountCte('$2', pinVersion)}, ${sessionCtes(paramsFrom(1), {
-    from: 'account',
-    where: 'account.admin_locked_at IS NULL',
-  })}`;
-
-/** A session's values as statement parameters, in the order of `SESSION_COLUMNS`. */
-export const sessionParams = ({ session: s, firstToken, created }: NewSessionWrite) => [
-  s.id,
-  s.user_id,
-  s.client_id,
-  s.device_name,
-  s.platform,
-  s.ip_address,
-  s.scope,
-  s.authTime ?? s.now,
-  s.now,
-  firstToken.hash,
-  firstToken.expires_at,
-  ...outboxParams(created),
-];
-
-/**
- * P85: the names and types of `sessionParams`' values, in its order, for a statement that writes many
- * sessions, a row of values each (`batchInput`).
- */
-export const SESSION_COLUMNS = [
-  ['id', 'uuid'],
-  ['user_id', 'uuid'],
-  ['client_id', 'text'],
-  ['device_name', 'text'],
-  ['platform', 'text'],
-  ['ip_address', 'text'],
-  ['scope', 'text'],
-  ['auth_time', 'timestamptz'],
-  ['now', 'timestamptz'],
-  ['refresh_hash', 'text'],
-  ['refresh_expires_at', 'timestamptz'],
-  ['event_id', 'uuid'],
-  ['event_type', 'text'],
-  ['event_data', 'text'],
-  ['event_at', 'timestamptz'],
-] as const;
-
 export const sessionsRepo = {
   /**
    * A session, with its first refresh token (D16's chain head, P59) and its session.created event (D32), in
    * one statement: one round trip, atomic without a transaction of its own.
    */
-  insert: (q: Queryable, s: NewSessionWrite) =>
-    one<SessionRow>(q, `WITH ${sessionCtes(paramsFrom(1))} SELECT * FROM session`, sessionParams(s)),
-
-  /**
-   * P51, P80, P88: a sign-in's session and its event, opened only for a live account that the operator has not
-   * locked and whose PIN is still the one checked (`pinVersion`), whose row the statement holds while it resets
-   * D9's count (`sessionForSignInCtes`); one statement, atomic without a transaction. Undefined when the
-   * account is gone or its PIN changed; otherwise the account as reset and whether the session was opened.
-   */
-  insertForSignIn: async (q: Queryable, s: NewSessionWrite, pinVersion: number) => {
-    const params = sessionParams(s);
-    const row = await maybeOne<UserRow & { opened: boolean }>(
+  insert: async (q: Queryable, { session: s, firstToken, created }: NewSessionWrite) => {
+    const [row] = await all<SessionRow>(
       q,
-      `WITH ${sessionForSignInCtes(`$${params.length + 1}`)}
-       SELECT EXISTS (SELECT 1 FROM session) AS opened, account.* FROM account`,
-      [...params, pinVersion],
+      sql`WITH session AS (
+          INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time,
+            created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
+          VALUES (${s.id}, ${s.user_id}, ${s.client_id}, ${s.device_name}, ${s.platform}, ${s.ip_address},
+            ${s.scope}, ${s.authTime ?? s.now}, ${s.now}, ${s.now}, ${firstToken.hash}, ${s.now}, ${firstToken.expires_at})
+          RETURNING *
+        ),
+        ${outboxEventCtes(created)}
+        SELECT * FROM session`,
     );
-    if (!row) return undefined;
-    const { opened, ...account } = row;
-    return { opened, account: account as UserRow };
+    return row;
   },
 
   findById: (q: Queryable, id: string) =>

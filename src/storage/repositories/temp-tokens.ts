@@ -22,13 +22,4 @@ export const tempTokensRepo = {
       'SELECT * FROM temp_tokens WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3',
       [hash, purpose, now],
     ),
-
-  /** D7: single use; consuming the row is the race gate. */
-  consume: (q: Queryable, hash: string, purpose: string, now: Date) =>
-    maybeOne<TempTokenRow>(
-      q,
-      `UPDATE temp_tokens SET used_at = $3
-       WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 RETURNING *`,
-      [hash, purpose, now],
-    ),
 };

@@ -39,20 +39,6 @@ export const heldLiveAccountsCte = (userId: string) =>
   `account AS (SELECT a.* FROM (SELECT DISTINCT ${userId} AS id FROM input) i,
      LATERAL (SELECT * FROM users WHERE id = i.id AND deleted_at IS NULL OFFSET 0 FOR SHARE) a)`;
 
-/** D9: what a correct PIN does to the count of wrong ones (and to a lock its own attempt may have set). */
-const RESET_PIN_FAILURES = 'failed_pin_attempts = 0, locked_until = NULL';
-
-/**
- * P51, P80, P88: the live account whose PIN was just found correct, as a CTE named `account`, only while that
- * PIN is still its own (`pinVersion`, the parameter holding the version checked). The row is held by the
- * update's own lock, and D9's reset is written on the way, so a sign-in needs no statement of its own for it.
- * A lock, deletion or PIN reset committed while it waited is seen in the row (READ COMMITTED re-reads it): a
- * reset leaves no row. `id` is the parameter ($n) holding the account's id.
- */
-export const resetLiveAccountCte = (id: string, pinVersion: string) =>
-  `account AS (UPDATE users SET ${RESET_PIN_FAILURES}
-     WHERE id = ${id} AND deleted_at IS NULL AND pin_version = ${pinVersion} RETURNING *)`;
-
 export interface NewUser {
   id: string;
   phone: string;
@@ -92,48 +78,6 @@ export const usersRepo = {
     (await q.query('SELECT 1 FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle])).length > 0,
 
   /**
-   * D9: takes one PIN attempt for the live account with this phone (or id) before the PIN is checked, in
-   * one conditional statement, so parallel guesses cannot get past the lock: the attempt that reaches `max`
-   * sets the lock itself. An expired lock starts a fresh count. Answers the account's row: `taken` with the
-   * attempt counted; not `taken` as the statement found it when the account is locked (by the operator,
-   * P51, or by failed PINs); nothing when no live account has that phone (or id).
-   */
-  takePinAttempt: (
-    q: Queryable,
-    account: { phone: string } | { id: string },
-    now: Date,
-    max: number,
-    lockUntil: Date,
-  ) => {
-    const key = 'phone' in account ? 'phone' : 'id';
-    return maybeOne<UserRow & { taken: boolean }>(
-      q,
-      `WITH taken AS (
-         UPDATE users SET
-           failed_pin_attempts = CASE WHEN locked_until <= $2 THEN 1 ELSE failed_pin_attempts + 1 END,
-           locked_until = CASE
-             WHEN locked_until <= $2 THEN NULL
-             WHEN failed_pin_attempts + 1 >= $3 THEN $4
-             ELSE locked_until END
-         WHERE ${key} = $1 AND deleted_at IS NULL AND admin_locked_at IS NULL
-           AND (locked_until IS NULL OR locked_until <= $2)
-         RETURNING *)
-       SELECT true AS taken, * FROM taken
-       UNION ALL
-       SELECT false, * FROM users WHERE ${key} = $1 AND deleted_at IS NULL AND NOT EXISTS (SELECT FROM taken)`,
-      ['phone' in account ? account.phone : account.id, now, max, lockUntil],
-    );
-  },
-
-  lockedUntil: async (q: Queryable, id: string) =>
-    (await maybeOne<{ locked_until: Date | null }>(q, 'SELECT locked_until FROM users WHERE id = $1', [id]))
-      ?.locked_until ?? null,
-
-  /** D9: a correct PIN resets the count (and lifts a lock its own attempt may have set). */
-  clearPinFailures: (q: Queryable, id: string) =>
-    q.query(`UPDATE users SET ${RESET_PIN_FAILURES} WHERE id = $1`, [id]),
-
-  /**
    * P87: the same PIN's hash made again with today's parameters (P114: and pepper). Only over the hash that
    * was checked: a PIN set meanwhile (a reset) stays. Not a change of the account, so `updated_at` stays too.
    */
@@ -146,48 +90,6 @@ export const usersRepo = {
       `SELECT substring(split_part(pin_hash, '$', 4) from '(?:^|,)keyid=([^,]*)') AS key_id, count(*)::int AS n
        FROM users WHERE deleted_at IS NULL GROUP BY 1`,
     ),
-
-  /**
-   * D10: a new PIN for the live account with this phone, which unlocks it; P88: what the PIN before it proved
-   * no longer holds. P89: found by the phone in the same statement, so an account that a phone change moves
-   * off the number meanwhile (P74) is not found: READ COMMITTED re-reads a row another transaction changed.
-   */
-  setPinOfPhone: (q: Queryable, phone: string, pinHash: string, now: Date) =>
-    maybeOne<UserRow>(
-      q,
-      `UPDATE users SET pin_hash = $2, pin_version = pin_version + 1, failed_pin_attempts = 0, locked_until = NULL,
-         updated_at = $3
-       WHERE phone = $1 AND deleted_at IS NULL RETURNING *`,
-      [phone, pinHash, now],
-    ),
-
-  /**
-   * Writes the given profile fields. A handle change carries D12's cooldown in the same statement, so two
-   * changes at once cannot both pass it; no row back means the cooldown refused it.
-   */
-  updateProfile: (q: Queryable, id: string, fields: ProfileFields, now: Date, cooldownStart: Date) => {
-    const names = Object.keys(fields) as Array<keyof ProfileFields>;
-    const params: unknown[] = [
-      id,
-      now,
-      ...names.map((n) => (n === 'metadata' ? JSON.stringify(fields[n]) : fields[n])),
-    ];
-    const sets = [
-      ...names.map((n, i) => `${n} = $${i + 3}${n === 'metadata' ? '::jsonb' : ''}`),
-      'updated_at = $2',
-    ];
-    let cooldown = '';
-    if (names.includes('handle')) {
-      params.push(cooldownStart);
-      sets.push('handle_changed_at = $2');
-      cooldown = `AND (handle_changed_at IS NULL OR handle_changed_at <= $${params.length})`;
-    }
-    return maybeOne<UserRow>(
-      q,
-      `UPDATE users SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL ${cooldown} RETURNING *`,
-      params,
-    );
-  },
 
   /**
    * D30: the KYC fields of both surfaces; country, birthday and verified_at change only when given. No row
@@ -205,18 +107,6 @@ export const usersRepo = {
          kyc_birthday = COALESCE($4::date, kyc_birthday), kyc_verified_at = COALESCE($5, kyc_verified_at), updated_at = $6
        WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
       [id, k.status, k.country ?? null, k.birthday ?? null, k.verifiedAt ?? null, now],
-    ),
-
-  /**
-   * P74: a live account's new number; a number another live account has is a unique violation. P88: only while
-   * the account's PIN is the one checked (`pinVersion`); no row back otherwise.
-   */
-  setPhone: (q: Queryable, id: string, phone: string, now: Date, pinVersion: number) =>
-    maybeOne<UserRow>(
-      q,
-      `UPDATE users SET phone = $2, updated_at = $3
-       WHERE id = $1 AND deleted_at IS NULL AND pin_version = $4 RETURNING *`,
-      [id, phone, now, pinVersion],
     ),
 
   /** The operator's lock; unlocking also clears the PIN lock (D9) and its count. */

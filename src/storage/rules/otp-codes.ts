@@ -1,0 +1,82 @@
+// One-time codes: storing a phone's code, withdrawing one that was never delivered, and one submission of a
+// code, each decided and recorded by one statement.
+//
+// Rules it enforces:
+// - A phone has at most one live code per purpose: storing a new one ends the one before (in the same
+//   transaction), so only the latest code sent works.
+// - A code whose text message could not be sent is withdrawn at once: no usable code is left behind.
+// - A code is used once: the submission that matches sets consumed_at, and of parallel correct
+//   submissions exactly one does so; the others find the code used.
+// - Only wrong submissions count toward the code's attempts: a correct one is never lost because
+//   its own duplicates, sent at the same moment, counted first.
+// - After OTP_MAX_ATTEMPTS wrong submissions, the next submission, right or wrong, burns the code
+//   (consumed_at set, nothing matched) and is told to request a new one.
+// - An expired or used code is not touched.
+// - Decoy codes (stored where no code was sent, so that enumeration protection answers alike) are
+//   ordinary rows whose hash no code matches: they count and burn the same way.
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
+
+/** A code as stored: its keyed hash, never the code. */
+export interface NewOtp {
+  id: string;
+  phone: string;
+  purpose: string;
+  codeHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Stores the phone's new code for the purpose and ends the one before; inside the caller's transaction. */
+export async function storeOtp(tx: Queryable, o: NewOtp): Promise<void> {
+  await all(
+    tx,
+    sql`UPDATE otps SET consumed_at = ${o.createdAt}
+      WHERE phone = ${o.phone} AND purpose = ${o.purpose} AND consumed_at IS NULL`,
+  );
+  await all(
+    tx,
+    sql`INSERT INTO otps (id, phone, purpose, code_hash, created_at, expires_at)
+      VALUES (${o.id}, ${o.phone}, ${o.purpose}, ${o.codeHash}, ${o.createdAt}, ${o.expiresAt})`,
+  );
+}
+
+/** Ends a code that was never delivered, unless it is used already. */
+export async function withdrawOtp(q: Queryable, otpId: string, now: Date): Promise<void> {
+  await all(q, sql`UPDATE otps SET consumed_at = ${now} WHERE id = ${otpId} AND consumed_at IS NULL`);
+}
+
+/** What one submission did to the code. */
+export type OtpAttemptOutcome =
+  | { kind: 'used' }
+  | { kind: 'wrong'; attemptsRemaining: number }
+  | { kind: 'burnt' }
+  /** no live code by that id: used, burnt or expired meanwhile */
+  | { kind: 'gone' };
+
+export interface OtpSubmission {
+  otpId: string;
+  /** the keyed hashes of the submitted code, one per key a stored code may have been hashed with */
+  submittedHashes: string[];
+  maxAttempts: number;
+  now: Date;
+}
+
+export async function submitOtp(q: Queryable, s: OtpSubmission): Promise<OtpAttemptOutcome> {
+  const matches = sql`code_hash = ANY(${s.submittedHashes}::text[]) AND attempts < ${s.maxAttempts}`;
+  const row = await first<{ attempts: number; spent: boolean }>(
+    q,
+    sql`UPDATE otps SET
+      attempts = attempts + CASE WHEN ${matches} THEN 0 ELSE 1 END,
+      consumed_at = CASE
+        WHEN ${matches} THEN ${s.now}::timestamptz
+        WHEN attempts >= ${s.maxAttempts} THEN ${s.now}::timestamptz
+        ELSE NULL END
+    WHERE id = ${s.otpId} AND consumed_at IS NULL AND expires_at > ${s.now}
+    RETURNING attempts, consumed_at IS NOT NULL AS spent`,
+  );
+  if (!row) return { kind: 'gone' };
+  if (!row.spent) return { kind: 'wrong', attemptsRemaining: s.maxAttempts - row.attempts };
+  // A match leaves the count as it was (at most the maximum); a burn takes it past the maximum.
+  return row.attempts > s.maxAttempts ? { kind: 'burnt' } : { kind: 'used' };
+}
