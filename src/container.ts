@@ -1,56 +1,49 @@
-import { availableParallelism } from 'node:os';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { backgroundWork } from './composition/background.ts';
+import { identityServices } from './composition/identity.ts';
+import { clientAndOperatorServices } from './composition/operations.ts';
 import type { Config } from './config/config.ts';
 import { resolveSecrets, type Secrets } from './config/secrets.ts';
 import { AccessTokens } from './domain/access-tokens.ts';
-import { AccountDeletionService } from './domain/account-deletion.ts';
-import { AccountService } from './domain/accounts.ts';
+import type { AccountDeletionService } from './domain/account-deletion.ts';
+import type { AccountService } from './domain/accounts.ts';
 import { AdminActionLog } from './domain/admin-actions.ts';
-import { AdminUserService } from './domain/admin-users.ts';
-import { ApiUserService } from './domain/api-users.ts';
-import { AvatarService } from './domain/avatars.ts';
-import { ClientService } from './domain/clients.ts';
-import { ConnectedApps } from './domain/connected-apps.ts';
-import { ConsoleSessionService } from './domain/console-sessions.ts';
+import type { AdminUserService } from './domain/admin-users.ts';
+import type { ApiUserService } from './domain/api-users.ts';
+import type { AvatarService } from './domain/avatars.ts';
+import type { ClientService } from './domain/clients.ts';
+import type { ConnectedApps } from './domain/connected-apps.ts';
+import type { ConsoleSessionService } from './domain/console-sessions.ts';
 import { Events } from './domain/events.ts';
 import { KeyReencryption } from './domain/key-reencryption.ts';
 import { KeyRing } from './domain/key-ring.ts';
-import { KycService } from './domain/kyc/kyc.ts';
-import { AuthorizationService } from './domain/oauth/authorization.ts';
-import { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
-import { OtpService } from './domain/otp.ts';
-import { PhoneChangeService } from './domain/phone-change.ts';
-import { PinHasher } from './domain/pin-hasher.ts';
-import { ProfileService } from './domain/profiles.ts';
+import type { KycService } from './domain/kyc/kyc.ts';
+import type { AuthorizationService } from './domain/oauth/authorization.ts';
+import type { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
+import type { OtpService } from './domain/otp.ts';
+import type { PhoneChangeService } from './domain/phone-change.ts';
+import type { ProfileService } from './domain/profiles.ts';
 import { PurposeKeys } from './domain/purpose-keys.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
-import { RefreshTokenCodec } from './domain/refresh-tokens.ts';
-import { SessionService } from './domain/sessions.ts';
-import { WebhookEndpointService } from './domain/webhook-endpoints.ts';
+import type { SessionService } from './domain/sessions.ts';
+import type { WebhookEndpointService } from './domain/webhook-endpoints.ts';
 import { createLogger } from './logger.ts';
-import { Metrics } from './metrics.ts';
+import type { Metrics } from './metrics.ts';
 import { type Clock, systemClock } from './providers/clock.ts';
-import { manualKycProvider } from './providers/kyc/kyc-provider.ts';
-import { sandboxKycProvider } from './providers/kyc/sandbox.ts';
 import { cryptoRandom, type Random } from './providers/random.ts';
 import { logRedisOutages } from './providers/redis-outage-log.ts';
 import { RedisRateCounterStore } from './providers/redis-rate-counter-store.ts';
 import { smsProviderFor } from './providers/sms/index.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
-import { CodeExchanges } from './storage/code-exchanges.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
 import { RateHitBatches } from './storage/rate-hit-batches.ts';
-import { webhookDeliveriesRepo } from './storage/repositories/webhook-deliveries.ts';
-import { SessionRotations } from './storage/session-rotations.ts';
-import { WebhookSender } from './webhooks/http-sender.ts';
-import { BackchannelLogoutWorker } from './workers/backchannel-logout.ts';
-import { housekeeping } from './workers/housekeeping.ts';
-import { purgeDeletedAccounts } from './workers/purge-deleted-accounts.ts';
-import { WorkerRunner } from './workers/runner.ts';
-import { WebhookDeliveryWorker } from './workers/webhook-delivery.ts';
+import type { WebhookSender } from './webhooks/http-sender.ts';
+import type { BackchannelLogoutWorker } from './workers/backchannel-logout.ts';
+import type { WorkerRunner } from './workers/runner.ts';
+import type { WebhookDeliveryWorker } from './workers/webhook-delivery.ts';
 
 export interface Container {
   config: Config;
@@ -153,115 +146,26 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const events = new Events(clock, random);
     const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
     const sms = parts.sms ?? smsProviderFor(config);
-    const otp = new OtpService({
-      db,
-      clock,
-      random,
-      sms,
-      testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
-      codeKeys: keysFor('otp-codes'),
-      enumerationProtection: config.enumerationProtection,
+    const foundation = { config, secrets, logger, db, clock, random, events, tokens, sms, keysFor };
+    const identity = identityServices(foundation);
+    const { sessions } = identity;
+    const services = clientAndOperatorServices(foundation, sessions, {
+      webhookSecrets: sealing.webhook_secrets,
+      kycPhotos: sealing.kyc_photos,
     });
-    const sessions = new SessionService({
-      db,
-      clock,
-      random,
-      events,
-      refreshTokens: new RefreshTokenCodec(keysFor('refresh-successor'), keysFor('refresh-tag')),
-      rotations: new SessionRotations(db),
-    });
-    const accounts = new AccountService({
-      db,
-      clock,
-      random,
-      events,
-      otp,
-      // P56: the process's share of the cores (WEB_CONCURRENCY processes share them all).
-      pins: new PinHasher(
-        secrets.pinPepper,
-        Math.max(1, Math.ceil(availableParallelism() / config.webConcurrency)),
-        secrets.pinPepperFallback,
-      ),
-      sessions,
-      tokens,
-      firstPartyClientId: config.firstPartyClientId,
-    });
-    const profiles = new ProfileService({ db, clock, events });
-    const clients = new ClientService({
-      db,
-      clock,
-      random,
-      sessions,
-      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
-    });
-    const authorization = new AuthorizationService({ db, clock, random });
-    const connectedApps = new ConnectedApps({ db, clock, sessions });
-    const oauthTokens = new TokenEndpointService({
-      db,
-      clock,
-      clients,
-      sessions,
-      tokens,
-      codeExchanges: new CodeExchanges(db),
-    });
-    const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
-    const phoneChange = new PhoneChangeService({ db, clock, events, otp, accounts, profiles, sms, logger });
-    const apiUsers = new ApiUserService({ db, clock, profiles, deletion });
-    const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
-    const webhooks = new WebhookEndpointService({
-      db,
-      clock,
-      random,
-      secretKeys: sealing.webhook_secrets,
-      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
-    });
-    const kyc = new KycService({
-      db,
-      clock,
-      random,
-      events,
-      // D31, D35: loadConfig refuses the sandbox in production
-      provider: config.kycProvider === 'sandbox' ? sandboxKycProvider : manualKycProvider,
-      verifyUrl: config.verifyUrl,
-      photoKeys: sealing.kyc_photos,
-    });
-    const adminUsers = new AdminUserService({ db, clock, sessions, kyc, connectedApps });
-    const consoleSessions = new ConsoleSessionService({
-      db,
-      clock,
-      random,
-      adminToken: config.adminToken ?? '',
-    });
-    const sender =
-      parts.webhookSender ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
-    const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
-    const deliveries = new WebhookDeliveryWorker({
+    const background = backgroundWork({
+      config,
       db,
       clock,
       logger,
-      sender,
-      signingSecrets: (e) => webhooks.signingSecrets(e),
-      onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
-    });
-    const backchannelLogouts = new BackchannelLogoutWorker({
-      db,
-      clock,
-      logger,
-      sender,
       tokens,
-      onAttempt: (outcome) => metrics.backchannelLogoutAttempts.inc({ outcome }),
+      webhooks: services.webhooks,
+      sender: parts.webhookSender,
     });
-    const worker = new WorkerRunner(
-      db,
-      clock,
-      logger,
-      [purgeDeletedAccounts(db), housekeeping(db, config)],
-      [deliveries, backchannelLogouts],
-    );
+    const { worker, sender } = background;
     const store = redis
       ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
       : new DbRateCounterStore(db);
-    const rateLimiter = new RateLimiter(new RateHitBatches(store), config.rateLimits, clock);
 
     return {
       config,
@@ -271,32 +175,15 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       clock,
       random,
       keys,
-      rateLimiter,
-      otp,
-      sessions,
-      accounts,
-      profiles,
-      clients,
-      authorization,
-      connectedApps,
-      oauthTokens,
+      rateLimiter: new RateLimiter(new RateHitBatches(store), config.rateLimits, clock),
+      ...identity,
+      ...background,
+      ...services,
       pageStateKeys: keysFor('authorization-page-state'),
       reencryption: new KeyReencryption({ db, keys: sealing }),
       adminActions: new AdminActionLog({ db, clock }),
       consoleCallMark: random.token(24),
-      deletion,
-      phoneChange,
-      apiUsers,
-      avatars,
       tokens,
-      webhooks,
-      kyc,
-      adminUsers,
-      consoleSessions,
-      deliveries,
-      backchannelLogouts,
-      worker,
-      metrics,
       async close() {
         await worker.stop();
         sender.close();

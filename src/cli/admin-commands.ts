@@ -66,8 +66,104 @@ const LOGOUT_COLUMNS = [
 export async function adminCommand(config: Config, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [group, action, id] = positionals;
-  const out = (json: Json | undefined, text: string) => (o.json ? JSON.stringify(json, null, 2) : text);
+  const out: Output = (json, text) => (o.json ? JSON.stringify(json, null, 2) : text);
   switch (`${group} ${action}`) {
+    case 'clients create':
+    case 'clients list':
+    case 'clients show':
+    case 'clients update':
+    case 'clients delete':
+    case 'clients logouts':
+    case 'clients replay-logout':
+      return clientCommand(config, action, id, o, out);
+    case 'api-keys create': {
+      const k = (await call(config, 'POST', '/api-keys', { name: o.name })) as Json;
+      return out(k, `id: ${k.id}\nkey: ${k.key}   (shown once: keep it now)`);
+    }
+    case 'api-keys list': {
+      const list = (await call(config, 'GET', '/api-keys')) as { data: Json[] };
+      return out(list, table(list.data, ['id', 'prefix', 'name', 'last_used_at', 'revoked_at']));
+    }
+    case 'api-keys revoke':
+      await call(config, 'DELETE', `/api-keys/${encodeURIComponent(id ?? '')}`);
+      return out({ revoked: id }, `revoked API key ${id}`);
+    case 'keys rotate': {
+      // P97: published now, signing minutes later (or at once with --now).
+      const k = (await call(config, 'POST', '/keys/rotate', o.now ? { immediate: true } : undefined)) as Json;
+      return out(
+        k,
+        `new key ${k.kid} is published and signs from ${k.signs_from}; the old one signs until then and stays in JWKS until its tokens expire`,
+      );
+    }
+    case 'keys reencrypt': {
+      // P99: after KEY_ENCRYPTION_KEY changed, with the old one as KEY_ENCRYPTION_KEY_FALLBACK.
+      const counts = (await call(config, 'POST', '/keys/reencrypt')) as Record<string, Json>;
+      const names: Record<string, string> = {
+        signing_keys: 'signing keys',
+        webhook_secrets: 'webhook secrets',
+        kyc_photos: 'KYC photos',
+      };
+      const lines = Object.entries(counts).map(
+        ([kind, n]) =>
+          `${names[kind] ?? kind}: ${n.resealed} sealed again with KEY_ENCRYPTION_KEY${n.unreadable ? `, ${n.unreadable} that neither key opens (left as they are)` : ''}`,
+      );
+      return out(counts, lines.join('\n'));
+    }
+    case 'keys pin-pepper': {
+      // P114: while PIN_PEPPER changes, with the old one as PIN_PEPPER_FALLBACK.
+      const n = (await call(config, 'GET', '/keys/pin-pepper')) as Record<string, number>;
+      return out(
+        n,
+        [
+          `PINs of live accounts hashed with PIN_PEPPER: ${n.current}`,
+          `with PIN_PEPPER_FALLBACK: ${n.fallback}`,
+          `before hashes named their pepper (checked with either): ${n.unnamed}`,
+          `with another pepper (their owners must reset their PIN): ${n.other}`,
+        ].join('\n'),
+      );
+    }
+    case 'actions list': {
+      // P100: the operators' trail, newest first; --before takes the id of the last line of a page.
+      const query = new URLSearchParams({
+        ...(o.limit ? { limit: o.limit } : {}),
+        ...(o.before ? { before: o.before } : {}),
+      });
+      const list = (await call(config, 'GET', `/actions${query.size ? `?${query}` : ''}`)) as {
+        data: Json[];
+      };
+      const rows = list.data.map((a) => ({
+        ...a,
+        params:
+          Object.entries(a.params as Json)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',') || '-',
+      }));
+      return out(
+        list,
+        table(rows, ['id', 'at', 'source', 'address', 'method', 'route', 'params', 'status', 'request_id']),
+      );
+    }
+    default:
+      throw new Error(`unknown command "${positionals.join(' ')}"\n${ADMIN_HELP}`);
+  }
+}
+
+/** The parsed options of an admin command. */
+type Options = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+/** The command's answer: its JSON with --json, its text otherwise. */
+type Output = (json: Json | undefined, text: string) => string;
+
+/** `callsign clients <action>`: OAuth clients and the back-channel logouts sent to them. */
+async function clientCommand(
+  config: Config,
+  action: string,
+  id: string | undefined,
+  o: Options,
+  out: Output,
+) {
+  switch (`clients ${action}`) {
     case 'clients create': {
       const c = (await call(config, 'POST', '/clients', {
         client_name: o.name,
@@ -138,74 +234,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
       const b = (await call(config, 'POST', path, {})) as Json;
       return out(b, table([b], LOGOUT_COLUMNS));
     }
-    case 'api-keys create': {
-      const k = (await call(config, 'POST', '/api-keys', { name: o.name })) as Json;
-      return out(k, `id: ${k.id}\nkey: ${k.key}   (shown once: keep it now)`);
-    }
-    case 'api-keys list': {
-      const list = (await call(config, 'GET', '/api-keys')) as { data: Json[] };
-      return out(list, table(list.data, ['id', 'prefix', 'name', 'last_used_at', 'revoked_at']));
-    }
-    case 'api-keys revoke':
-      await call(config, 'DELETE', `/api-keys/${encodeURIComponent(id ?? '')}`);
-      return out({ revoked: id }, `revoked API key ${id}`);
-    case 'keys rotate': {
-      // P97: published now, signing minutes later (or at once with --now).
-      const k = (await call(config, 'POST', '/keys/rotate', o.now ? { immediate: true } : undefined)) as Json;
-      return out(
-        k,
-        `new key ${k.kid} is published and signs from ${k.signs_from}; the old one signs until then and stays in JWKS until its tokens expire`,
-      );
-    }
-    case 'keys reencrypt': {
-      // P99: after KEY_ENCRYPTION_KEY changed, with the old one as KEY_ENCRYPTION_KEY_FALLBACK.
-      const counts = (await call(config, 'POST', '/keys/reencrypt')) as Record<string, Json>;
-      const names: Record<string, string> = {
-        signing_keys: 'signing keys',
-        webhook_secrets: 'webhook secrets',
-        kyc_photos: 'KYC photos',
-      };
-      const lines = Object.entries(counts).map(
-        ([kind, n]) =>
-          `${names[kind] ?? kind}: ${n.resealed} sealed again with KEY_ENCRYPTION_KEY${n.unreadable ? `, ${n.unreadable} that neither key opens (left as they are)` : ''}`,
-      );
-      return out(counts, lines.join('\n'));
-    }
-    case 'keys pin-pepper': {
-      // P114: while PIN_PEPPER changes, with the old one as PIN_PEPPER_FALLBACK.
-      const n = (await call(config, 'GET', '/keys/pin-pepper')) as Record<string, number>;
-      return out(
-        n,
-        [
-          `PINs of live accounts hashed with PIN_PEPPER: ${n.current}`,
-          `with PIN_PEPPER_FALLBACK: ${n.fallback}`,
-          `before hashes named their pepper (checked with either): ${n.unnamed}`,
-          `with another pepper (their owners must reset their PIN): ${n.other}`,
-        ].join('\n'),
-      );
-    }
-    case 'actions list': {
-      // P100: the operators' trail, newest first; --before takes the id of the last line of a page.
-      const query = new URLSearchParams({
-        ...(o.limit ? { limit: o.limit } : {}),
-        ...(o.before ? { before: o.before } : {}),
-      });
-      const list = (await call(config, 'GET', `/actions${query.size ? `?${query}` : ''}`)) as {
-        data: Json[];
-      };
-      const rows = list.data.map((a) => ({
-        ...a,
-        params:
-          Object.entries(a.params as Json)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(',') || '-',
-      }));
-      return out(
-        list,
-        table(rows, ['id', 'at', 'source', 'address', 'method', 'route', 'params', 'status', 'request_id']),
-      );
-    }
     default:
-      throw new Error(`unknown command "${positionals.join(' ')}"\n${ADMIN_HELP}`);
+      throw new Error(`unknown command "clients ${action}"\n${ADMIN_HELP}`);
   }
 }

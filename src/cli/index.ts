@@ -21,7 +21,7 @@ ${KYC_HELP}
 
   These call the running server's admin API at BASE_URL with ADMIN_TOKEN.
 
-Configuration comes from environment variables and a .env file (see README.md).`;
+Configuration comes from environment variables and a .env file (see docs/configuration.md).`;
 
 /** `--help` or `-h` anywhere asks for the usage, whatever the command: nothing starts. */
 const asksForHelp = (argv: string[]) => argv.some((a) => a === '--help' || a === '-h');

@@ -1,9 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 // The version, read at build time in the bundle (P84) and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
 import type { LogFormat } from '../logger.ts';
+import { type Env, EnvReader } from './env-reader.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
+
+export { readDotEnv } from './env-reader.ts';
 
 /** D39: DATABASE_URL for a PGlite in memory, which keeps nothing after the process (tests, a quick look). */
 export const MEMORY_DATABASE_URL = 'memory://';
@@ -57,196 +59,132 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
-/** D39: reads a `.env` file (KEY=VALUE lines) without overriding variables already set. */
-export function readDotEnv(path = resolve('.env')): Env {
-  if (!existsSync(path)) return {};
-  const out: Env = {};
-  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line);
-    if (!m || line.trimStart().startsWith('#')) continue;
-    out[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
-  }
-  return out;
-}
-
 /** D39: one schema for every variable, validated at start; every bad variable is named in one error. */
 export function loadConfig(env: Env): Readonly<Config> {
-  const problems: string[] = [];
-  const str = (name: string) => {
-    const v = env[name]?.trim();
-    return v ? v : undefined;
-  };
-  const bool = (name: string, fallback: boolean) => {
-    const v = str(name);
-    if (v === undefined) return fallback;
-    if (v === 'true' || v === '1') return true;
-    if (v === 'false' || v === '0') return false;
-    problems.push(`${name} must be true or false (got "${v}")`);
-    return fallback;
-  };
-  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const v = str(name) ?? fallback;
-    if ((allowed as readonly string[]).includes(v)) return v as T;
-    problems.push(`${name} must be one of ${allowed.join(', ')} (got "${v}")`);
-    return fallback;
-  };
-  /** A retention in whole days, `least`-36500 (a hundred years: as good as kept), or undefined when unset. */
-  const days = (name: string, least: number) => {
-    const v = str(name);
-    if (v === undefined) return undefined;
-    const n = Number(v);
-    if (Number.isInteger(n) && n >= least && n <= 36500) return n;
-    problems.push(`${name} must be a whole number of days, ${least}-36500 (got "${v}")`);
-    return undefined;
-  };
-  const url = (name: string, fallback: string) => {
-    const v = str(name) ?? fallback;
-    try {
-      const u = new URL(v);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-      return v.replace(/\/+$/, '');
-    } catch {
-      problems.push(`${name} must be an http(s) URL (got "${v}")`);
-      return fallback;
-    }
-  };
-
-  const appEnv = oneOf<AppEnv>('APP_ENV', ['development', 'staging', 'production'], 'development');
-  const portRaw = str('PORT') ?? '3000';
+  const r = new EnvReader(env);
+  const appEnv = r.oneOf<AppEnv>('APP_ENV', ['development', 'staging', 'production'], 'development');
+  const portRaw = r.str('PORT') ?? '3000';
   const port = Number(portRaw);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    problems.push(`PORT must be 0-65535 (got "${portRaw}")`);
-  const own = `http://localhost:${port}`;
-  const baseUrl = url('BASE_URL', own);
+    r.problems.push(`PORT must be 0-65535 (got "${portRaw}")`);
+  const baseUrl = r.url('BASE_URL', `http://localhost:${port}`);
+  const sms = smsSettings(r);
+  const secrets = secretSettings(r);
+  const kycProvider = r.oneOf<'manual' | 'sandbox'>('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
+  const { limits: rateLimits, problems: rateLimitProblems } = parseRateLimits(r.str('RATE_LIMITS'));
+  r.problems.push(...rateLimitProblems.map((p) => `RATE_LIMITS: ${p}`));
+  const config: Config = {
+    appEnv,
+    port,
+    host: r.str('HOST') ?? '0.0.0.0',
+    baseUrl,
+    authUrl: r.url('AUTH_URL', baseUrl),
+    verifyUrl: r.url('VERIFY_URL', baseUrl),
+    databaseUrl: r.str('DATABASE_URL'),
+    dataDir: resolve(r.str('DATA_DIR') ?? './data'),
+    redisUrl: r.str('REDIS_URL'),
+    redisKeyPrefix: r.str('REDIS_KEY_PREFIX') ?? 'callsign:',
+    adminToken: r.token('ADMIN_TOKEN', 24),
+    // P75: the scraper's credential; unset, there is no /metrics.
+    metricsToken: r.token('METRICS_TOKEN', 24),
+    ...sms,
+    testPhoneNumbers: testPhoneNumbers(r),
+    kycProvider,
+    kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0),
+    // P101: at least a day; a trail kept for no time is no trail.
+    adminActionsRetentionDays: r.days('ADMIN_ACTIONS_RETENTION_DAYS', 1),
+    webhookAllowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    firstPartyClientId: r.str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
+    ...secrets,
+    enumerationProtection: r.bool('ENUMERATION_PROTECTION', false),
+    trustProxy: r.bool('TRUST_PROXY', false),
+    logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    logFormat: r.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
+    rateLimits,
+    webConcurrency: webConcurrency(r),
+    version: pkg.version,
+  };
+  r.problems.push(...productionProblems(config));
+  if (r.problems.length) throw new ConfigError(r.problems);
+  return Object.freeze(config);
+}
 
-  const smsProvider = oneOf<SmsProviderName>('SMS_PROVIDER', ['console', 'http', 'twilio'], 'console');
-  const smsHttpUrl = str('SMS_HTTP_URL');
-  if (smsProvider === 'http' && !smsHttpUrl) problems.push('SMS_HTTP_URL is required when SMS_PROVIDER=http');
-  let twilio: Config['twilio'];
-  if (smsProvider === 'twilio') {
-    const [accountSid, authToken, from] = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'].map(str);
-    for (const [n, v] of Object.entries({
-      TWILIO_ACCOUNT_SID: accountSid,
-      TWILIO_AUTH_TOKEN: authToken,
-      TWILIO_FROM: from,
-    })) {
-      if (!v) problems.push(`${n} is required when SMS_PROVIDER=twilio`);
-    }
-    twilio = {
-      accountSid: accountSid ?? '',
-      authToken: authToken ?? '',
-      from: from ?? '',
-      apiUrl: url('TWILIO_API_URL', 'https://api.twilio.com'),
-    };
-  }
+/** D37: the SMS provider and what it needs. */
+function smsSettings(r: EnvReader): Pick<Config, 'smsProvider' | 'smsHttpUrl' | 'twilio'> {
+  const smsProvider = r.oneOf<SmsProviderName>('SMS_PROVIDER', ['console', 'http', 'twilio'], 'console');
+  const smsHttpUrl = r.str('SMS_HTTP_URL');
+  if (smsProvider === 'http' && !smsHttpUrl)
+    r.problems.push('SMS_HTTP_URL is required when SMS_PROVIDER=http');
+  if (smsProvider !== 'twilio') return { smsProvider, smsHttpUrl, twilio: undefined };
+  const required = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
+  for (const name of required)
+    if (!r.str(name)) r.problems.push(`${name} is required when SMS_PROVIDER=twilio`);
+  const [accountSid, authToken, from] = required.map((name) => r.str(name) ?? '');
+  const twilio = { accountSid, authToken, from, apiUrl: r.url('TWILIO_API_URL', 'https://api.twilio.com') };
+  return { smsProvider, smsHttpUrl, twilio };
+}
 
-  const testPhoneNumbers = new Map<string, string>();
-  for (const pair of (str('TEST_PHONE_NUMBERS') ?? '').split(',').filter((p) => p.trim())) {
+/** D35: fixed codes for test numbers, `+14155550100=000000,...`. */
+function testPhoneNumbers(r: EnvReader): Map<string, string> {
+  const numbers = new Map<string, string>();
+  for (const pair of (r.str('TEST_PHONE_NUMBERS') ?? '').split(',').filter((p) => p.trim())) {
     const m = /^\s*(\+\d{6,15})\s*=\s*(\d{6})\s*$/.exec(pair);
-    if (m) testPhoneNumbers.set(m[1], m[2]);
-    else problems.push(`TEST_PHONE_NUMBERS entry "${pair.trim()}" must look like +14155550100=000000`);
+    if (m) numbers.set(m[1], m[2]);
+    else r.problems.push(`TEST_PHONE_NUMBERS entry "${pair.trim()}" must look like +14155550100=000000`);
   }
+  return numbers;
+}
 
-  const kycProvider = oneOf<'manual' | 'sandbox'>('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
-  const kycRetentionDays = days('KYC_RETENTION_DAYS', 0);
-  // P101: at least a day; a trail kept for no time is no trail.
-  const adminActionsRetentionDays = days('ADMIN_ACTIONS_RETENTION_DAYS', 1);
-  const { limits: rateLimits, problems: rlProblems } = parseRateLimits(str('RATE_LIMITS'));
-  problems.push(...rlProblems.map((p) => `RATE_LIMITS: ${p}`));
+/** HTTP worker processes: more than one needs PostgreSQL, since PGlite is one process's. */
+function webConcurrency(r: EnvReader): number {
+  const n = r.integer('WEB_CONCURRENCY', 1, 1, 64, 'a whole number from 1 to 64');
+  const databaseUrl = r.str('DATABASE_URL');
+  if (n > 1 && (!databaseUrl || databaseUrl === MEMORY_DATABASE_URL))
+    r.problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL (PostgreSQL): PGlite belongs to one process');
+  return n;
+}
 
-  const concurrencyRaw = str('WEB_CONCURRENCY') ?? '1';
-  const webConcurrency = Number(concurrencyRaw);
-  if (!Number.isInteger(webConcurrency) || webConcurrency < 1 || webConcurrency > 64) {
-    problems.push(`WEB_CONCURRENCY must be a whole number from 1 to 64 (got "${concurrencyRaw}")`);
-  } else if (webConcurrency > 1 && (!str('DATABASE_URL') || str('DATABASE_URL') === MEMORY_DATABASE_URL)) {
-    problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL (PostgreSQL): PGlite belongs to one process');
-  }
+type SecretSettings = Pick<
+  Config,
+  'pinPepper' | 'pinPepperFallback' | 'keyEncryptionKey' | 'keyEncryptionKeyFallback'
+>;
 
-  const adminToken = str('ADMIN_TOKEN');
-  if (adminToken !== undefined && adminToken.length < 24)
-    problems.push('ADMIN_TOKEN must be at least 24 characters');
-  // P75: the scraper's credential; unset, there is no /metrics.
-  const metricsToken = str('METRICS_TOKEN');
-  if (metricsToken !== undefined && metricsToken.length < 24)
-    problems.push('METRICS_TOKEN must be at least 24 characters');
-
-  const pinPepper = str('PIN_PEPPER');
-  const pinPepperFallback = str('PIN_PEPPER_FALLBACK');
-  const keyEncryptionKey = str('KEY_ENCRYPTION_KEY');
-  const keyEncryptionKeyFallback = str('KEY_ENCRYPTION_KEY_FALLBACK');
-  for (const [name, v] of [
-    ['PIN_PEPPER', pinPepper],
-    ['PIN_PEPPER_FALLBACK', pinPepperFallback],
-    ['KEY_ENCRYPTION_KEY', keyEncryptionKey],
-    ['KEY_ENCRYPTION_KEY_FALLBACK', keyEncryptionKeyFallback],
-  ] as const) {
-    if (v !== undefined && Buffer.from(v, 'base64').length < 32) {
-      problems.push(`${name} must be at least 32 bytes, base64-encoded`);
-    }
-  }
+/** The pepper and the key-encryption key, each with the fallback it has while it changes. */
+function secretSettings(r: EnvReader): SecretSettings {
+  const secrets = {
+    pinPepper: r.key('PIN_PEPPER'),
+    pinPepperFallback: r.key('PIN_PEPPER_FALLBACK'),
+    keyEncryptionKey: r.key('KEY_ENCRYPTION_KEY'),
+    keyEncryptionKeyFallback: r.key('KEY_ENCRYPTION_KEY_FALLBACK'),
+  };
   // P99, P114: the same secret twice is a change half made: the old one is nowhere, and nothing says so.
   for (const [name, fallback, current] of [
-    ['KEY_ENCRYPTION_KEY', keyEncryptionKeyFallback, keyEncryptionKey],
-    ['PIN_PEPPER', pinPepperFallback, pinPepper],
+    ['KEY_ENCRYPTION_KEY', secrets.keyEncryptionKeyFallback, secrets.keyEncryptionKey],
+    ['PIN_PEPPER', secrets.pinPepperFallback, secrets.pinPepper],
   ] as const)
     if (
       fallback !== undefined &&
       current !== undefined &&
       Buffer.from(fallback, 'base64').equals(Buffer.from(current, 'base64'))
     )
-      problems.push(`${name}_FALLBACK must not be ${name} itself`);
+      r.problems.push(`${name}_FALLBACK must not be ${name} itself`);
+  return secrets;
+}
 
-  // D35: production refuses test numbers, the sandbox KYC provider, missing secrets, and the console SMS
-  // provider (it would write one-time codes into the logs).
-  if (appEnv === 'production') {
-    if (testPhoneNumbers.size) problems.push('TEST_PHONE_NUMBERS is not allowed when APP_ENV=production');
-    if (kycProvider === 'sandbox')
-      problems.push('KYC_PROVIDER=sandbox is not allowed when APP_ENV=production');
-    if (!pinPepper) problems.push('PIN_PEPPER is required when APP_ENV=production');
-    if (!keyEncryptionKey) problems.push('KEY_ENCRYPTION_KEY is required when APP_ENV=production');
-    if (smsProvider === 'console')
-      problems.push('SMS_PROVIDER=console is not allowed when APP_ENV=production');
-    if (!str('DATABASE_URL')) problems.push('DATABASE_URL is required when APP_ENV=production');
-  }
-
-  const config: Config = {
-    appEnv,
-    port,
-    host: str('HOST') ?? '0.0.0.0',
-    baseUrl,
-    authUrl: url('AUTH_URL', baseUrl),
-    verifyUrl: url('VERIFY_URL', baseUrl),
-    databaseUrl: str('DATABASE_URL'),
-    dataDir: resolve(str('DATA_DIR') ?? './data'),
-    redisUrl: str('REDIS_URL'),
-    redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'callsign:',
-    adminToken,
-    metricsToken,
-    smsProvider,
-    smsHttpUrl,
-    twilio,
-    testPhoneNumbers,
-    kycProvider,
-    kycRetentionDays,
-    adminActionsRetentionDays,
-    webhookAllowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
-    firstPartyClientId: str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
-    pinPepper,
-    pinPepperFallback,
-    keyEncryptionKey,
-    keyEncryptionKeyFallback,
-    enumerationProtection: bool('ENUMERATION_PROTECTION', false),
-    trustProxy: bool('TRUST_PROXY', false),
-    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
-    logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
-    rateLimits,
-    webConcurrency,
-    version: pkg.version,
-  };
-  if (problems.length) throw new ConfigError(problems);
-  return Object.freeze(config);
+/**
+ * D35: production refuses test numbers, the sandbox KYC provider, missing secrets, and the console SMS
+ * provider (it would write one-time codes into the logs).
+ */
+function productionProblems(c: Config): string[] {
+  if (c.appEnv !== 'production') return [];
+  return [
+    c.testPhoneNumbers.size ? 'TEST_PHONE_NUMBERS is not allowed when APP_ENV=production' : '',
+    c.kycProvider === 'sandbox' ? 'KYC_PROVIDER=sandbox is not allowed when APP_ENV=production' : '',
+    c.pinPepper ? '' : 'PIN_PEPPER is required when APP_ENV=production',
+    c.keyEncryptionKey ? '' : 'KEY_ENCRYPTION_KEY is required when APP_ENV=production',
+    c.smsProvider === 'console' ? 'SMS_PROVIDER=console is not allowed when APP_ENV=production' : '',
+    c.databaseUrl ? '' : 'DATABASE_URL is required when APP_ENV=production',
+  ].filter(Boolean);
 }
 
 /**

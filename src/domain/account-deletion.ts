@@ -1,7 +1,8 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { usersRepo } from '../storage/repositories/users.ts';
-import { type AccountService, pinCheckRefusal } from './accounts.ts';
+import { pinCheckRefusal } from './account-errors.ts';
+import type { AccountService } from './accounts.ts';
 import { fieldError, noSuchUser } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import type { SessionService } from './sessions.ts';

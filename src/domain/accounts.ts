@@ -6,8 +6,9 @@ import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import { clearPinFailures, type PinHolder, takePinAttempt } from '../storage/rules/pin-lock.ts';
 import { resetPinOfPhone } from '../storage/rules/pin-reset.ts';
 import type { AccessTokens } from './access-tokens.ts';
+import { accountLocked, handleTaken, lockedByOperator } from './account-errors.ts';
 import { maskIp, parseDevice } from './device.ts';
-import { DomainError, fieldError, invalidCredentials, noSuchUser } from './errors.ts';
+import { fieldError, invalidCredentials } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import { assertAcceptableHandle } from './handle-rules.ts';
 import type { OtpService } from './otp.ts';
@@ -239,24 +240,3 @@ export class AccountService {
     return this.restTokens(rotated.userId, rotated.sessionId, rotated.refreshToken);
   }
 }
-
-/**
- * P88: why a statement that acts on a PIN check (`pin_version = $n`) wrote nothing: the account is gone, or its
- * PIN was set again since the check, so the PIN given is not the account's any more.
- */
-export async function pinCheckRefusal(q: Queryable, userId: string): Promise<DomainError> {
-  return (await usersRepo.findLiveById(q, userId)) ? invalidCredentials() : noSuchUser();
-}
-
-const handleTaken = () =>
-  new DomainError('HANDLE_TAKEN', 'this handle is already in use', { field: 'handle' });
-const lockedByOperator = () =>
-  new DomainError('ACCOUNT_LOCKED', 'this account is locked; contact support', { locked_until: null });
-const accountLocked = (until: Date | null) =>
-  new DomainError(
-    'ACCOUNT_LOCKED',
-    'too many wrong PINs; the account is locked for a while, or reset the PIN',
-    {
-      locked_until: until?.toISOString() ?? null,
-    },
-  );

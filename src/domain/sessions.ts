@@ -11,10 +11,14 @@ import { DomainError, fieldError } from './errors.ts';
 import { type Events, payloads, type SessionRevokeReason } from './events.ts';
 import { isUuid } from './ids.ts';
 import { wholeNumberParam } from './paging.ts';
+import {
+  invalidRefreshToken,
+  REFRESH_TOKEN_TTL_SECONDS,
+  type RotatedRefreshToken,
+  rotateRefreshToken,
+} from './refresh-rotation.ts';
 import type { RefreshToken, RefreshTokenCodec } from './refresh-tokens.ts';
 
-/** D16 */
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 /** P73: GET /sessions answers at most this many sessions a page (and by default). */
 export const SESSIONS_PAGE_MAX = 100;
 
@@ -41,9 +45,6 @@ export interface OpenedSession {
   session: SessionRow;
   refreshToken: string;
 }
-
-const invalidRefreshToken = () =>
-  new DomainError('INVALID_REFRESH_TOKEN', 'refresh token is invalid, expired or revoked');
 
 /** D15-D17: sessions, their refresh-token families, rotation and revocation. */
 export class SessionService {
@@ -105,54 +106,16 @@ export class SessionService {
   }
 
   /** D16: rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */
-  async rotate(
-    token: unknown,
-    clientId: string,
-  ): Promise<{ userId: string; sessionId: string; scope: string; refreshToken: string }> {
-    const presented = this.d.refreshTokens.parse(token);
-    if (!presented) throw invalidRefreshToken();
-    const now = this.d.clock.now();
-    const next = this.d.refreshTokens.successor(presented);
-    const nextHash = sha256(next.value);
-    const outcome = await this.d.rotations.rotate({
-      id: presented.sessionId,
+  rotate(token: unknown, clientId: string): Promise<RotatedRefreshToken> {
+    return rotateRefreshToken(
+      {
+        ...this.d,
+        endSession: (sessionId) =>
+          this.d.db.transaction((tx) => this.revoke(tx, sessionId, 'refresh_token_reuse')),
+      },
+      token,
       clientId,
-      generation: presented.generation,
-      hash: sha256(presented.value),
-      nextHash,
-      now,
-      expiresAt: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
-    });
-    if (outcome.rotated) {
-      const { session } = outcome;
-      return {
-        userId: session.user_id,
-        sessionId: session.id,
-        scope: session.scope,
-        refreshToken: next.value,
-      };
-    }
-    switch (outcome.reason) {
-      case 'invalid':
-        throw invalidRefreshToken();
-      case 'repeat_within_grace': {
-        // The successor made with whichever key-encryption key made the head (before or after a change, P99).
-        const s = outcome.session;
-        const repeat = this.d.refreshTokens
-          .successors(presented)
-          .find((t) => sha256(t.value) === s.refresh_hash);
-        if (repeat) return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: repeat.value };
-        return this.endReusedFamily(s.id);
-      }
-      case 'reused':
-        return this.endReusedFamily(outcome.session.id);
-    }
-  }
-
-  /** Reuse of a rotated token: the family is compromised, so the whole session goes. */
-  private async endReusedFamily(sessionId: string): Promise<never> {
-    await this.d.db.transaction((tx) => this.revoke(tx, sessionId, 'refresh_token_reuse'));
-    throw invalidRefreshToken();
+    );
   }
 
   /**

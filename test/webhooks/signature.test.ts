@@ -100,11 +100,11 @@ describe('webhook signatures (spec "Delivery format", D32)', () => {
   });
 });
 
-describe("the README's receiver example runs outside the repository", () => {
+describe("the webhooks guide's receiver example runs outside the repository", () => {
   test('with standardwebhooks installed beside it, it verifies a delivery and refuses a forged one', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const example = /A receiver checks each request[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
-    assert.ok(example, 'the README has the example');
+    const guide = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+    const example = /A receiver checks each request[\s\S]*?```js\n([\s\S]*?)```/.exec(guide)?.[1];
+    assert.ok(example, 'the guide has the example');
     // A project of its own in a temporary directory, as a reader would make one after `npm install standardwebhooks`.
     const dir = mkdtempSync(join(tmpdir(), 'callsign-receiver-'));
     mkdirSync(join(dir, 'node_modules'));

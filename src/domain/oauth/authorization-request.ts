@@ -59,6 +59,38 @@ const single = (q: Record<string, unknown>, name: string): string | undefined | 
   return typeof v === 'string' && v !== '' ? v : undefined;
 };
 
+/**
+ * Why the request's parameters cannot be read as such: a parameter sent twice, U+0000 in one, or a request
+ * object (OIDC Core §6.1-6.2, §3.1.2.6: not supported, and a client is told so rather than having its signed
+ * parameters silently ignored). An [error, description] pair, or undefined.
+ */
+function malformedParameter(q: Record<string, unknown>): [string, string] | undefined {
+  for (const name of REDIRECTED_PARAMETERS) {
+    const value = single(q, name);
+    if (value === null) return ['invalid_request', `${name} was sent more than once`];
+    if (value?.includes('\u0000')) return ['invalid_request', `${name} must not contain U+0000`];
+  }
+  if (q.request !== undefined)
+    return ['request_not_supported', 'request objects are not supported; send the parameters as such'];
+  if (q.request_uri !== undefined)
+    return ['request_uri_not_supported', 'request_uri is not supported; send the parameters as such'];
+  return undefined;
+}
+
+/** The parameters whose errors go back to the client by redirect, once it and its redirect URI are known. */
+const REDIRECTED_PARAMETERS = [
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'nonce',
+  'prompt',
+  'max_age',
+  'login_hint',
+  'id_token_hint',
+];
+
 /** Spec "GET {auth_url}/authorize" checked in the order of D24. */
 export async function checkAuthorizationRequest(
   q: Record<string, unknown>,
@@ -82,28 +114,8 @@ export async function checkAuthorizationRequest(
     ok: false,
     redirect: { redirectUri, error, description, state },
   });
-  for (const name of [
-    'response_type',
-    'scope',
-    'state',
-    'code_challenge',
-    'code_challenge_method',
-    'nonce',
-    'prompt',
-    'max_age',
-    'login_hint',
-    'id_token_hint',
-  ]) {
-    const value = single(q, name);
-    if (value === null) return fail('invalid_request', `${name} was sent more than once`);
-    if (value?.includes('\u0000')) return fail('invalid_request', `${name} must not contain U+0000`);
-  }
-  // OIDC Core §6.1-6.2, §3.1.2.6: request objects are not supported, and a client is told so rather
-  // than having its signed parameters silently ignored.
-  if (q.request !== undefined)
-    return fail('request_not_supported', 'request objects are not supported; send the parameters as such');
-  if (q.request_uri !== undefined)
-    return fail('request_uri_not_supported', 'request_uri is not supported; send the parameters as such');
+  const malformed = malformedParameter(q);
+  if (malformed) return fail(...malformed);
   if (single(q, 'response_type') !== 'code') {
     return single(q, 'response_type') === undefined
       ? fail('invalid_request', 'response_type is required')

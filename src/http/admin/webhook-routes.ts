@@ -94,6 +94,11 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
       return reply.status(202).send({ ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) });
     },
   );
+  webhookDeliveryRoutes(app, c);
+}
+
+/** An endpoint's delivery log, and replays of its deliveries. */
+export function webhookDeliveryRoutes(app: FastifyInstance, c: Container) {
   app.get(
     '/webhook-endpoints/:id/deliveries',
     {

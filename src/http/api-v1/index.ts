@@ -15,6 +15,39 @@ import { apiErrorHandler } from './api-errors.ts';
 const tags = ['API v1'];
 const security = [{ bearer: [] }];
 
+/** A user token's holder; an API key is no user (invalid_token). */
+async function holder(c: Container, request: FastifyRequest, reply: FastifyReply) {
+  const token = bearerToken(request);
+  if (token?.startsWith('csk_'))
+    throw new OAuthError('invalid_token', 'a server API key cannot act as a user; send a user access token');
+  const { user, scope, authTime } = await c.oauthTokens.holderOf(token);
+  await countRequest(c, reply, [['api_v1_user', user.id]]);
+  return { userId: user.id, scope, user, authTime };
+}
+/** A live server API key; a user token is valid but not allowed here (insufficient_scope). */
+async function server(c: Container, request: FastifyRequest, reply: FastifyReply) {
+  const token = bearerToken(request);
+  const key = token?.startsWith('csk_') ? await c.clients.authenticateApiKey(token) : undefined;
+  if (key) return countRequest(c, reply, [['api_v1_key', key.id]]);
+  if (token && !token.startsWith('csk_')) {
+    await c.oauthTokens.holderOf(token);
+    throw new OAuthError('insufficient_scope', 'this needs a server API key');
+  }
+  throw new OAuthError('invalid_token', 'send a server API key as a bearer token');
+}
+
+const me = (u: UserRow, scope: string) =>
+  scopedUser(u, scope, [
+    'id',
+    'phone',
+    'name',
+    'email',
+    'avatar_url',
+    'kyc_status',
+    'kyc_country',
+    'created_at',
+  ]);
+
 /** Spec "/api/v1": plain JSON bodies; a user access token on /me paths, a server API key on the others (D23). */
 export async function apiV1Surface(app: FastifyInstance, c: Container) {
   app.setErrorHandler(apiErrorHandler);
@@ -38,47 +71,20 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     if (request.method !== 'OPTIONS') await countRequest(c, reply, [['api_v1_address', request.ip]]);
   });
 
-  /** A user token's holder; an API key is no user (invalid_token). */
-  const holder = async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = bearerToken(request);
-    if (token?.startsWith('csk_'))
-      throw new OAuthError(
-        'invalid_token',
-        'a server API key cannot act as a user; send a user access token',
-      );
-    const { user, scope, authTime } = await c.oauthTokens.holderOf(token);
-    await countRequest(c, reply, [['api_v1_user', user.id]]);
-    return { userId: user.id, scope, user, authTime };
-  };
-  /** A live server API key; a user token is valid but not allowed here (insufficient_scope). */
-  const server = async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = bearerToken(request);
-    const key = token?.startsWith('csk_') ? await c.clients.authenticateApiKey(token) : undefined;
-    if (key) return countRequest(c, reply, [['api_v1_key', key.id]]);
-    if (token && !token.startsWith('csk_')) {
-      await c.oauthTokens.holderOf(token);
-      throw new OAuthError('insufficient_scope', 'this needs a server API key');
-    }
-    throw new OAuthError('invalid_token', 'send a server API key as a bearer token');
-  };
+  // D22: the avatar is a multipart field `file`, at most 5 MiB, recognised by content.
+  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0 } });
+  userRoutes(app, c);
+  avatarRoutes(app, c);
+  serverRoutes(app, c);
+}
 
-  const me = (u: UserRow, scope: string) =>
-    scopedUser(u, scope, [
-      'id',
-      'phone',
-      'name',
-      'email',
-      'avatar_url',
-      'kyc_status',
-      'kyc_country',
-      'created_at',
-    ]);
-
+/** The token holder's own account: read, change, delete. */
+export function userRoutes(app: FastifyInstance, c: Container) {
   app.get(
     '/users/me',
     { schema: { tags, security, summary: 'The token holder (fields by scope, D20)' } },
     async (request, reply) => {
-      const h = await holder(request, reply);
+      const h = await holder(c, request, reply);
       return me(await c.apiUsers.me(h.userId), h.scope);
     },
   );
@@ -98,7 +104,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      const h = await holder(request, reply);
+      const h = await holder(c, request, reply);
       const u = await c.apiUsers.update(h.userId, h.scope, request.body as Record<string, unknown>);
       return scopedUser(u, h.scope, ['id', 'phone', 'name', 'email', 'updated_at']);
     },
@@ -108,7 +114,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     '/users/me/metadata',
     { schema: { tags, security, summary: 'JSON Merge Patch of metadata (RFC 7396; scope profile:write)' } },
     async (request, reply) => {
-      const h = await holder(request, reply);
+      const h = await holder(c, request, reply);
       return { metadata: await c.apiUsers.patchMetadata(h.userId, h.scope, request.body) };
     },
   );
@@ -124,19 +130,20 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      const h = await holder(request, reply);
+      const h = await holder(c, request, reply);
       await c.apiUsers.delete(h, (request.body ?? {}) as Record<string, unknown>);
       return reply.status(204).send();
     },
   );
+}
 
-  // Issue 5, D22: multipart field `file`, at most 5 MiB, recognised by content; answers {avatar_url}.
-  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0 } });
+/** The token holder's profile picture. */
+export function avatarRoutes(app: FastifyInstance, c: Container) {
   app.post(
     '/users/me/avatar',
     { schema: { tags, security, summary: 'Upload the profile picture (multipart field "file")' } },
     async (request, reply) => {
-      const h = await holder(request, reply);
+      const h = await holder(c, request, reply);
       requireScope(h.scope, 'profile:write');
       let file: Buffer;
       try {
@@ -161,18 +168,21 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
     '/users/me/avatar',
     { schema: { tags, security, summary: 'Remove the profile picture' } },
     async (request, reply) => {
-      const h = await holder(request, reply);
+      const h = await holder(c, request, reply);
       requireScope(h.scope, 'profile:write');
       await c.avatars.remove(h.userId);
       return reply.status(204).send();
     },
   );
+}
 
+/** Users, server to server (an API key). */
+export function serverRoutes(app: FastifyInstance, c: Container) {
   app.get(
     '/users/:id',
     { schema: { tags, security, summary: 'A user, server to server' } },
     async (request, reply) => {
-      await server(request, reply);
+      await server(c, request, reply);
       const u = await c.apiUsers.byId((request.params as { id: string }).id);
       return {
         id: u.id,
@@ -200,7 +210,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      await server(request, reply);
+      await server(c, request, reply);
       const page = await c.apiUsers.byPhone(request.query as Record<string, unknown>);
       return {
         data: page.data.map((u) => ({

@@ -60,7 +60,11 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     });
   }
 
-  // Users
+  userPages(app, ctx);
+}
+
+/** Users: search, look, revoke a session; the operators' trail. */
+export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console/users', hide, async (request, reply) => {
     const q = one((request.query as Form).q).trim();
     const found = q

@@ -27,15 +27,16 @@ const clientBody = (f: Form) => ({
   post_logout_redirect_uris: lines(one(f.post_logout_redirect_uris)),
 });
 
+/** A log of sends (webhook deliveries, back-channel logouts): its newest 100, of the page's `?status=`. */
+const sendLog = async (ctx: ConsoleContext, request: FastifyRequest, path: string) => {
+  const status = one((request.query as Form).status) || undefined;
+  const query = `limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`;
+  const res = await ctx.api(request, 'GET', `${path}?${query}`);
+  return { status, rows: res.body.data ?? [] };
+};
+
 /** Overview, clients, API keys and webhooks: what integrators are given. */
 export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
-  /** A log of sends (webhook deliveries, back-channel logouts): its newest 100, of the page's `?status=`. */
-  const sendLog = async (request: FastifyRequest, path: string) => {
-    const status = one((request.query as Form).status) || undefined;
-    const query = `limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`;
-    const res = await ctx.api(request, 'GET', `${path}?${query}`);
-    return { status, rows: res.body.data ?? [] };
-  };
   app.get('/console', hide, async (request, reply) =>
     ctx.page(
       reply,
@@ -43,7 +44,13 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     ),
   );
 
-  // Clients (D19)
+  clientPages(app, ctx);
+  apiKeyPages(app, ctx);
+  webhookPages(app, ctx);
+}
+
+/** Clients: register, change, delete, and their back-channel logouts. */
+export function clientPages(app: FastifyInstance, ctx: ConsoleContext) {
   const clients = async (request: FastifyRequest) => (await ctx.api(request, 'GET', '/clients')).body.data;
   app.get('/console/clients', hide, async (request, reply) =>
     ctx.page(reply, clientsPage(ctx.frame(request, '/console/clients'), await clients(request))),
@@ -74,7 +81,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     const id = param(request);
     const [client, logouts] = await Promise.all([
       ctx.api(request, 'GET', `/clients/${id}`),
-      sendLog(request, `/clients/${id}/backchannel-logouts`),
+      sendLog(ctx, request, `/clients/${id}/backchannel-logouts`),
     ]);
     if (client.status !== 200) return undefined;
     return clientEditPage(
@@ -110,6 +117,10 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   });
 
   // API keys (D23)
+}
+
+/** Server API keys: create, revoke. */
+export function apiKeyPages(app: FastifyInstance, ctx: ConsoleContext) {
   const keys = async (request: FastifyRequest) => (await ctx.api(request, 'GET', '/api-keys')).body.data;
   app.get('/console/api-keys', hide, async (request, reply) =>
     ctx.page(reply, keysPage(ctx.frame(request, '/console/api-keys'), await keys(request))),
@@ -127,6 +138,10 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   });
 
   // Webhooks (D32)
+}
+
+/** Webhook endpoints: add, change, roll the secret, test, delete; replays of deliveries. */
+export function webhookPages(app: FastifyInstance, ctx: ConsoleContext) {
   const endpoints = async (request: FastifyRequest) =>
     (await ctx.api(request, 'GET', '/webhook-endpoints')).body.data;
   const endpointBody = (f: Form) => ({
@@ -156,7 +171,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
     const id = param(request);
     const [endpoint, deliveries] = await Promise.all([
       ctx.api(request, 'GET', `/webhook-endpoints/${id}`),
-      sendLog(request, `/webhook-endpoints/${id}/deliveries`),
+      sendLog(ctx, request, `/webhook-endpoints/${id}/deliveries`),
     ]);
     if (endpoint.status !== 200) return undefined;
     return endpointPage(

@@ -8,31 +8,32 @@ import { described } from '../described.ts';
 import { errorPage, type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
-import { type Body, PageError, type PageState, pageFlow } from './page-flow.ts';
+import { type Body, PageError, type PageFlow, type PageState, pageFlow } from './page-flow.ts';
 import { signupRoutes } from './signup-routes.ts';
+
+/** The authorization request's parameters (RFC 6749 §4.1.1, OIDC Core §3.1.2.1), as documented. */
+const authorizationParams = described({
+  response_type: 'code',
+  client_id: 'the registered client',
+  redirect_uri: "exactly one of the client's registered redirect URIs",
+  scope:
+    "space-separated: openid, profile, profile:write, phone, email, kyc, account:delete (within the client's scopes)",
+  state: 'returned unchanged on the redirect',
+  code_challenge: 'BASE64URL(SHA-256(code_verifier)), 43 characters',
+  code_challenge_method: 'S256 (plain is refused)',
+  nonce: 'optional, echoed into the ID token',
+  prompt: 'optional (OIDC): none, login, consent, select_account, create',
+  id_token_hint: 'optional (OIDC): an ID token this client was given; the user it expects',
+  request: 'not supported: answered request_not_supported',
+  request_uri: 'not supported: answered request_uri_not_supported',
+  max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
+  login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
+});
 
 /** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24, D25, D38). */
 export function authorizeRoutes(app: FastifyInstance, c: Container) {
   const flow = pageFlow(c);
-  const { cookie, html, redirectTo, limit, csrfOf, formState, sealed, proceed, signedIn, retry } = flow;
-
-  const authorizationParams = described({
-    response_type: 'code',
-    client_id: 'the registered client',
-    redirect_uri: "exactly one of the client's registered redirect URIs",
-    scope:
-      "space-separated: openid, profile, profile:write, phone, email, kyc, account:delete (within the client's scopes)",
-    state: 'returned unchanged on the redirect',
-    code_challenge: 'BASE64URL(SHA-256(code_verifier)), 43 characters',
-    code_challenge_method: 'S256 (plain is refused)',
-    nonce: 'optional, echoed into the ID token',
-    prompt: 'optional (OIDC): none, login, consent, select_account, create',
-    id_token_hint: 'optional (OIDC): an ID token this client was given; the user it expects',
-    request: 'not supported: answered request_not_supported',
-    request_uri: 'not supported: answered request_uri_not_supported',
-    max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
-    login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
-  });
+  const { cookie, html, redirectTo, limit, csrfOf, sealed, proceed } = flow;
 
   /** An authorization request, from the query of a GET or the form of a POST (OIDC Core §3.1.2.1). */
   const authorize = async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
@@ -102,6 +103,17 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     },
   );
 
+  signinRoutes(app, c, flow);
+  signupRoutes(app, c, flow);
+  consentRoutes(app, c, flow);
+  logoutRoutes(app, c, (request) => limit(request));
+
+  app.setErrorHandler(pageErrorHandler(flow));
+}
+
+/** The sign-in form: phone and PIN, under the REST surface's limits and lock. */
+function signinRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
+  const { limit, formState, signedIn, retry } = flow;
   app.post('/authorize/signin', { schema: { hide: true } }, async (request, reply) => {
     const { st, ctx } = await formState(request);
     const body = request.body as Body;
@@ -121,10 +133,11 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       return retry(reply, err, (error) => signInPage({ ...ctx, error }, phone), st.req.redirectUri);
     }
   });
+}
 
-  signupRoutes(app, c, flow);
-  logoutRoutes(app, c, (request) => limit(request));
-
+/** The consent form: allow issues the code, deny answers access_denied. */
+function consentRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
+  const { redirectTo, limit, formState } = flow;
   app.post('/authorize/consent', { schema: { hide: true } }, async (request, reply) => {
     const { st } = await formState(request);
     if (!st.userId || st.authTime === undefined || st.pinVersion === undefined)
@@ -144,9 +157,11 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     );
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   });
+}
 
-  // Anything else that goes wrong shows the error page: the user is never handed a JSON body or a stack.
-  app.setErrorHandler((err, request, reply) => {
+/** Anything else that goes wrong shows the error page: the user is never handed a JSON body or a stack. */
+function pageErrorHandler({ html }: PageFlow) {
+  return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof PageError) return html(reply, err.status, errorPage(err.message));
     if (err instanceof DomainError && err.code === 'RATE_LIMITED')
       return html(reply, 429, errorPage('Too many attempts. Wait a while and try again.'));
@@ -156,5 +171,5 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
     if (status >= 400 && status < 500) return html(reply, status, errorPage('The request was malformed.'));
     request.log.error({ err }, 'authorization page failed');
     return html(reply, 500, errorPage('Something went wrong on our side. Try again later.'));
-  });
+  };
 }

@@ -66,7 +66,12 @@ export function userRoutes(app: FastifyInstance, c: Container) {
       ok(await c.deletion.deleteWithPin(me(request).userId, request.body as Record<string, unknown>)),
   );
 
-  // P74: a new phone number, proven by a code sent to it, then confirmed with that code and the PIN.
+  phoneChangeRoutes(app, c);
+  publicProfileRoutes(app, c);
+}
+
+/** A new phone number, proven by a code sent to it, then confirmed with that code and the PIN. */
+export function phoneChangeRoutes(app: FastifyInstance, c: Container) {
   app.post(
     '/users/me/phone',
     {
@@ -110,7 +115,10 @@ export function userRoutes(app: FastifyInstance, c: Container) {
     async (request) =>
       ok(restUser(await c.phoneChange.confirm(me(request).userId, request.body as Record<string, unknown>))),
   );
+}
 
+/** Public profiles and handle checks: no token. */
+export function publicProfileRoutes(app: FastifyInstance, c: Container) {
   app.get(
     '/users/@:handle',
     {

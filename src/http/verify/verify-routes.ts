@@ -19,6 +19,32 @@ import {
 const CSRF_COOKIE = 'callsign_verify_csrf';
 const FIELDS = ['csrf', 'country', 'birthday', 'document_kind'] as const;
 
+const params = { type: 'object', properties: { token: { type: 'string', maxLength: 100 } } };
+const schema = { tags: ['Hosted pages'], params, hide: true };
+
+/** The latest birthday the age check accepts, today. */
+const maxBirthday = (c: Container) => {
+  const d = c.clock.now();
+  d.setUTCFullYear(d.getUTCFullYear() - KYC_MIN_AGE);
+  return d.toISOString().slice(0, 10);
+};
+/** The path's token if its link can be used; otherwise the page saying why (or 429) is sent. */
+async function usableLink(
+  c: Container,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<string | undefined> {
+  if ((await c.rateLimiter.hit([['verify_page_address', request.ip]])).exceeded) {
+    sendPage(reply, 429, tooManyPage).header('Retry-After', '60');
+    return undefined;
+  }
+  const token = (request.params as { token: string }).token;
+  const link = await c.kyc.openLink(token);
+  if (!('problem' in link)) return token;
+  sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
+  return undefined;
+}
+
 /** The hosted verification page on {verify_url} (D38): GET shows the form, POST takes the submission. */
 export async function verifyPage(app: FastifyInstance, c: Container) {
   // Whatever goes wrong, the user sees a page, not a JSON dump.
@@ -37,29 +63,8 @@ export async function verifyPage(app: FastifyInstance, c: Container) {
     },
   });
   const secure = c.config.verifyUrl.startsWith('https:');
-  const params = { type: 'object', properties: { token: { type: 'string', maxLength: 100 } } };
-  const schema = { tags: ['Hosted pages'], params, hide: true };
-
-  const maxBirthday = () => {
-    const d = c.clock.now();
-    d.setUTCFullYear(d.getUTCFullYear() - KYC_MIN_AGE);
-    return d.toISOString().slice(0, 10);
-  };
-  /** The path's token if its link can be used; otherwise the page saying why (or 429) is sent. */
-  const usableLink = async (request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> => {
-    if ((await c.rateLimiter.hit([['verify_page_address', request.ip]])).exceeded) {
-      sendPage(reply, 429, tooManyPage).header('Retry-After', '60');
-      return undefined;
-    }
-    const token = (request.params as { token: string }).token;
-    const link = await c.kyc.openLink(token);
-    if (!('problem' in link)) return token;
-    sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
-    return undefined;
-  };
-
   app.get('/verify/:token', { schema }, async (request, reply) => {
-    const token = await usableLink(request, reply);
+    const token = await usableLink(c, request, reply);
     if (!token) return reply;
     const csrf = c.random.token(24);
     reply.header(
@@ -75,19 +80,19 @@ export async function verifyPage(app: FastifyInstance, c: Container) {
     return sendPage(
       reply,
       200,
-      verifyFormPage({ action: `/verify/${token}`, csrf, maxBirthday: maxBirthday() }),
+      verifyFormPage({ action: `/verify/${token}`, csrf, maxBirthday: maxBirthday(c) }),
     );
   });
 
   app.post('/verify/:token', { schema }, async (request, reply) => {
-    const token = await usableLink(request, reply);
+    const token = await usableLink(c, request, reply);
     if (!token) return reply;
     const csrf = parseCookies(request.headers.cookie ?? '')[CSRF_COOKIE] ?? '';
     const again = (status: number, error: string, values: Record<string, string> = {}) =>
       sendPage(
         reply,
         status,
-        verifyFormPage({ action: `/verify/${token}`, csrf, error, values, maxBirthday: maxBirthday() }),
+        verifyFormPage({ action: `/verify/${token}`, csrf, error, values, maxBirthday: maxBirthday(c) }),
       );
 
     const fields: Record<string, string> = {};

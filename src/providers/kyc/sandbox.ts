@@ -3,7 +3,7 @@ import type { KycDecision, KycProvider } from './kyc-provider.ts';
 
 /**
  * D31 `sandbox` (refused in production, D35): decides at once, by the day of the month of the date of birth,
- * so integrators can reach every outcome from their tests (README "Identity verification").
+ * so integrators can reach every outcome from their tests (docs/kyc.md).
  */
 const BY_DAY: Record<number, [RejectionReason, string]> = {
   1: ['document_unreadable', 'The document photo could not be read.'],

@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import type { AccessTokens } from '../domain/access-tokens.ts';
+import type { WebhookEndpointService } from '../domain/webhook-endpoints.ts';
+import { Metrics } from '../metrics.ts';
+import type { Clock } from '../providers/clock.ts';
+import type { Database } from '../storage/db.ts';
+import { webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
+import { WebhookSender } from '../webhooks/http-sender.ts';
+import { BackchannelLogoutWorker } from '../workers/backchannel-logout.ts';
+import { housekeeping } from '../workers/housekeeping.ts';
+import { purgeDeletedAccounts } from '../workers/purge-deleted-accounts.ts';
+import { WorkerRunner } from '../workers/runner.ts';
+import { WebhookDeliveryWorker } from '../workers/webhook-delivery.ts';
+
+export interface BackgroundParts {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  tokens: AccessTokens;
+  webhooks: WebhookEndpointService;
+  /** how webhooks reach receivers (tests give one with its own resolver or timeout) */
+  sender?: WebhookSender;
+}
+
+/** The work beside the requests: webhook deliveries, back-channel logouts, periodic jobs, and their metrics. */
+export function backgroundWork({
+  config,
+  db,
+  clock,
+  logger,
+  tokens,
+  webhooks,
+  sender: given,
+}: BackgroundParts) {
+  const sender = given ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
+  const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
+  const deliveries = new WebhookDeliveryWorker({
+    db,
+    clock,
+    logger,
+    sender,
+    signingSecrets: (e) => webhooks.signingSecrets(e),
+    onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
+  });
+  const backchannelLogouts = new BackchannelLogoutWorker({
+    db,
+    clock,
+    logger,
+    sender,
+    tokens,
+    onAttempt: (outcome) => metrics.backchannelLogoutAttempts.inc({ outcome }),
+  });
+  const worker = new WorkerRunner(
+    db,
+    clock,
+    logger,
+    [purgeDeletedAccounts(db), housekeeping(db, config)],
+    [deliveries, backchannelLogouts],
+  );
+  return { sender, metrics, deliveries, backchannelLogouts, worker };
+}

@@ -1,0 +1,81 @@
+import { availableParallelism } from 'node:os';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import type { Secrets } from '../config/secrets.ts';
+import type { AccessTokens } from '../domain/access-tokens.ts';
+import { AccountDeletionService } from '../domain/account-deletion.ts';
+import { AccountService } from '../domain/accounts.ts';
+import { ApiUserService } from '../domain/api-users.ts';
+import { AvatarService } from '../domain/avatars.ts';
+import type { Events } from '../domain/events.ts';
+import { OtpService } from '../domain/otp.ts';
+import { PhoneChangeService } from '../domain/phone-change.ts';
+import { PinHasher } from '../domain/pin-hasher.ts';
+import { ProfileService } from '../domain/profiles.ts';
+import type { PurposeKeys } from '../domain/purpose-keys.ts';
+import { RefreshTokenCodec } from '../domain/refresh-tokens.ts';
+import { SessionService } from '../domain/sessions.ts';
+import type { Clock } from '../providers/clock.ts';
+import type { Random } from '../providers/random.ts';
+import type { SmsProvider } from '../providers/sms/sms-provider.ts';
+import type { Database } from '../storage/db.ts';
+import { SessionRotations } from '../storage/session-rotations.ts';
+
+/** What every service is built from. */
+export interface Foundation {
+  config: Config;
+  secrets: Secrets;
+  logger: Logger;
+  db: Database;
+  clock: Clock;
+  random: Random;
+  events: Events;
+  tokens: AccessTokens;
+  sms: SmsProvider;
+  /** a purpose's keys, derived from KEY_ENCRYPTION_KEY (and its fallback while it changes) */
+  keysFor: (purpose: string) => PurposeKeys;
+}
+
+/** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
+export function identityServices(f: Foundation) {
+  const { config, db, clock, random, events, tokens, sms, logger } = f;
+  const otp = new OtpService({
+    db,
+    clock,
+    random,
+    sms,
+    testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
+    codeKeys: f.keysFor('otp-codes'),
+    enumerationProtection: config.enumerationProtection,
+  });
+  const sessions = new SessionService({
+    db,
+    clock,
+    random,
+    events,
+    refreshTokens: new RefreshTokenCodec(f.keysFor('refresh-successor'), f.keysFor('refresh-tag')),
+    rotations: new SessionRotations(db),
+  });
+  const accounts = new AccountService({
+    db,
+    clock,
+    random,
+    events,
+    otp,
+    // P56: the process's share of the cores (WEB_CONCURRENCY processes share them all).
+    pins: new PinHasher(
+      f.secrets.pinPepper,
+      Math.max(1, Math.ceil(availableParallelism() / config.webConcurrency)),
+      f.secrets.pinPepperFallback,
+    ),
+    sessions,
+    tokens,
+    firstPartyClientId: config.firstPartyClientId,
+  });
+  const profiles = new ProfileService({ db, clock, events });
+  const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
+  const phoneChange = new PhoneChangeService({ db, clock, events, otp, accounts, profiles, sms, logger });
+  const apiUsers = new ApiUserService({ db, clock, profiles, deletion });
+  const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
+  return { otp, sessions, accounts, profiles, deletion, phoneChange, apiUsers, avatars };
+}

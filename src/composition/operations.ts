@@ -1,0 +1,54 @@
+import { AdminUserService } from '../domain/admin-users.ts';
+import { ClientService } from '../domain/clients.ts';
+import { ConnectedApps } from '../domain/connected-apps.ts';
+import { ConsoleSessionService } from '../domain/console-sessions.ts';
+import { KycService } from '../domain/kyc/kyc.ts';
+import { AuthorizationService } from '../domain/oauth/authorization.ts';
+import { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
+import type { PurposeKeys } from '../domain/purpose-keys.ts';
+import type { SessionService } from '../domain/sessions.ts';
+import { WebhookEndpointService } from '../domain/webhook-endpoints.ts';
+import { manualKycProvider } from '../providers/kyc/kyc-provider.ts';
+import { sandboxKycProvider } from '../providers/kyc/sandbox.ts';
+import { CodeExchanges } from '../storage/code-exchanges.ts';
+import type { Foundation } from './identity.ts';
+
+/** The services of clients and operators: OAuth clients and tokens, webhooks, KYC, the console. */
+export function clientAndOperatorServices(
+  f: Foundation,
+  sessions: SessionService,
+  sealing: { webhookSecrets: PurposeKeys; kycPhotos: PurposeKeys },
+) {
+  const { config, db, clock, random, events, tokens } = f;
+  const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
+  const clients = new ClientService({ db, clock, random, sessions, allowPrivateNetworks });
+  const connectedApps = new ConnectedApps({ db, clock, sessions });
+  const webhooks = new WebhookEndpointService({
+    db,
+    clock,
+    random,
+    secretKeys: sealing.webhookSecrets,
+    allowPrivateNetworks,
+  });
+  const kyc = new KycService({
+    db,
+    clock,
+    random,
+    events,
+    // D31, D35: loadConfig refuses the sandbox in production
+    provider: config.kycProvider === 'sandbox' ? sandboxKycProvider : manualKycProvider,
+    verifyUrl: config.verifyUrl,
+    photoKeys: sealing.kycPhotos,
+  });
+  const codeExchanges = new CodeExchanges(db);
+  return {
+    clients,
+    connectedApps,
+    webhooks,
+    kyc,
+    authorization: new AuthorizationService({ db, clock, random }),
+    oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges }),
+    adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
+    consoleSessions: new ConsoleSessionService({ db, clock, random, adminToken: config.adminToken ?? '' }),
+  };
+}
