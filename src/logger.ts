@@ -23,7 +23,7 @@ export const REDACT_PATHS = [
  * Query parameters masked in a logged URL: every secret-bearing field (a client sending `?access_token=`), and
  * P98 the ones that carry a person: a phone number (`/api/v1/users?phone=`, the authorization page's
  * `login_hint`, the admin search `q`) or an ID token full of their claims (`id_token_hint`, on the logout
- * and, P111, on /authorize).
+ * and, on /authorize).
  * Bodies are not logged at all.
  */
 const MASKED_QUERY_FIELDS = new Set([

@@ -35,7 +35,7 @@ export function clientAndOperatorServices(
     clock,
     random,
     events,
-    // D31, D35: loadConfig refuses the sandbox in production
+    // D31: loadConfig refuses the sandbox in production
     provider: config.kycProvider === 'sandbox' ? sandboxKycProvider : manualKycProvider,
     verifyUrl: config.verifyUrl,
     photoKeys: sealing.kycPhotos,

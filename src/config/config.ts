@@ -157,7 +157,7 @@ function secretSettings(r: EnvReader): SecretSettings {
     keyEncryptionKey: r.key('KEY_ENCRYPTION_KEY'),
     keyEncryptionKeyFallback: r.key('KEY_ENCRYPTION_KEY_FALLBACK'),
   };
-  // P99, P114: the same secret twice is a change half made: the old one is nowhere, and nothing says so.
+  // P99: the same secret twice is a change half made: the old one is nowhere, and nothing says so.
   for (const [name, fallback, current] of [
     ['KEY_ENCRYPTION_KEY', secrets.keyEncryptionKeyFallback, secrets.keyEncryptionKey],
     ['PIN_PEPPER', secrets.pinPepperFallback, secrets.pinPepper],
@@ -190,7 +190,7 @@ function productionProblems(c: Config): string[] {
 /**
  * What the start-up banner reminds the operator of: P107, a key-encryption fallback is a change under way,
  * not a setting to keep. Data it sealed stays readable only while it is set, and a leaked old key keeps
- * opening what was not sealed again. P114: so is a PIN pepper fallback; a leaked old pepper protects the PINs
+ * opening what was not sealed again. So is a PIN pepper fallback; a leaked old pepper protects the PINs
  * still hashed with it no more.
  */
 export function configWarnings(config: Config): string[] {

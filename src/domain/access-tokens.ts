@@ -58,8 +58,8 @@ export class AccessTokens {
   };
 
   /**
-   * P68: an ID token of ours given back as `id_token_hint` (OIDC RP-Initiated Logout §2; on GET /authorize,
-   * P111): its signature and issuer must hold; an expired one still names its client and user. Undefined for
+   * P111: an ID token of ours given back as `id_token_hint` (on GET /authorize, and OIDC RP-Initiated Logout
+   * §2): its signature and issuer must hold; an expired one still names its client and user. Undefined for
    * anything else.
    */
   async idTokenHint(token: string): Promise<{ aud: string; sub: string } | undefined> {
@@ -80,8 +80,8 @@ export class AccessTokens {
   }
 
   /**
-   * Every token: RS256 with the current key's kid, typ JWT (D14; a logout token's own, P109), iss = BASE_URL;
-   * signed at once (P82).
+   * Every token: RS256 with the current key's kid, typ JWT (D14; a logout token's own), iss = BASE_URL;
+   * signed at once.
    */
   private sign(
     claims: Record<string, unknown>,

@@ -23,7 +23,7 @@ export interface AccountDeletionDeps {
 export class AccountDeletionService {
   constructor(private readonly d: AccountDeletionDeps) {}
 
-  /** D4, D26: confirmed by the phrase and the PIN (which counts toward the lock of D9). */
+  /** D4: confirmed by the phrase and the PIN (which counts toward the PIN lock). */
   async deleteWithPin(
     userId: string,
     body: Record<string, unknown>,
@@ -43,7 +43,7 @@ export class AccountDeletionService {
 
   /**
    * D4: unusable at once: every session revoked (account_deleted), user.deleted written, phone and handle
-   * free; the purge job removes the rows 30 days later. P88: confirmed by a PIN (`pinVersion`), only while
+   * free; the purge job removes the rows 30 days later. Confirmed by a PIN (`pinVersion`), only while
    * that PIN is still the account's.
    */
   async delete(userId: string, pinVersion?: number): Promise<{ deleted: true; hard_delete_at: string }> {

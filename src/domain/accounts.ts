@@ -167,7 +167,7 @@ export class AccountService {
   }
 
   /**
-   * P87, P114: a correct PIN whose hash was made with other parameters or another pepper than today's is
+   * P87: a correct PIN whose hash was made with other parameters or another pepper than today's is
    * hashed again with them (or, made before key ids and the current pepper's, only named).
    */
   private async rehashIfOutdated(user: UserRow, pin: string): Promise<void> {
@@ -188,9 +188,9 @@ export class AccountService {
   async signIn(body: Body, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
     const checked = await this.correctPin({ phone: e164 ?? parsePhone(body.phone).e164 }, body.pin);
-    // P51, P88: the account is held while its session opens. An operator's lock, a deletion or a PIN reset that
+    // P51: the account is held while its session opens. An operator's lock, a deletion or a PIN reset that
     // came during the PIN check (milliseconds of hashing) is seen here, or waits and then ends this session
-    // too. P80: the same statement resets D9's count.
+    // too. The same statement resets the count of wrong PINs.
     const held = await this.d.sessions.openForSignIn(
       this.sessionInput(checked.id, device, ip),
       checked.pin_version,

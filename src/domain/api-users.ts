@@ -60,7 +60,7 @@ export class ApiUserService {
     return this.d.profiles.get(userId).catch(toApiError);
   }
 
-  /** name (1-100), email (valid, unique), metadata (merged, D22): PATCH needs profile:write, and email to set email (D20). */
+  /** name (1-100), email (valid, unique), metadata (merged, D22): PATCH needs profile:write, and email to set email. */
   async update(userId: string, scope: string, body: Record<string, unknown>): Promise<UserRow> {
     requireScope(scope, 'profile:write');
     const allowed = ['name', 'email', 'metadata'];
@@ -90,7 +90,7 @@ export class ApiUserService {
     }
   }
 
-  /** D22: JSON Merge Patch (RFC 7396); the result must fit D13. */
+  /** D22: JSON Merge Patch (RFC 7396); the result must fit the metadata bounds. */
   async patchMetadata(userId: string, scope: string, body: unknown): Promise<Record<string, unknown>> {
     requireScope(scope, 'profile:write');
     try {
@@ -110,7 +110,7 @@ export class ApiUserService {
     return merged;
   }
 
-  /** D4 through the OAuth surface: `{confirm: true}`, account:delete and a recent sign-in (D20). */
+  /** D4 through the OAuth surface: `{confirm: true}`, account:delete and a recent sign-in. */
   async delete(
     holder: { userId: string; scope: string; authTime: Date },
     body: Record<string, unknown>,

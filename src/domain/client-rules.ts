@@ -87,8 +87,8 @@ const listOf = (value: unknown, field: string, allowed: readonly string[], fallb
 };
 
 /**
- * D19, D36 (RFC 7591 names, and OIDC Back-Channel Logout 1.0 §2.2's): validates a client registration and
- * fills its defaults. The logout URI is called by this service, so D33's rules for webhook URLs hold.
+ * D19 (RFC 7591 names, and OIDC Back-Channel Logout 1.0 §2.2's): validates a client registration and
+ * fills its defaults. The logout URI is called by this service, so the rules for webhook URLs hold.
  */
 export function parseClientSpec(
   body: Record<string, unknown>,

@@ -18,7 +18,7 @@ export interface ClientDeps {
   clock: Clock;
   random: Random;
   sessions: SessionService;
-  /** D33: whether a back-channel logout URI may be http or a private address (P109) */
+  /** D33: whether a back-channel logout URI may be http or a private address */
   allowPrivateNetworks: boolean;
 }
 
@@ -31,7 +31,7 @@ const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}
  */
 export const CLIENT_CACHE_SECONDS = 5;
 
-/** D19, D23, D36: client applications and server API keys. Secrets are shown once and stored hashed. */
+/** D19: client applications and server API keys. Secrets are shown once and stored hashed. */
 export class ClientService {
   #cache = new Map<string, { client: ClientRow; until: number }>();
   #origins: { origins: Set<string>; until: number } | undefined;
@@ -70,7 +70,7 @@ export class ClientService {
 
   /**
    * P67: whether a browser app on this origin may read the answers of the OAuth endpoints: it is the origin
-   * of a live client's redirect URI. Remembered like clients (P55), and forgotten on any change here.
+   * of a live client's redirect URI. Remembered like clients, and forgotten on any change here.
    */
   async isWebOrigin(origin: string): Promise<boolean> {
     const now = this.d.clock.now().getTime();

@@ -1,6 +1,6 @@
 import { DomainError, fieldError } from './errors.ts';
 
-// D11: names an integrator's UI or a support desk would be impersonated with. (D11's "me" is already
+// D11: names an integrator's UI or a support desk would be impersonated with. (The reserved "me" is already
 // refused by the 3-character minimum.)
 const RESERVED = new Set([
   'admin',

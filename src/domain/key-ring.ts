@@ -70,7 +70,7 @@ export class KeyRing {
   }
 
   /**
-   * D25, D36: a new signing key; the old one keeps verifying until its tokens have expired. P97: published at
+   * D25: a new signing key; the old one keeps verifying until its tokens have expired. Published at
    * once, signing from `signs_from`, NEXT_KEY_PUBLISHED_SECONDS on (or at once with `immediate`, for a key
    * that must stop signing now: verifiers that cached the JWKS then refuse new tokens until they fetch it
    * again); the keys before it sign until then.

@@ -66,7 +66,7 @@ export class OtpService {
     return this.sendCode(e164 ?? parsePhone(phoneInput).e164, parsePurpose(purposeInput));
   }
 
-  /** D6: a new code for a normalised phone; sign-up and a phone change (P74) need a number nobody has. */
+  /** D6: a new code for a normalised phone; sign-up and a phone change need a number nobody has. */
   async sendCode(phone: string, purpose: OtpPurpose): Promise<{ expires_in: number; message: string }> {
     const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));

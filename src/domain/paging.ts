@@ -16,7 +16,7 @@ export function wholeNumberParam(
   return n >= min && n <= max ? n : undefined;
 }
 
-/** A send's states in a log of sends (webhook deliveries, D32; back-channel logouts, P109). */
+/** A send's states in a log of sends (webhook deliveries, D32; back-channel logouts). */
 export const SEND_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 

@@ -37,7 +37,7 @@ export class PhoneChangeService {
 
   /**
    * Step 1: a code to the new number (D6's rules; like sign-up, no live account may have it). `e164`: the
-   * number, when the caller has already parsed it (P86).
+   * number, when the caller has already parsed it.
    */
   async start(
     userId: string,
@@ -52,8 +52,8 @@ export class PhoneChangeService {
   }
 
   /**
-   * Step 2: the PIN first (an attempt toward D9's lock, as on deletion, P18), then, in one transaction, the
-   * code (D6: 5 evaluations; a match is used up) and the move with its user.updated.
+   * Step 2: the PIN first (an attempt toward D9's lock, as on deletion), then, in one transaction, the
+   * code (5 evaluations; a match is used up) and the move with its user.updated.
    * Sessions stay: the user is the same. The previous number is told afterwards.
    */
   async confirm(userId: string, body: Record<string, unknown>): Promise<UserRow> {

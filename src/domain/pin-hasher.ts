@@ -3,7 +3,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { hmac } from './crypto.ts';
 
 // D8: argon2id over HMAC-SHA256(pepper, PIN). The pepper lives outside the database, so a stolen table
-// alone cannot be brute-forced over the 10^6 PIN space. P87: of the five argon2id configurations OWASP lists
+// alone cannot be brute-forced over the 10^6 PIN space. Of the five argon2id configurations OWASP lists
 // as equal defense, the one with the least memory, 7 MiB, t=5, p=1 (Keycloak's default too): two hashes at
 // once of the 19 MiB one (t=2) overflowed the cores' shared cache and cost nearly twice the CPU.
 // (Algorithm is a const enum, which type-stripping cannot inline: 2 is Algorithm.Argon2id.)
@@ -91,7 +91,7 @@ export class PinHasher {
     return keyId === null ? this.#held : this.#held.filter((p) => p.keyId === keyId);
   }
 
-  /** P87, P114: whether `stored` was made with today's parameters and pepper. */
+  /** P87: whether `stored` was made with today's parameters and pepper. */
   isCurrent(stored: string): boolean {
     return stored.startsWith(`${PARAMS},keyid=${this.#current.keyId}$`);
   }

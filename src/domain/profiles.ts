@@ -29,7 +29,7 @@ export class ProfileService {
     return user;
   }
 
-  /** PATCH /users/me (D12, D13). */
+  /** PATCH /users/me (D12). */
   update(userId: string, body: Record<string, unknown>): Promise<UserRow> {
     return this.apply(userId, parseProfilePatch(body));
   }

@@ -14,7 +14,7 @@ const SECRET = /^[A-Za-z0-9_-]{43}$/; // 256 bits, base64url
 const GENERATION = /^(0|[1-9][0-9]{0,8})$/; // below 10^9: fits the integer column, and a successor still parses
 
 /**
- * P59: `<session id>.<generation>.<secret>.<tag>`. The first secret is 256 random bits (D16); each successor's
+ * P59: `<session id>.<generation>.<secret>.<tag>`. The first secret is 256 random bits; each successor's
  * is an HMAC of its predecessor, so a repeat within the grace window gets the very same new token without
  * it being stored. The tag, an HMAC of the rest, proves the token is ours: an earlier generation of a session
  * is recognised as reuse without the session keeping every token it ever had, and nobody who merely knows a
@@ -39,7 +39,7 @@ export class RefreshTokenCodec {
   }
 
   /**
-   * The successor as each key-encryption key makes it, the current key's first (P99): a repeat within D16's
+   * The successor as each key-encryption key makes it, the current key's first (P99): a repeat within its
    * grace is answered with the successor the first presentation got, though an instance that still made
    * tokens with the fallback rotated it.
    */

@@ -46,7 +46,7 @@ export interface OpenedSession {
   refreshToken: string;
 }
 
-/** D15-D17: sessions, their refresh-token families, rotation and revocation. */
+/** D15-Sessions, their refresh-token families, rotation and revocation. */
 export class SessionService {
   constructor(private readonly d: SessionDeps) {}
 
@@ -60,7 +60,7 @@ export class SessionService {
   }
 
   /**
-   * P51, P80, P88: a sign-in's session, opened only for a live account the operator has not locked and whose
+   * P51: a sign-in's session, opened only for a live account the operator has not locked and whose
    * PIN is still the one checked (`pinVersion`), in one statement that also resets the count of wrong PINs.
    */
   async openForSignIn(
@@ -130,7 +130,7 @@ export class SessionService {
   }
 
   /**
-   * P72: the live session (D15) whose current refresh token this is; an earlier generation, though ours, is
+   * P72: the live session whose current refresh token this is; an earlier generation, though ours, is
    * not. Only a look: nothing rotates and nothing is revoked.
    */
   async ofLiveRefreshToken(token: unknown): Promise<SessionRow | undefined> {
@@ -156,7 +156,7 @@ export class SessionService {
     return this.announceRevoked(tx, revoked, reason);
   }
 
-  /** P102: every session of the user with this client, as the user's own revocation (D34 `user_revoked`). */
+  /** P102: every session of the user with this client, as the user's own revocation (`user_revoked`). */
   async revokeAllOfUserClient(tx: Queryable, userId: string, clientId: string): Promise<SessionRow[]> {
     const now = this.d.clock.now();
     const revoked = await sessionsRepo.revokeAllOfUserClient(tx, userId, clientId, 'user_revoked', now);
@@ -180,8 +180,8 @@ export class SessionService {
   }
 
   /**
-   * D17, D18: the caller's own active session only; anything else is NOT_FOUND. By the user
-   * (`user_revoked`) or by the operator (`admin`), D34.
+   * D17: the caller's own active session only; anything else is NOT_FOUND. By the user
+   * (`user_revoked`) or by the operator (`admin`).
    */
   async revokeOwn(
     userId: string,

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { fieldError } from './errors.ts';
 
-// D33: which addresses a webhook (or a back-channel logout, P109) may connect to. Three kinds: public
+// D33: which addresses a webhook (or a back-channel logout) may connect to. Three kinds: public
 // (always allowed), private (allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true) and never (link-local,
 // cloud metadata, and addresses that are not a single reachable host). Checked on every resolved address at
 // send time.
@@ -69,7 +69,7 @@ export const addressAllowed = (address: string, allowPrivate: boolean) => {
 };
 
 /**
- * D33: an address this service will POST to (a webhook endpoint, a back-channel logout URI, P109): https
+ * D33: an address this service will POST to (a webhook endpoint, a back-channel logout URI): https
  * only (http and private literal addresses only where allowed), no credentials, no fragment. Names are
  * resolved and checked again at every send, since DNS can change.
  */

@@ -28,7 +28,7 @@ const MAX_ROLL_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
 
-/** D32, D36: the operator's side of webhooks: endpoints, their secrets, the delivery log and replays. */
+/** D32: the operator's side of webhooks: endpoints, their secrets, the delivery log and replays. */
 export class WebhookEndpointService {
   constructor(private readonly d: WebhookEndpointDeps) {}
 

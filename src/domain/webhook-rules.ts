@@ -34,7 +34,7 @@ const ALL = '*';
 
 /**
  * The admin API's endpoint body (D36). `events` lists event types of the catalogue, or `["*"]` (the
- * default) for all; the url as parseOutboundUrl says (D33).
+ * default) for all; the url as parseOutboundUrl says.
  */
 export function parseEndpointSpec(
   body: Record<string, unknown>,

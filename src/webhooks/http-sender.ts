@@ -27,9 +27,9 @@ export interface SenderOptions {
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /**
- * POSTs one signed envelope (or a back-channel logout, P109, with its own headers). D33: the host is
+ * POSTs one signed envelope (or a back-channel logout, P109, with its own headers). The host is
  * resolved here, every address is checked, and the connection goes to the checked addresses (the socket's
- * own lookup answers them), so a second DNS answer can't swap in another host between check and connect. D32: no redirects are followed; 2xx alone delivers.
+ * own lookup answers them), so a second DNS answer can't swap in another host between check and connect. No redirects are followed; 2xx alone delivers.
  */
 export class WebhookSender {
   // No cap per host: the workers' slots bound the attempts in flight (P113), and a request queued behind a

@@ -22,9 +22,9 @@ export interface BackchannelLogoutDeps {
 
 /**
  * P109: tells clients of their ended sessions (OIDC Back-Channel Logout 1.0 §2.5): a form POST of a fresh
- * logout token to the client's logout URI, through the webhooks' sender (D33's address checks, 10 s, no
+ * logout token to the client's logout URI, through the webhooks' sender (its address checks, 10 s, no
  * redirects). A 2xx is done (§2.8 asks 200, and allows 204); anything else is tried again on the webhooks'
- * schedule (D32), since a client that missed a logout keeps a session its user ended. Every instance runs
+ * schedule, since a client that missed a logout keeps a session its user ended. Every instance runs
  * one; claims in the database keep them apart.
  */
 export class BackchannelLogoutWorker {

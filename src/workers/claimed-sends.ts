@@ -1,5 +1,5 @@
-// What the workers that send claimed rows share (webhook deliveries, D32; back-channel logouts, P109): the
-// loop that claims due rows as slots free, and P113's cap on the slots one receiver may hold.
+// What the workers that send claimed rows share (webhook deliveries, D32; back-channel logouts): the
+// loop that claims due rows as slots free, and the cap on the slots one receiver may hold.
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { ClaimBounds } from '../storage/send-claims.ts';
 

@@ -35,3 +35,32 @@ test('no statement numbers its parameters by arithmetic: the sql tagged template
     .map((path) => path.slice(SRC.length));
   assert.deepEqual(arithmetic, []);
 });
+
+/** The comments of a source file: each `/* ... *\/` block, each run of `//` lines, each comment after code. */
+function comments(text: string): string[] {
+  const found: string[] = [];
+  for (const block of text.matchAll(/\/\*[\s\S]*?\*\//g)) found.push(block[0]);
+  const withoutBlocks = text.replace(/\/\*[\s\S]*?\*\//g, '');
+  let run: string[] = [];
+  for (const line of withoutBlocks.split('\n')) {
+    const comment = /(?:^|\s)\/\/(.*)$/.exec(line);
+    const alone = /^\s*\/\//.test(line);
+    if (comment && alone) run.push(comment[1]);
+    else {
+      if (run.length) found.push(run.join('\n'));
+      run = [];
+      if (comment && !/['"`]/.test(line.slice(0, comment.index))) found.push(comment[1]);
+    }
+  }
+  if (run.length) found.push(run.join('\n'));
+  return found;
+}
+
+test('a comment cites at most one decision: it says the rule in words, and the number is the pointer', () => {
+  const crowded = sourceFiles(SRC).flatMap((path) =>
+    comments(readFileSync(path, 'utf8'))
+      .filter((comment) => new Set(comment.match(/\b[DP]\d{1,3}\b/g) ?? []).size > 1)
+      .map((comment) => `${path.slice(SRC.length)}: ${comment.replace(/\s+/g, ' ').slice(0, 140)}`),
+  );
+  assert.deepEqual(crowded, []);
+});

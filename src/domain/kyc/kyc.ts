@@ -49,7 +49,7 @@ export type LinkProblem = 'unknown' | 'expired' | 'used';
 const notFound = () => new DomainError('NOT_FOUND', 'no such verification');
 const noLongerNeeded = () => new DomainError('FORBIDDEN', 'This verification is no longer needed.');
 
-/** D30, D31: identity verification, from the one-time link to the decision. */
+/** D30: identity verification, from the one-time link to the decision. */
 export class KycService {
   constructor(private readonly d: KycDeps) {}
 

@@ -8,7 +8,7 @@
 //   RECENT_SIGN_IN_SECONDS: a stolen token alone is not enough, as on REST where the PIN is sent. A
 //   client gets there by sending its user through the authorization page with prompt=login or
 //   max_age, then using the new session's token at once.
-// - REST access tokens never carry account:delete (D14): a first-party app deletes on REST with the PIN.
+// - REST access tokens never carry account:delete: a first-party app deletes on REST with the PIN.
 import { OAuthError } from './oauth-error.ts';
 
 export const RECENT_SIGN_IN_SECONDS = 300;

@@ -30,7 +30,7 @@ export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account', 'cre
 
 /**
  * P70: whether the user must sign in on the page although a single sign-on exists: prompt=login (or
- * select_account: signing in is how another account is chosen), or max_age exceeded; P111: or the single
+ * select_account: signing in is how another account is chosen), or max_age exceeded; or the single
  * sign-on is not the user the client's `id_token_hint` names.
  */
 export function mustSignIn(

@@ -32,8 +32,8 @@ export class AuthorizationService {
   constructor(private readonly d: AuthorizationDeps) {}
 
   /**
-   * D25: a single sign-on cookie value for this sign-in; stored hashed. P88: refused as a wrong PIN when the
-   * account's PIN was set again since the one proved (or the account is gone, or the operator locked it, P51),
+   * D25: a single sign-on cookie value for this sign-in; stored hashed. Refused as a wrong PIN when the
+   * account's PIN was set again since the one proved (or the account is gone, or the operator locked it),
    * so no sign-on outlives a reset or a lock.
    */
   async startSso(who: SignedIn): Promise<{ token: string; maxAgeSeconds: number }> {
@@ -60,7 +60,7 @@ export class AuthorizationService {
     return sso && { userId: sso.user_id, authTime: sso.auth_time, pinVersion: sso.pin_version };
   }
 
-  /** D19, D25: first-party clients never ask; others ask once per client and set of scopes. */
+  /** D19: first-party clients never ask; others ask once per client and set of scopes. */
   async needsConsent(userId: string, client: ClientRow, scope: string): Promise<boolean> {
     if (client.first_party) return false;
     const granted = new Set((await consentsRepo.find(this.d.db, userId, client.client_id))?.split(' ') ?? []);
@@ -74,7 +74,7 @@ export class AuthorizationService {
   }
 
   /**
-   * D24: single use, 60 s, bound to client, redirect_uri, PKCE challenge, scope, nonce and auth_time; P88: and
+   * D24: single use, 60 s, bound to client, redirect_uri, PKCE challenge, scope, nonce and auth_time; and
    * to the version of the PIN the sign-in proved, which its exchange checks.
    */
   async issueCode(who: SignedIn, request: AuthorizationRequest): Promise<string> {

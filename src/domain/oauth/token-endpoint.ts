@@ -62,7 +62,7 @@ export class TokenEndpointService {
 
   /**
    * RFC 7662 (P72): a token of this client is active while it would be accepted now: an access token with a
-   * good signature, unexpired, whose session lives (D17); a refresh token that is its live session's current
+   * good signature, unexpired, whose session lives; a refresh token that is its live session's current
    * one. Anything else, another client's token included (§2.2: the caller is not told of it), is
    * `{active: false}`. Looking is not using: nothing rotates, and an old refresh token is not reuse.
    */

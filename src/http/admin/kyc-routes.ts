@@ -6,7 +6,7 @@ import { idOf, idParam, security } from './route-schema.ts';
 
 const tags = ['Admin: KYC'];
 
-/** D31, D36: the review queue of the `manual` provider (and the record of every decision). */
+/** D31: the review queue of the `manual` provider (and the record of every decision). */
 export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
   app.get(
     '/kyc/verifications',

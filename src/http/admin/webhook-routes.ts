@@ -18,7 +18,7 @@ const endpointBody = {
   },
 };
 
-/** D32, D36: webhook endpoints, their delivery log, and replays. */
+/** D32: webhook endpoints, their delivery log, and replays. */
 export async function webhookRoutes(app: FastifyInstance, c: Container) {
   app.post(
     '/webhook-endpoints',

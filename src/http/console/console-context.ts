@@ -20,7 +20,7 @@ export interface AdminAnswer {
 /** What every console route uses: the admin API, its session, and how it answers. */
 export interface ConsoleContext {
   /**
-   * D36: the console does nothing the admin API can't; it calls it, in process, with the admin token. P100: as
+   * D36: the console does nothing the admin API can't; it calls it, in process, with the admin token. As
    * the console, on behalf of the operator whose `request` this is (their address, its request id).
    */
   api(request: FastifyRequest, method: string, path: string, body?: unknown): Promise<AdminAnswer>;

@@ -30,7 +30,7 @@ const authorizationParams = described({
   login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
 });
 
-/** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24, D25, D38). */
+/** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24). */
 export function authorizeRoutes(app: FastifyInstance, c: Container) {
   const flow = pageFlow(c);
   const { cookie, html, redirectTo, limit, csrfOf, sealed, proceed } = flow;
@@ -68,7 +68,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       });
     return html(reply, 200, signInPage(ctx, st.req.loginHint), st.req.redirectUri);
   };
-  // D24 places an error in U+0000 like any other (P63): the error page, or a redirect once the client is known.
+  // D24 places an error in U+0000 like any other: the error page, or a redirect once the client is known.
   const ownNulCheck = { ownNulCheck: true };
   app.get(
     '/authorize',
@@ -119,7 +119,7 @@ function signinRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
     const body = request.body as Body;
     const phone = typeof body.phone === 'string' ? body.phone : '';
     try {
-      // The REST surface's limits and lock apply here too (D28, D9).
+      // The REST surface's limits and lock apply here too (D28).
       let e164: string | undefined;
       try {
         e164 = parsePhone(phone).e164;
@@ -165,7 +165,7 @@ function pageErrorHandler({ html }: PageFlow) {
     if (err instanceof PageError) return html(reply, err.status, errorPage(err.message));
     if (err instanceof DomainError && err.code === 'RATE_LIMITED')
       return html(reply, 429, errorPage('Too many attempts. Wait a while and try again.'));
-    // A malformed form (schema, P63), and, P105, Fastify's refusals of a body (a content type other than a
+    // A malformed form (schema, P63), and, Fastify's refusals of a body (a content type other than a
     // form's, 415; too large, 413): the client's error, not ours.
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status >= 400 && status < 500) return html(reply, status, errorPage('The request was malformed.'));

@@ -4,7 +4,7 @@ import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/client-rul
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
 
 /**
- * D25: OpenID Connect Discovery 1.0, describing exactly what this server serves; P112: the same document as
+ * D25: OpenID Connect Discovery 1.0, describing exactly what this server serves: the same document as
  * RFC 8414 authorization server metadata, where OAuth clients (MCP's among them) look for it.
  */
 export function discoveryRoutes(app: FastifyInstance, c: Container) {

@@ -44,7 +44,7 @@ function formTarget(uri: string): string {
 
 /**
  * What the hosted authorization page's routes share: its cookies, answers (pages and redirects), limits, the
- * checked state of its forms, and the steps after a PIN was proved (D24, D25, D38).
+ * checked state of its forms, and the steps after a PIN was proved (D24).
  */
 export function pageFlow(c: Container) {
   const cookie = (name: string, value: string, maxAge: number) =>

@@ -11,7 +11,7 @@ import {
 } from '../pages/authorize-pages.ts';
 import { type Body, linkedState, PageError, type PageFlow } from './page-flow.ts';
 
-/** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24, D38). */
+/** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24). */
 export function signupRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
   const { html, limit, csrfOf, formState, sealed, signedIn, retry } = flow;
 

@@ -9,7 +9,7 @@ import { sendRestError } from './rest-errors.ts';
  */
 export const MAX_PARAM_LENGTH = 16 * 1024;
 
-/** The surfaces whose errors are `{error, error_description}` (D21, D36); the rest answer in the envelope. */
+/** The surfaces whose errors are `{error, error_description}` (D21); the rest answer in the envelope. */
 const OAUTH_STYLE_PREFIXES = ['/api/v1/', '/admin/v1/'];
 
 /**

@@ -6,7 +6,7 @@ import type { AuthContext } from '../types.ts';
 import { bearerToken } from './bearer.ts';
 import { countRequest } from './rate-limit-headers.ts';
 
-/** Bearer access token of the REST surface: ours, first-party audience, and of a live session (D14, D17). */
+/** Bearer access token of the REST surface: ours, first-party audience, and of a live session (D14). */
 export async function authenticate(c: Container, request: FastifyRequest): Promise<AuthContext> {
   const token = bearerToken(request);
   if (!token)

@@ -12,7 +12,7 @@ const SURROGATE_MESSAGE = 'must be well-formed Unicode: it holds a lone surrogat
 export const MAX_INPUT_DEPTH = 32;
 const DEPTH_MESSAGE = `must not nest deeper than ${MAX_INPUT_DEPTH} levels`;
 
-/** What is wrong with a string of input, if anything (P63, P104). */
+/** What is wrong with a string of input, if anything (P63). */
 const textProblem = (s: string) =>
   s.includes(NUL) ? NUL_MESSAGE : s.isWellFormed() ? undefined : SURROGATE_MESSAGE;
 
@@ -50,12 +50,12 @@ const isPlainObject = (v: unknown) => {
 };
 
 /**
- * P63: PostgreSQL's text and jsonb cannot hold U+0000 and no field of ours has a use for it; P104: nor a
+ * P63: PostgreSQL's text and jsonb cannot hold U+0000 and no field of ours has a use for it; nor a
  * lone surrogate, which JSON's `\\ud800` escape can carry (jsonb refuses it, a text column would silently
- * hold U+FFFD instead). Either is refused as soon as the request is parsed, before anything reads or writes it (rate-limit keys included). The error
- * has the shape of a schema error, which every surface already answers in its own format (REST envelope,
- * RFC 6749 `invalid_request`, an error page). A route that must place the error itself (GET /authorize,
- * D24) says `ownNulCheck`.
+ * hold U+FFFD instead). Either is refused as soon as the request is parsed, before anything reads or writes
+ * it (rate-limit keys included). The error has the shape of a schema error, which every surface already
+ * answers in its own format (REST envelope, RFC 6749 `invalid_request`, an error page). A route that must
+ * place the error itself (GET /authorize, whose early errors show a page) says `ownNulCheck`.
  */
 export function registerTextGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (request: FastifyRequest) => {

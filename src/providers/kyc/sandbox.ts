@@ -2,7 +2,7 @@ import type { RejectionReason } from '../../domain/kyc/kyc-rules.ts';
 import type { KycDecision, KycProvider } from './kyc-provider.ts';
 
 /**
- * D31 `sandbox` (refused in production, D35): decides at once, by the day of the month of the date of birth,
+ * D31 `sandbox` (refused in production): decides at once, by the day of the month of the date of birth,
  * so integrators can reach every outcome from their tests (docs/kyc.md).
  */
 const BY_DAY: Record<number, [RejectionReason, string]> = {

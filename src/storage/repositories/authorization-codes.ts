@@ -41,7 +41,7 @@ export const authorizationCodesRepo = {
   find: (q: Queryable, hash: string) =>
     maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),
 
-  /** P85: the codes of these hashes (those that exist), in one statement; each by its key (P57). */
+  /** P85: the codes of these hashes (those that exist), in one statement; each by its key. */
   findMany: (q: Queryable, hashes: string[]) =>
     all<AuthorizationCodeRow>(
       q,

@@ -16,7 +16,7 @@ export interface SessionRow {
   revoked_at: Date | null;
   revoke_reason: string | null;
   scope: string;
-  /** P59: the head of the session's refresh-token chain (D16) */
+  /** P59: the head of the session's refresh-token chain */
   refresh_generation: number;
   refresh_hash: string;
   refresh_issued_at: Date;
@@ -33,12 +33,12 @@ export type NewSession = Pick<
 };
 
 /**
- * D15, P59: a live session is one nobody revoked whose refresh token has not run out; `now` is the parameter
+ * D15: a live session is one nobody revoked whose refresh token has not run out; `now` is the parameter
  * ($n) holding the current time. GET /sessions, its DELETE and the console's count all mean this one.
  */
 export const liveSession = (now: string) => `revoked_at IS NULL AND refresh_expires_at > ${now}`;
 
-/** A session as opened: its row, its first refresh token (D16's chain head, P59) and its session.created event. */
+/** A session as opened: its row, its first refresh token (D16's chain head) and its session.created event. */
 export interface NewSessionWrite {
   session: NewSession;
   firstToken: { hash: string; expires_at: Date };
@@ -47,7 +47,7 @@ export interface NewSessionWrite {
 
 export const sessionsRepo = {
   /**
-   * A session, with its first refresh token (D16's chain head, P59) and its session.created event (D32), in
+   * A session, with its first refresh token (D16's chain head) and its session.created event, in
    * one statement: one round trip, atomic without a transaction of its own.
    */
   insert: async (q: Queryable, { session: s, firstToken, created }: NewSessionWrite) => {
@@ -70,8 +70,8 @@ export const sessionsRepo = {
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),
 
   /**
-   * D15: a session whose refresh token has run out (P59) is over, though nobody revoked it. A page of them
-   * (P73), the most recently used first; the id breaks ties, so a page boundary falls in one place.
+   * D15: a session whose refresh token has run out is over, though nobody revoked it. A page of them
+   *, the most recently used first; the id breaks ties, so a page boundary falls in one place.
    */
   listActive: (q: Queryable, userId: string, now: Date, page: { limit: number; offset: number }) =>
     q.query<SessionRow>(

@@ -2,7 +2,7 @@ import { maybeOne, type Queryable } from '../db.ts';
 
 export const ssoSessionsRepo = {
   /**
-   * D25, P88: a single sign-on, written only while its account is live, not locked by the operator (P51) and
+   * D25: a single sign-on, written only while its account is live, not locked by the operator and
    * its PIN is the one the sign-in proved (`pin_version`). The account's row is held FOR SHARE: a PIN reset or
    * a lock committing meanwhile (each ends every sign-on of the account in its transaction) is seen, or this
    * waits for it and then sees it. So every stored sign-on is of its account's current PIN. False when nothing
@@ -29,7 +29,7 @@ export const ssoSessionsRepo = {
 
   /**
    * The live SSO session of a cookie, for a live account, with the version of the account's PIN (P88: that of
-   * the sign-in, `insertForPin`). The account is read by primary key in a subquery (P57): a join with
+   * the sign-in, `insertForPin`). The account is read by primary key in a subquery: a join with
    * `u.deleted_at IS NULL` can be planned as a read of every live user through an index with that predicate.
    */
   findLive: (q: Queryable, hash: string, now: Date) =>

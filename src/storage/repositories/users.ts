@@ -17,7 +17,7 @@ export interface UserRow {
   kyc_birthday: string | null;
   kyc_verified_at: Date | null;
   pin_hash: string;
-  /** P88: how many times the PIN was set again (D10); what a PIN check proved holds only at this version */
+  /** P88: how many times the PIN was set again; what a PIN check proved holds only at this version */
   pin_version: number;
   failed_pin_attempts: number;
   locked_until: Date | null;
@@ -30,10 +30,10 @@ export interface UserRow {
 }
 
 /**
- * P51, P85: the live accounts whose ids the column `userId` of the CTE `input` holds, as a CTE named `account`,
+ * P51: the live accounts whose ids the column `userId` of the CTE `input` holds, as a CTE named `account`,
  * their rows held FOR SHARE: an operator's lock, a deletion or a PIN reset (all update the row) committing
  * meanwhile is either seen or waits, and then also ends what the statement opens. Each account once, each
- * reached by its key whatever plan the server caches (a subquery per account, P57).
+ * reached by its key whatever plan the server caches (a subquery per account).
  */
 export const heldLiveAccountsCte = (userId: string) =>
   `account AS (SELECT a.* FROM (SELECT DISTINCT ${userId} AS id FROM input) i,
@@ -78,7 +78,7 @@ export const usersRepo = {
     (await q.query('SELECT 1 FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle])).length > 0,
 
   /**
-   * P87: the same PIN's hash made again with today's parameters (P114: and pepper). Only over the hash that
+   * P87: the same PIN's hash made again with today's parameters (and pepper). Only over the hash that
    * was checked: a PIN set meanwhile (a reset) stays. Not a change of the account, so `updated_at` stays too.
    */
   replacePinHash: (q: Queryable, id: string, checked: string, fresh: string) =>
@@ -93,7 +93,7 @@ export const usersRepo = {
 
   /**
    * D30: the KYC fields of both surfaces; country, birthday and verified_at change only when given. No row
-   * back: the account was deleted (P64), also by a deletion that committed while this waited for the row.
+   * back: the account was deleted, also by a deletion that committed while this waited for the row.
    */
   setKyc: (
     q: Queryable,
@@ -121,7 +121,7 @@ export const usersRepo = {
     ),
 
   /**
-   * D4: unusable at once; phone and handle free at once (uniqueness is among live rows). P88: with
+   * D4: unusable at once; phone and handle free at once (uniqueness is among live rows). With
    * `pinVersion` (a deletion the user confirmed with their PIN), only while that PIN is still the account's.
    */
   markDeleted: (q: Queryable, id: string, now: Date, pinVersion?: number) =>
@@ -140,7 +140,7 @@ export const usersRepo = {
     ),
 };
 
-/** The columns PATCH /users/me may write (D12, D13); names are fixed here, never taken from a request. */
+/** The columns PATCH /users/me may write (D12); names are fixed here, never taken from a request. */
 export interface ProfileFields {
   name?: string | null;
   bio?: string | null;
