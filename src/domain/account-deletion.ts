@@ -26,7 +26,7 @@ export class AccountDeletionService {
   /** D4: confirmed by the phrase and the PIN (which counts toward the PIN lock). */
   async deleteWithPin(
     userId: string,
-    body: Record<string, unknown>,
+    body: { pin: string; confirmation: string },
   ): Promise<{ deleted: true; hard_delete_at: string }> {
     if (body.confirmation !== DELETE_CONFIRMATION) {
       throw fieldError(

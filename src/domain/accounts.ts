@@ -7,6 +7,7 @@ import { clearPinFailures, type PinHolder, takePinAttempt } from '../storage/rul
 import { resetPinOfPhone } from '../storage/rules/pin-reset.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { accountLocked, handleTaken, lockedByOperator } from './account-errors.ts';
+import type { NewAccountInput, PinResetInput, SignInInput, SignUpInput } from './account-inputs.ts';
 import { maskIp, parseDevice } from './device.ts';
 import { fieldError, invalidCredentials } from './errors.ts';
 import { type Events, payloads } from './events.ts';
@@ -40,8 +41,6 @@ export interface RestTokens {
   expires_in: number;
 }
 
-type Body = Record<string, unknown>;
-
 /** D13: a display name is 1-100 characters. */
 export function parseName(input: unknown): string | null {
   if (input === undefined || input === null) return null;
@@ -66,7 +65,7 @@ export class AccountService {
     return { access_token, refresh_token: refreshToken, expires_in: REST_ACCESS_TOKEN_TTL_SECONDS };
   }
 
-  async signUp(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
+  async signUp(body: SignUpInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
     const { user, extra: opened } = await this.createAccount(body, (tx, user) =>
       this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)),
@@ -79,7 +78,7 @@ export class AccountService {
    * `alsoInTx` runs in the same transaction (the REST surface opens its session there).
    */
   async createAccount<T>(
-    body: Body,
+    body: NewAccountInput,
     alsoInTx: (tx: Queryable, user: UserRow) => Promise<T>,
   ): Promise<{ user: UserRow; extra: T }> {
     const { temp_token: tempToken, pin, handle } = body;
@@ -92,7 +91,7 @@ export class AccountService {
     try {
       return await this.d.db.transaction(async (tx) => {
         // Consuming the temp_token is the gate; a refused insert rolls it back, so the user may retry.
-        const phone = parsePhone(await this.d.otp.consumeTempToken(tx, tempToken as string, 'signup'));
+        const phone = parsePhone(await this.d.otp.consumeTempToken(tx, tempToken, 'signup'));
         const user = await usersRepo.insert(tx, {
           id: this.d.random.uuid(),
           phone: phone.e164,
@@ -119,7 +118,7 @@ export class AccountService {
   }
 
   /** Phone and PIN, with the lock of D9 (the hosted sign-in page). */
-  checkPin(phoneInput: unknown, pin: unknown): Promise<UserRow> {
+  checkPin(phoneInput: string, pin: string | undefined): Promise<UserRow> {
     return this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
   }
 
@@ -127,7 +126,7 @@ export class AccountService {
    * The PIN of an account already found (account deletion, phone change). P88: the account answered carries
    * the version of the PIN checked, for the statement that acts on it.
    */
-  verifyPinOf(user: UserRow, pin: unknown): Promise<UserRow> {
+  verifyPinOf(user: UserRow, pin: string): Promise<UserRow> {
     return this.attemptPin({ id: user.id }, pin);
   }
 
@@ -184,8 +183,8 @@ export class AccountService {
     return counts;
   }
 
-  /** `e164`: the body's phone, when the caller has already parsed it. */
-  async signIn(body: Body, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
+  /** Phone and PIN: a session of its own, and its tokens. `e164`: the phone, when the caller parsed it already. */
+  async signIn(body: SignInInput, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
     const checked = await this.correctPin({ phone: e164 ?? parsePhone(body.phone).e164 }, body.pin);
     // P51: the account is held while its session opens. An operator's lock, a deletion or a PIN reset that
@@ -207,14 +206,14 @@ export class AccountService {
   }
 
   /** D10: sets the PIN, unlocks, revokes every session, and signs in on a new one. */
-  async resetPin(body: Body, ip: string): Promise<{ user: UserRow } & RestTokens> {
+  async resetPin(body: PinResetInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const { temp_token: tempToken, pin } = body;
     assertAcceptablePin(pin);
     const device = parseDevice(body.device);
     await this.d.otp.assertTempToken(tempToken, 'pin_reset');
     const pinHash = await this.d.pins.hash(pin);
     const { user, opened } = await this.d.db.transaction(async (tx) => {
-      const phone = await this.d.otp.consumeTempToken(tx, tempToken as string, 'pin_reset');
+      const phone = await this.d.otp.consumeTempToken(tx, tempToken, 'pin_reset');
       // P89: the account that has the number when the PIN is written, not one that has just moved off it.
       const reset = await resetPinOfPhone(tx, phone, pinHash, this.d.clock.now());
       if (!reset.reset)

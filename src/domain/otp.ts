@@ -9,7 +9,7 @@ import { storeOtp, submitOtp, withdrawOtp } from '../storage/rules/otp-codes.ts'
 import { consumeTempToken } from '../storage/rules/temp-tokens.ts';
 import { hmac, sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
-import { maskPhone, parsePhone } from './phone.ts';
+import { maskPhone } from './phone.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
 
 export const OTP_TTL_SECONDS = 300;
@@ -19,7 +19,7 @@ export const OTP_MAX_ATTEMPTS = 5;
 
 /** The purposes /auth/otp/* takes (spec). */
 export const OTP_PURPOSES = ['signup', 'pin_reset'] as const;
-type PublicPurpose = (typeof OTP_PURPOSES)[number];
+export type PublicPurpose = (typeof OTP_PURPOSES)[number];
 /** P74: `phone_change` codes are asked for by a signed-in account on /users/me/phone, never on /auth/otp/*. */
 export type OtpPurpose = PublicPurpose | 'phone_change';
 
@@ -55,15 +55,6 @@ export class OtpService {
   // D6: only a keyed hash is stored; the key is not in the database.
   private hashCode(phone: string, purpose: string, code: string, key = this.d.codeKeys.current) {
     return hmac(key, `${phone}\n${purpose}\n${code}`).toString('base64url');
-  }
-
-  /** `e164`: the phone, when the caller has already parsed it (P86). */
-  async send(
-    phoneInput: unknown,
-    purposeInput: unknown,
-    e164?: string,
-  ): Promise<{ expires_in: number; message: string }> {
-    return this.sendCode(e164 ?? parsePhone(phoneInput).e164, parsePurpose(purposeInput));
   }
 
   /** D6: a new code for a normalised phone; sign-up and a phone change need a number nobody has. */
@@ -130,17 +121,16 @@ export class OtpService {
     }
   }
 
+  /** D7: a right code for the phone (E.164) and purpose answers a temp token for the next step. */
   async verify(
-    phoneInput: unknown,
-    codeInput: unknown,
-    purposeInput: unknown,
+    phone: string,
+    code: string,
+    purpose: PublicPurpose,
   ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
-    const phone = parsePhone(phoneInput).e164;
-    const purpose = parsePurpose(purposeInput);
     const now = this.d.clock.now();
     const tempToken = this.d.random.token(32);
     const refusal = await this.d.db.transaction(async (tx) => {
-      const refused = await this.submit(tx, phone, purpose, codeInput);
+      const refused = await this.submit(tx, phone, purpose, code);
       if (refused) return refused;
       await tempTokensRepo.insert(tx, {
         token_hash: sha256(tempToken),
@@ -164,10 +154,9 @@ export class OtpService {
     tx: Queryable,
     phone: string,
     purpose: OtpPurpose,
-    codeInput: unknown,
+    codeInput: string,
   ): Promise<DomainError | undefined> {
-    if (typeof codeInput !== 'string' || codeInput.length > 32)
-      throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
+    if (codeInput.length > 32) throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
     const now = this.d.clock.now();
     const otp = await otpsRepo.current(tx, phone, purpose);
     if (!otp || otp.consumed_at) return noLongerValid();

@@ -41,7 +41,7 @@ export class PhoneChangeService {
    */
   async start(
     userId: string,
-    phoneInput: unknown,
+    phoneInput: string,
     e164?: string,
   ): Promise<{ expires_in: number; message: string }> {
     const phone = e164 ?? parsePhone(phoneInput).e164;
@@ -56,7 +56,7 @@ export class PhoneChangeService {
    * code (5 evaluations; a match is used up) and the move with its user.updated.
    * Sessions stay: the user is the same. The previous number is told afterwards.
    */
-  async confirm(userId: string, body: Record<string, unknown>): Promise<UserRow> {
+  async confirm(userId: string, body: { phone: string; code: string; pin: string }): Promise<UserRow> {
     const phone = parsePhone(body.phone).e164;
     const user = await this.d.profiles.get(userId);
     const checked = await this.d.accounts.verifyPinOf(user, body.pin);

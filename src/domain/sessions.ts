@@ -203,7 +203,7 @@ export class SessionService {
    */
   async listActive(
     userId: string,
-    query: { limit?: unknown; offset?: unknown } = {},
+    query: { limit?: string; offset?: string } = {},
   ): Promise<{ sessions: SessionRow[]; total: number }> {
     const limit = wholeNumberParam(query.limit, 1, SESSIONS_PAGE_MAX, SESSIONS_PAGE_MAX);
     if (limit === undefined)

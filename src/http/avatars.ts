@@ -1,13 +1,22 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../container.ts';
 
 /** Issue 5: avatars from {base_url}; the name carries the content hash, so they are cached for good. */
-export function avatarRoutes(app: FastifyInstance, c: Container) {
+export function avatarRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/avatars/:name',
-    { schema: { tags: ['API v1'], summary: 'A profile picture (WebP)' } },
+    {
+      schema: {
+        tags: ['API v1'],
+        summary: 'A profile picture (WebP)',
+        params: Type.Object({ name: Type.String() }),
+      },
+    },
     async (request, reply) => {
-      const name = (request.params as { name: string }).name;
+      const { name } = request.params;
       const avatar = /^[A-Za-z0-9_-]{22}(-128)?\.webp$/.test(name) ? await c.avatars.find(name) : undefined;
       if (!avatar)
         return reply

@@ -64,3 +64,14 @@ test('a comment cites at most one decision: it says the rule in words, and the n
   );
   assert.deepEqual(crowded, []);
 });
+
+test('no route casts its request input: the schema that validates a route also types it', () => {
+  const casts = sourceFiles(join(SRC, 'http')).flatMap((path) =>
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .map((line, i) => ({ line: line.trim(), at: `${path.slice(SRC.length)}:${i + 1}` }))
+      .filter(({ line }) => /request\.(body|query|params)\b[^;]*\bas\s+[A-Z{(]/.test(line))
+      .map(({ line, at }) => `${at}: ${line}`),
+  );
+  assert.deepEqual(casts, []);
+});

@@ -1,17 +1,19 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { adminBackchannelLogout, adminClient } from './presenters.ts';
-import { idOf, idParam, security, sendLogQuery } from './route-schema.ts';
+import { clientFields, idParam, security, sendLogQuery } from './route-schema.ts';
 
 const tags = ['Admin'];
 
 /** OAuth clients (RFC 7591's names) and the back-channel logouts sent to them. */
-export function clientRoutes(app: FastifyInstance, c: Container) {
+export function clientRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/clients',
-    { schema: { tags, security, summary: 'Register a client (D19)', body: { type: 'object' } } },
+    { schema: { tags, security, summary: 'Register a client', body: clientFields } },
     async (request, reply) => {
-      const { client, client_secret } = await c.clients.createClient(request.body as Record<string, unknown>);
+      const { client, client_secret } = await c.clients.createClient(request.body);
       return reply.status(201).send({ ...adminClient(client), ...(client_secret ? { client_secret } : {}) });
     },
   );
@@ -19,7 +21,7 @@ export function clientRoutes(app: FastifyInstance, c: Container) {
     data: (await c.clients.listClients()).map(adminClient),
   }));
   app.get('/clients/:id', { schema: { tags, security, params: idParam } }, async (request) =>
-    adminClient(await c.clients.getClient(idOf(request))),
+    adminClient(await c.clients.getClient(request.params.id)),
   );
   app.patch(
     '/clients/:id',
@@ -29,17 +31,16 @@ export function clientRoutes(app: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Change name, redirect URIs, scope, grant types, first_party or backchannel_logout_uri',
-        body: { type: 'object' },
+        body: clientFields,
       },
     },
-    async (request) =>
-      adminClient(await c.clients.updateClient(idOf(request), request.body as Record<string, unknown>)),
+    async (request) => adminClient(await c.clients.updateClient(request.params.id, request.body)),
   );
   app.delete(
     '/clients/:id',
     { schema: { tags, security, params: idParam, summary: 'Delete a client and end its sessions' } },
     async (request, reply) => {
-      await c.clients.deleteClient(idOf(request));
+      await c.clients.deleteClient(request.params.id);
       return reply.status(204).send();
     },
   );
@@ -51,12 +52,12 @@ export function clientRoutes(app: FastifyInstance, c: Container) {
         tags,
         security,
         params: idParam,
-        summary: 'Back-channel logouts sent to the client (P109), newest first',
+        summary: 'Back-channel logouts sent to the client, newest first',
         querystring: sendLogQuery,
       },
     },
     async (request) => ({
-      data: (await c.clients.backchannelLogouts(idOf(request), request.query as Record<string, unknown>)).map(
+      data: (await c.clients.backchannelLogouts(request.params.id, request.query)).map(
         adminBackchannelLogout,
       ),
     }),
@@ -72,6 +73,8 @@ export function clientRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) =>
-      reply.status(202).send(adminBackchannelLogout(await c.clients.replayBackchannelLogout(idOf(request)))),
+      reply
+        .status(202)
+        .send(adminBackchannelLogout(await c.clients.replayBackchannelLogout(request.params.id))),
   );
 }

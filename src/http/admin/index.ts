@@ -13,6 +13,12 @@ import { kycAdminRoutes } from './kyc-routes.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
+/** A route's path parameters, which the router always gives as strings. */
+function pathParameters(params: unknown): Record<string, string> {
+  if (typeof params !== 'object' || params === null) return {};
+  return Object.fromEntries(Object.entries(params).filter((entry) => typeof entry[1] === 'string'));
+}
+
 /** D36: /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`; registered only when ADMIN_TOKEN is set. */
 export async function adminSurface(app: FastifyInstance, c: Container) {
   const adminToken = c.config.adminToken as string;
@@ -38,7 +44,7 @@ export async function adminSurface(app: FastifyInstance, c: Container) {
       request_id: request.id,
       method: request.method,
       route,
-      params: (request.params ?? {}) as Record<string, string>,
+      params: pathParameters(request.params),
       status: reply.statusCode,
     };
     await keepAdminAction(c, request, action);

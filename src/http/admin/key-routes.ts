@@ -1,18 +1,29 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/key-ring.ts';
+import { described } from '../described.ts';
 import { adminAction, adminApiKey } from './presenters.ts';
-import { idOf, idParam, security } from './route-schema.ts';
+import { idParam, security } from './route-schema.ts';
 
 const tags = ['Admin'];
 
 /** Server API keys, the signing keys and the peppers, and the operators' trail. */
-export function keyRoutes(app: FastifyInstance, c: Container) {
+export function keyRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api-keys',
-    { schema: { tags, security, summary: 'Create a server API key (D23)', body: { type: 'object' } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a server API key',
+        body: described({ name: 'what the key is for' }),
+      },
+    },
     async (request, reply) => {
-      const { key, secret } = await c.clients.createApiKey((request.body as { name?: unknown }).name);
+      const { key, secret } = await c.clients.createApiKey(request.body.name);
       return reply.status(201).send({ ...adminApiKey(key), key: secret });
     },
   );
@@ -23,7 +34,7 @@ export function keyRoutes(app: FastifyInstance, c: Container) {
     '/api-keys/:id',
     { schema: { tags, security, params: idParam, summary: 'Revoke an API key' } },
     async (request, reply) => {
-      await c.clients.revokeApiKey(idOf(request));
+      await c.clients.revokeApiKey(request.params.id);
       return reply.status(204).send();
     },
   );
@@ -34,13 +45,12 @@ export function keyRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        summary: 'Rotate the token signing key (D25)',
-        description: `P97: the new key is published at once and signs from \`signs_from\`, ${NEXT_KEY_PUBLISHED_SECONDS} s on, when every JWKS cached before it appeared has expired; the keys before it sign until then. \`immediate: true\` makes it sign at once (verifiers that cached the JWKS refuse new tokens until they fetch it again).`,
-        body: {
-          type: ['object', 'null'],
-          properties: { immediate: { type: 'boolean' } },
-          additionalProperties: false,
-        },
+        summary: 'Rotate the token signing key',
+        description: `The new key is published at once and signs from \`signs_from\`, ${NEXT_KEY_PUBLISHED_SECONDS} s on, when every JWKS cached before it appeared has expired; the keys before it sign until then. \`immediate: true\` makes it sign at once (verifiers that cached the JWKS refuse new tokens until they fetch it again).`,
+        body: Type.Union([
+          Type.Object({ immediate: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+          Type.Null(),
+        ]),
       },
     },
     async (request) => c.keys.rotate({ immediate: request.body?.immediate === true }),
@@ -51,7 +61,7 @@ export function keyRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        summary: 'Seal again with KEY_ENCRYPTION_KEY what its fallback sealed (P99)',
+        summary: 'Seal again with KEY_ENCRYPTION_KEY what its fallback sealed',
         description:
           'Rewrites every signing key, webhook secret and KYC photo stored sealed with KEY_ENCRYPTION_KEY_FALLBACK, so that the fallback can go once the refresh tokens it tagged have expired (30 days). Per kind: rows sealed again, and rows that neither key opens (left as they are). Safe to run again.',
       },
@@ -64,7 +74,7 @@ export function keyRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        summary: "Count the live accounts' PIN hashes by the pepper that made them (P114)",
+        summary: "Count the live accounts' PIN hashes by the pepper that made them",
         description:
           '`current`: PIN_PEPPER; `fallback`: PIN_PEPPER_FALLBACK; `unnamed`: made before hashes named their pepper, checked with either; `other`: a pepper this instance does not hold, whose owners must reset their PIN. Each PIN moves to PIN_PEPPER at its next correct check.',
       },
@@ -78,20 +88,19 @@ export function keyRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        summary: 'What operators did, newest first (P100)',
+        summary: 'What operators did, newest first',
         description:
           "Every change made through the admin API or the console, and every look at an account, a KYC verification or a document photo: who (`api`, or `console` for a signed-in operator), from which address, under which request id, the route and its parameters, the answer's status. Never a body.",
-        querystring: {
-          type: 'object',
-          properties: {
-            limit: { type: 'string', description: '1-200, 50 by default' },
-            before: { type: 'string', description: 'the id of the last action of the previous page' },
-          },
-        },
+        querystring: Type.Object({
+          limit: Type.Optional(Type.String({ description: '1-200, 50 by default' })),
+          before: Type.Optional(
+            Type.String({ description: 'the id of the last action of the previous page' }),
+          ),
+        }),
       },
     },
     async (request) => ({
-      data: (await c.adminActions.list(request.query as Record<string, unknown>)).map(adminAction),
+      data: (await c.adminActions.list(request.query)).map(adminAction),
     }),
   );
 }

@@ -1,13 +1,16 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { REJECTION_REASONS } from '../../domain/kyc/kyc-rules.ts';
 import { adminPhoto, adminVerification } from './presenters.ts';
-import { idOf, idParam, security } from './route-schema.ts';
+import { idParam, security } from './route-schema.ts';
 
 const tags = ['Admin: KYC'];
 
 /** D31: the review queue of the `manual` provider (and the record of every decision). */
-export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
+export async function kycAdminRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/kyc/verifications',
     {
@@ -15,18 +18,18 @@ export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Submitted verifications, oldest first (status=pending for the review queue)',
-        querystring: { type: 'object', properties: { status: { type: 'string' } } },
+        querystring: Type.Object({ status: Type.Optional(Type.String()) }),
       },
     },
     async (request) => ({
-      data: (await c.kyc.list((request.query as { status?: string }).status)).map(adminVerification),
+      data: (await c.kyc.list(request.query.status)).map(adminVerification),
     }),
   );
   app.get(
     '/kyc/verifications/:id',
     { schema: { tags, security, params: idParam, summary: 'One submission with its photos and its user' } },
     async (request) => {
-      const { verification, photos, user } = await c.kyc.review(idOf(request));
+      const { verification, photos, user } = await c.kyc.review(request.params.id);
       return {
         ...adminVerification(verification),
         photos: photos.map((p) => adminPhoto(verification.id, p)),
@@ -40,13 +43,13 @@ export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        params: { type: 'object', properties: { id: { type: 'string' }, photo: { type: 'string' } } },
+        params: Type.Object({ id: Type.String(), photo: Type.String() }),
         summary: 'A submitted photo, decrypted',
       },
     },
     async (request, reply) => {
-      const { photo } = request.params as { photo: string };
-      const { contentType, data } = await c.kyc.photo(idOf(request), photo);
+      const { photo } = request.params;
+      const { contentType, data } = await c.kyc.photo(request.params.id, photo);
       return reply
         .header('Content-Type', contentType)
         .header('Cache-Control', 'no-store')
@@ -58,7 +61,7 @@ export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
   app.post(
     '/kyc/verifications/:id/approve',
     { schema: { tags, security, params: idParam, summary: 'Approve a pending verification (kyc.verified)' } },
-    async (request) => adminVerification(await c.kyc.decide(idOf(request), { status: 'verified' })),
+    async (request) => adminVerification(await c.kyc.decide(request.params.id, { status: 'verified' })),
   );
   app.post(
     '/kyc/verifications/:id/reject',
@@ -68,19 +71,15 @@ export async function kycAdminRoutes(app: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Reject a pending verification (kyc.rejected)',
-        body: {
-          type: 'object',
-          required: ['reason'],
-          properties: {
-            reason: { type: 'string', enum: [...REJECTION_REASONS] },
-            message: { type: 'string' },
-          },
-        },
+        body: Type.Object({
+          reason: Type.Enum([...REJECTION_REASONS]),
+          message: Type.Optional(Type.String()),
+        }),
       },
     },
     async (request) => {
-      const body = request.body as { reason: string; message?: string };
-      return adminVerification(await c.kyc.reject(idOf(request), body.reason, body.message));
+      const { reason, message } = request.body;
+      return adminVerification(await c.kyc.reject(request.params.id, reason, message));
     },
   );
 }

@@ -1,18 +1,26 @@
-// What admin routes share: the bearer scheme in the OpenAPI document, the `:id` path parameter and the query
-// of a log of sends.
+// What admin routes share: the bearer scheme in the OpenAPI document, the `:id` path parameter, the query of a
+// log of sends, and a client registration's fields.
+import { Type } from 'typebox';
+import { described } from '../described.ts';
 
 export const security = [{ bearer: [] }];
-export const idParam = { type: 'object', properties: { id: { type: 'string' } } };
-
-/** The `:id` of the route's path. */
-export const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
+export const idParam = Type.Object({ id: Type.String() });
 
 /** A newest-first log of sends (webhook deliveries, back-channel logouts), read by `parseSendLogPage`. */
-export const sendLogQuery = {
-  type: 'object',
-  properties: {
-    status: { type: 'string', description: 'pending, delivered or failed' },
-    limit: { type: 'string', description: '1-200, 50 if absent' },
-    before: { type: 'string', description: 'created_at of the last row of the previous page' },
-  },
-};
+export const sendLogQuery = Type.Object({
+  status: Type.Optional(Type.String({ description: 'pending, delivered or failed' })),
+  limit: Type.Optional(Type.String({ description: '1-200, 50 if absent' })),
+  before: Type.Optional(Type.String({ description: 'created_at of the last row of the previous page' })),
+});
+
+/** A client's registration (RFC 7591's names), checked by the domain, which names the field at fault. */
+export const clientFields = described({
+  client_name: 'shown on the consent page and in the sessions list',
+  redirect_uris: 'https URIs (http only on localhost, or an app scheme), compared exactly',
+  grant_types: 'authorization_code, refresh_token',
+  scope: 'the scopes the client may ask for, space-separated',
+  token_endpoint_auth_method: 'none (public, PKCE only), client_secret_basic or client_secret_post',
+  first_party: 'true: no consent page',
+  backchannel_logout_uri: 'where ended sessions are announced (OIDC Back-Channel Logout); null removes it',
+  post_logout_redirect_uris: 'the only addresses a logout may send the browser back to',
+});

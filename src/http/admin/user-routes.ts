@@ -1,14 +1,17 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { overview } from '../../domain/overview.ts';
 import { restConnectedApp } from '../rest/presenters.ts';
 import { adminSession, adminUser } from './presenters.ts';
-import { idOf, idParam, security } from './route-schema.ts';
+import { idParam, security } from './route-schema.ts';
 
 const tags = ['Admin: users'];
 
 /** Issue 8: what the console's users and overview pages show, for scripts too. */
-export async function userAdminRoutes(app: FastifyInstance, c: Container) {
+export async function userAdminRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users',
     {
@@ -16,11 +19,11 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Find a live account by id, phone number or handle (?q=)',
-        querystring: { type: 'object', properties: { q: { type: 'string' } } },
+        querystring: Type.Object({ q: Type.Optional(Type.String()) }),
       },
     },
     async (request) => {
-      const user = await c.adminUsers.find((request.query as { q?: string }).q);
+      const user = await c.adminUsers.find(request.query.q);
       return { data: user ? [adminUser(user)] : [] };
     },
   );
@@ -36,7 +39,7 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request) => {
-      const { user, sessions, sessionsTotal, kyc, apps } = await c.adminUsers.detail(idOf(request));
+      const { user, sessions, sessionsTotal, kyc, apps } = await c.adminUsers.detail(request.params.id);
       return {
         ...adminUser(user),
         sessions: sessions.map(adminSession),
@@ -56,14 +59,14 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
         summary: 'Lock: end every session (reason admin) and refuse sign-in and PIN reset until unlocked',
       },
     },
-    async (request) => adminUser(await c.adminUsers.lock(idOf(request))),
+    async (request) => adminUser(await c.adminUsers.lock(request.params.id)),
   );
   app.post(
     '/users/:id/unlock',
     {
       schema: { tags, security, params: idParam, summary: "Lift the operator's lock and the PIN lock (D9)" },
     },
-    async (request) => adminUser(await c.adminUsers.unlock(idOf(request))),
+    async (request) => adminUser(await c.adminUsers.unlock(request.params.id)),
   );
   app.delete(
     '/users/:id/sessions/:session',
@@ -71,12 +74,12 @@ export async function userAdminRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        params: { type: 'object', properties: { id: { type: 'string' }, session: { type: 'string' } } },
+        params: Type.Object({ id: Type.String(), session: Type.String() }),
         summary: 'Revoke one session of the account (session.revoked, reason admin)',
       },
     },
     async (request, reply) => {
-      await c.adminUsers.revokeSession(idOf(request), (request.params as { session: string }).session);
+      await c.adminUsers.revokeSession(request.params.id, request.params.session);
       return reply.status(204).send();
     },
   );

@@ -1,25 +1,23 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { adminAttempt, adminDelivery, adminWebhookEndpoint } from './presenters.ts';
-import { idOf, idParam, security, sendLogQuery } from './route-schema.ts';
+import { idParam, security, sendLogQuery } from './route-schema.ts';
 
 const tags = ['Admin: webhooks'];
-const endpointBody = {
-  type: 'object',
-  properties: {
-    url: { type: 'string', description: 'https URL of the receiver (D33)' },
-    events: {
-      type: 'array',
-      items: { type: 'string' },
-      description: 'event types, or ["*"] (default) for all',
-    },
-    description: { type: ['string', 'null'] },
-    enabled: { type: 'boolean' },
-  },
-};
+const endpointBody = Type.Object({
+  url: Type.Optional(Type.String({ description: 'https URL of the receiver; no private addresses' })),
+  events: Type.Optional(
+    Type.Array(Type.String(), { description: 'event types, or ["*"] (default) for all' }),
+  ),
+  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  enabled: Type.Optional(Type.Boolean()),
+});
 
 /** D32: webhook endpoints, their delivery log, and replays. */
-export async function webhookRoutes(app: FastifyInstance, c: Container) {
+export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/webhook-endpoints',
     {
@@ -31,7 +29,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      const { endpoint, secret } = await c.webhooks.create(request.body as Record<string, unknown>);
+      const { endpoint, secret } = await c.webhooks.create(request.body);
       return reply.status(201).send({ ...adminWebhookEndpoint(endpoint), secret });
     },
   );
@@ -43,21 +41,20 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
     }),
   );
   app.get('/webhook-endpoints/:id', { schema: { tags, security, params: idParam } }, async (request) =>
-    adminWebhookEndpoint(await c.webhooks.get(idOf(request))),
+    adminWebhookEndpoint(await c.webhooks.get(request.params.id)),
   );
   app.patch(
     '/webhook-endpoints/:id',
     {
       schema: { tags, security, params: idParam, body: endpointBody, summary: 'Change URL, events, enabled' },
     },
-    async (request) =>
-      adminWebhookEndpoint(await c.webhooks.update(idOf(request), request.body as Record<string, unknown>)),
+    async (request) => adminWebhookEndpoint(await c.webhooks.update(request.params.id, request.body)),
   );
   app.delete(
     '/webhook-endpoints/:id',
     { schema: { tags, security, params: idParam, summary: 'Remove an endpoint with its deliveries' } },
     async (request, reply) => {
-      await c.webhooks.delete(idOf(request));
+      await c.webhooks.delete(request.params.id);
       return reply.status(204).send();
     },
   );
@@ -70,12 +67,11 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
         params: idParam,
         summary:
           'New signing secret (shown once); the old one signs too for expires_in seconds (default 86400)',
-        body: { type: ['object', 'null'], properties: { expires_in: { type: 'integer' } } },
+        body: Type.Union([Type.Object({ expires_in: Type.Optional(Type.Integer()) }), Type.Null()]),
       },
     },
     async (request) => {
-      const body = (request.body ?? {}) as { expires_in?: unknown };
-      const { endpoint, secret } = await c.webhooks.rollSecret(idOf(request), body.expires_in);
+      const { endpoint, secret } = await c.webhooks.rollSecret(request.params.id, request.body?.expires_in);
       return { ...adminWebhookEndpoint(endpoint), secret };
     },
   );
@@ -90,7 +86,7 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      const { delivery, attempts } = await c.webhooks.sendTest(idOf(request));
+      const { delivery, attempts } = await c.webhooks.sendTest(request.params.id);
       return reply.status(202).send({ ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) });
     },
   );
@@ -98,7 +94,8 @@ export async function webhookRoutes(app: FastifyInstance, c: Container) {
 }
 
 /** An endpoint's delivery log, and replays of its deliveries. */
-export function webhookDeliveryRoutes(app: FastifyInstance, c: Container) {
+export function webhookDeliveryRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/webhook-endpoints/:id/deliveries',
     {
@@ -111,16 +108,14 @@ export function webhookDeliveryRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request) => ({
-      data: (await c.webhooks.deliveries(idOf(request), request.query as Record<string, unknown>)).map(
-        adminDelivery,
-      ),
+      data: (await c.webhooks.deliveries(request.params.id, request.query)).map(adminDelivery),
     }),
   );
   app.get(
     '/deliveries/:id',
     { schema: { tags, security, params: idParam, summary: 'One delivery with every attempt' } },
     async (request) => {
-      const { delivery, attempts } = await c.webhooks.delivery(idOf(request));
+      const { delivery, attempts } = await c.webhooks.delivery(request.params.id);
       return { ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) };
     },
   );
@@ -135,7 +130,7 @@ export function webhookDeliveryRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request, reply) => {
-      const { delivery, attempts } = await c.webhooks.replay(idOf(request));
+      const { delivery, attempts } = await c.webhooks.replay(request.params.id);
       return reply.status(202).send({ ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) });
     },
   );

@@ -1,5 +1,7 @@
 import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { scopedUser } from '../../domain/api-users.ts';
 import { AVATAR_MAX_BYTES } from '../../domain/avatars.ts';
@@ -79,10 +81,11 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
 }
 
 /** The token holder's own account: read, change, delete. */
-export function userRoutes(app: FastifyInstance, c: Container) {
+export function userRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/me',
-    { schema: { tags, security, summary: 'The token holder (fields by scope, D20)' } },
+    { schema: { tags, security, summary: 'The token holder (fields by scope)' } },
     async (request, reply) => {
       const h = await holder(c, request, reply);
       return me(await c.apiUsers.me(h.userId), h.scope);
@@ -105,7 +108,7 @@ export function userRoutes(app: FastifyInstance, c: Container) {
     },
     async (request, reply) => {
       const h = await holder(c, request, reply);
-      const u = await c.apiUsers.update(h.userId, h.scope, request.body as Record<string, unknown>);
+      const u = await c.apiUsers.update(h.userId, h.scope, request.body);
       return scopedUser(u, h.scope, ['id', 'phone', 'name', 'email', 'updated_at']);
     },
   );
@@ -131,14 +134,15 @@ export function userRoutes(app: FastifyInstance, c: Container) {
     },
     async (request, reply) => {
       const h = await holder(c, request, reply);
-      await c.apiUsers.delete(h, (request.body ?? {}) as Record<string, unknown>);
+      await c.apiUsers.delete(h, request.body ?? {});
       return reply.status(204).send();
     },
   );
 }
 
 /** The token holder's profile picture. */
-export function avatarRoutes(app: FastifyInstance, c: Container) {
+export function avatarRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/users/me/avatar',
     { schema: { tags, security, summary: 'Upload the profile picture (multipart field "file")' } },
@@ -177,13 +181,21 @@ export function avatarRoutes(app: FastifyInstance, c: Container) {
 }
 
 /** Users, server to server (an API key). */
-export function serverRoutes(app: FastifyInstance, c: Container) {
+export function serverRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/:id',
-    { schema: { tags, security, summary: 'A user, server to server' } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A user, server to server',
+        params: Type.Object({ id: Type.String() }),
+      },
+    },
     async (request, reply) => {
       await server(c, request, reply);
-      const u = await c.apiUsers.byId((request.params as { id: string }).id);
+      const u = await c.apiUsers.byId(request.params.id);
       return {
         id: u.id,
         phone: u.phone,
@@ -201,7 +213,7 @@ export function serverRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags,
         security,
-        summary: 'Users by phone, server to server (D23 pagination)',
+        summary: 'Users by phone, server to server, a page at a time',
         querystring: described({
           phone: 'E.164, URL-encoded (+ as %2B)',
           limit: '1-100, default 20',
@@ -211,7 +223,7 @@ export function serverRoutes(app: FastifyInstance, c: Container) {
     },
     async (request, reply) => {
       await server(c, request, reply);
-      const page = await c.apiUsers.byPhone(request.query as Record<string, unknown>);
+      const page = await c.apiUsers.byPhone(request.query);
       return {
         data: page.data.map((u) => ({
           id: u.id,

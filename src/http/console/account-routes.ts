@@ -2,12 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { actionsPage } from '../pages/console/actions-page.ts';
 import { kycQueuePage, kycReviewPage } from '../pages/console/kyc-pages.ts';
 import { userPage, usersPage } from '../pages/console/users-pages.ts';
-import { type ConsoleContext, type Form, one, problem } from './console-context.ts';
+import { type ConsoleContext, formOf, one, problem } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
 const ACTIONS_PAGE = 50;
-const param = (request: FastifyRequest, name = 'id') =>
-  encodeURIComponent((request.params as Record<string, string>)[name]);
+const param = (request: FastifyRequest, name = 'id') => encodeURIComponent(one(formOf(request.params)[name]));
 
 /** KYC review and users: what operators do for end users; and the trail of what operators did (P100). */
 export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
@@ -42,7 +41,7 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   });
   for (const decision of ['approve', 'reject'] as const) {
     app.post(`/console/kyc/:id/${decision}`, hide, async (request, reply) => {
-      const f = (request.body ?? {}) as Form;
+      const f = formOf(request.body);
       const res = await ctx.api(
         request,
         'POST',
@@ -66,7 +65,7 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
 /** Users: search, look, revoke a session; the operators' trail. */
 export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console/users', hide, async (request, reply) => {
-    const q = one((request.query as Form).q).trim();
+    const q = one(formOf(request.query).q).trim();
     const found = q
       ? (await ctx.api(request, 'GET', `/users?q=${encodeURIComponent(q)}`)).body.data
       : undefined;
@@ -103,7 +102,7 @@ export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
 
   // P100: the operators' trail.
   app.get('/console/actions', hide, async (request, reply) => {
-    const before = one((request.query as Form).before);
+    const before = one(formOf(request.query).before);
     const res = await ctx.api(
       request,
       'GET',

@@ -60,9 +60,7 @@ export function consoleContext(root: FastifyInstance, c: Container): ConsoleCont
       csrf: request.consoleCsrf ?? '',
       section,
       notice:
-        typeof (request.query as Form).notice === 'string'
-          ? ((request.query as Form).notice as string)
-          : undefined,
+        typeof formOf(request.query).notice === 'string' ? one(formOf(request.query).notice) : undefined,
       ...extra,
     }),
     page: (reply, body, status = 200) => sendPage(reply, status, body, { images: true }),
@@ -80,6 +78,21 @@ export const sessionIdOf = (request: FastifyRequest) =>
   parseCookies(request.headers.cookie ?? '')[SESSION_COOKIE];
 
 /** A form field that may come once or many times (checkboxes), as a list. */
+/**
+ * A request's form fields (or query, or path parameters) as a browser sends them: strings, and lists of
+ * strings for repeated fields. Anything else (a JSON body of other types) is left out, so a page reads only
+ * what a form can send.
+ */
+export function formOf(value: unknown): Form {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const form: Form = {};
+  for (const [name, field] of Object.entries(value)) {
+    if (typeof field === 'string') form[name] = field;
+    else if (Array.isArray(field) && field.every((f) => typeof f === 'string')) form[name] = field;
+  }
+  return form;
+}
+
 export const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 export const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : (v ?? ''));
 

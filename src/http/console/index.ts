@@ -8,7 +8,7 @@ import { keepAdminAction } from '../admin/admin-trail.ts';
 import { consolePage, signInPage } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { accountRoutes } from './account-routes.ts';
-import { consoleContext, type Form, one, SESSION_COOKIE, sessionIdOf } from './console-context.ts';
+import { consoleContext, formOf, one, SESSION_COOKIE, sessionIdOf } from './console-context.ts';
 import { integrationRoutes } from './integration-routes.ts';
 
 const SIGNIN_CSRF = 'callsign_console_signin';
@@ -45,7 +45,7 @@ export async function consoleSurface(app: FastifyInstance, c: Container, root: F
     const session = await c.consoleSessions.find(sessionIdOf(request));
     if (!session) return reply.redirect('/console/signin', 303);
     if (request.method === 'POST') {
-      const given = one((request.body as Form | undefined)?.csrf);
+      const given = one(formOf(request.body).csrf);
       if (!given || !safeEqual(given, session.csrf))
         return ctx.page(
           reply,
@@ -68,7 +68,7 @@ export async function consoleSurface(app: FastifyInstance, c: Container, root: F
   });
 
   app.post('/console/signin', { schema: { hide: true } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Form;
+    const body = formOf(request.body);
     const csrf = parseCookies(request.headers.cookie ?? '')[SIGNIN_CSRF];
     const retry = (status: number, message: string) => {
       const fresh = c.random.token(24);

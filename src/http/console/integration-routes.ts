@@ -3,12 +3,11 @@ import { clientCreatedPage, clientEditPage, clientsPage } from '../pages/console
 import { keyCreatedPage, keysPage } from '../pages/console/keys-pages.ts';
 import { overviewPage } from '../pages/console/overview-page.ts';
 import { endpointPage, endpointSecretPage, endpointsPage } from '../pages/console/webhooks-pages.ts';
-import { type ConsoleContext, type Form, list, one, problem } from './console-context.ts';
+import { type ConsoleContext, type Form, formOf, list, one, problem } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
-const param = (request: FastifyRequest, name = 'id') =>
-  encodeURIComponent((request.params as Record<string, string>)[name]);
-const form = (request: FastifyRequest) => (request.body ?? {}) as Form;
+const param = (request: FastifyRequest, name = 'id') => encodeURIComponent(one(formOf(request.params)[name]));
+const form = (request: FastifyRequest) => formOf(request.body);
 
 /** A textarea's non-empty lines. */
 const lines = (text: string) =>
@@ -29,7 +28,7 @@ const clientBody = (f: Form) => ({
 
 /** A log of sends (webhook deliveries, back-channel logouts): its newest 100, of the page's `?status=`. */
 const sendLog = async (ctx: ConsoleContext, request: FastifyRequest, path: string) => {
-  const status = one((request.query as Form).status) || undefined;
+  const status = one(formOf(request.query).status) || undefined;
   const query = `limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`;
   const res = await ctx.api(request, 'GET', `${path}?${query}`);
   return { status, rows: res.body.data ?? [] };

@@ -1,10 +1,11 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
 import { parsePhone } from '../../domain/phone.ts';
-import { described } from '../described.ts';
+import { described, pageForm } from '../described.ts';
 import { errorPage, type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
@@ -31,7 +32,8 @@ const authorizationParams = described({
 });
 
 /** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24). */
-export function authorizeRoutes(app: FastifyInstance, c: Container) {
+export function authorizeRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const flow = pageFlow(c);
   const { cookie, html, redirectTo, limit, csrfOf, sealed, proceed } = flow;
 
@@ -80,7 +82,7 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       },
       config: ownNulCheck,
     },
-    (request, reply) => authorize(request, reply, request.query as Body),
+    (request, reply) => authorize(request, reply, request.query),
   );
   // OIDC Core §3.1.2.1: the same request, form-encoded. It only starts a sign-in, as GET does, so it needs no
   // CSRF token; the page's own forms, which act for the user, post to /authorize/* with theirs.
@@ -96,28 +98,29 @@ export function authorizeRoutes(app: FastifyInstance, c: Container) {
       config: ownNulCheck,
     },
     (request, reply) => {
-      const params = (request.body ?? {}) as Body;
+      const params = request.body ?? {};
       // Another site's form: on as a GET, which brings the single sign-on cookie that the POST lacks.
       if (crossSiteFormPost(request)) return reply.redirect(`/authorize?${formAsQuery(params)}`, 303);
       return authorize(request, reply, params);
     },
   );
 
-  signinRoutes(app, c, flow);
-  signupRoutes(app, c, flow);
-  consentRoutes(app, c, flow);
+  signinRoutes(fastify, c, flow);
+  signupRoutes(fastify, c, flow);
+  consentRoutes(fastify, c, flow);
   logoutRoutes(app, c, (request) => limit(request));
 
   app.setErrorHandler(pageErrorHandler(flow));
 }
 
 /** The sign-in form: phone and PIN, under the REST surface's limits and lock. */
-function signinRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
+function signinRoutes(fastify: FastifyInstance, c: Container, flow: PageFlow) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { limit, formState, signedIn, retry } = flow;
-  app.post('/authorize/signin', { schema: { hide: true } }, async (request, reply) => {
-    const { st, ctx } = await formState(request);
-    const body = request.body as Body;
-    const phone = typeof body.phone === 'string' ? body.phone : '';
+  const signinForm = { schema: { hide: true, body: pageForm('phone', 'pin') } };
+  app.post('/authorize/signin', signinForm, async (request, reply) => {
+    const { st, ctx } = await formState(request, request.body);
+    const { phone = '', pin } = request.body;
     try {
       // The REST surface's limits and lock apply here too (D28).
       let e164: string | undefined;
@@ -128,7 +131,7 @@ function signinRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
         ['signin_address', request.ip],
         ...(e164 ? [['signin_phone', e164] as [RateLimitName, string]] : []),
       ]);
-      return await signedIn(reply, ctx, st, await c.accounts.checkPin(phone, body.pin));
+      return await signedIn(reply, ctx, st, await c.accounts.checkPin(phone, pin));
     } catch (err) {
       return retry(reply, err, (error) => signInPage({ ...ctx, error }, phone), st.req.redirectUri);
     }
@@ -136,14 +139,16 @@ function signinRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
 }
 
 /** The consent form: allow issues the code, deny answers access_denied. */
-function consentRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
+function consentRoutes(fastify: FastifyInstance, c: Container, flow: PageFlow) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { redirectTo, limit, formState } = flow;
-  app.post('/authorize/consent', { schema: { hide: true } }, async (request, reply) => {
-    const { st } = await formState(request);
+  const consentForm = { schema: { hide: true, body: pageForm('decision') } };
+  app.post('/authorize/consent', consentForm, async (request, reply) => {
+    const { st } = await formState(request, request.body);
     if (!st.userId || st.authTime === undefined || st.pinVersion === undefined)
       throw new PageError(400, 'Start again from the application.');
     await limit(request);
-    if ((request.body as Body).decision !== 'allow') {
+    if (request.body.decision !== 'allow') {
       return redirectTo(reply, st.req.redirectUri, {
         error: 'access_denied',
         error_description: 'the user denied the request',

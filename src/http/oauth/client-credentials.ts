@@ -7,14 +7,22 @@ import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 
+/** The client fields of a token, revocation or introspection request's form, as sent. */
+export interface ClientFields {
+  client_id?: unknown;
+  client_secret?: unknown;
+}
+
 const malformedBasic = () => new OAuthError('invalid_client', 'malformed Basic credentials');
 
 /** RFC 6749 §2.3.1: Basic credentials are the form-urlencoded id and secret; U+0000 is in no id or secret. */
-export function clientCredentials(request: FastifyRequest): ClientCredentials {
-  const body = (request.body ?? {}) as Record<string, unknown>;
+export function clientCredentials(
+  request: FastifyRequest,
+  body: ClientFields | undefined,
+): ClientCredentials {
   const creds: ClientCredentials = {
-    clientId: typeof body.client_id === 'string' ? body.client_id : undefined,
-    clientSecret: typeof body.client_secret === 'string' ? body.client_secret : undefined,
+    clientId: typeof body?.client_id === 'string' ? body.client_id : undefined,
+    clientSecret: typeof body?.client_secret === 'string' ? body.client_secret : undefined,
   };
   const header = request.headers.authorization;
   if (header?.toLowerCase().startsWith('basic ')) {
@@ -44,13 +52,13 @@ export function clientCredentials(request: FastifyRequest): ClientCredentials {
  */
 export async function authenticatedClient(
   c: Container,
-  request: FastifyRequest,
+  request: FastifyRequest<{ Body: ClientFields | undefined }>,
   reply: FastifyReply,
   clientLimit: RateLimitName,
 ): Promise<ClientRow> {
   let client: ClientRow;
   try {
-    client = await authenticateClient(clientCredentials(request), c.clients);
+    client = await authenticateClient(clientCredentials(request, request.body), c.clients);
   } catch (err) {
     if (err instanceof OAuthError && err.error === 'invalid_client')
       await countRequest(c, reply, [['oauth_client_auth_failures_address', request.ip]]);

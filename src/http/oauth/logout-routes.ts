@@ -1,7 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { decideLogout } from '../../domain/oauth/logout.ts';
+import { described, pageForm } from '../described.ts';
 import { errorPage, logoutConfirmPage, signedOutPage } from '../pages/authorize-pages.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import {
@@ -23,16 +25,32 @@ const LOGOUT_PARAMS = [
   'ui_locales',
 ];
 
+/** The fields of a body that is an object (a parsed form or JSON object); none for anything else. */
+function fieldsOf(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body } : {};
+}
+
+/** The logout request's parameters, checked by the rule (domain/oauth/logout.ts), not by a schema. */
+const logoutParams = described({
+  id_token_hint: 'an ID token this client was given: names the user the client expects to sign out',
+  post_logout_redirect_uri: "where to go afterwards: one of the client's registered addresses",
+  state: 'returned on that redirect',
+  client_id: 'the client asking',
+  logout_hint: 'ignored',
+  ui_locales: 'ignored',
+});
+
 /**
  * OIDC RP-Initiated Logout under /authorize, so that the single sign-on cookie (Path=/authorize) comes with
  * it: GET or a form POST of the client's, and the confirmation the page asks for when the request alone
  * may not end the sign-on (domain/oauth/logout.ts).
  */
 export function logoutRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   c: Container,
   limit: (r: FastifyRequest) => Promise<void>,
 ) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const cookie = (name: string, value: string, maxAge: number) =>
     pageCookie(c.config.authUrl, name, value, maxAge);
 
@@ -41,12 +59,8 @@ export function logoutRoutes(
     reply.header('Set-Cookie', cookie(SSO_COOKIE, '', 0));
   };
 
-  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+  const logout = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) => {
     await limit(request);
-    const params = (request.method === 'GET' ? request.query : (request.body ?? {})) as Record<
-      string,
-      unknown
-    >;
     if (crossSiteFormPost(request)) {
       const known = Object.entries(params).filter(([name]) => LOGOUT_PARAMS.includes(name));
       return reply.redirect(`/authorize/logout?${formAsQuery(Object.fromEntries(known))}`, 303);
@@ -69,15 +83,21 @@ export function logoutRoutes(
       return reply.header('Referrer-Policy', 'no-referrer').redirect(decision.redirect, 302);
     return sendPage(reply, 200, signedOutPage());
   };
-  app.get('/authorize/logout', { schema: { hide: true } }, logout);
-  app.post('/authorize/logout', { schema: { hide: true } }, logout);
+  app.get('/authorize/logout', { schema: { hide: true, querystring: logoutParams } }, (request, reply) =>
+    logout(request, reply, request.query),
+  );
+  // A client's form post may come without a body at all: no parameters, as a GET without a query.
+  app.post('/authorize/logout', { schema: { hide: true } }, (request, reply) =>
+    logout(request, reply, fieldsOf(request.body)),
+  );
 
   // The user's own "Sign out" on the confirmation page: the CSRF double-submit must match.
-  app.post('/authorize/logout/confirm', { schema: { hide: true } }, async (request, reply) => {
+  const confirmForm = { schema: { hide: true, body: pageForm() } };
+  app.post('/authorize/logout/confirm', confirmForm, async (request, reply) => {
     await limit(request);
     const csrf = cookieOf(request, CSRF_COOKIE);
-    const sent = (request.body as Record<string, unknown> | undefined)?.csrf;
-    if (!csrf || typeof sent !== 'string' || !safeEqual(csrf, sent))
+    const sent = request.body?.csrf;
+    if (!csrf || sent === undefined || !safeEqual(csrf, sent))
       return sendPage(reply, 400, errorPage('This form has expired or did not come from this page.'));
     await endSignOn(request, reply);
     return sendPage(reply, 200, signedOutPage());

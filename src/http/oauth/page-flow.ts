@@ -79,17 +79,18 @@ export function pageFlow(c: Container) {
   /** Every form post: the CSRF double-submit matches and the sealed state is intact, fresh and its client live. */
   const formState = async (
     request: FastifyRequest,
+    form: { csrf?: string; state?: string } | undefined,
   ): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> => {
-    const body = (request.body ?? {}) as Body;
     const csrf = csrfOf(request);
-    if (!csrf || typeof body.csrf !== 'string' || !safeEqual(csrf, body.csrf)) {
+    if (!csrf || form?.csrf === undefined || !safeEqual(csrf, form.csrf)) {
       throw new PageError(400, 'This form has expired or did not come from this page.');
     }
-    const st = unseal<PageState>(c.pageStateKeys, body.state, c.clock.now());
+    const st =
+      form.state === undefined ? undefined : unseal<PageState>(c.pageStateKeys, form.state, c.clock.now());
     const client = st && (await c.clients.findClient(st.req.clientId));
-    if (!st || !client)
+    if (!st || !client || form.state === undefined)
       throw new PageError(400, 'This sign-in has expired. Start again from the application.');
-    return { st, client, ctx: { client, csrf, state: body.state as string } };
+    return { st, client, ctx: { client, csrf, state: form.state } };
   };
 
   const sealed = (st: PageState) => seal(c.pageStateKeys, st, c.clock.now());

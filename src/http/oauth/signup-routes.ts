@@ -1,6 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
+import { fieldError } from '../../domain/errors.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
+import { pageForm } from '../described.ts';
 import {
   errorPage,
   type FormContext,
@@ -9,36 +12,38 @@ import {
   signUpCodePage,
   signUpPhonePage,
 } from '../pages/authorize-pages.ts';
-import { type Body, linkedState, PageError, type PageFlow } from './page-flow.ts';
+import { linkedState, PageError, type PageFlow } from './page-flow.ts';
 
 /** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24). */
-export function signupRoutes(app: FastifyInstance, c: Container, flow: PageFlow) {
+export function signupRoutes(fastify: FastifyInstance, c: Container, flow: PageFlow) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { html, limit, csrfOf, formState, sealed, signedIn, retry } = flow;
 
   /** The page's links between sign-in and sign-up: the same request, its state carried in the query. */
   const linkedPage = (path: string, show: (ctx: FormContext, hint?: string) => string) =>
-    app.get(path, { schema: { hide: true } }, async (request, reply) => {
-      const query = request.query as Body;
+    app.get(path, { schema: { hide: true, querystring: pageForm() } }, async (request, reply) => {
+      const { state } = request.query;
       const csrf = csrfOf(request);
-      const linked = await linkedState(c, query.state);
-      if (!linked || !csrf)
+      const linked = state === undefined ? undefined : await linkedState(c, state);
+      if (!linked || !csrf || state === undefined)
         return html(reply, 400, errorPage('This sign-in has expired. Start again from the application.'));
-      const ctx = { client: linked.client, csrf, state: query.state as string };
+      const ctx = { client: linked.client, csrf, state };
       return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
     });
   linkedPage('/authorize/signup', signUpPhonePage);
   linkedPage('/authorize/signin', signInPage); // P110: back from the sign-up page
 
-  app.post('/authorize/signup/send', { schema: { hide: true } }, async (request, reply) => {
-    const { st, ctx } = await formState(request);
-    const phone = (request.body as Body).phone;
+  const sendForm = { schema: { hide: true, body: pageForm('phone') } };
+  app.post('/authorize/signup/send', sendForm, async (request, reply) => {
+    const { st, ctx } = await formState(request, request.body);
+    const { phone } = request.body;
     try {
       const e164 = parsePhone(phone).e164;
       await limit(request, [
         ['otp_send_address', request.ip],
         ['otp_send_phone', e164],
       ]);
-      await c.otp.send(e164, 'signup');
+      await c.otp.sendCode(e164, 'signup');
       return html(
         reply,
         200,
@@ -55,12 +60,15 @@ export function signupRoutes(app: FastifyInstance, c: Container, flow: PageFlow)
     }
   });
 
-  app.post('/authorize/signup/verify', { schema: { hide: true } }, async (request, reply) => {
-    const { st, ctx } = await formState(request);
+  const verifyForm = { schema: { hide: true, body: pageForm('code') } };
+  app.post('/authorize/signup/verify', verifyForm, async (request, reply) => {
+    const { st, ctx } = await formState(request, request.body);
     if (!st.phone) throw new PageError(400, 'Start the sign-up again.');
     try {
       await limit(request);
-      const { temp_token } = await c.otp.verify(st.phone, (request.body as Body).code, 'signup');
+      const { code } = request.body;
+      if (code === undefined) throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
+      const { temp_token } = await c.otp.verify(st.phone, code, 'signup');
       return html(
         reply,
         200,
@@ -77,15 +85,15 @@ export function signupRoutes(app: FastifyInstance, c: Container, flow: PageFlow)
     }
   });
 
-  app.post('/authorize/signup/create', { schema: { hide: true } }, async (request, reply) => {
-    const { st, ctx } = await formState(request);
+  const createForm = { schema: { hide: true, body: pageForm('pin', 'handle', 'name') } };
+  app.post('/authorize/signup/create', createForm, async (request, reply) => {
+    const { st, ctx } = await formState(request, request.body);
     if (!st.tempToken) throw new PageError(400, 'Start the sign-up again.');
-    const body = request.body as Body;
+    const { pin = '', handle = '', name } = request.body;
     try {
       await limit(request);
-      const name = typeof body.name === 'string' && body.name.trim() ? body.name : undefined;
       const { user } = await c.accounts.createAccount(
-        { temp_token: st.tempToken, pin: body.pin, handle: body.handle, name },
+        { temp_token: st.tempToken, pin, handle, name: name?.trim() ? name : undefined },
         async () => {},
       );
       return await signedIn(reply, ctx, st, user);

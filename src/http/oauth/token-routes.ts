@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
@@ -12,9 +13,10 @@ const clientFields = {
   client_secret: 'a confidential client: here, or in Authorization: Basic (one of the two)',
 };
 
-export function tokenRoutes(app: FastifyInstance, c: Container) {
+export function tokenRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // P67: public clients in a browser exchange codes, refresh, revoke and read claims from their own origin.
-  allowBrowserApps(app, c, ['/oauth/token', '/oauth/revoke', '/oauth/userinfo'], 'GET, POST');
+  allowBrowserApps(fastify, c, ['/oauth/token', '/oauth/revoke', '/oauth/userinfo'], 'GET, POST');
   app.post(
     '/oauth/token',
     {
@@ -26,7 +28,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
           code: 'authorization_code: the code from the redirect (single use, 60 s)',
           redirect_uri: 'authorization_code: the redirect_uri of the authorization request',
           code_verifier: 'authorization_code: the PKCE verifier (43-128 characters, RFC 7636)',
-          refresh_token: 'refresh_token: the latest refresh token (rotated on every use, D16)',
+          refresh_token: 'refresh_token: the latest refresh token (rotated on every use)',
           ...clientFields,
         }),
       },
@@ -35,7 +37,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       // D28: 300 requests per minute per client, counted once the client has authenticated.
       const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
-      const body = request.body as Record<string, unknown>;
+      const body = request.body ?? {};
       switch (body.grant_type) {
         case 'authorization_code':
           return c.oauthTokens.exchangeCode(client, body);
@@ -67,7 +69,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     },
     async (request, reply) => {
       const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
-      await c.oauthTokens.revoke(client, (request.body as Record<string, unknown>).token);
+      await c.oauthTokens.revoke(client, request.body?.token);
       return reply.header('Cache-Control', 'no-store').status(200).send({});
     },
   );
@@ -77,7 +79,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         ...form,
-        summary: 'Is this token active, and what does it say (RFC 7662; confidential clients, P72)',
+        summary: 'Is this token active, and what does it say (RFC 7662; confidential clients)',
         body: described({
           token: 'an access token or refresh token issued to this client',
           token_type_hint: 'ignored: a refresh token is known by its form',
@@ -88,7 +90,7 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       const client = await authenticatedClient(c, request, reply, 'oauth_introspect_client');
-      return c.oauthTokens.introspect(client, (request.body as Record<string, unknown>).token);
+      return c.oauthTokens.introspect(client, request.body?.token);
     },
   );
 

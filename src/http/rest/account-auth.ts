@@ -1,32 +1,35 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { ok } from './envelope.ts';
 import { phoneKey } from './otp.ts';
 import { restUser, signUpUser } from './presenters.ts';
-import { body, deviceSchema, envelopeResponses, str } from './schemas.ts';
+import { deviceSchema, envelopeResponses, text } from './schemas.ts';
 
 const tokensDescription = '{user, access_token, refresh_token, expires_in}';
 
 /** Sign-up, sign-in and PIN reset: the three ways to open a REST session. */
-export function accountAuthRoutes(app: FastifyInstance, c: Container) {
+export function accountAuthRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/auth/signup',
     {
       schema: {
         tags: ['REST'],
         summary: 'Create the account of a verified phone',
-        body: body(['temp_token', 'pin', 'handle'], {
-          temp_token: str('from POST /auth/otp/verify with purpose signup'),
-          pin: str('4-6 digits, not trivial (D8)'),
-          handle: str('3-30 characters of a-z, 0-9, _ starting with a letter (D11)'),
-          name: str('display name, 1-100 characters'),
-          device: deviceSchema,
+        body: Type.Object({
+          temp_token: text('from POST /auth/otp/verify with purpose signup'),
+          pin: text('4-6 digits, not trivial'),
+          handle: text('3-30 characters of a-z, 0-9, _ starting with a letter'),
+          name: Type.Optional(text('display name, 1-100 characters')),
+          device: Type.Optional(deviceSchema),
         }),
         response: envelopeResponses(tokensDescription),
       },
     },
     async (request) => {
-      const r = await c.accounts.signUp(request.body as Record<string, unknown>, request.ip);
+      const r = await c.accounts.signUp(request.body, request.ip);
       return ok({ ...r, user: signUpUser(r.user) });
     },
   );
@@ -37,15 +40,15 @@ export function accountAuthRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags: ['REST'],
         summary: 'Sign in with phone and PIN',
-        body: body(['phone', 'pin'], {
-          phone: str('E.164 phone number'),
-          pin: str('the PIN'),
-          device: deviceSchema,
+        body: Type.Object({
+          phone: text('E.164 phone number'),
+          pin: text('the PIN'),
+          device: Type.Optional(deviceSchema),
         }),
         response: envelopeResponses(tokensDescription),
       },
       config: {
-        // Spec "Limits" and D28: 5 per 15 minutes per phone, 50 per 15 minutes per client address.
+        // Spec "Limits": 5 per 15 minutes per phone, 50 per 15 minutes per client address.
         rateLimit: (request) => {
           const phone = phoneKey(request);
           return [
@@ -56,11 +59,7 @@ export function accountAuthRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request) => {
-      const r = await c.accounts.signIn(
-        request.body as Record<string, unknown>,
-        request.ip,
-        phoneKey(request),
-      );
+      const r = await c.accounts.signIn(request.body, request.ip, phoneKey(request));
       return ok({ ...r, user: restUser(r.user) });
     },
   );
@@ -70,17 +69,17 @@ export function accountAuthRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         tags: ['REST'],
-        summary: 'Set a new PIN after an OTP with purpose pin_reset (D10)',
-        body: body(['temp_token', 'pin'], {
-          temp_token: str('from POST /auth/otp/verify with purpose pin_reset'),
-          pin: str('the new PIN'),
-          device: deviceSchema,
+        summary: 'Set a new PIN after a code verified with purpose pin_reset',
+        body: Type.Object({
+          temp_token: text('from POST /auth/otp/verify with purpose pin_reset'),
+          pin: text('the new PIN'),
+          device: Type.Optional(deviceSchema),
         }),
         response: envelopeResponses(tokensDescription),
       },
     },
     async (request) => {
-      const r = await c.accounts.resetPin(request.body as Record<string, unknown>, request.ip);
+      const r = await c.accounts.resetPin(request.body, request.ip);
       return ok({ ...r, user: restUser(r.user) });
     },
   );

@@ -1,20 +1,20 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import type { AuthContext } from '../types.ts';
 import { ok } from './envelope.ts';
 import { restConnectedApp } from './presenters.ts';
-import { envelopeResponses } from './schemas.ts';
-
-const secured = { security: [{ bearer: [] }], tags: ['REST'] };
+import { callerOf, envelopeResponses, secured } from './schemas.ts';
 
 /** P102: the apps the caller allowed on the consent page, and withdrawing that. */
-export function connectedAppRoutes(app: FastifyInstance, c: Container) {
+export function connectedAppRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/me/apps',
     {
       schema: {
         ...secured,
-        summary: 'The applications the caller allowed (P102), the most recently allowed first',
+        summary: 'The applications the caller allowed, the most recently allowed first',
         response: envelopeResponses(
           '{apps: [{client_id, client_name, scopes, granted_at, active_sessions, last_used_at}]}',
         ),
@@ -22,7 +22,7 @@ export function connectedAppRoutes(app: FastifyInstance, c: Container) {
       config: { auth: true },
     },
     async (request) => {
-      const apps = await c.connectedApps.list((request.auth as AuthContext).userId);
+      const apps = await c.connectedApps.list(callerOf(request).userId);
       return ok({ apps: apps.map(restConnectedApp) });
     },
   );
@@ -32,19 +32,15 @@ export function connectedAppRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         ...secured,
-        summary:
-          'Withdraw the caller’s consent to an application (P102): its sessions end, and it must ask again',
-        params: { type: 'object', properties: { client_id: { type: 'string' } } },
+        summary: 'Withdraw the caller’s consent to an application: its sessions end, and it must ask again',
+        params: Type.Object({ client_id: Type.String() }),
         response: envelopeResponses('{revoked: true, sessions_revoked}'),
       },
       config: { auth: true },
     },
     async (request) => {
-      const { client_id: clientId } = request.params as { client_id: string };
-      const { sessionsRevoked } = await c.connectedApps.withdraw(
-        (request.auth as AuthContext).userId,
-        clientId,
-      );
+      const { client_id: clientId } = request.params;
+      const { sessionsRevoked } = await c.connectedApps.withdraw(callerOf(request).userId, clientId);
       return ok({ revoked: true, sessions_revoked: sessionsRevoked });
     },
   );

@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import type { AuthContext } from '../types.ts';
 import { ok } from './envelope.ts';
-import { envelopeResponses } from './schemas.ts';
-
-const secured = { security: [{ bearer: [] }], tags: ['REST'] };
+import { callerOf, envelopeResponses, secured } from './schemas.ts';
 
 /** Spec "GET /kyc/status" and "POST /kyc/initiate" (D30). */
 export function kycRoutes(app: FastifyInstance, c: Container) {
@@ -19,7 +16,7 @@ export function kycRoutes(app: FastifyInstance, c: Container) {
       },
       config: { auth: true },
     },
-    async (request) => ok(await c.kyc.initiate((request.auth as AuthContext).userId)),
+    async (request) => ok(await c.kyc.initiate(callerOf(request).userId)),
   );
 
   app.get(
@@ -32,6 +29,6 @@ export function kycRoutes(app: FastifyInstance, c: Container) {
       },
       config: { auth: true },
     },
-    async (request) => ok(await c.kyc.status((request.auth as AuthContext).userId)),
+    async (request) => ok(await c.kyc.status(callerOf(request).userId)),
   );
 }

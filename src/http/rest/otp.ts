@@ -1,27 +1,35 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import { ok } from './envelope.ts';
-import { body, envelopeResponses, str } from './schemas.ts';
+import { envelopeResponses, text } from './schemas.ts';
 
 const phoneKeys = new WeakMap<FastifyRequest, string | undefined>();
 
 /**
  * The normalised phone of the body, when it has one, so spellings of one number share a counter. Parsed once
- * per request: the route's handler asks again for what its service would parse (a parse is some 0.1 ms).
+ * per request: the route's handler asks again for what its service would parse (a parse is some 0.1 ms). The
+ * limits are counted before the body is validated, so the body is looked at as it came.
  */
 export function phoneKey(request: FastifyRequest): string | undefined {
   if (phoneKeys.has(request)) return phoneKeys.get(request);
+  const body: unknown = request.body;
   let key: string | undefined;
   try {
-    key = parsePhone((request.body as { phone?: unknown } | undefined)?.phone).e164;
+    key =
+      typeof body === 'object' && body !== null && 'phone' in body ? parsePhone(body.phone).e164 : undefined;
   } catch {
     key = undefined;
   }
   phoneKeys.set(request, key);
   return key;
 }
+
+/** The request's phone in E.164: the one its limits parsed, or INVALID_PHONE. */
+export const e164Of = (request: FastifyRequest, phone: string) => phoneKey(request) ?? parsePhone(phone).e164;
 
 /** Spec "Limits" and D28: a code sent counts 3 per hour per phone and 10 per hour per client address. */
 export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, string]> {
@@ -32,27 +40,23 @@ export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, st
   ];
 }
 
-const phoneAndPurpose = {
-  phone: str('E.164 phone number, e.g. +14155550100'),
-  purpose: { type: 'string', enum: ['signup', 'pin_reset'] },
-};
+const purpose = Type.Enum(['signup', 'pin_reset'], { description: 'signup or pin_reset' });
+const phone = text('E.164 phone number, e.g. +14155550100');
 
-export function otpRoutes(app: FastifyInstance, c: Container) {
+export function otpRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/auth/otp/send',
     {
       schema: {
         tags: ['REST'],
         summary: 'Send a one-time code by SMS',
-        body: body(['phone', 'purpose'], phoneAndPurpose),
+        body: Type.Object({ phone, purpose }),
         response: envelopeResponses('{expires_in, message}'),
       },
       config: { rateLimit: otpSendLimits },
     },
-    async (request) => {
-      const b = request.body as Record<string, unknown>;
-      return ok(await c.otp.send(b.phone, b.purpose, phoneKey(request)));
-    },
+    async (request) => ok(await c.otp.sendCode(e164Of(request, request.body.phone), request.body.purpose)),
   );
 
   app.post(
@@ -61,13 +65,13 @@ export function otpRoutes(app: FastifyInstance, c: Container) {
       schema: {
         tags: ['REST'],
         summary: 'Verify a one-time code; answers a temp_token',
-        body: body(['phone', 'code', 'purpose'], { ...phoneAndPurpose, code: str('the code from the SMS') }),
+        body: Type.Object({ phone, code: text('the code from the SMS'), purpose }),
         response: envelopeResponses('{verified, temp_token, expires_in}'),
       },
     },
     async (request) => {
-      const b = request.body as Record<string, unknown>;
-      return ok(await c.otp.verify(b.phone, b.code, b.purpose));
+      const { code, purpose } = request.body;
+      return ok(await c.otp.verify(parsePhone(request.body.phone).e164, code, purpose));
     },
   );
 }

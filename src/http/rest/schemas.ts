@@ -1,25 +1,29 @@
-// JSON Schemas of REST bodies: they validate requests and feed the OpenAPI document. Formats the spec
-// gives error codes for (phone, PIN, handle) are checked by the domain, which answers those codes.
-export const str = (description: string, extra: Record<string, unknown> = {}) => ({
-  type: 'string',
-  description,
-  ...extra,
-});
+// The REST surface's request schemas, in TypeBox: one schema validates a request, types the handler's input
+// and documents the route in the OpenAPI document. Formats the spec gives error codes for (phone, PIN,
+// handle) are left to the domain, which answers those codes; the schema checks only the JSON types.
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { DomainError } from '../../domain/errors.ts';
+import type { AuthContext } from '../types.ts';
 
-export const deviceSchema = {
-  type: 'object',
-  description: 'D18: the device this session is on',
-  properties: {
-    name: str('device name shown in the session list', { maxLength: 100 }),
-    platform: { type: 'string', enum: ['ios', 'android', 'web', 'desktop', 'other'] },
+export const text = (description: string, extra: { maxLength?: number } = {}) =>
+  Type.String({ description, ...extra });
+
+/** A text field that may also be null (cleared). */
+export const nullableText = (description: string) =>
+  Type.Union([Type.String(), Type.Null()], { description });
+
+export const deviceSchema = Type.Object(
+  {
+    name: Type.Optional(text('device name shown in the session list', { maxLength: 100 })),
+    platform: Type.Optional(Type.Enum(['ios', 'android', 'web', 'desktop', 'other'])),
   },
-};
+  { description: 'the device this session is on' },
+);
 
-export const body = (required: string[], properties: Record<string, unknown>) => ({
-  type: 'object',
-  required,
-  properties,
-});
+/** A path parameter holding an id. */
+export const idParams = <K extends string>(name: K) =>
+  Type.Object({ [name]: Type.String() } as { [P in K]: ReturnType<typeof Type.String> });
 
 /** Describes the envelope in the OpenAPI document without constraining what is sent. */
 export const envelopeResponses = (description: string) => ({
@@ -30,3 +34,11 @@ export const envelopeResponses = (description: string) => ({
     additionalProperties: true,
   },
 });
+
+export const secured = { security: [{ bearer: [] }], tags: ['REST'] };
+
+/** The caller of a route that needs a bearer token (`config.auth`), as its guard authenticated them. */
+export function callerOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new DomainError('INTERNAL_ERROR', 'a route that needs a caller has none');
+  return request.auth;
+}

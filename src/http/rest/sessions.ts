@@ -1,32 +1,31 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { described } from '../described.ts';
-import type { AuthContext } from '../types.ts';
 import { ok } from './envelope.ts';
 import { restSession } from './presenters.ts';
-import { envelopeResponses } from './schemas.ts';
+import { callerOf, envelopeResponses, secured } from './schemas.ts';
 
-const secured = { security: [{ bearer: [] }], tags: ['REST'] };
-
-export function sessionRoutes(app: FastifyInstance, c: Container) {
+export function sessionRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/sessions',
     {
       schema: {
         ...secured,
-        summary: "The caller's active sessions (D15), the most recently used first, a page at a time (P73)",
-        querystring: described({
-          limit: 'sessions per page, 1-100, default 100',
-          offset: 'sessions to skip, default 0',
+        summary: "The caller's active sessions, the most recently used first, a page at a time",
+        querystring: Type.Object({
+          limit: Type.Optional(Type.String({ description: 'sessions per page, 1-100, default 100' })),
+          offset: Type.Optional(Type.String({ description: 'sessions to skip, default 0' })),
         }),
         response: envelopeResponses('{sessions, total}: total counts every active session, not the page'),
       },
       config: { auth: true },
     },
     async (request) => {
-      const auth = request.auth as AuthContext;
-      const page = await c.sessions.listActive(auth.userId, request.query as Record<string, unknown>);
-      return ok({ sessions: page.sessions.map((s) => restSession(s, auth.sessionId)), total: page.total });
+      const caller = callerOf(request);
+      const page = await c.sessions.listActive(caller.userId, request.query);
+      return ok({ sessions: page.sessions.map((s) => restSession(s, caller.sessionId)), total: page.total });
     },
   );
 
@@ -35,14 +34,14 @@ export function sessionRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         ...secured,
-        summary: "Revoke one of the caller's sessions (D17)",
-        params: { type: 'object', properties: { id: { type: 'string' } } },
+        summary: "Revoke one of the caller's sessions: its tokens stop working at once",
+        params: Type.Object({ id: Type.String() }),
         response: envelopeResponses('{revoked: true}'),
       },
       config: { auth: true },
     },
     async (request) => {
-      await c.sessions.revokeOwn((request.auth as AuthContext).userId, (request.params as { id: string }).id);
+      await c.sessions.revokeOwn(callerOf(request).userId, request.params.id);
       return ok({ revoked: true });
     },
   );

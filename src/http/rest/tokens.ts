@@ -1,20 +1,23 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { ok } from './envelope.ts';
-import { body, envelopeResponses, str } from './schemas.ts';
+import { callerOf, envelopeResponses, text } from './schemas.ts';
 
-export function tokenRoutes(app: FastifyInstance, c: Container) {
+export function tokenRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/auth/refresh',
     {
       schema: {
         tags: ['REST'],
-        summary: 'Rotate a refresh token (D16)',
-        body: body(['refresh_token'], { refresh_token: str('the latest refresh token') }),
+        summary: 'Rotate a refresh token: the answer holds its successor',
+        body: Type.Object({ refresh_token: text('the latest refresh token') }),
         response: envelopeResponses('{access_token, refresh_token, expires_in}'),
       },
     },
-    async (request) => ok(await c.accounts.refresh((request.body as Record<string, unknown>).refresh_token)),
+    async (request) => ok(await c.accounts.refresh(request.body.refresh_token)),
   );
 
   app.post(
@@ -22,18 +25,15 @@ export function tokenRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         tags: ['REST'],
-        summary: 'End the session of a refresh token (D14)',
+        summary: 'End the session of a refresh token',
         security: [{ bearer: [] }],
-        body: body(['refresh_token'], { refresh_token: str('a refresh token of the session to end') }),
+        body: Type.Object({ refresh_token: text('a refresh token of the session to end') }),
         response: envelopeResponses('{revoked: true}'),
       },
       config: { auth: true },
     },
     async (request) => {
-      await c.sessions.logout(
-        request.auth?.userId as string,
-        (request.body as Record<string, unknown>).refresh_token,
-      );
+      await c.sessions.logout(callerOf(request).userId, request.body.refresh_token);
       return ok({ revoked: true });
     },
   );

@@ -1,16 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { restLimits } from '../plugins/rest-guards.ts';
-import type { AuthContext } from '../types.ts';
 import { ok } from './envelope.ts';
 import { otpSendLimits, phoneKey } from './otp.ts';
 import { publicProfile, restUser } from './presenters.ts';
-import { body, envelopeResponses, str } from './schemas.ts';
+import { callerOf, envelopeResponses, nullableText, secured, text } from './schemas.ts';
 
-const me = (request: FastifyRequest) => request.auth as AuthContext;
-const secured = { security: [{ bearer: [] }], tags: ['REST'] };
-
-export function userRoutes(app: FastifyInstance, c: Container) {
+export function userRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/me',
     {
@@ -21,7 +20,7 @@ export function userRoutes(app: FastifyInstance, c: Container) {
       },
       config: { auth: true },
     },
-    async (request) => ok(restUser(await c.profiles.get(me(request).userId))),
+    async (request) => ok(restUser(await c.profiles.get(callerOf(request).userId))),
   );
 
   app.patch(
@@ -29,23 +28,19 @@ export function userRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         ...secured,
-        summary: 'Change name, bio, avatar_url, language or handle (D12, D13)',
-        body: {
-          type: 'object',
-          properties: {
-            name: { type: ['string', 'null'], description: '1-100 characters' },
-            bio: { type: ['string', 'null'], description: 'at most 500 characters' },
-            avatar_url: { type: ['string', 'null'], description: 'https URL, at most 2048 characters' },
-            language: { type: ['string', 'null'], description: 'BCP 47 tag, at most 35 characters' },
-            handle: str('new handle; one change per 30 days'),
-          },
-        },
+        summary: 'Change name, bio, avatar_url, language or handle',
+        body: Type.Object({
+          name: Type.Optional(nullableText('1-100 characters')),
+          bio: Type.Optional(nullableText('at most 500 characters')),
+          avatar_url: Type.Optional(nullableText('https URL, at most 2048 characters')),
+          language: Type.Optional(nullableText('BCP 47 tag, at most 35 characters')),
+          handle: Type.Optional(text('new handle; one change per 30 days')),
+        }),
         response: envelopeResponses('the updated REST User'),
       },
       config: { auth: true },
     },
-    async (request) =>
-      ok(restUser(await c.profiles.update(me(request).userId, request.body as Record<string, unknown>))),
+    async (request) => ok(restUser(await c.profiles.update(callerOf(request).userId, request.body))),
   );
 
   app.delete(
@@ -54,31 +49,31 @@ export function userRoutes(app: FastifyInstance, c: Container) {
       schema: {
         ...secured,
         summary: 'Delete the account (hard-deleted after 30 days)',
-        body: body(['pin', 'confirmation'], {
-          pin: str('the PIN'),
-          confirmation: str('the phrase DELETE MY ACCOUNT'),
+        body: Type.Object({
+          pin: text('the PIN'),
+          confirmation: text('the phrase DELETE MY ACCOUNT'),
         }),
         response: envelopeResponses('{deleted: true, hard_delete_at}'),
       },
       config: { auth: true },
     },
-    async (request) =>
-      ok(await c.deletion.deleteWithPin(me(request).userId, request.body as Record<string, unknown>)),
+    async (request) => ok(await c.deletion.deleteWithPin(callerOf(request).userId, request.body)),
   );
 
-  phoneChangeRoutes(app, c);
-  publicProfileRoutes(app, c);
+  phoneChangeRoutes(fastify, c);
+  publicProfileRoutes(fastify, c);
 }
 
 /** A new phone number, proven by a code sent to it, then confirmed with that code and the PIN. */
-export function phoneChangeRoutes(app: FastifyInstance, c: Container) {
+export function phoneChangeRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/users/me/phone',
     {
       schema: {
         ...secured,
-        summary: 'Send a code to the new phone number of the account (P74)',
-        body: body(['phone'], { phone: str('the new number, E.164') }),
+        summary: 'Send a code to the new phone number of the account',
+        body: Type.Object({ phone: text('the new number, E.164') }),
         response: envelopeResponses('{expires_in, message}'),
       },
       config: {
@@ -88,13 +83,7 @@ export function phoneChangeRoutes(app: FastifyInstance, c: Container) {
       },
     },
     async (request) =>
-      ok(
-        await c.phoneChange.start(
-          me(request).userId,
-          (request.body as Record<string, unknown>).phone,
-          phoneKey(request),
-        ),
-      ),
+      ok(await c.phoneChange.start(callerOf(request).userId, request.body.phone, phoneKey(request))),
   );
 
   app.post(
@@ -102,35 +91,34 @@ export function phoneChangeRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         ...secured,
-        summary: 'Move the account to the new phone number: its code and the PIN (P74)',
-        body: body(['phone', 'code', 'pin'], {
-          phone: str('the new number, as sent to'),
-          code: str('the code from the SMS'),
-          pin: str('the PIN'),
+        summary: 'Move the account to the new phone number: its code and the PIN',
+        body: Type.Object({
+          phone: text('the new number, as sent to'),
+          code: text('the code from the SMS'),
+          pin: text('the PIN'),
         }),
         response: envelopeResponses('the updated REST User'),
       },
       config: { auth: true },
     },
-    async (request) =>
-      ok(restUser(await c.phoneChange.confirm(me(request).userId, request.body as Record<string, unknown>))),
+    async (request) => ok(restUser(await c.phoneChange.confirm(callerOf(request).userId, request.body))),
   );
 }
 
 /** Public profiles and handle checks: no token. */
-export function publicProfileRoutes(app: FastifyInstance, c: Container) {
+export function publicProfileRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/@:handle',
     {
       schema: {
         tags: ['REST'],
         summary: 'Public profile by handle',
-        params: { type: 'object', properties: { handle: { type: 'string' } } },
+        params: Type.Object({ handle: Type.String() }),
         response: envelopeResponses('{id, handle, name, avatar_url, bio, kyc_status, created_at}'),
       },
     },
-    async (request) =>
-      ok(publicProfile(await c.profiles.publicProfile((request.params as { handle: string }).handle))),
+    async (request) => ok(publicProfile(await c.profiles.publicProfile(request.params.handle))),
   );
 
   app.get(
@@ -138,13 +126,13 @@ export function publicProfileRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         tags: ['REST'],
-        summary: 'Is a handle available? (D11)',
-        querystring: { type: 'object', required: ['handle'], properties: { handle: { type: 'string' } } },
+        summary: 'Is a handle available?',
+        querystring: Type.Object({ handle: Type.String() }),
         response: envelopeResponses('{handle, available, reason}'),
       },
       // Spec "Limits": 30 per minute, per client address (D28).
       config: { rateLimit: (request) => [['handle_check_address', request.ip]] },
     },
-    async (request) => ok(await c.profiles.checkHandle((request.query as { handle: string }).handle)),
+    async (request) => ok(await c.profiles.checkHandle(request.query.handle)),
   );
 }

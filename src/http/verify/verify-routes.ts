@@ -1,6 +1,8 @@
 import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -19,7 +21,7 @@ import {
 const CSRF_COOKIE = 'callsign_verify_csrf';
 const FIELDS = ['csrf', 'country', 'birthday', 'document_kind'] as const;
 
-const params = { type: 'object', properties: { token: { type: 'string', maxLength: 100 } } };
+const params = Type.Object({ token: Type.String({ maxLength: 100 }) });
 const schema = { tags: ['Hosted pages'], params, hide: true };
 
 /** The latest birthday the age check accepts, today. */
@@ -31,14 +33,14 @@ const maxBirthday = (c: Container) => {
 /** The path's token if its link can be used; otherwise the page saying why (or 429) is sent. */
 async function usableLink(
   c: Container,
-  request: FastifyRequest,
+  request: FastifyRequest<{ Params: { token: string } }>,
   reply: FastifyReply,
 ): Promise<string | undefined> {
   if ((await c.rateLimiter.hit([['verify_page_address', request.ip]])).exceeded) {
     sendPage(reply, 429, tooManyPage).header('Retry-After', '60');
     return undefined;
   }
-  const token = (request.params as { token: string }).token;
+  const { token } = request.params;
   const link = await c.kyc.openLink(token);
   if (!('problem' in link)) return token;
   sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
@@ -46,7 +48,8 @@ async function usableLink(
 }
 
 /** The hosted verification page on {verify_url} (D38): GET shows the form, POST takes the submission. */
-export async function verifyPage(app: FastifyInstance, c: Container) {
+export async function verifyPage(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // Whatever goes wrong, the user sees a page, not a JSON dump.
   app.setErrorHandler((err, request, reply) => {
     const status = (err as { statusCode?: number }).statusCode ?? 500;

@@ -1,0 +1,32 @@
+// What the account services take from a surface, each field typed as its route's schema types it; the
+// services check the formats the spec gives error codes for (phone, PIN, handle).
+
+/** What a new account is made of: a verified phone's temp token, a PIN, a handle and perhaps a name. */
+export interface NewAccountInput {
+  temp_token: string;
+  pin: string;
+  handle: string;
+  name?: string | null;
+}
+
+/** The device a REST session is opened on, as sent (checked by `parseDevice`). */
+export interface DeviceInput {
+  name?: string;
+  platform?: string;
+}
+
+export interface SignUpInput extends NewAccountInput {
+  device?: DeviceInput;
+}
+
+export interface SignInInput {
+  phone: string;
+  pin: string;
+  device?: DeviceInput;
+}
+
+export interface PinResetInput {
+  temp_token: string;
+  pin: string;
+  device?: DeviceInput;
+}
