@@ -42,6 +42,25 @@ function formTarget(uri: string): string {
   return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
 }
 
+/** What every form of the page sends beside its own fields. */
+type FormFields = { csrf?: string; state?: string };
+
+async function checkedForm(
+  c: Container,
+  csrf: string | undefined,
+  form: FormFields | undefined,
+): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> {
+  if (!csrf || form?.csrf === undefined || !safeEqual(csrf, form.csrf)) {
+    throw new PageError(400, 'This form has expired or did not come from this page.');
+  }
+  const st =
+    form.state === undefined ? undefined : unseal<PageState>(c.pageStateKeys, form.state, c.clock.now());
+  const client = st && (await c.clients.findClient(st.req.clientId));
+  if (!st || !client || form.state === undefined)
+    throw new PageError(400, 'This sign-in has expired. Start again from the application.');
+  return { st, client, ctx: { client, csrf, state: form.state } };
+}
+
 /**
  * What the hosted authorization page's routes share: its cookies, answers (pages and redirects), limits, the
  * checked state of its forms, and the steps after a PIN was proved (D24).
@@ -77,21 +96,8 @@ export function pageFlow(c: Container) {
   const csrfOf = (request: FastifyRequest) => cookieOf(request, CSRF_COOKIE);
 
   /** Every form post: the CSRF double-submit matches and the sealed state is intact, fresh and its client live. */
-  const formState = async (
-    request: FastifyRequest,
-    form: { csrf?: string; state?: string } | undefined,
-  ): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> => {
-    const csrf = csrfOf(request);
-    if (!csrf || form?.csrf === undefined || !safeEqual(csrf, form.csrf)) {
-      throw new PageError(400, 'This form has expired or did not come from this page.');
-    }
-    const st =
-      form.state === undefined ? undefined : unseal<PageState>(c.pageStateKeys, form.state, c.clock.now());
-    const client = st && (await c.clients.findClient(st.req.clientId));
-    if (!st || !client || form.state === undefined)
-      throw new PageError(400, 'This sign-in has expired. Start again from the application.');
-    return { st, client, ctx: { client, csrf, state: form.state } };
-  };
+  const formState = (request: FastifyRequest, form: FormFields | undefined) =>
+    checkedForm(c, csrfOf(request), form);
 
   const sealed = (st: PageState) => seal(c.pageStateKeys, st, c.clock.now());
 
