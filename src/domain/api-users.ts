@@ -3,11 +3,10 @@ import { type Database, uniqueViolation } from '../storage/db.ts';
 import { type UserRow, usersRepo } from '../storage/repositories/users.ts';
 import type { AccountDeletionService } from './account-deletion.ts';
 import { parseName } from './accounts.ts';
-import { DomainError } from './errors.ts';
+import { DomainError, noSuchUser } from './errors.ts';
 import { isUuid } from './ids.ts';
 import { assertMetadata, mergePatch } from './merge-patch.ts';
 import { requireRecentSignIn, requireScope } from './oauth/api-permissions.ts';
-import { OAuthError } from './oauth/oauth-error.ts';
 import { wholeNumberParam } from './paging.ts';
 import { parsePhone } from './phone.ts';
 import type { ProfileService } from './profiles.ts';
@@ -42,13 +41,10 @@ export function scopedUser(u: UserRow, scope: string, fields: string[]): Record<
   );
 }
 
-const toApiError = (err: unknown): never => {
-  if (err instanceof DomainError && err.code === 'INVALID_REQUEST')
-    throw new OAuthError('invalid_request', err.message);
-  if (err instanceof DomainError && err.code === 'NOT_FOUND')
-    throw new OAuthError('user_not_found', 'no such user');
+/** A unique e-mail address another account has: EMAIL_TAKEN; anything else as it is. */
+const emailTaken = (err: unknown): never => {
   if (uniqueViolation(err) === 'users_email_live')
-    throw new OAuthError('email_taken', 'this e-mail address is in use');
+    throw new DomainError('EMAIL_TAKEN', 'this e-mail address is in use');
   throw err;
 };
 
@@ -57,7 +53,7 @@ export class ApiUserService {
   constructor(private readonly d: ApiUserDeps) {}
 
   async me(userId: string): Promise<UserRow> {
-    return this.d.profiles.get(userId).catch(toApiError);
+    return this.d.profiles.get(userId).catch(emailTaken);
   }
 
   /** name (1-100), email (valid, unique), metadata (merged, D22): PATCH needs profile:write, and email to set email. */
@@ -66,27 +62,27 @@ export class ApiUserService {
     const allowed = ['name', 'email', 'metadata'];
     const extra = Object.keys(body).find((k) => !allowed.includes(k));
     if (extra)
-      throw new OAuthError(
-        'invalid_request',
+      throw new DomainError(
+        'INVALID_REQUEST',
         `${extra} cannot be changed here; editable: ${allowed.join(', ')}`,
       );
     try {
       const patch: { name?: string | null; email?: string | null; metadata?: Record<string, unknown> } = {};
       if ('name' in body) {
-        if (body.name === null) throw new OAuthError('invalid_request', 'name must be 1-100 characters');
+        if (body.name === null) throw new DomainError('INVALID_REQUEST', 'name must be 1-100 characters');
         patch.name = parseName(body.name);
       }
       if ('email' in body) {
         requireScope(scope, 'email');
         const email = typeof body.email === 'string' ? body.email.trim() : '';
         if (email.length > 254 || !EMAIL.test(email))
-          throw new OAuthError('invalid_email', 'email must be a valid e-mail address');
+          throw new DomainError('INVALID_EMAIL', 'email must be a valid e-mail address');
         patch.email = email;
       }
       if ('metadata' in body) patch.metadata = await this.mergedMetadata(userId, body.metadata);
       return await this.d.profiles.apply(userId, patch);
     } catch (err) {
-      return toApiError(err);
+      return emailTaken(err);
     }
   }
 
@@ -97,13 +93,13 @@ export class ApiUserService {
       const metadata = await this.mergedMetadata(userId, body);
       return (await this.d.profiles.apply(userId, { metadata })).metadata;
     } catch (err) {
-      return toApiError(err);
+      return emailTaken(err);
     }
   }
 
   private async mergedMetadata(userId: string, patch: unknown): Promise<Record<string, unknown>> {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-      throw new OAuthError('invalid_request', 'metadata must be a JSON object');
+      throw new DomainError('INVALID_REQUEST', 'metadata must be a JSON object');
     }
     const merged = mergePatch((await this.d.profiles.get(userId)).metadata, patch);
     assertMetadata(merged);
@@ -118,13 +114,13 @@ export class ApiUserService {
     const { userId, scope, authTime } = holder;
     requireScope(scope, 'account:delete');
     requireRecentSignIn(authTime, this.d.clock.now());
-    if (body.confirm !== true) throw new OAuthError('invalid_request', 'confirm must be true');
-    await this.d.deletion.delete(userId).catch(toApiError);
+    if (body.confirm !== true) throw new DomainError('INVALID_REQUEST', 'confirm must be true');
+    await this.d.deletion.delete(userId).catch(emailTaken);
   }
 
   async byId(id: string): Promise<UserRow> {
     const user = isUuid(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
-    if (!user) throw new OAuthError('user_not_found', 'no such user');
+    if (!user) throw noSuchUser();
     return user;
   }
 
@@ -134,14 +130,14 @@ export class ApiUserService {
     try {
       phone = parsePhone(query.phone).e164;
     } catch {
-      throw new OAuthError('invalid_request', 'phone must be an E.164 number, URL-encoded');
+      throw new DomainError('INVALID_REQUEST', 'phone must be an E.164 number, URL-encoded');
     }
     const limit = wholeNumberParam(query.limit, 1, 100, 20);
     if (limit === undefined)
-      throw new OAuthError('invalid_request', 'limit must be a whole number from 1 to 100');
+      throw new DomainError('INVALID_REQUEST', 'limit must be a whole number from 1 to 100');
     const after = query.starting_after;
     if (after !== undefined && (typeof after !== 'string' || !isUuid(after))) {
-      throw new OAuthError('invalid_request', 'starting_after must be a user id');
+      throw new DomainError('INVALID_REQUEST', 'starting_after must be a user id');
     }
     const rows = await usersRepo.liveByPhonePage(this.d.db, phone, limit + 1, after as string | undefined);
     return { data: rows.slice(0, limit), has_more: rows.length > limit };

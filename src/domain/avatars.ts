@@ -3,8 +3,8 @@ import type { Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { avatarsRepo } from '../storage/repositories/avatars.ts';
 import type { UserRow } from '../storage/repositories/users.ts';
+import { DomainError } from './errors.ts';
 import { imageLibrary } from './image-library.ts';
-import { OAuthError } from './oauth/oauth-error.ts';
 import type { ProfileService } from './profiles.ts';
 
 /** D22: 5 MB means 5 MiB. */
@@ -26,7 +26,7 @@ export class AvatarService {
 
   async upload(userId: string, file: Buffer): Promise<UserRow> {
     if (file.length > AVATAR_MAX_BYTES)
-      throw new OAuthError('file_too_large', 'the image must be at most 5 MB');
+      throw new DomainError('FILE_TOO_LARGE', 'the image must be at most 5 MB');
     const sharp = await imageLibrary(); // P83
     let format: string | undefined;
     let pixels = 0;
@@ -35,13 +35,13 @@ export class AvatarService {
       format = meta.format;
       pixels = (meta.width ?? 0) * (meta.height ?? 0);
     } catch {
-      throw new OAuthError('invalid_file_type', 'the file must be a JPEG, PNG or WebP image');
+      throw new DomainError('INVALID_FILE_TYPE', 'the file must be a JPEG, PNG or WebP image');
     }
     if (!format || !['jpeg', 'png', 'webp'].includes(format)) {
-      throw new OAuthError('invalid_file_type', 'the file must be a JPEG, PNG or WebP image');
+      throw new DomainError('INVALID_FILE_TYPE', 'the file must be a JPEG, PNG or WebP image');
     }
     if (pixels > AVATAR_MAX_PIXELS)
-      throw new OAuthError('file_too_large', 'the image has too many pixels (40 megapixels at most)');
+      throw new DomainError('FILE_TOO_LARGE', 'the image has too many pixels (40 megapixels at most)');
 
     // A header can read well over image data that does not decode (a PNG with a broken IDAT): the client's
     // file, not our fault.
@@ -55,7 +55,7 @@ export class AvatarService {
         return { size, data };
       }),
     ).catch(() => {
-      throw new OAuthError('invalid_file_type', 'the image data could not be decoded');
+      throw new DomainError('INVALID_FILE_TYPE', 'the image data could not be decoded');
     });
     // P37: named by content, and by owner: two accounts with the same picture each have their own rows.
     const hash = createHash('sha256').update(userId).update(images[0].data).digest('base64url').slice(0, 22);

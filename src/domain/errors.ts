@@ -1,5 +1,6 @@
-// The REST surface's error codes (spec "Errors"). Domain code throws these; the HTTP layer alone knows
-// their statuses and envelopes.
+// The domain's error codes: the REST surface's (spec "Errors") and the few more the user management of
+// /api/v1 names. Domain code throws these; each surface maps them, in one table of its own, to its status and
+// body (http/plugins/error-statuses.ts, http/api-v1/api-errors.ts, http/admin/admin-errors.ts, ...).
 export type ErrorCode =
   | 'INVALID_REQUEST'
   | 'INVALID_PHONE'
@@ -22,7 +23,12 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
   // not in the spec: a request that reaches a server as it stops
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE'
+  // the spec's /api/v1 user management: an e-mail address and a profile picture
+  | 'INVALID_EMAIL'
+  | 'EMAIL_TAKEN'
+  | 'FILE_TOO_LARGE'
+  | 'INVALID_FILE_TYPE';
 
 export class DomainError extends Error {
   constructor(

@@ -1,5 +1,5 @@
-// Error codes of RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7009 §2.2.1 and the spec's /api/v1 list.
-// The HTTP layer picks the status.
+// The OAuth module's errors: the protocol's own codes (RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7009
+// §2.2.1), which a grant or a token check answers as the protocol defines them. The HTTP layer picks the status.
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -11,13 +11,7 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'invalid_token'
   | 'insufficient_scope'
-  | 'server_error'
-  // D21: the /api/v1 user-management codes
-  | 'invalid_email'
-  | 'email_taken'
-  | 'user_not_found'
-  | 'file_too_large'
-  | 'invalid_file_type';
+  | 'server_error';
 
 export class OAuthError extends Error {
   constructor(

@@ -1,27 +1,58 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../../domain/errors.ts';
 import { OAuthError, type OAuthErrorCode } from '../../domain/oauth/oauth-error.ts';
-import { sendOtherError } from '../oauth/oauth-errors.ts';
+import { toDomainError } from '../plugins/rest-errors.ts';
 
-/** D21: `{error, error_description}` with these statuses. */
-const STATUS: Partial<Record<OAuthErrorCode, number>> = {
-  invalid_request: 400,
-  invalid_email: 400,
+// /api/v1's one error table: every domain error and every OAuth error it can meet, to the status and
+// `error` code the spec's /api/v1 list gives (`{error, error_description}` bodies).
+
+const DOMAIN_ERRORS: Record<ErrorCode, [status: number, error: string]> = {
+  INVALID_REQUEST: [400, 'invalid_request'],
+  INVALID_PHONE: [400, 'invalid_request'],
+  INVALID_PIN: [400, 'invalid_request'],
+  INVALID_HANDLE: [400, 'invalid_request'],
+  INVALID_OTP: [400, 'invalid_request'],
+  OTP_EXPIRED: [400, 'invalid_request'],
+  INVALID_CREDENTIALS: [400, 'invalid_request'],
+  INVALID_TOKEN: [400, 'invalid_request'],
+  TOKEN_EXPIRED: [400, 'invalid_request'],
+  INVALID_REFRESH_TOKEN: [400, 'invalid_request'],
+  ACCOUNT_LOCKED: [400, 'invalid_request'],
+  FORBIDDEN: [400, 'invalid_request'],
+  NOT_FOUND: [404, 'user_not_found'],
+  PHONE_NOT_FOUND: [400, 'invalid_request'],
+  HANDLE_TAKEN: [400, 'invalid_request'],
+  HANDLE_RESERVED: [400, 'invalid_request'],
+  PHONE_EXISTS: [400, 'invalid_request'],
+  HANDLE_COOLDOWN: [400, 'invalid_request'],
+  RATE_LIMITED: [429, 'too_many_requests'],
+  INTERNAL_ERROR: [500, 'server_error'],
+  SERVICE_UNAVAILABLE: [503, 'temporarily_unavailable'],
+  INVALID_EMAIL: [400, 'invalid_email'],
+  EMAIL_TAKEN: [409, 'email_taken'],
+  FILE_TOO_LARGE: [413, 'file_too_large'],
+  INVALID_FILE_TYPE: [415, 'invalid_file_type'],
+};
+
+/** The OAuth errors a user token or an API key meets here; any other is the request's fault. */
+const OAUTH_STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_token: 401,
   insufficient_scope: 403,
-  user_not_found: 404,
-  email_taken: 409,
-  file_too_large: 413,
-  invalid_file_type: 415,
 };
 
 export function apiErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
-  if (err instanceof OAuthError && STATUS[err.error]) {
-    if (err.error === 'invalid_token' || err.error === 'insufficient_scope') {
+  if (err instanceof OAuthError) {
+    const status = OAUTH_STATUS[err.error] ?? 400;
+    if (status !== 400)
       reply.header('WWW-Authenticate', `Bearer error="${err.error}", error_description="${err.description}"`);
-    }
-    return reply
-      .status(STATUS[err.error] as number)
-      .send({ error: err.error, error_description: err.description });
+    return reply.status(status).send({ error: err.error, error_description: err.description });
   }
-  return sendOtherError(err, request, reply, 'api');
+  const domain = toDomainError(err);
+  const [status, error] = domain ? DOMAIN_ERRORS[domain.code] : DOMAIN_ERRORS.INTERNAL_ERROR;
+  if (status >= 500) {
+    request.log.error({ err }, 'api request failed');
+    return reply.status(status).send({ error, error_description: 'something went wrong on our side' });
+  }
+  if (status === 429) reply.header('Retry-After', String(domain?.details.retry_after_seconds ?? 60));
+  return reply.status(status).send({ error, error_description: domain?.message });
 }

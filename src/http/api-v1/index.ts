@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { scopedUser } from '../../domain/api-users.ts';
 import { AVATAR_MAX_BYTES } from '../../domain/avatars.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { requireScope } from '../../domain/oauth/api-permissions.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
@@ -153,16 +154,16 @@ export function avatarRoutes(fastify: FastifyInstance, c: Container) {
       try {
         const part = await request.file();
         if (!part || part.fieldname !== 'file')
-          throw new OAuthError('invalid_request', 'send the image as the multipart field "file"');
+          throw new DomainError('INVALID_REQUEST', 'send the image as the multipart field "file"');
         file = await part.toBuffer();
       } catch (err) {
-        if (err instanceof OAuthError) throw err;
+        if (err instanceof DomainError) throw err;
         const code = (err as { code?: string }).code;
         if (code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new OAuthError('file_too_large', 'the image must be at most 5 MB');
+          throw new DomainError('FILE_TOO_LARGE', 'the image must be at most 5 MB');
         // Anything else here is the body itself: another content type, a malformed or cut-off multipart
         // body, a part too many (P63: never a 500 for what the client sent).
-        throw new OAuthError('invalid_request', 'send multipart/form-data with the field "file"');
+        throw new DomainError('INVALID_REQUEST', 'send multipart/form-data with the field "file"');
       }
       return { avatar_url: (await c.avatars.upload(h.userId, file)).avatar_url };
     },
