@@ -69,6 +69,9 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     requestTimeout: REQUEST_TIMEOUT_MS,
     frameworkErrors: answerFrameworkError,
   });
+  // A route's response schemas document its answers and type its handler; the answer is written as the
+  // handler built it, never filtered or coerced by them (tests hold the answers to the schemas).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Only JSON bodies are accepted on the JSON surfaces; anything else is INVALID_REQUEST, not a parse of text.
   app.removeContentTypeParser('text/plain');
   // An empty body sent as JSON is no body (POST /kyc/initiate has none, and many clients label every

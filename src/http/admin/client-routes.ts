@@ -20,8 +20,10 @@ export function clientRoutes(fastify: FastifyInstance, c: Container) {
   app.get('/clients', { schema: { tags, security, summary: 'List clients' } }, async () => ({
     data: (await c.clients.listClients()).map(adminClient),
   }));
-  app.get('/clients/:id', { schema: { tags, security, params: idParam } }, async (request) =>
-    adminClient(await c.clients.getClient(request.params.id)),
+  app.get(
+    '/clients/:id',
+    { schema: { tags, security, params: idParam, summary: 'One client' } },
+    async (request) => adminClient(await c.clients.getClient(request.params.id)),
   );
   app.patch(
     '/clients/:id',

@@ -40,8 +40,10 @@ export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
       data: (await c.webhooks.list()).map(adminWebhookEndpoint),
     }),
   );
-  app.get('/webhook-endpoints/:id', { schema: { tags, security, params: idParam } }, async (request) =>
-    adminWebhookEndpoint(await c.webhooks.get(request.params.id)),
+  app.get(
+    '/webhook-endpoints/:id',
+    { schema: { tags, security, params: idParam, summary: 'One webhook endpoint' } },
+    async (request) => adminWebhookEndpoint(await c.webhooks.get(request.params.id)),
   );
   app.patch(
     '/webhook-endpoints/:id',

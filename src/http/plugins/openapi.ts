@@ -3,11 +3,43 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** `post /auth/otp/send` -> `postAuthOtpSend`: a name a generated client can use for the operation. */
+function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/\{([^}]+)\}/g, 'by $1')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return [method, ...words].map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+}
+
+/**
+ * Every operation of the document gets an operationId, and one that names no security scheme says so
+ * (`security: []`: no bearer token; the token endpoint's client authentication is its own).
+ */
+function withOperationDefaults<T extends { paths?: unknown }>(document: T): T {
+  const paths = document.paths;
+  if (typeof paths !== 'object' || paths === null) return document;
+  for (const [path, operations] of Object.entries(paths)) {
+    if (typeof operations !== 'object' || operations === null) continue;
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!HTTP_METHODS.has(method) || typeof operation !== 'object' || operation === null) continue;
+      if (!('operationId' in operation))
+        Object.assign(operation, { operationId: operationIdOf(method, path) });
+      if (!('security' in operation)) Object.assign(operation, { security: [] });
+    }
+  }
+  return document;
+}
+
 /** The OpenAPI 3 document is generated from the route schemas; /docs renders it. */
 export async function registerOpenApi(app: FastifyInstance, c: Container) {
   await app.register(swagger, {
+    transformObject: (document) =>
+      'openapiObject' in document ? withOperationDefaults(document.openapiObject) : document.swaggerObject,
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: { title: 'Callsign', version: c.config.version, description: 'Phone-number identity provider' },
       servers: [{ url: c.config.baseUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -5,7 +5,8 @@ import type { Container } from '../../container.ts';
 import { ok } from './envelope.ts';
 import { phoneKey } from './otp.ts';
 import { restUser, signUpUser } from './presenters.ts';
-import { deviceSchema, envelopeResponses, text } from './schemas.ts';
+import { RestUser, restAnswer, SignedIn, SignUpUser } from './responses.ts';
+import { deviceSchema, text } from './schemas.ts';
 
 const tokensDescription = '{user, access_token, refresh_token, expires_in}';
 
@@ -25,7 +26,7 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Container) {
           name: Type.Optional(text('display name, 1-100 characters')),
           device: Type.Optional(deviceSchema),
         }),
-        response: envelopeResponses(tokensDescription),
+        response: restAnswer(SignedIn(SignUpUser), tokensDescription),
       },
     },
     async (request) => {
@@ -45,7 +46,7 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Container) {
           pin: text('the PIN'),
           device: Type.Optional(deviceSchema),
         }),
-        response: envelopeResponses(tokensDescription),
+        response: restAnswer(SignedIn(RestUser), tokensDescription),
       },
       config: {
         // Spec "Limits": 5 per 15 minutes per phone, 50 per 15 minutes per client address.
@@ -75,7 +76,7 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Container) {
           pin: text('the new PIN'),
           device: Type.Optional(deviceSchema),
         }),
-        response: envelopeResponses(tokensDescription),
+        response: restAnswer(SignedIn(RestUser), tokensDescription),
       },
     },
     async (request) => {

@@ -1,2 +1,2 @@
 /** Spec "REST surface": every success is `{success: true, data}`. */
-export const ok = <T>(data: T) => ({ success: true as const, data });
+export const ok = <const T>(data: T) => ({ success: true as const, data });

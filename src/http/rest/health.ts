@@ -3,8 +3,8 @@ import type { Container } from '../../container.ts';
 
 /**
  * D27: 200 "ok" when the database answers, 503 "degraded" when it does not; bare, without the envelope.
- * Where Redis holds the rate counters, it must answer too: without it every other REST answer is a 500
- *, and a load balancer should take the instance out.
+ * Where Redis holds the rate counters, it must answer too: without it every other REST answer is a 500,
+ * and a load balancer should take the instance out.
  */
 const CHECK_DEADLINE_MS = 800;
 

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
+import { dateTime, nullable } from '../openapi-types.ts';
 import { ok } from './envelope.ts';
-import { callerOf, envelopeResponses, secured } from './schemas.ts';
+import { restAnswer } from './responses.ts';
+import { callerOf, secured } from './schemas.ts';
 
 /** Spec "GET /kyc/status" and "POST /kyc/initiate" (D30). */
 export function kycRoutes(app: FastifyInstance, c: Container) {
@@ -12,7 +15,10 @@ export function kycRoutes(app: FastifyInstance, c: Container) {
         ...secured,
         summary:
           'A one-time verification_url on VERIFY_URL, valid 1800 s; FORBIDDEN once verified or while pending',
-        response: envelopeResponses('{verification_url, expires_in}'),
+        response: restAnswer(
+          Type.Object({ verification_url: Type.String(), expires_in: Type.Integer() }),
+          'a one-time link to the verification page',
+        ),
       },
       config: { auth: true },
     },
@@ -25,7 +31,15 @@ export function kycRoutes(app: FastifyInstance, c: Container) {
       schema: {
         ...secured,
         summary: 'The KYC status record',
-        response: envelopeResponses('{status, verified_at, level, documents}'),
+        response: restAnswer(
+          Type.Object({
+            status: Type.String({ description: 'none, pending, verified or rejected' }),
+            verified_at: nullable(dateTime()),
+            level: nullable(Type.String({ description: 'basic or full' })),
+            documents: Type.Array(Type.String()),
+          }),
+          'the KYC status record',
+        ),
       },
       config: { auth: true },
     },

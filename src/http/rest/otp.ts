@@ -5,7 +5,8 @@ import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import { ok } from './envelope.ts';
-import { envelopeResponses, text } from './schemas.ts';
+import { CodeSent, restAnswer } from './responses.ts';
+import { text } from './schemas.ts';
 
 const phoneKeys = new WeakMap<FastifyRequest, string | undefined>();
 
@@ -52,7 +53,7 @@ export function otpRoutes(fastify: FastifyInstance, c: Container) {
         tags: ['REST'],
         summary: 'Send a one-time code by SMS',
         body: Type.Object({ phone, purpose }),
-        response: envelopeResponses('{expires_in, message}'),
+        response: restAnswer(CodeSent, 'a code was sent'),
       },
       config: { rateLimit: otpSendLimits },
     },
@@ -66,7 +67,14 @@ export function otpRoutes(fastify: FastifyInstance, c: Container) {
         tags: ['REST'],
         summary: 'Verify a one-time code; answers a temp_token',
         body: Type.Object({ phone, code: text('the code from the SMS'), purpose }),
-        response: envelopeResponses('{verified, temp_token, expires_in}'),
+        response: restAnswer(
+          Type.Object({
+            verified: Type.Literal(true),
+            temp_token: Type.String(),
+            expires_in: Type.Integer(),
+          }),
+          'the phone is verified: the temp token is for the next step',
+        ),
       },
     },
     async (request) => {

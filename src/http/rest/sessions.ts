@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { ok } from './envelope.ts';
 import { restSession } from './presenters.ts';
-import { callerOf, envelopeResponses, secured } from './schemas.ts';
+import { RestSession, Revoked, restAnswer } from './responses.ts';
+import { callerOf, secured } from './schemas.ts';
 
 export function sessionRoutes(fastify: FastifyInstance, c: Container) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -18,7 +19,13 @@ export function sessionRoutes(fastify: FastifyInstance, c: Container) {
           limit: Type.Optional(Type.String({ description: 'sessions per page, 1-100, default 100' })),
           offset: Type.Optional(Type.String({ description: 'sessions to skip, default 0' })),
         }),
-        response: envelopeResponses('{sessions, total}: total counts every active session, not the page'),
+        response: restAnswer(
+          Type.Object({
+            sessions: Type.Array(RestSession),
+            total: Type.Integer({ description: 'every active session, not the page' }),
+          }),
+          'a page of the sessions',
+        ),
       },
       config: { auth: true },
     },
@@ -36,7 +43,7 @@ export function sessionRoutes(fastify: FastifyInstance, c: Container) {
         ...secured,
         summary: "Revoke one of the caller's sessions: its tokens stop working at once",
         params: Type.Object({ id: Type.String() }),
-        response: envelopeResponses('{revoked: true}'),
+        response: restAnswer(Revoked, 'the session ended'),
       },
       config: { auth: true },
     },

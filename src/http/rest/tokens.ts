@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { ok } from './envelope.ts';
-import { callerOf, envelopeResponses, text } from './schemas.ts';
+import { RestTokens, Revoked, restAnswer } from './responses.ts';
+import { callerOf, text } from './schemas.ts';
 
 export function tokenRoutes(fastify: FastifyInstance, c: Container) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -14,7 +15,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Container) {
         tags: ['REST'],
         summary: 'Rotate a refresh token: the answer holds its successor',
         body: Type.Object({ refresh_token: text('the latest refresh token') }),
-        response: envelopeResponses('{access_token, refresh_token, expires_in}'),
+        response: restAnswer(RestTokens, 'new tokens: keep the refresh token, the one sent no longer works'),
       },
     },
     async (request) => ok(await c.accounts.refresh(request.body.refresh_token)),
@@ -28,7 +29,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Container) {
         summary: 'End the session of a refresh token',
         security: [{ bearer: [] }],
         body: Type.Object({ refresh_token: text('a refresh token of the session to end') }),
-        response: envelopeResponses('{revoked: true}'),
+        response: restAnswer(Revoked, 'the session ended'),
       },
       config: { auth: true },
     },

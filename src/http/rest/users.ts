@@ -2,11 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
+import { dateTime, nullable } from '../openapi-types.ts';
 import { restLimits } from '../plugins/rest-guards.ts';
 import { ok } from './envelope.ts';
 import { otpSendLimits, phoneKey } from './otp.ts';
 import { publicProfile, restUser } from './presenters.ts';
-import { callerOf, envelopeResponses, nullableText, secured, text } from './schemas.ts';
+import { CodeSent, PublicProfile, RestUser, restAnswer } from './responses.ts';
+import { callerOf, nullableText, secured, text } from './schemas.ts';
 
 export function userRoutes(fastify: FastifyInstance, c: Container) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -16,7 +18,7 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
       schema: {
         ...secured,
         summary: 'The caller (REST User object)',
-        response: envelopeResponses('REST User'),
+        response: restAnswer(RestUser, 'the caller'),
       },
       config: { auth: true },
     },
@@ -36,7 +38,7 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
           language: Type.Optional(nullableText('BCP 47 tag, at most 35 characters')),
           handle: Type.Optional(text('new handle; one change per 30 days')),
         }),
-        response: envelopeResponses('the updated REST User'),
+        response: restAnswer(RestUser, 'the updated user'),
       },
       config: { auth: true },
     },
@@ -53,7 +55,13 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
           pin: text('the PIN'),
           confirmation: text('the phrase DELETE MY ACCOUNT'),
         }),
-        response: envelopeResponses('{deleted: true, hard_delete_at}'),
+        response: restAnswer(
+          Type.Object({
+            deleted: Type.Literal(true),
+            hard_delete_at: dateTime('when the account is removed for good'),
+          }),
+          'the account is deleted',
+        ),
       },
       config: { auth: true },
     },
@@ -74,7 +82,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Container) {
         ...secured,
         summary: 'Send a code to the new phone number of the account',
         body: Type.Object({ phone: text('the new number, E.164') }),
-        response: envelopeResponses('{expires_in, message}'),
+        response: restAnswer(CodeSent, 'a code was sent to the new number'),
       },
       config: {
         auth: true,
@@ -97,7 +105,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Container) {
           code: text('the code from the SMS'),
           pin: text('the PIN'),
         }),
-        response: envelopeResponses('the updated REST User'),
+        response: restAnswer(RestUser, 'the updated user'),
       },
       config: { auth: true },
     },
@@ -115,7 +123,7 @@ export function publicProfileRoutes(fastify: FastifyInstance, c: Container) {
         tags: ['REST'],
         summary: 'Public profile by handle',
         params: Type.Object({ handle: Type.String() }),
-        response: envelopeResponses('{id, handle, name, avatar_url, bio, kyc_status, created_at}'),
+        response: restAnswer(PublicProfile, 'the public profile'),
       },
     },
     async (request) => ok(publicProfile(await c.profiles.publicProfile(request.params.handle))),
@@ -128,7 +136,14 @@ export function publicProfileRoutes(fastify: FastifyInstance, c: Container) {
         tags: ['REST'],
         summary: 'Is a handle available?',
         querystring: Type.Object({ handle: Type.String() }),
-        response: envelopeResponses('{handle, available, reason}'),
+        response: restAnswer(
+          Type.Object({
+            handle: Type.String(),
+            available: Type.Boolean(),
+            reason: nullable(Type.String({ description: 'invalid, reserved or taken' })),
+          }),
+          'whether the handle is free',
+        ),
       },
       // Spec "Limits": 30 per minute, per client address (D28).
       config: { rateLimit: (request) => [['handle_check_address', request.ip]] },

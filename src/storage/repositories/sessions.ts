@@ -70,8 +70,8 @@ export const sessionsRepo = {
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),
 
   /**
-   * D15: a session whose refresh token has run out is over, though nobody revoked it. A page of them
-   *, the most recently used first; the id breaks ties, so a page boundary falls in one place.
+   * D15: a session whose refresh token has run out is over, though nobody revoked it. A page of them,
+   * the most recently used first; the id breaks ties, so a page boundary falls in one place.
    */
   listActive: (q: Queryable, userId: string, now: Date, page: { limit: number; offset: number }) =>
     q.query<SessionRow>(

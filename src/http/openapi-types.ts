@@ -1,0 +1,28 @@
+// Building blocks of the response schemas every surface documents. A response schema describes the answer for
+// the OpenAPI document and types what the handler returns; it does not filter the answer, which is written as
+// JSON as the handler built it (app.ts), and the tests check the answers against the schemas.
+import { type TSchema, Type } from 'typebox';
+
+/** A timestamp: written as an ISO 8601 string (a Date is serialized so). */
+export const dateTime = (description?: string) =>
+  Type.Unsafe<Date | string>({
+    type: 'string',
+    format: 'date-time',
+    ...(description ? { description } : {}),
+  });
+
+/** A value that may be null (never set, or cleared). */
+export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** `{error, error_description}`: the OAuth family's error body (RFC 6749 §5.2), also /api/v1's and the admin API's. */
+export const errorBody = (codes: string) =>
+  Type.Object(
+    {
+      error: Type.String({ description: codes }),
+      error_description: Type.String({ description: 'what went wrong, for a developer to read' }),
+    },
+    {
+      description: 'an error',
+      examples: [{ error: 'invalid_request', error_description: 'token is required' }],
+    },
+  );

@@ -1,0 +1,116 @@
+// The REST surface's answers, as its routes document them: the envelope around each resource the spec names.
+import { type TSchema, Type } from 'typebox';
+import { dateTime, nullable } from '../openapi-types.ts';
+import { REST_STATUS } from '../plugins/error-statuses.ts';
+
+/** Spec "Errors": `{success: false, error: {code, message, details}}`. */
+export const restErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String({ description: Object.keys(REST_STATUS).join(', ') }),
+      message: Type.String(),
+      details: Type.Record(Type.String(), Type.Unknown(), {
+        description: '`field` names the field at fault; a 429 carries `retry_after`',
+      }),
+    }),
+  },
+  {
+    description: 'the error envelope',
+    examples: [
+      {
+        success: false,
+        error: {
+          code: 'INVALID_PHONE',
+          message: 'phone must be a valid number',
+          details: { field: 'phone' },
+        },
+      },
+    ],
+  },
+);
+
+/** The answers of a REST route: its data in the envelope, or the error envelope. */
+export const restAnswer = <T extends TSchema>(data: T, description: string) => ({
+  200: Type.Object({ success: Type.Literal(true), data }, { description }),
+  '4xx': restErrorEnvelope,
+  '5xx': restErrorEnvelope,
+});
+
+const kycStatus = Type.String({ description: 'none, pending, verified or rejected' });
+
+/** Spec "User (REST surface)": every field present, null when never set. */
+export const RestUser = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  phone: Type.String({ description: 'E.164' }),
+  phone_verified: Type.Boolean(),
+  handle: Type.String(),
+  name: nullable(Type.String()),
+  avatar_url: nullable(Type.String()),
+  bio: nullable(Type.String()),
+  country: nullable(Type.String({ description: 'ISO 3166-1 alpha-2, from the phone number' })),
+  language: nullable(Type.String({ description: 'BCP 47' })),
+  kyc_status: kycStatus,
+  kyc_country: nullable(Type.String()),
+  kyc_verified_at: nullable(dateTime()),
+  created_at: dateTime(),
+  updated_at: dateTime(),
+});
+
+/** The subset of the user the sign-up answer holds. */
+export const SignUpUser = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  phone: Type.String(),
+  handle: Type.String(),
+  name: nullable(Type.String()),
+  avatar_url: nullable(Type.String()),
+  kyc_status: kycStatus,
+  created_at: dateTime(),
+});
+
+/** Spec "Public profile": never phone, country or language. */
+export const PublicProfile = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  handle: Type.String(),
+  name: nullable(Type.String()),
+  avatar_url: nullable(Type.String()),
+  bio: nullable(Type.String()),
+  kyc_status: kycStatus,
+  created_at: dateTime(),
+});
+
+/** A REST session's tokens: the access token lives 900 s, the refresh token rotates on every use. */
+export const RestTokens = Type.Object({
+  access_token: Type.String({ description: 'an RS256 JWT' }),
+  refresh_token: Type.String(),
+  expires_in: Type.Integer({ description: 'seconds the access token lives' }),
+});
+
+export const SignedIn = <T extends TSchema>(user: T) => Type.Object({ user, ...RestTokens.properties });
+
+/** Spec "Session". */
+export const RestSession = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  device_name: nullable(Type.String()),
+  platform: Type.String({ description: 'ios, android, web, desktop or other' }),
+  ip_address: nullable(Type.String({ description: 'masked' })),
+  last_used_at: dateTime(),
+  created_at: dateTime(),
+  current: Type.Boolean({ description: 'the session of the token making the request' }),
+});
+
+export const ConnectedApp = Type.Object({
+  client_id: Type.String(),
+  client_name: Type.String(),
+  scopes: Type.Array(Type.String()),
+  granted_at: dateTime(),
+  active_sessions: Type.Integer(),
+  last_used_at: nullable(dateTime()),
+});
+
+export const CodeSent = Type.Object({
+  expires_in: Type.Integer({ description: 'seconds the code lives' }),
+  message: Type.String(),
+});
+
+export const Revoked = Type.Object({ revoked: Type.Literal(true) });
