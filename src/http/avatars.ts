@@ -2,8 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../container.ts';
+import { binary, errorBody } from './openapi-types.ts';
 
-/** Issue 5: avatars from {base_url}; the name carries the content hash, so they are cached for good. */
+/** Avatars from {base_url}; the name carries the content hash, so they are cached for good. */
 export function avatarRoutes(fastify: FastifyInstance, c: Container) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
@@ -13,6 +14,11 @@ export function avatarRoutes(fastify: FastifyInstance, c: Container) {
         tags: ['API v1'],
         summary: 'A profile picture (WebP)',
         params: Type.Object({ name: Type.String() }),
+        produces: ['image/webp'],
+        response: {
+          200: binary('the image'),
+          404: errorBody('not_found'),
+        },
       },
     },
     async (request, reply) => {

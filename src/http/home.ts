@@ -14,7 +14,20 @@ export function homeRoutes(app: FastifyInstance, c: Container) {
   };
   app.get(
     '/',
-    { schema: { tags: ['REST'], summary: 'Where to start: API docs, console, OpenID discovery' } },
+    {
+      schema: {
+        tags: ['REST'],
+        summary: 'Where to start: API docs, console, OpenID discovery',
+        response: {
+          200: {
+            description: 'a small HTML page, or with `Accept: application/json` its links as JSON',
+            type: 'object',
+            properties: { name: { type: 'string' }, version: { type: 'string' } },
+            additionalProperties: { type: 'string' },
+          },
+        },
+      },
+    },
     async (request, reply) => {
       const accept = request.headers.accept ?? '';
       // A browser asks for text/html first; a program that asks for JSON only gets JSON.

@@ -23,7 +23,9 @@ export function metricsRoutes(app: FastifyInstance, c: Container) {
     {
       schema: {
         tags: ['Operations'],
-        summary: 'Prometheus metrics of the whole service (bearer METRICS_TOKEN; P75)',
+        summary: 'Prometheus metrics of the whole service (bearer METRICS_TOKEN)',
+        produces: ['text/plain'],
+        response: { 200: { description: 'the Prometheus text format', type: 'string' } },
         security: [{ bearer: [] }],
       },
     },

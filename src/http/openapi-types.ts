@@ -11,6 +11,10 @@ export const dateTime = (description?: string) =>
     ...(description ? { description } : {}),
   });
 
+/** Bytes of a file (an image), not JSON. */
+export const binary = (description: string) =>
+  Type.Unsafe<Buffer | Uint8Array>({ type: 'string', format: 'binary', description });
+
 /** A value that may be null (never set, or cleared). */
 export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { DEFAULT_RATE_LIMITS } from '../../src/config/rate-limits.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, accessTokenFor, adminRequest, registerClient } from '../helpers/oauth.ts';
+import { answerChecker } from '../helpers/openapi.ts';
 
 // "Bad input gets a clear error in the surface's own format, never a 500": every route the OpenAPI document
 // lists gets U+0000 in each of its path parameters, query parameters and body fields (P63), a lone surrogate
@@ -60,6 +61,8 @@ test('no documented route answers 5xx to malformed input; U+0000 or a lone surro
     paths: Record<string, Record<string, Operation>>;
   };
   const failures: string[] = [];
+  const documented = answerChecker(spec);
+  let template = '';
   let requests = 0;
   const probe = async (method: string, url: string, body: string | undefined, nul: boolean) => {
     requests++;
@@ -74,8 +77,19 @@ test('no documented route answers 5xx to malformed input; U+0000 or a lone surro
       failures.push(
         `${res.statusCode} ${method} ${url} ${String(body).slice(0, 80)}: ${res.body.slice(0, 120)}`,
       );
+    // The answer, refusal or not, is the one the document gives for its status.
+    const contentType = String(res.headers['content-type'] ?? '');
+    const wrong = documented(
+      method,
+      template,
+      res.statusCode,
+      contentType,
+      contentType.includes('json') ? res.json() : undefined,
+    );
+    if (wrong) failures.push(wrong);
   };
-  for (const [template, operations] of Object.entries(spec.paths)) {
+  for (const [path, operations] of Object.entries(spec.paths)) {
+    template = path;
     const fill = (value: string) => template.replace(/\{[^}]+\}/g, value);
     for (const [m, op] of Object.entries(operations)) {
       const method = m.toUpperCase();

@@ -2,6 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { adminBackchannelLogout, adminClient } from './presenters.ts';
+import {
+  AdminBackchannelLogout,
+  AdminClient,
+  adminAnswer,
+  CreatedClient,
+  listOf,
+  NoContent,
+} from './responses.ts';
 import { clientFields, idParam, security, sendLogQuery } from './route-schema.ts';
 
 const tags = ['Admin'];
@@ -11,18 +19,32 @@ export function clientRoutes(fastify: FastifyInstance, c: Container) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/clients',
-    { schema: { tags, security, summary: 'Register a client', body: clientFields } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Register a client',
+        response: adminAnswer(CreatedClient, 201),
+        body: clientFields,
+      },
+    },
     async (request, reply) => {
       const { client, client_secret } = await c.clients.createClient(request.body);
       return reply.status(201).send({ ...adminClient(client), ...(client_secret ? { client_secret } : {}) });
     },
   );
-  app.get('/clients', { schema: { tags, security, summary: 'List clients' } }, async () => ({
-    data: (await c.clients.listClients()).map(adminClient),
-  }));
+  app.get(
+    '/clients',
+    { schema: { tags, security, summary: 'List clients', response: adminAnswer(listOf(AdminClient)) } },
+    async () => ({
+      data: (await c.clients.listClients()).map(adminClient),
+    }),
+  );
   app.get(
     '/clients/:id',
-    { schema: { tags, security, params: idParam, summary: 'One client' } },
+    {
+      schema: { tags, security, params: idParam, summary: 'One client', response: adminAnswer(AdminClient) },
+    },
     async (request) => adminClient(await c.clients.getClient(request.params.id)),
   );
   app.patch(
@@ -33,6 +55,7 @@ export function clientRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Change name, redirect URIs, scope, grant types, first_party or backchannel_logout_uri',
+        response: adminAnswer(AdminClient),
         body: clientFields,
       },
     },
@@ -40,7 +63,15 @@ export function clientRoutes(fastify: FastifyInstance, c: Container) {
   );
   app.delete(
     '/clients/:id',
-    { schema: { tags, security, params: idParam, summary: 'Delete a client and end its sessions' } },
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Delete a client and end its sessions',
+        response: adminAnswer(NoContent, 204),
+      },
+    },
     async (request, reply) => {
       await c.clients.deleteClient(request.params.id);
       return reply.status(204).send();
@@ -55,6 +86,7 @@ export function clientRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Back-channel logouts sent to the client, newest first',
+        response: adminAnswer(listOf(AdminBackchannelLogout)),
         querystring: sendLogQuery,
       },
     },
@@ -72,6 +104,7 @@ export function clientRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Send a back-channel logout again, on a fresh schedule',
+        response: adminAnswer(AdminBackchannelLogout, 202),
       },
     },
     async (request, reply) =>

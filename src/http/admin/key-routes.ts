@@ -4,7 +4,17 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/key-ring.ts';
 import { described } from '../described.ts';
+import { dateTime } from '../openapi-types.ts';
 import { adminAction, adminApiKey } from './presenters.ts';
+import {
+  AdminAction,
+  AdminApiKey,
+  adminAnswer,
+  CreatedApiKey,
+  Described,
+  listOf,
+  NoContent,
+} from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
 const tags = ['Admin'];
@@ -19,6 +29,7 @@ export function keyRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Create a server API key',
+        response: adminAnswer(CreatedApiKey, 201),
         body: described({ name: 'what the key is for' }),
       },
     },
@@ -27,12 +38,24 @@ export function keyRoutes(fastify: FastifyInstance, c: Container) {
       return reply.status(201).send({ ...adminApiKey(key), key: secret });
     },
   );
-  app.get('/api-keys', { schema: { tags, security, summary: 'List API keys' } }, async () => ({
-    data: (await c.clients.listApiKeys()).map(adminApiKey),
-  }));
+  app.get(
+    '/api-keys',
+    { schema: { tags, security, summary: 'List API keys', response: adminAnswer(listOf(AdminApiKey)) } },
+    async () => ({
+      data: (await c.clients.listApiKeys()).map(adminApiKey),
+    }),
+  );
   app.delete(
     '/api-keys/:id',
-    { schema: { tags, security, params: idParam, summary: 'Revoke an API key' } },
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Revoke an API key',
+        response: adminAnswer(NoContent, 204),
+      },
+    },
     async (request, reply) => {
       await c.clients.revokeApiKey(request.params.id);
       return reply.status(204).send();
@@ -46,6 +69,9 @@ export function keyRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Rotate the token signing key',
+        response: adminAnswer(
+          Type.Object({ kid: Type.String(), signs_from: dateTime('when the new key starts signing') }),
+        ),
         description: `The new key is published at once and signs from \`signs_from\`, ${NEXT_KEY_PUBLISHED_SECONDS} s on, when every JWKS cached before it appeared has expired; the keys before it sign until then. \`immediate: true\` makes it sign at once (verifiers that cached the JWKS refuse new tokens until they fetch it again).`,
         body: Type.Union([
           Type.Object({ immediate: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
@@ -62,6 +88,9 @@ export function keyRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Seal again with KEY_ENCRYPTION_KEY what its fallback sealed',
+        response: adminAnswer(
+          Described('per kind (signing_keys, webhook_secrets, kyc_photos): {resealed, unreadable}'),
+        ),
         description:
           'Rewrites every signing key, webhook secret and KYC photo stored sealed with KEY_ENCRYPTION_KEY_FALLBACK, so that the fallback can go once the refresh tokens it tagged have expired (30 days). Per kind: rows sealed again, and rows that neither key opens (left as they are). Safe to run again.',
       },
@@ -75,6 +104,14 @@ export function keyRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: "Count the live accounts' PIN hashes by the pepper that made them",
+        response: adminAnswer(
+          Type.Object({
+            current: Type.Integer(),
+            fallback: Type.Integer(),
+            unnamed: Type.Integer(),
+            other: Type.Integer(),
+          }),
+        ),
         description:
           '`current`: PIN_PEPPER; `fallback`: PIN_PEPPER_FALLBACK; `unnamed`: made before hashes named their pepper, checked with either; `other`: a pepper this instance does not hold, whose owners must reset their PIN. Each PIN moves to PIN_PEPPER at its next correct check.',
       },
@@ -89,6 +126,7 @@ export function keyRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'What operators did, newest first',
+        response: adminAnswer(listOf(AdminAction)),
         description:
           "Every change made through the admin API or the console, and every look at an account, a KYC verification or a document photo: who (`api`, or `console` for a signed-in operator), from which address, under which request id, the route and its parameters, the answer's status. Never a body.",
         querystring: Type.Object({

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { REJECTION_REASONS } from '../../domain/kyc/kyc-rules.ts';
+import { binary } from '../openapi-types.ts';
 import { adminPhoto, adminVerification } from './presenters.ts';
+import { AdminVerification, adminAnswer, listOf, VerificationForReview } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
 const tags = ['Admin: KYC'];
@@ -18,6 +20,7 @@ export async function kycAdminRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Submitted verifications, oldest first (status=pending for the review queue)',
+        response: adminAnswer(listOf(AdminVerification)),
         querystring: Type.Object({ status: Type.Optional(Type.String()) }),
       },
     },
@@ -27,7 +30,15 @@ export async function kycAdminRoutes(fastify: FastifyInstance, c: Container) {
   );
   app.get(
     '/kyc/verifications/:id',
-    { schema: { tags, security, params: idParam, summary: 'One submission with its photos and its user' } },
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'One submission with its photos and its user',
+        response: adminAnswer(VerificationForReview),
+      },
+    },
     async (request) => {
       const { verification, photos, user } = await c.kyc.review(request.params.id);
       return {
@@ -45,6 +56,7 @@ export async function kycAdminRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: Type.Object({ id: Type.String(), photo: Type.String() }),
         summary: 'A submitted photo, decrypted',
+        response: adminAnswer(binary('the image')),
       },
     },
     async (request, reply) => {
@@ -60,7 +72,15 @@ export async function kycAdminRoutes(fastify: FastifyInstance, c: Container) {
   );
   app.post(
     '/kyc/verifications/:id/approve',
-    { schema: { tags, security, params: idParam, summary: 'Approve a pending verification (kyc.verified)' } },
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Approve a pending verification (kyc.verified)',
+        response: adminAnswer(AdminVerification),
+      },
+    },
     async (request) => adminVerification(await c.kyc.decide(request.params.id, { status: 'verified' })),
   );
   app.post(
@@ -71,6 +91,7 @@ export async function kycAdminRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Reject a pending verification (kyc.rejected)',
+        response: adminAnswer(AdminVerification),
         body: Type.Object({
           reason: Type.Enum([...REJECTION_REASONS]),
           message: Type.Optional(Type.String()),

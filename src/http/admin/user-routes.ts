@@ -5,6 +5,7 @@ import type { Container } from '../../container.ts';
 import { overview } from '../../domain/overview.ts';
 import { restConnectedApp } from '../rest/presenters.ts';
 import { adminSession, adminUser } from './presenters.ts';
+import { AccountDetail, AdminUser, adminAnswer, Described, listOf, NoContent } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
 const tags = ['Admin: users'];
@@ -19,6 +20,7 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Find a live account by id, phone number or handle (?q=)',
+        response: adminAnswer(listOf(AdminUser)),
         querystring: Type.Object({ q: Type.Optional(Type.String()) }),
       },
     },
@@ -35,7 +37,8 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary:
-          'An account with its 100 most recently used active sessions (sessions_total counts them all), KYC status and the applications it allowed (P102)',
+          'An account with its 100 most recently used active sessions (sessions_total counts them all), KYC status and the applications it allowed',
+        response: adminAnswer(AccountDetail),
       },
     },
     async (request) => {
@@ -57,6 +60,7 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Lock: end every session (reason admin) and refuse sign-in and PIN reset until unlocked',
+        response: adminAnswer(AdminUser),
       },
     },
     async (request) => adminUser(await c.adminUsers.lock(request.params.id)),
@@ -64,7 +68,13 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Container) {
   app.post(
     '/users/:id/unlock',
     {
-      schema: { tags, security, params: idParam, summary: "Lift the operator's lock and the PIN lock (D9)" },
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: "Lift the operator's lock and the PIN lock",
+        response: adminAnswer(AdminUser),
+      },
     },
     async (request) => adminUser(await c.adminUsers.unlock(request.params.id)),
   );
@@ -76,6 +86,7 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: Type.Object({ id: Type.String(), session: Type.String() }),
         summary: 'Revoke one session of the account (session.revoked, reason admin)',
+        response: adminAnswer(NoContent, 204),
       },
     },
     async (request, reply) => {
@@ -85,7 +96,16 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Container) {
   );
   app.get(
     '/overview',
-    { schema: { tags, security, summary: 'Counts per hour over the last 24 hours, and active sessions' } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Counts per hour over the last 24 hours, and active sessions',
+        response: adminAnswer(
+          Described('signups, signins and otp_sends per hour over the last 24 hours, and active_sessions'),
+        ),
+      },
+    },
     async () => overview(c.db, c.clock),
   );
 }

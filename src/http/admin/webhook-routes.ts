@@ -3,6 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { adminAttempt, adminDelivery, adminWebhookEndpoint } from './presenters.ts';
+import {
+  AdminDelivery,
+  AdminWebhookEndpoint,
+  adminAnswer,
+  DeliveryWithAttempts,
+  listOf,
+  NoContent,
+  WithSecret,
+} from './responses.ts';
 import { idParam, security, sendLogQuery } from './route-schema.ts';
 
 const tags = ['Admin: webhooks'];
@@ -25,6 +34,7 @@ export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Add a webhook endpoint; its secret is shown once',
+        response: adminAnswer(WithSecret(AdminWebhookEndpoint), 201),
         body: endpointBody,
       },
     },
@@ -35,26 +45,56 @@ export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
   );
   app.get(
     '/webhook-endpoints',
-    { schema: { tags, security, summary: 'List webhook endpoints' } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List webhook endpoints',
+        response: adminAnswer(listOf(AdminWebhookEndpoint)),
+      },
+    },
     async () => ({
       data: (await c.webhooks.list()).map(adminWebhookEndpoint),
     }),
   );
   app.get(
     '/webhook-endpoints/:id',
-    { schema: { tags, security, params: idParam, summary: 'One webhook endpoint' } },
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'One webhook endpoint',
+        response: adminAnswer(AdminWebhookEndpoint),
+      },
+    },
     async (request) => adminWebhookEndpoint(await c.webhooks.get(request.params.id)),
   );
   app.patch(
     '/webhook-endpoints/:id',
     {
-      schema: { tags, security, params: idParam, body: endpointBody, summary: 'Change URL, events, enabled' },
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        body: endpointBody,
+        summary: 'Change URL, events, enabled',
+        response: adminAnswer(AdminWebhookEndpoint),
+      },
     },
     async (request) => adminWebhookEndpoint(await c.webhooks.update(request.params.id, request.body)),
   );
   app.delete(
     '/webhook-endpoints/:id',
-    { schema: { tags, security, params: idParam, summary: 'Remove an endpoint with its deliveries' } },
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'Remove an endpoint with its deliveries',
+        response: adminAnswer(NoContent, 204),
+      },
+    },
     async (request, reply) => {
       await c.webhooks.delete(request.params.id);
       return reply.status(204).send();
@@ -85,6 +125,7 @@ export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Send this endpoint a webhook.test event (signed, retried and logged like any other)',
+        response: adminAnswer(DeliveryWithAttempts, 202),
       },
     },
     async (request, reply) => {
@@ -106,6 +147,7 @@ export function webhookDeliveryRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Delivery log, newest first',
+        response: adminAnswer(listOf(AdminDelivery)),
         querystring: sendLogQuery,
       },
     },
@@ -115,7 +157,15 @@ export function webhookDeliveryRoutes(fastify: FastifyInstance, c: Container) {
   );
   app.get(
     '/deliveries/:id',
-    { schema: { tags, security, params: idParam, summary: 'One delivery with every attempt' } },
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: 'One delivery with every attempt',
+        response: adminAnswer(DeliveryWithAttempts),
+      },
+    },
     async (request) => {
       const { delivery, attempts } = await c.webhooks.delivery(request.params.id);
       return { ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) };
@@ -129,6 +179,7 @@ export function webhookDeliveryRoutes(fastify: FastifyInstance, c: Container) {
         security,
         params: idParam,
         summary: 'Send again now, on a fresh schedule, same event id',
+        response: adminAnswer(DeliveryWithAttempts, 202),
       },
     },
     async (request, reply) => {

@@ -14,6 +14,7 @@ import { bearerToken } from '../plugins/bearer.ts';
 import { allowBrowserApps } from '../plugins/browser-access.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { apiErrorHandler } from './api-errors.ts';
+import { AvatarUrl, apiAnswer, Metadata, NoContent, ScopedUser, ServerUser, UsersPage } from './responses.ts';
 
 const tags = ['API v1'];
 const security = [{ bearer: [] }];
@@ -86,7 +87,14 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/me',
-    { schema: { tags, security, summary: 'The token holder (fields by scope)' } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The token holder (fields by scope)',
+        response: apiAnswer(ScopedUser),
+      },
+    },
     async (request, reply) => {
       const h = await holder(c, request, reply);
       return me(await c.apiUsers.me(h.userId), h.scope);
@@ -100,6 +108,7 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Update name, email, metadata (scope profile:write; email also needs email)',
+        response: apiAnswer(ScopedUser),
         body: described({
           name: 'string, 1-100 characters',
           email: 'a valid e-mail address, unique (invalid_email, email_taken)',
@@ -116,7 +125,14 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
 
   app.patch(
     '/users/me/metadata',
-    { schema: { tags, security, summary: 'JSON Merge Patch of metadata (RFC 7396; scope profile:write)' } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'JSON Merge Patch of metadata (RFC 7396; scope profile:write)',
+        response: apiAnswer(Metadata),
+      },
+    },
     async (request, reply) => {
       const h = await holder(c, request, reply);
       return { metadata: await c.apiUsers.patchMetadata(h.userId, h.scope, request.body) };
@@ -130,6 +146,7 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Delete the account (scope account:delete, and the PIN entered within 5 minutes)',
+        response: apiAnswer(NoContent, 204),
         body: described({ confirm: 'must be true' }),
       },
     },
@@ -146,7 +163,14 @@ export function avatarRoutes(fastify: FastifyInstance, c: Container) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/users/me/avatar',
-    { schema: { tags, security, summary: 'Upload the profile picture (multipart field "file")' } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Upload the profile picture (multipart field "file")',
+        response: apiAnswer(AvatarUrl),
+      },
+    },
     async (request, reply) => {
       const h = await holder(c, request, reply);
       requireScope(h.scope, 'profile:write');
@@ -171,7 +195,9 @@ export function avatarRoutes(fastify: FastifyInstance, c: Container) {
 
   app.delete(
     '/users/me/avatar',
-    { schema: { tags, security, summary: 'Remove the profile picture' } },
+    {
+      schema: { tags, security, summary: 'Remove the profile picture', response: apiAnswer(NoContent, 204) },
+    },
     async (request, reply) => {
       const h = await holder(c, request, reply);
       requireScope(h.scope, 'profile:write');
@@ -191,6 +217,7 @@ export function serverRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'A user, server to server',
+        response: apiAnswer(ServerUser),
         params: Type.Object({ id: Type.String() }),
       },
     },
@@ -215,6 +242,7 @@ export function serverRoutes(fastify: FastifyInstance, c: Container) {
         tags,
         security,
         summary: 'Users by phone, server to server, a page at a time',
+        response: apiAnswer(UsersPage),
         querystring: described({
           phone: 'E.164, URL-encoded (+ as %2B)',
           limit: '1-100, default 20',

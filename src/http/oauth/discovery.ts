@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/client-rules.ts';
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
+import { oauthAnswer, ProviderMetadata } from './responses.ts';
 
 /**
  * D25: OpenID Connect Discovery 1.0, describing exactly what this server serves: the same document as
@@ -67,10 +68,13 @@ export function discoveryRoutes(app: FastifyInstance, c: Container) {
       'OAuth 2.0 authorization server metadata (RFC 8414), the same',
     ],
   ])
-    app.get(path, { schema: { tags: ['OAuth'], summary } }, async (_req, reply) =>
-      reply
-        .header('Cache-Control', 'public, max-age=300')
-        .header('Access-Control-Allow-Origin', '*') // P67: a public document, readable from any page
-        .send(document),
+    app.get(
+      path,
+      { schema: { tags: ['OAuth'], summary, response: oauthAnswer(ProviderMetadata) } },
+      async (_req, reply) =>
+        reply
+          .header('Cache-Control', 'public, max-age=300')
+          .header('Access-Control-Allow-Origin', '*') // P67: a public document, readable from any page
+          .send(document),
     );
 }

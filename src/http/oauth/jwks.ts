@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { JWKS_MAX_AGE_SECONDS } from '../../domain/key-ring.ts';
+import { Jwks, oauthAnswer } from './responses.ts';
 
 /**
  * Spec "GET /.well-known/jwks.json": public keys by kid; cacheable, for less time than a rotated key is published
@@ -9,7 +10,7 @@ import { JWKS_MAX_AGE_SECONDS } from '../../domain/key-ring.ts';
 export function jwksRoutes(app: FastifyInstance, c: Container) {
   app.get(
     '/.well-known/jwks.json',
-    { schema: { tags: ['OAuth'], summary: 'Public signing keys (JWKS)' } },
+    { schema: { tags: ['OAuth'], summary: 'Public signing keys (JWKS)', response: oauthAnswer(Jwks) } },
     async (_req, reply) =>
       reply
         .header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)

@@ -6,6 +6,7 @@ import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { allowBrowserApps } from '../plugins/browser-access.ts';
 import { authenticatedClient } from './client-credentials.ts';
+import { Introspection, oauthAnswer, Revoked, TokenResponse, UserinfoClaims } from './responses.ts';
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
 const clientFields = {
@@ -23,6 +24,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Container) {
       schema: {
         ...form,
         summary: 'Token endpoint (RFC 6749 §3.2)',
+        response: oauthAnswer(TokenResponse),
         body: described({
           grant_type: 'authorization_code or refresh_token',
           code: 'authorization_code: the code from the redirect (single use, 60 s)',
@@ -60,6 +62,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Container) {
       schema: {
         ...form,
         summary: 'Revoke a token and its session (RFC 7009)',
+        response: oauthAnswer(Revoked),
         body: described({
           token: 'a refresh token of this client',
           token_type_hint: 'ignored',
@@ -80,6 +83,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Container) {
       schema: {
         ...form,
         summary: 'Is this token active, and what does it say (RFC 7662; confidential clients)',
+        response: oauthAnswer(Introspection),
         body: described({
           token: 'an access token or refresh token issued to this client',
           token_type_hint: 'ignored: a refresh token is known by its form',
@@ -101,8 +105,26 @@ export function tokenRoutes(fastify: FastifyInstance, c: Container) {
   };
   app.get(
     '/oauth/userinfo',
-    { schema: { tags: ['OAuth'], summary: 'Claims of the granted scopes (OIDC Core §5.3)' } },
+    {
+      schema: {
+        tags: ['OAuth'],
+        summary: 'Claims of the granted scopes (OIDC Core §5.3)',
+        security: [{ bearer: [] }],
+        response: oauthAnswer(UserinfoClaims),
+      },
+    },
     userinfo,
   );
-  app.post('/oauth/userinfo', { schema: { tags: ['OAuth'], summary: 'Same as GET' } }, userinfo);
+  app.post(
+    '/oauth/userinfo',
+    {
+      schema: {
+        tags: ['OAuth'],
+        summary: 'Claims of the granted scopes, asked by POST (same as GET)',
+        security: [{ bearer: [] }],
+        response: oauthAnswer(UserinfoClaims),
+      },
+    },
+    userinfo,
+  );
 }

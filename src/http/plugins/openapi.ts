@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
+import { errorBody } from '../openapi-types.ts';
+import { restErrorEnvelope } from '../rest/responses.ts';
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -12,6 +14,22 @@ function operationIdOf(method: string, path: string): string {
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);
   return [method, ...words].map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+}
+
+/** The error body of the surface a path belongs to: the REST envelope, or `{error, error_description}`. */
+const errorSchemaOf = (path: string) =>
+  /^\/(admin|api)\/v1\/|^\/oauth\/|^\/\.well-known\//.test(path)
+    ? errorBody("the error code: RFC 6749 §5.2, RFC 6750 §3.1, or the API's own list")
+    : restErrorEnvelope;
+
+/** An operation that documents no 4XX or 5XX range gets its surface's error body for it. */
+function withErrorAnswers(path: string, responses: object) {
+  const schema = errorSchemaOf(path);
+  const content = { 'application/json': { schema } };
+  const has = (range: string) => Object.keys(responses).some((status) => status.toUpperCase() === range);
+  if (!has('4XX')) Object.assign(responses, { '4XX': { description: 'the request was refused', content } });
+  if (!has('5XX'))
+    Object.assign(responses, { '5XX': { description: 'the service failed or is stopping', content } });
 }
 
 /**
@@ -28,6 +46,8 @@ function withOperationDefaults<T extends { paths?: unknown }>(document: T): T {
       if (!('operationId' in operation))
         Object.assign(operation, { operationId: operationIdOf(method, path) });
       if (!('security' in operation)) Object.assign(operation, { security: [] });
+      if ('responses' in operation && typeof operation.responses === 'object' && operation.responses !== null)
+        withErrorAnswers(path, operation.responses);
     }
   }
   return document;

@@ -8,9 +8,27 @@ import type { Container } from '../../container.ts';
  */
 const CHECK_DEADLINE_MS = 800;
 
+/** `{status, version, timestamp}`, bare: a load balancer reads it. */
+const HEALTH = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'degraded'] },
+    version: { type: 'string' },
+    timestamp: { type: 'string', format: 'date-time' },
+  },
+  required: ['status', 'version', 'timestamp'],
+};
+
 export function healthRoutes(app: FastifyInstance, c: Container) {
   const options = {
-    schema: { tags: ['REST'], summary: 'Service health' },
+    schema: {
+      tags: ['REST'],
+      summary: 'Service health',
+      response: {
+        200: { description: 'the database (and Redis, where set) answer', ...HEALTH },
+        503: { description: 'a store does not answer: take the instance out', ...HEALTH },
+      },
+    },
     config: { rateLimitOptional: true },
   };
   // The stores are checked at once, each given CHECK_DEADLINE_MS: with the rate count's own short wait, an

@@ -1,0 +1,199 @@
+// The admin API's answers, as its routes document them: the objects of presenters.ts, in lists `{data}`.
+import { type TSchema, Type } from 'typebox';
+import { dateTime, errorBody, nullable } from '../openapi-types.ts';
+import { ConnectedApp, RestUser } from '../rest/responses.ts';
+
+const adminError = errorBody('invalid_request, invalid_token, not_found, server_error');
+
+/** An admin route's answers: its own for `status`, then the admin API's error body. */
+export const adminAnswer = <T extends object>(answer: T, status = 200) => ({
+  [status]: answer,
+  '4xx': adminError,
+  '5xx': adminError,
+});
+
+/** A list: `{data: [...]}`. */
+export const listOf = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });
+
+/** Nothing: 204. */
+export const NoContent = Type.Unsafe<undefined>({ description: 'done; no body' });
+
+const text = nullable(Type.String());
+const when = nullable(dateTime());
+
+/** RFC 7591's names; the secret appears only in the answer that creates it. */
+export const AdminClient = Type.Object({
+  client_id: Type.String(),
+  client_name: Type.String(),
+  redirect_uris: Type.Array(Type.String()),
+  grant_types: Type.Array(Type.String()),
+  scope: Type.String(),
+  token_endpoint_auth_method: Type.String({ description: 'none, client_secret_basic or client_secret_post' }),
+  first_party: Type.Boolean(),
+  backchannel_logout_uri: text,
+  post_logout_redirect_uris: Type.Array(Type.String()),
+  created_at: dateTime(),
+});
+
+export const CreatedClient = Type.Intersect([
+  AdminClient,
+  Type.Object({
+    client_secret: Type.Optional(Type.String({ description: 'confidential clients; shown once' })),
+  }),
+]);
+
+export const AdminApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String(),
+  created_at: dateTime(),
+  last_used_at: when,
+  revoked_at: when,
+});
+
+export const CreatedApiKey = Type.Intersect([
+  AdminApiKey,
+  Type.Object({ key: Type.String({ description: 'shown once' }) }),
+]);
+
+/** A send of a log (a webhook delivery, a back-channel logout): its state and its last attempt. */
+const sendState = {
+  status: Type.String({ description: 'pending, delivered or failed' }),
+  attempts: Type.Integer(),
+  next_attempt_at: when,
+  last_attempt_at: when,
+  last_status_code: nullable(Type.Integer()),
+  last_error: text,
+  delivered_at: when,
+  created_at: dateTime(),
+};
+
+export const AdminBackchannelLogout = Type.Object({
+  id: Type.String(),
+  client_id: Type.String(),
+  session_id: Type.String(),
+  user_id: Type.String(),
+  ...sendState,
+});
+
+export const AdminWebhookEndpoint = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  description: text,
+  events: Type.Array(Type.String()),
+  enabled: Type.Boolean(),
+  previous_secret_expires_at: when,
+  created_at: dateTime(),
+  updated_at: dateTime(),
+});
+
+export const WithSecret = <T extends TSchema>(object: T) =>
+  Type.Intersect([object, Type.Object({ secret: Type.String({ description: 'whsec_...; shown once' }) })]);
+
+export const AdminDelivery = Type.Object({
+  id: Type.String(),
+  endpoint_id: Type.String(),
+  event_id: Type.String(),
+  event_type: Type.String(),
+  ...sendState,
+  last_latency_ms: nullable(Type.Integer()),
+});
+
+export const AdminAttempt = Type.Object({
+  started_at: dateTime(),
+  latency_ms: nullable(Type.Integer()),
+  status_code: nullable(Type.Integer()),
+  error: text,
+});
+
+export const AdminVerification = Type.Object({
+  id: Type.String(),
+  user_id: Type.String(),
+  status: Type.String({ description: 'pending, verified or rejected' }),
+  provider: text,
+  level: nullable(Type.String({ description: 'basic or full' })),
+  country: text,
+  birthday: text,
+  document_kind: text,
+  documents: Type.Array(Type.String()),
+  submitted_at: when,
+  decided_at: when,
+  reason: text,
+  message: text,
+  photos_removed_at: when,
+});
+
+export const AdminPhoto = Type.Object({
+  id: Type.String(),
+  kind: Type.String(),
+  content_type: Type.String(),
+  size: Type.Integer(),
+  url: Type.String({ description: 'the photo, with the admin token' }),
+});
+
+export const AdminAction = Type.Object({
+  id: Type.Integer(),
+  at: dateTime(),
+  source: Type.String({ description: 'api or console' }),
+  address: text,
+  request_id: Type.String(),
+  method: Type.String(),
+  route: Type.String(),
+  params: Type.Record(Type.String(), Type.String()),
+  status: Type.Integer(),
+});
+
+/** Objects whose fields are listed in their route's description. */
+export const Described = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
+
+export const DeliveryWithAttempts = Type.Intersect([
+  AdminDelivery,
+  Type.Object({ attempt_log: Type.Array(AdminAttempt) }),
+]);
+
+export const VerificationForReview = Type.Intersect([
+  AdminVerification,
+  Type.Object({
+    photos: Type.Array(AdminPhoto),
+    user: nullable(
+      Type.Object({
+        id: Type.String(),
+        phone: Type.String(),
+        handle: Type.String(),
+        name: nullable(Type.String()),
+      }),
+    ),
+  }),
+]);
+
+/** The REST user with what only an operator sees: e-mail and both locks. */
+export const AdminUser = Type.Intersect([
+  RestUser,
+  Type.Object({
+    email: nullable(Type.String()),
+    admin_locked_at: when,
+    pin_locked_until: when,
+    failed_pin_attempts: Type.Integer(),
+  }),
+]);
+
+export const AccountDetail = Type.Intersect([
+  AdminUser,
+  Type.Object({
+    sessions: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        client_id: Type.String(),
+        device_name: text,
+        platform: Type.String(),
+        ip_address: text,
+        scope: Type.String(),
+        last_used_at: dateTime(),
+        created_at: dateTime(),
+      }),
+    ),
+    sessions_total: Type.Integer(),
+    kyc: Described('the KYC status record'),
+    apps: Type.Array(ConnectedApp),
+  }),
+]);
