@@ -62,6 +62,12 @@ export function keyRoutes(fastify: FastifyInstance, c: Container) {
     },
   );
 
+  signingKeyRoutes(fastify, c);
+}
+
+/** The signing keys, the key-encryption key and the PIN pepper; the operators' trail. */
+export function signingKeyRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post<{ Body: { immediate?: boolean } | null | undefined }>(
     '/keys/rotate',
     {

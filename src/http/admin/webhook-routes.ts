@@ -100,6 +100,13 @@ export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
       return reply.status(204).send();
     },
   );
+  webhookSecretRoutes(fastify, c);
+  webhookDeliveryRoutes(fastify, c);
+}
+
+/** An endpoint's signing secret rolled, and a test event sent to it. */
+export function webhookSecretRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/webhook-endpoints/:id/roll-secret',
     {
@@ -133,7 +140,6 @@ export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
       return reply.status(202).send({ ...adminDelivery(delivery), attempt_log: attempts.map(adminAttempt) });
     },
   );
-  webhookDeliveryRoutes(app, c);
 }
 
 /** An endpoint's delivery log, and replays of its deliveries. */

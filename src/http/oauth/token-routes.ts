@@ -56,6 +56,12 @@ export function tokenRoutes(fastify: FastifyInstance, c: Container) {
     },
   );
 
+  tokenUseRoutes(fastify, c);
+}
+
+/** What a client does with its tokens beside getting them: revoke, introspect, read the user's claims. */
+export function tokenUseRoutes(fastify: FastifyInstance, c: Container) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/oauth/revoke',
     {
