@@ -234,7 +234,7 @@ export class AccountService {
     return { user, ...this.restTokens(user.id, opened.session.id, opened.refreshToken) };
   }
 
-  async refresh(token: unknown): Promise<RestTokens> {
+  async refresh(token: string): Promise<RestTokens> {
     const rotated = await this.d.sessions.rotate(token, this.d.firstPartyClientId);
     return this.restTokens(rotated.userId, rotated.sessionId, rotated.refreshToken);
   }

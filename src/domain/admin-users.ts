@@ -22,7 +22,7 @@ export class AdminUserService {
   constructor(private readonly d: AdminUserDeps) {}
 
   /** One live account by id, phone number (any format libphonenumber reads) or handle (with or without @). */
-  async find(query: unknown): Promise<UserRow | undefined> {
+  async find(query: string | undefined): Promise<UserRow | undefined> {
     const q = typeof query === 'string' ? query.trim() : '';
     if (!q)
       throw new DomainError('INVALID_REQUEST', 'give an id, a phone number or a handle', { field: 'q' });

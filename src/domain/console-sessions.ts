@@ -15,7 +15,7 @@ export const CONSOLE_SESSION_SECONDS = 8 * 3600;
 export class ConsoleSessionService {
   constructor(private readonly d: { db: Database; clock: Clock; random: Random; adminToken: string }) {}
 
-  async signIn(token: unknown): Promise<{ id: string; csrf: string; maxAgeSeconds: number }> {
+  async signIn(token: string): Promise<{ id: string; csrf: string; maxAgeSeconds: number }> {
     // No admin token configured means no console (and never an empty token that matches).
     if (!this.d.adminToken || typeof token !== 'string' || !safeEqual(token.trim(), this.d.adminToken))
       throw new DomainError('INVALID_TOKEN', 'That is not the admin token.');

@@ -187,7 +187,7 @@ export class OtpService {
   }
 
   /** D7: a cheap look before the expensive PIN hash; consumeTempToken is the real gate. */
-  async assertTempToken(token: unknown, purpose: OtpPurpose): Promise<void> {
+  async assertTempToken(token: string, purpose: OtpPurpose): Promise<void> {
     if (
       typeof token !== 'string' ||
       !(await tempTokensRepo.findUsable(this.d.db, sha256(token), purpose, this.d.clock.now()))

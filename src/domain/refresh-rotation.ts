@@ -32,7 +32,7 @@ export interface RefreshRotationDeps {
  */
 export async function rotateRefreshToken(
   d: RefreshRotationDeps,
-  token: unknown,
+  token: string,
   clientId: string,
 ): Promise<RotatedRefreshToken> {
   const presented = d.refreshTokens.parse(token);

@@ -106,7 +106,7 @@ export class SessionService {
   }
 
   /** D16: rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */
-  rotate(token: unknown, clientId: string): Promise<RotatedRefreshToken> {
+  rotate(token: string, clientId: string): Promise<RotatedRefreshToken> {
     return rotateRefreshToken(
       {
         ...this.d,
@@ -122,7 +122,7 @@ export class SessionService {
    * The session a refresh token of ours belongs to, revoked or not: its live head, or an earlier generation
    * (whose tag proves we issued it, P59). Undefined for anything else.
    */
-  async ofRefreshToken(q: Queryable, token: unknown): Promise<SessionRow | undefined> {
+  async ofRefreshToken(q: Queryable, token: string): Promise<SessionRow | undefined> {
     const presented = this.d.refreshTokens.parse(token);
     if (!presented) return undefined;
     const s = await sessionsRepo.findById(q, presented.sessionId);
@@ -133,7 +133,7 @@ export class SessionService {
    * P72: the live session whose current refresh token this is; an earlier generation, though ours, is
    * not. Only a look: nothing rotates and nothing is revoked.
    */
-  async ofLiveRefreshToken(token: unknown): Promise<SessionRow | undefined> {
+  async ofLiveRefreshToken(token: string): Promise<SessionRow | undefined> {
     const presented = this.d.refreshTokens.parse(token);
     if (!presented) return undefined;
     const s = await sessionsRepo.findLive(this.d.db, presented.sessionId, this.d.clock.now());
@@ -171,7 +171,7 @@ export class SessionService {
   }
 
   /** D14: logout revokes the whole session of the refresh token given, which must be the caller's. */
-  async logout(userId: string, token: unknown): Promise<void> {
+  async logout(userId: string, token: string): Promise<void> {
     await this.d.db.transaction(async (tx) => {
       const session = await this.ofRefreshToken(tx, token);
       if (session?.user_id !== userId) throw invalidRefreshToken();

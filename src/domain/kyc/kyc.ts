@@ -205,7 +205,7 @@ export class KycService {
     });
   }
 
-  list(status: unknown, limit = 100) {
+  list(status: string | undefined, limit = 100) {
     const allowed: VerificationStatus[] = ['pending', 'verified', 'rejected'];
     if (status !== undefined && !allowed.includes(status as VerificationStatus))
       throw fieldError('INVALID_REQUEST', 'status', 'status must be pending, verified or rejected');
