@@ -19,13 +19,16 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Container) {
       schema: {
         tags: ['REST'],
         summary: 'Create the account of a verified phone',
-        body: Type.Object({
-          temp_token: text('from POST /auth/otp/verify with purpose signup'),
-          pin: text('4-6 digits, not trivial'),
-          handle: text('3-30 characters of a-z, 0-9, _ starting with a letter'),
-          name: Type.Optional(text('display name, 1-100 characters')),
-          device: Type.Optional(deviceSchema),
-        }),
+        body: Type.Object(
+          {
+            temp_token: text('from POST /auth/otp/verify with purpose signup'),
+            pin: text('4-6 digits, not trivial'),
+            handle: text('3-30 characters of a-z, 0-9, _ starting with a letter'),
+            name: Type.Optional(text('display name, 1-100 characters')),
+            device: Type.Optional(deviceSchema),
+          },
+          { examples: [{ temp_token: 'tt_...', pin: '480715', handle: 'ada', name: 'Ada' }] },
+        ),
         response: restAnswer(SignedIn(SignUpUser), tokensDescription),
       },
     },
@@ -41,11 +44,18 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Container) {
       schema: {
         tags: ['REST'],
         summary: 'Sign in with phone and PIN',
-        body: Type.Object({
-          phone: text('E.164 phone number'),
-          pin: text('the PIN'),
-          device: Type.Optional(deviceSchema),
-        }),
+        body: Type.Object(
+          {
+            phone: text('E.164 phone number'),
+            pin: text('the PIN'),
+            device: Type.Optional(deviceSchema),
+          },
+          {
+            examples: [
+              { phone: '+14155550123', pin: '480715', device: { name: 'Pixel 8', platform: 'android' } },
+            ],
+          },
+        ),
         response: restAnswer(SignedIn(RestUser), tokensDescription),
       },
       config: {

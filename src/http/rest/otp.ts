@@ -52,7 +52,7 @@ export function otpRoutes(fastify: FastifyInstance, c: Container) {
       schema: {
         tags: ['REST'],
         summary: 'Send a one-time code by SMS',
-        body: Type.Object({ phone, purpose }),
+        body: Type.Object({ phone, purpose }, { examples: [{ phone: '+14155550123', purpose: 'signup' }] }),
         response: restAnswer(CodeSent, 'a code was sent'),
       },
       config: { rateLimit: otpSendLimits },
@@ -66,7 +66,10 @@ export function otpRoutes(fastify: FastifyInstance, c: Container) {
       schema: {
         tags: ['REST'],
         summary: 'Verify a one-time code; answers a temp_token',
-        body: Type.Object({ phone, code: text('the code from the SMS'), purpose }),
+        body: Type.Object(
+          { phone, code: text('the code from the SMS'), purpose },
+          { examples: [{ phone: '+14155550123', code: '123456', purpose: 'signup' }] },
+        ),
         response: restAnswer(
           Type.Object({
             verified: Type.Literal(true),

@@ -40,22 +40,44 @@ export const restAnswer = <T extends TSchema>(data: T, description: string) => (
 const kycStatus = Type.String({ description: 'none, pending, verified or rejected' });
 
 /** Spec "User (REST surface)": every field present, null when never set. */
-export const RestUser = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  phone: Type.String({ description: 'E.164' }),
-  phone_verified: Type.Boolean(),
-  handle: Type.String(),
-  name: nullable(Type.String()),
-  avatar_url: nullable(Type.String()),
-  bio: nullable(Type.String()),
-  country: nullable(Type.String({ description: 'ISO 3166-1 alpha-2, from the phone number' })),
-  language: nullable(Type.String({ description: 'BCP 47' })),
-  kyc_status: kycStatus,
-  kyc_country: nullable(Type.String()),
-  kyc_verified_at: nullable(dateTime()),
-  created_at: dateTime(),
-  updated_at: dateTime(),
-});
+export const RestUser = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    phone: Type.String({ description: 'E.164' }),
+    phone_verified: Type.Boolean(),
+    handle: Type.String(),
+    name: nullable(Type.String()),
+    avatar_url: nullable(Type.String()),
+    bio: nullable(Type.String()),
+    country: nullable(Type.String({ description: 'ISO 3166-1 alpha-2, from the phone number' })),
+    language: nullable(Type.String({ description: 'BCP 47' })),
+    kyc_status: kycStatus,
+    kyc_country: nullable(Type.String()),
+    kyc_verified_at: nullable(dateTime()),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+  },
+  {
+    examples: [
+      {
+        id: '0b0e7c2a-5d7e-4a53-9d8e-3c1f2a4b5c6d',
+        phone: '+14155550123',
+        phone_verified: true,
+        handle: 'ada',
+        name: 'Ada',
+        avatar_url: null,
+        bio: null,
+        country: 'US',
+        language: null,
+        kyc_status: 'none',
+        kyc_country: null,
+        kyc_verified_at: null,
+        created_at: '2026-11-26T09:00:00.000Z',
+        updated_at: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
+);
 
 /** The subset of the user the sign-up answer holds. */
 export const SignUpUser = Type.Object({
@@ -80,11 +102,14 @@ export const PublicProfile = Type.Object({
 });
 
 /** A REST session's tokens: the access token lives 900 s, the refresh token rotates on every use. */
-export const RestTokens = Type.Object({
-  access_token: Type.String({ description: 'an RS256 JWT' }),
-  refresh_token: Type.String(),
-  expires_in: Type.Integer({ description: 'seconds the access token lives' }),
-});
+export const RestTokens = Type.Object(
+  {
+    access_token: Type.String({ description: 'an RS256 JWT' }),
+    refresh_token: Type.String(),
+    expires_in: Type.Integer({ description: 'seconds the access token lives' }),
+  },
+  { examples: [{ access_token: 'eyJhbGciOiJSUzI1NiIs...', refresh_token: 'cs1.AbC...', expires_in: 900 }] },
+);
 
 export const SignedIn = <T extends TSchema>(user: T) => Type.Object({ user, ...RestTokens.properties });
 
@@ -108,9 +133,12 @@ export const ConnectedApp = Type.Object({
   last_used_at: nullable(dateTime()),
 });
 
-export const CodeSent = Type.Object({
-  expires_in: Type.Integer({ description: 'seconds the code lives' }),
-  message: Type.String(),
-});
+export const CodeSent = Type.Object(
+  {
+    expires_in: Type.Integer({ description: 'seconds the code lives' }),
+    message: Type.String(),
+  },
+  { examples: [{ expires_in: 300, message: 'Verification code sent to +1415***0123' }] },
+);
 
 export const Revoked = Type.Object({ revoked: Type.Literal(true) });
