@@ -4,8 +4,11 @@ import { Type } from 'typebox';
 import type { Container } from '../container.ts';
 import { binary, errorBody } from './openapi-types.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'avatars'>;
+
 /** Avatars from {base_url}; the name carries the content hash, so they are cached for good. */
-export function avatarRoutes(fastify: FastifyInstance, c: Container) {
+export function avatarRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/avatars/:name',

@@ -3,8 +3,11 @@ import type { Container } from '../container.ts';
 import { esc, page } from './pages/html.ts';
 import { sendPage } from './pages/page-reply.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'config'>;
+
 /** `GET /`: where to go from the service's root: its API docs, the console, the OpenID discovery document. */
-export function homeRoutes(app: FastifyInstance, c: Container) {
+export function homeRoutes(app: FastifyInstance, c: Services) {
   const links = {
     docs: `${c.config.baseUrl}/docs`,
     openapi: `${c.config.baseUrl}/openapi.json`,

@@ -4,11 +4,14 @@ import { safeEqual } from '../domain/crypto.ts';
 import { DomainError } from '../domain/errors.ts';
 import { bearerToken } from './plugins/bearer.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'config' | 'metrics'>;
+
 /**
  * P75: every answer counted by route template, method and status, with its duration; GET /metrics for a
  * Prometheus scraper holding METRICS_TOKEN (without the setting there is no such route).
  */
-export function metricsRoutes(app: FastifyInstance, c: Container) {
+export function metricsRoutes(app: FastifyInstance, c: Services) {
   const { metrics } = c;
   app.addHook('onResponse', async (request, reply) => {
     // Not found: one series for all unknown paths, whatever was asked for.

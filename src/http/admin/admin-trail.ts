@@ -2,11 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import type { AdminAction } from '../../domain/admin-actions.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'adminActions'>;
+
 /**
  * P100: keeps an operator's action in the trail. The change has committed by then: a row the database
  * refuses goes to the log instead, and the answer stands.
  */
-export async function keepAdminAction(c: Container, request: FastifyRequest, action: AdminAction) {
+export async function keepAdminAction(c: Services, request: FastifyRequest, action: AdminAction) {
   await c.adminActions.record(action).catch((err) => {
     request.log.error({ err, action }, 'admin action not kept in the trail');
   });

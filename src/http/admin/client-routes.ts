@@ -12,10 +12,13 @@ import {
 } from './responses.ts';
 import { clientFields, idParam, security, sendLogQuery } from './route-schema.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'clients'>;
+
 const tags = ['Admin'];
 
 /** OAuth clients (RFC 7591's names) and the back-channel logouts sent to them. */
-export function clientRoutes(fastify: FastifyInstance, c: Container) {
+export function clientRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/clients',

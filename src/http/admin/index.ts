@@ -13,6 +13,23 @@ import { kycAdminRoutes } from './kyc-routes.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
+/** The services these routes use. */
+type Services = Pick<
+  Container,
+  | 'accounts'
+  | 'adminActions'
+  | 'adminUsers'
+  | 'clients'
+  | 'clock'
+  | 'config'
+  | 'consoleCallMark'
+  | 'db'
+  | 'keys'
+  | 'kyc'
+  | 'reencryption'
+  | 'webhooks'
+>;
+
 /** A route's path parameters, which the router always gives as strings. */
 function pathParameters(params: unknown): Record<string, string> {
   if (typeof params !== 'object' || params === null) return {};
@@ -20,7 +37,7 @@ function pathParameters(params: unknown): Record<string, string> {
 }
 
 /** D36: /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`; registered only when ADMIN_TOKEN is set. */
-export async function adminSurface(app: FastifyInstance, c: Container) {
+export async function adminSurface(app: FastifyInstance, c: Services) {
   const adminToken = c.config.adminToken as string;
   app.setErrorHandler(adminErrorHandler);
   app.setNotFoundHandler((_request, reply) =>

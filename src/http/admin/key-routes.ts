@@ -17,10 +17,13 @@ import {
 } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'accounts' | 'adminActions' | 'clients' | 'keys' | 'reencryption'>;
+
 const tags = ['Admin'];
 
 /** Server API keys, the signing keys and the peppers, and the operators' trail. */
-export function keyRoutes(fastify: FastifyInstance, c: Container) {
+export function keyRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api-keys',
@@ -66,7 +69,7 @@ export function keyRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** The signing keys, the key-encryption key and the PIN pepper; the operators' trail. */
-export function signingKeyRoutes(fastify: FastifyInstance, c: Container) {
+export function signingKeyRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post<{ Body: { immediate?: boolean } | null | undefined }>(
     '/keys/rotate',

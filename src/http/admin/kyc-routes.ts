@@ -8,10 +8,13 @@ import { adminPhoto, adminVerification } from './presenters.ts';
 import { AdminVerification, adminAnswer, listOf, VerificationForReview } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'kyc'>;
+
 const tags = ['Admin: KYC'];
 
 /** D31: the review queue of the `manual` provider (and the record of every decision). */
-export async function kycAdminRoutes(fastify: FastifyInstance, c: Container) {
+export async function kycAdminRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/kyc/verifications',

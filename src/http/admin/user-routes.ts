@@ -8,10 +8,13 @@ import { adminSession, adminUser } from './presenters.ts';
 import { AccountDetail, AdminUser, adminAnswer, Described, listOf, NoContent } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'adminUsers' | 'clock' | 'db'>;
+
 const tags = ['Admin: users'];
 
 /** Issue 8: what the console's users and overview pages show, for scripts too. */
-export async function userAdminRoutes(fastify: FastifyInstance, c: Container) {
+export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users',

@@ -14,6 +14,9 @@ import {
 } from './responses.ts';
 import { idParam, security, sendLogQuery } from './route-schema.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'webhooks'>;
+
 const tags = ['Admin: webhooks'];
 const endpointBody = Type.Object({
   url: Type.Optional(Type.String({ description: 'https URL of the receiver; no private addresses' })),
@@ -25,7 +28,7 @@ const endpointBody = Type.Object({
 });
 
 /** D32: webhook endpoints, their delivery log, and replays. */
-export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
+export async function webhookRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/webhook-endpoints',
@@ -105,7 +108,7 @@ export async function webhookRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** An endpoint's signing secret rolled, and a test event sent to it. */
-export function webhookSecretRoutes(fastify: FastifyInstance, c: Container) {
+export function webhookSecretRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/webhook-endpoints/:id/roll-secret',
@@ -143,7 +146,7 @@ export function webhookSecretRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** An endpoint's delivery log, and replays of its deliveries. */
-export function webhookDeliveryRoutes(fastify: FastifyInstance, c: Container) {
+export function webhookDeliveryRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/webhook-endpoints/:id/deliveries',

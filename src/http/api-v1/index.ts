@@ -16,11 +16,14 @@ import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { apiErrorHandler } from './api-errors.ts';
 import { AvatarUrl, apiAnswer, Metadata, NoContent, ScopedUser, ServerUser, UsersPage } from './responses.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'apiUsers' | 'avatars' | 'clients' | 'oauthTokens' | 'rateLimiter'>;
+
 const tags = ['API v1'];
 const security = [{ bearer: [] }];
 
 /** A user token's holder; an API key is no user (invalid_token). */
-async function holder(c: Container, request: FastifyRequest, reply: FastifyReply) {
+async function holder(c: Services, request: FastifyRequest, reply: FastifyReply) {
   const token = bearerToken(request);
   if (token?.startsWith('csk_'))
     throw new OAuthError('invalid_token', 'a server API key cannot act as a user; send a user access token');
@@ -29,7 +32,7 @@ async function holder(c: Container, request: FastifyRequest, reply: FastifyReply
   return { userId: user.id, scope, user, authTime };
 }
 /** A live server API key; a user token is valid but not allowed here (insufficient_scope). */
-async function server(c: Container, request: FastifyRequest, reply: FastifyReply) {
+async function server(c: Services, request: FastifyRequest, reply: FastifyReply) {
   const token = bearerToken(request);
   const key = token?.startsWith('csk_') ? await c.clients.authenticateApiKey(token) : undefined;
   if (key) return countRequest(c, reply, [['api_v1_key', key.id]]);
@@ -53,7 +56,7 @@ const me = (u: UserRow, scope: string) =>
   ]);
 
 /** Spec "/api/v1": plain JSON bodies; a user access token on /me paths, a server API key on the others (D23). */
-export async function apiV1Surface(app: FastifyInstance, c: Container) {
+export async function apiV1Surface(app: FastifyInstance, c: Services) {
   app.setErrorHandler(apiErrorHandler);
   app.setNotFoundHandler((_request, reply) =>
     reply.status(404).send({ error: 'not_found', error_description: 'no such route' }),
@@ -83,7 +86,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Container) {
 }
 
 /** The token holder's own account: read, change, delete. */
-export function userRoutes(fastify: FastifyInstance, c: Container) {
+export function userRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/me',
@@ -159,7 +162,7 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** The token holder's profile picture. */
-export function avatarRoutes(fastify: FastifyInstance, c: Container) {
+export function avatarRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/users/me/avatar',
@@ -208,7 +211,7 @@ export function avatarRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** Users, server to server (an API key). */
-export function serverRoutes(fastify: FastifyInstance, c: Container) {
+export function serverRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/:id',

@@ -4,6 +4,9 @@ import type { Container } from '../../container.ts';
 import type { Frame } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'config' | 'consoleCallMark'>;
+
 export const SESSION_COOKIE = 'callsign_console';
 /** P100: carries `consoleCallMark`, by which the admin API knows a call the console made in process. */
 export const CONSOLE_CALL_HEADER = 'x-callsign-console-call';
@@ -31,7 +34,7 @@ export interface ConsoleContext {
   cookie(name: string, value: string, path: string, maxAge: number): string;
 }
 
-export function consoleContext(root: FastifyInstance, c: Container): ConsoleContext {
+export function consoleContext(root: FastifyInstance, c: Services): ConsoleContext {
   const authorization = `Bearer ${c.config.adminToken}`;
   const secure = c.config.baseUrl.startsWith('https:');
   return {

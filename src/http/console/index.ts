@@ -11,10 +11,16 @@ import { accountRoutes } from './account-routes.ts';
 import { consoleContext, formOf, one, SESSION_COOKIE, sessionIdOf } from './console-context.ts';
 import { integrationRoutes } from './integration-routes.ts';
 
+/** The services these routes use. */
+type Services = Pick<
+  Container,
+  'adminActions' | 'config' | 'consoleCallMark' | 'consoleSessions' | 'random' | 'rateLimiter'
+>;
+
 const SIGNIN_CSRF = 'callsign_console_signin';
 
 /** Issue 8: the operator's console at /console, over the admin API (D36); on only with ADMIN_TOKEN. */
-export async function consoleSurface(app: FastifyInstance, c: Container, root: FastifyInstance) {
+export async function consoleSurface(app: FastifyInstance, c: Services, root: FastifyInstance) {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   const ctx = consoleContext(root, c);
   // P100: an operator's sign-in and sign-out are in the trail too (a wrong token is not: anyone can send one).

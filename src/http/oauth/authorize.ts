@@ -12,6 +12,21 @@ import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } fro
 import { type Body, PageError, type PageFlow, type PageState, pageFlow } from './page-flow.ts';
 import { signupRoutes } from './signup-routes.ts';
 
+/** The services these routes use. */
+type Services = Pick<
+  Container,
+  | 'accounts'
+  | 'authorization'
+  | 'clients'
+  | 'clock'
+  | 'config'
+  | 'otp'
+  | 'pageStateKeys'
+  | 'random'
+  | 'rateLimiter'
+  | 'tokens'
+>;
+
 /** The authorization request's parameters (RFC 6749 §4.1.1, OIDC Core §3.1.2.1), as documented. */
 const authorizationParams = described({
   response_type: 'code',
@@ -32,7 +47,7 @@ const authorizationParams = described({
 });
 
 /** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24). */
-export function authorizeRoutes(fastify: FastifyInstance, c: Container) {
+export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const flow = pageFlow(c);
   const { cookie, html, redirectTo, limit, csrfOf, sealed, proceed } = flow;
@@ -114,7 +129,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** The sign-in form: phone and PIN, under the REST surface's limits and lock. */
-function signinRoutes(fastify: FastifyInstance, c: Container, flow: PageFlow) {
+function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { limit, formState, signedIn, retry } = flow;
   const signinForm = { schema: { hide: true, body: pageForm('phone', 'pin') } };
@@ -139,7 +154,7 @@ function signinRoutes(fastify: FastifyInstance, c: Container, flow: PageFlow) {
 }
 
 /** The consent form: allow issues the code, deny answers access_denied. */
-function consentRoutes(fastify: FastifyInstance, c: Container, flow: PageFlow) {
+function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { redirectTo, limit, formState } = flow;
   const consentForm = { schema: { hide: true, body: pageForm('decision') } };

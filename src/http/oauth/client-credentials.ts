@@ -7,6 +7,9 @@ import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'clients' | 'rateLimiter'>;
+
 /** The client fields of a token, revocation or introspection request's form, as sent. */
 export interface ClientFields {
   client_id?: unknown;
@@ -51,7 +54,7 @@ export function clientCredentials(
  * client's per address, since anyone may name a public client.
  */
 export async function authenticatedClient(
-  c: Container,
+  c: Services,
   request: FastifyRequest<{ Body: ClientFields | undefined }>,
   reply: FastifyReply,
   clientLimit: RateLimitName,

@@ -4,11 +4,14 @@ import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/client-rul
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
 import { oauthAnswer, ProviderMetadata } from './responses.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'config'>;
+
 /**
  * D25: OpenID Connect Discovery 1.0, describing exactly what this server serves: the same document as
  * RFC 8414 authorization server metadata, where OAuth clients (MCP's among them) look for it.
  */
-export function discoveryRoutes(app: FastifyInstance, c: Container) {
+export function discoveryRoutes(app: FastifyInstance, c: Services) {
   const { baseUrl, authUrl } = c.config;
   const document = {
     issuer: baseUrl,

@@ -3,11 +3,14 @@ import type { Container } from '../../container.ts';
 import { JWKS_MAX_AGE_SECONDS } from '../../domain/key-ring.ts';
 import { Jwks, oauthAnswer } from './responses.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'keys'>;
+
 /**
  * Spec "GET /.well-known/jwks.json": public keys by kid; cacheable, for less time than a rotated key is published
  * before it signs (P97).
  */
-export function jwksRoutes(app: FastifyInstance, c: Container) {
+export function jwksRoutes(app: FastifyInstance, c: Services) {
   app.get(
     '/.well-known/jwks.json',
     { schema: { tags: ['OAuth'], summary: 'Public signing keys (JWKS)', response: oauthAnswer(Jwks) } },

@@ -15,6 +15,9 @@ import {
   SSO_COOKIE,
 } from './page-cookies.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'authorization' | 'clients' | 'config' | 'random' | 'tokens'>;
+
 /** The parameters of OIDC RP-Initiated Logout 1.0 §2 that a cross-site form post is sent on with. */
 const LOGOUT_PARAMS = [
   'id_token_hint',
@@ -47,7 +50,7 @@ const logoutParams = described({
  */
 export function logoutRoutes(
   fastify: FastifyInstance,
-  c: Container,
+  c: Services,
   limit: (r: FastifyRequest) => Promise<void>,
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -13,6 +13,12 @@ import { seal, unseal } from '../pages/page-state.ts';
 import { REST_STATUS } from '../plugins/error-statuses.ts';
 import { CSRF_COOKIE, cookieOf, pageCookie, SSO_COOKIE } from './page-cookies.ts';
 
+/** The services these routes use. */
+type Services = Pick<
+  Container,
+  'authorization' | 'clients' | 'clock' | 'config' | 'pageStateKeys' | 'rateLimiter'
+>;
+
 /** What the page's forms carry, sealed (page-state.ts). */
 export interface PageState {
   req: AuthorizationRequest;
@@ -46,7 +52,7 @@ function formTarget(uri: string): string {
 type FormFields = { csrf?: string; state?: string };
 
 async function checkedForm(
-  c: Container,
+  c: Services,
   csrf: string | undefined,
   form: FormFields | undefined,
 ): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> {
@@ -65,7 +71,7 @@ async function checkedForm(
  * What the hosted authorization page's routes share: its cookies, answers (pages and redirects), limits, the
  * checked state of its forms, and the steps after a PIN was proved (D24).
  */
-export function pageFlow(c: Container) {
+export function pageFlow(c: Services) {
   const cookie = (name: string, value: string, maxAge: number) =>
     pageCookie(c.config.authUrl, name, value, maxAge);
 
@@ -149,7 +155,7 @@ export function pageFlow(c: Container) {
 export type PageFlow = ReturnType<typeof pageFlow>;
 
 /** The sealed state of a link between the page's forms (sign-in and sign-up), with its live client. */
-export async function linkedState(c: Container, state: unknown) {
+export async function linkedState(c: Services, state: unknown) {
   const st = unseal<PageState>(c.pageStateKeys, state, c.clock.now());
   const client = st && (await c.clients.findClient(st.req.clientId));
   return st && client ? { st, client } : undefined;

@@ -14,8 +14,14 @@ import {
 } from '../pages/authorize-pages.ts';
 import { linkedState, PageError, type PageFlow } from './page-flow.ts';
 
+/** The services these routes use. */
+type Services = Pick<
+  Container,
+  'accounts' | 'authorization' | 'clients' | 'clock' | 'config' | 'otp' | 'pageStateKeys' | 'rateLimiter'
+>;
+
 /** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24). */
-export function signupRoutes(fastify: FastifyInstance, c: Container, flow: PageFlow) {
+export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { html, limit, csrfOf, formState, sealed, signedIn, retry } = flow;
 

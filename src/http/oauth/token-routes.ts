@@ -8,13 +8,16 @@ import { allowBrowserApps } from '../plugins/browser-access.ts';
 import { authenticatedClient } from './client-credentials.ts';
 import { Introspection, oauthAnswer, Revoked, TokenResponse, UserinfoClaims } from './responses.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'clients' | 'oauthTokens' | 'rateLimiter'>;
+
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
 const clientFields = {
   client_id: 'the client (public clients, client_secret_post)',
   client_secret: 'a confidential client: here, or in Authorization: Basic (one of the two)',
 };
 
-export function tokenRoutes(fastify: FastifyInstance, c: Container) {
+export function tokenRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // P67: public clients in a browser exchange codes, refresh, revoke and read claims from their own origin.
   allowBrowserApps(fastify, c, ['/oauth/token', '/oauth/revoke', '/oauth/userinfo'], 'GET, POST');
@@ -60,7 +63,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** What a client does with its tokens beside getting them: revoke, introspect, read the user's claims. */
-export function tokenUseRoutes(fastify: FastifyInstance, c: Container) {
+export function tokenUseRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/oauth/revoke',

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'clients'>;
+
 const ALLOWED_HEADERS = 'Authorization, Content-Type';
 const EXPOSED_HEADERS =
   'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-ID';
@@ -11,7 +14,7 @@ const EXPOSED_HEADERS =
  * credentials), so a page elsewhere gains nothing it couldn't do from a server; the origin check keeps the
  * endpoints to the apps registered.
  */
-function browserAccess(c: Container, methods: string) {
+function browserAccess(c: Services, methods: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('Vary', 'Origin');
     const origin = request.headers.origin;
@@ -31,7 +34,7 @@ function browserAccess(c: Container, methods: string) {
  * The routes at these URLs (within `app`'s prefix) are readable by registered browser apps; answers their
  * preflights (OPTIONS).
  */
-export function allowBrowserApps(app: FastifyInstance, c: Container, urls: string[], methods: string) {
+export function allowBrowserApps(app: FastifyInstance, c: Services, urls: string[], methods: string) {
   const onRequest = browserAccess(c, methods);
   for (const url of urls)
     app.options(url, { schema: { hide: true }, onRequest }, async (_request, reply) =>

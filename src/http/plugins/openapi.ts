@@ -5,6 +5,9 @@ import type { Container } from '../../container.ts';
 import { errorBody } from '../openapi-types.ts';
 import { restErrorEnvelope } from '../rest/responses.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'config'>;
+
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** `post /auth/otp/send` -> `postAuthOtpSend`: a name a generated client can use for the operation. */
@@ -54,7 +57,7 @@ function withOperationDefaults<T extends { paths?: unknown }>(document: T): T {
 }
 
 /** The OpenAPI 3 document is generated from the route schemas; /docs renders it. */
-export async function registerOpenApi(app: FastifyInstance, c: Container) {
+export async function registerOpenApi(app: FastifyInstance, c: Services) {
   await app.register(swagger, {
     transformObject: (document) =>
       'openapiObject' in document ? withOperationDefaults(document.openapiObject) : document.swaggerObject,

@@ -6,8 +6,11 @@ import type { AuthContext } from '../types.ts';
 import { bearerToken } from './bearer.ts';
 import { countRequest } from './rate-limit-headers.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'config' | 'rateLimiter' | 'sessions' | 'tokens'>;
+
 /** Bearer access token of the REST surface: ours, first-party audience, and of a live session (D14). */
-export async function authenticate(c: Container, request: FastifyRequest): Promise<AuthContext> {
+export async function authenticate(c: Services, request: FastifyRequest): Promise<AuthContext> {
   const token = bearerToken(request);
   if (!token)
     throw new DomainError('INVALID_TOKEN', 'send the access token as "Authorization: Bearer <token>"');
@@ -40,7 +43,7 @@ function optionalCount(counted: Promise<void>): Promise<void> {
  * Runs before validation on every REST route: authenticates where the route asks for it, then counts the
  * request against its limits (D28) and sets X-RateLimit-* on the answer, whatever the outcome.
  */
-export function registerRestGuards(app: FastifyInstance, c: Container) {
+export function registerRestGuards(app: FastifyInstance, c: Services) {
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     let authError: unknown;

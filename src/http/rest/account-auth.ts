@@ -8,10 +8,13 @@ import { restUser, signUpUser } from './presenters.ts';
 import { RestUser, restAnswer, SignedIn, SignUpUser } from './responses.ts';
 import { deviceSchema, text } from './schemas.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'accounts'>;
+
 const tokensDescription = '{user, access_token, refresh_token, expires_in}';
 
 /** Sign-up, sign-in and PIN reset: the three ways to open a REST session. */
-export function accountAuthRoutes(fastify: FastifyInstance, c: Container) {
+export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/auth/signup',

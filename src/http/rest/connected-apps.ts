@@ -6,8 +6,11 @@ import { ok } from './envelope.ts';
 import { restConnectedApp } from './presenters.ts';
 import { callerOf, envelopeResponses, secured } from './schemas.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'connectedApps'>;
+
 /** P102: the apps the caller allowed on the consent page, and withdrawing that. */
-export function connectedAppRoutes(fastify: FastifyInstance, c: Container) {
+export function connectedAppRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/me/apps',

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'clock' | 'config' | 'db' | 'redis'>;
+
 /**
  * D27: 200 "ok" when the database answers, 503 "degraded" when it does not; bare, without the envelope.
  * Where Redis holds the rate counters, it must answer too: without it every other REST answer is a 500,
@@ -19,7 +22,7 @@ const HEALTH = {
   required: ['status', 'version', 'timestamp'],
 };
 
-export function healthRoutes(app: FastifyInstance, c: Container) {
+export function healthRoutes(app: FastifyInstance, c: Services) {
   const options = {
     schema: {
       tags: ['REST'],

@@ -6,8 +6,11 @@ import { ok } from './envelope.ts';
 import { restAnswer } from './responses.ts';
 import { callerOf, secured } from './schemas.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'kyc'>;
+
 /** Spec "GET /kyc/status" and "POST /kyc/initiate" (D30). */
-export function kycRoutes(app: FastifyInstance, c: Container) {
+export function kycRoutes(app: FastifyInstance, c: Services) {
   app.post(
     '/kyc/initiate',
     {

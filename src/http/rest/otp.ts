@@ -8,6 +8,9 @@ import { ok } from './envelope.ts';
 import { CodeSent, restAnswer } from './responses.ts';
 import { text } from './schemas.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'otp'>;
+
 const phoneKeys = new WeakMap<FastifyRequest, string | undefined>();
 
 /**
@@ -44,7 +47,7 @@ export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, st
 const purpose = Type.Enum(['signup', 'pin_reset'], { description: 'signup or pin_reset' });
 const phone = text('E.164 phone number, e.g. +14155550100');
 
-export function otpRoutes(fastify: FastifyInstance, c: Container) {
+export function otpRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/auth/otp/send',

@@ -7,7 +7,10 @@ import { restSession } from './presenters.ts';
 import { RestSession, Revoked, restAnswer } from './responses.ts';
 import { callerOf, secured } from './schemas.ts';
 
-export function sessionRoutes(fastify: FastifyInstance, c: Container) {
+/** The services these routes use. */
+type Services = Pick<Container, 'sessions'>;
+
+export function sessionRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/sessions',

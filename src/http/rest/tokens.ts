@@ -6,7 +6,10 @@ import { ok } from './envelope.ts';
 import { RestTokens, Revoked, restAnswer } from './responses.ts';
 import { callerOf, text } from './schemas.ts';
 
-export function tokenRoutes(fastify: FastifyInstance, c: Container) {
+/** The services these routes use. */
+type Services = Pick<Container, 'accounts' | 'sessions'>;
+
+export function tokenRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/auth/refresh',

@@ -10,7 +10,10 @@ import { publicProfile, restUser } from './presenters.ts';
 import { CodeSent, PublicProfile, RestUser, restAnswer } from './responses.ts';
 import { callerOf, nullableText, secured, text } from './schemas.ts';
 
-export function userRoutes(fastify: FastifyInstance, c: Container) {
+/** The services these routes use. */
+type Services = Pick<Container, 'deletion' | 'phoneChange' | 'profiles'>;
+
+export function userRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/me',
@@ -73,7 +76,7 @@ export function userRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** A new phone number, proven by a code sent to it, then confirmed with that code and the PIN. */
-export function phoneChangeRoutes(fastify: FastifyInstance, c: Container) {
+export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/users/me/phone',
@@ -114,7 +117,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Container) {
 }
 
 /** Public profiles and handle checks: no token. */
-export function publicProfileRoutes(fastify: FastifyInstance, c: Container) {
+export function publicProfileRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/users/@:handle',

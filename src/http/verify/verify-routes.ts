@@ -18,6 +18,9 @@ import {
   verifyFormPage,
 } from '../pages/verify-pages.ts';
 
+/** The services these routes use. */
+type Services = Pick<Container, 'clock' | 'config' | 'kyc' | 'random' | 'rateLimiter'>;
+
 const CSRF_COOKIE = 'callsign_verify_csrf';
 const FIELDS = ['csrf', 'country', 'birthday', 'document_kind'] as const;
 
@@ -25,14 +28,14 @@ const params = Type.Object({ token: Type.String({ maxLength: 100 }) });
 const schema = { tags: ['Hosted pages'], params, hide: true };
 
 /** The latest birthday the age check accepts, today. */
-const maxBirthday = (c: Container) => {
+const maxBirthday = (c: Services) => {
   const d = c.clock.now();
   d.setUTCFullYear(d.getUTCFullYear() - KYC_MIN_AGE);
   return d.toISOString().slice(0, 10);
 };
 /** The path's token if its link can be used; otherwise the page saying why (or 429) is sent. */
 async function usableLink(
-  c: Container,
+  c: Services,
   request: FastifyRequest<{ Params: { token: string } }>,
   reply: FastifyReply,
 ): Promise<string | undefined> {
@@ -48,7 +51,7 @@ async function usableLink(
 }
 
 /** The hosted verification page on {verify_url} (D38): GET shows the form, POST takes the submission. */
-export async function verifyPage(fastify: FastifyInstance, c: Container) {
+export async function verifyPage(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // Whatever goes wrong, the user sees a page, not a JSON dump.
   app.setErrorHandler((err, request, reply) => {
