@@ -1,47 +1,24 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { scopedUser } from '../../domain/api-users.ts';
 import { AVATAR_MAX_BYTES } from '../../domain/avatars.ts';
-import { DomainError } from '../../domain/errors.ts';
-import { requireScope } from '../../domain/oauth/api-permissions.ts';
-import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { described } from '../described.ts';
-import { bearerToken } from '../plugins/bearer.ts';
 import { allowBrowserApps } from '../plugins/browser-access.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { apiErrorHandler } from './api-errors.ts';
-import { AvatarUrl, apiAnswer, Metadata, NoContent, ScopedUser, ServerUser, UsersPage } from './responses.ts';
+import { avatarRoutes } from './avatar-routes.ts';
+import { holder, server } from './callers.ts';
+import { apiAnswer, Metadata, NoContent, ScopedUser, ServerUser, UsersPage } from './responses.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'apiUsers' | 'avatars' | 'clients' | 'oauthTokens' | 'rateLimiter'>;
 
 const tags = ['API v1'];
 const security = [{ bearer: [] }];
-
-/** A user token's holder; an API key is no user (invalid_token). */
-async function holder(c: Services, request: FastifyRequest, reply: FastifyReply) {
-  const token = bearerToken(request);
-  if (token?.startsWith('csk_'))
-    throw new OAuthError('invalid_token', 'a server API key cannot act as a user; send a user access token');
-  const { user, scope, authTime } = await c.oauthTokens.holderOf(token);
-  await countRequest(c, reply, [['api_v1_user', user.id]]);
-  return { userId: user.id, scope, user, authTime };
-}
-/** A live server API key; a user token is valid but not allowed here (insufficient_scope). */
-async function server(c: Services, request: FastifyRequest, reply: FastifyReply) {
-  const token = bearerToken(request);
-  const key = token?.startsWith('csk_') ? await c.clients.authenticateApiKey(token) : undefined;
-  if (key) return countRequest(c, reply, [['api_v1_key', key.id]]);
-  if (token && !token.startsWith('csk_')) {
-    await c.oauthTokens.holderOf(token);
-    throw new OAuthError('insufficient_scope', 'this needs a server API key');
-  }
-  throw new OAuthError('invalid_token', 'send a server API key as a bearer token');
-}
 
 const me = (u: UserRow, scope: string) =>
   scopedUser(u, scope, [
@@ -156,55 +133,6 @@ export function userRoutes(fastify: FastifyInstance, c: Services) {
     async (request, reply) => {
       const h = await holder(c, request, reply);
       await c.apiUsers.delete(h, request.body ?? {});
-      return reply.status(204).send();
-    },
-  );
-}
-
-/** The token holder's profile picture. */
-export function avatarRoutes(fastify: FastifyInstance, c: Services) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(
-    '/users/me/avatar',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Upload the profile picture (multipart field "file")',
-        response: apiAnswer(AvatarUrl),
-      },
-    },
-    async (request, reply) => {
-      const h = await holder(c, request, reply);
-      requireScope(h.scope, 'profile:write');
-      let file: Buffer;
-      try {
-        const part = await request.file();
-        if (!part || part.fieldname !== 'file')
-          throw new DomainError('INVALID_REQUEST', 'send the image as the multipart field "file"');
-        file = await part.toBuffer();
-      } catch (err) {
-        if (err instanceof DomainError) throw err;
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new DomainError('FILE_TOO_LARGE', 'the image must be at most 5 MB');
-        // Anything else here is the body itself: another content type, a malformed or cut-off multipart
-        // body, a part too many (P63: never a 500 for what the client sent).
-        throw new DomainError('INVALID_REQUEST', 'send multipart/form-data with the field "file"');
-      }
-      return { avatar_url: (await c.avatars.upload(h.userId, file)).avatar_url };
-    },
-  );
-
-  app.delete(
-    '/users/me/avatar',
-    {
-      schema: { tags, security, summary: 'Remove the profile picture', response: apiAnswer(NoContent, 204) },
-    },
-    async (request, reply) => {
-      const h = await holder(c, request, reply);
-      requireScope(h.scope, 'profile:write');
-      await c.avatars.remove(h.userId);
       return reply.status(204).send();
     },
   );
