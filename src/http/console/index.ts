@@ -6,6 +6,7 @@ import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { keepAdminAction } from '../admin/admin-trail.ts';
 import { consolePage, signInPage } from '../pages/console/layout.ts';
+import { pageErrorHandler } from '../pages/page-errors.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { accountRoutes } from './account-routes.ts';
 import { consoleContext, formOf, one, SESSION_COOKIE, sessionIdOf } from './console-context.ts';
@@ -35,15 +36,19 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
       status: 303,
     });
 
-  app.setErrorHandler((err, request, reply) => {
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 500) request.log.error({ err }, 'console page failed');
-    const message =
-      status >= 500
-        ? 'Something went wrong on our side; the details are in the server log.'
-        : 'The request could not be read.';
-    return sendPage(reply, status >= 500 ? 500 : status, signInPage('', message));
-  });
+  const readable = signInPage('', 'The request could not be read.');
+  app.setErrorHandler(
+    pageErrorHandler(
+      sendPage,
+      {
+        refused: () => readable,
+        tooMany: signInPage('', 'Too many attempts from your address. Wait a few minutes.'),
+        malformed: readable,
+        failed: signInPage('', 'Something went wrong on our side; the details are in the server log.'),
+      },
+      'console page',
+    ),
+  );
 
   // Every page but the sign-in form needs a session; every post, that session's CSRF token.
   app.addHook('preHandler', async (request, reply) => {

@@ -2,14 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
-import { DomainError } from '../../domain/errors.ts';
 import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import { described, pageForm } from '../described.ts';
 import { errorPage, type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
+import { PageError, pageErrorHandler } from '../pages/page-errors.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
-import { type Body, PageError, type PageFlow, type PageState, pageFlow } from './page-flow.ts';
+import { type Body, type PageFlow, type PageState, pageFlow } from './page-flow.ts';
 import { signupRoutes } from './signup-routes.ts';
 
 /** The services these routes use. */
@@ -125,7 +125,18 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   consentRoutes(fastify, c, flow);
   logoutRoutes(app, c, (request) => limit(request));
 
-  app.setErrorHandler(pageErrorHandler(flow));
+  app.setErrorHandler(
+    pageErrorHandler(
+      flow.html,
+      {
+        refused: errorPage,
+        tooMany: errorPage('Too many attempts. Wait a while and try again.'),
+        malformed: errorPage('The request was malformed.'),
+        failed: errorPage('Something went wrong on our side. Try again later.'),
+      },
+      'authorization page',
+    ),
+  );
 }
 
 /** The sign-in form: phone and PIN, under the REST surface's limits and lock. */
@@ -177,19 +188,4 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
     );
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   });
-}
-
-/** Anything else that goes wrong shows the error page: the user is never handed a JSON body or a stack. */
-function pageErrorHandler({ html }: PageFlow) {
-  return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof PageError) return html(reply, err.status, errorPage(err.message));
-    if (err instanceof DomainError && err.code === 'RATE_LIMITED')
-      return html(reply, 429, errorPage('Too many attempts. Wait a while and try again.'));
-    // A malformed form (schema, P63), and, Fastify's refusals of a body (a content type other than a
-    // form's, 415; too large, 413): the client's error, not ours.
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 400 && status < 500) return html(reply, status, errorPage('The request was malformed.'));
-    request.log.error({ err }, 'authorization page failed');
-    return html(reply, 500, errorPage('Something went wrong on our side. Try again later.'));
-  };
 }

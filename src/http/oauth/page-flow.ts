@@ -8,6 +8,7 @@ import type { AuthorizationRequest } from '../../domain/oauth/authorization-requ
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { consentPage, type FormContext } from '../pages/authorize-pages.ts';
+import { PageError } from '../pages/page-errors.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { seal, unseal } from '../pages/page-state.ts';
 import { REST_STATUS } from '../plugins/error-statuses.ts';
@@ -31,16 +32,6 @@ export interface PageState {
 }
 
 export type Body = Record<string, unknown>;
-
-/** A refusal of the page's own, shown as its error page with this status. */
-export class PageError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** CSP form-action source for the client's redirect URI: its origin, or its private-use scheme (RFC 8252). */
 function formTarget(uri: string): string {

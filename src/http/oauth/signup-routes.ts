@@ -12,7 +12,8 @@ import {
   signUpCodePage,
   signUpPhonePage,
 } from '../pages/authorize-pages.ts';
-import { linkedState, PageError, type PageFlow } from './page-flow.ts';
+import { PageError } from '../pages/page-errors.ts';
+import { linkedState, type PageFlow } from './page-flow.ts';
 
 /** The services these routes use. */
 type Services = Pick<

@@ -8,6 +8,7 @@ import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Photo } from '../../domain/kyc/kyc.ts';
 import { KYC_MAX_DOCUMENT_PHOTOS, KYC_MIN_AGE, KYC_PHOTO_MAX_BYTES } from '../../domain/kyc/kyc-rules.ts';
+import { pageErrorHandler } from '../pages/page-errors.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import {
   linkProblemPage,
@@ -54,11 +55,18 @@ async function usableLink(
 export async function verifyPage(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // Whatever goes wrong, the user sees a page, not a JSON dump.
-  app.setErrorHandler((err, request, reply) => {
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 500) request.log.error({ err }, 'verification page failed');
-    return sendPage(reply, status >= 500 ? 500 : status, status >= 500 ? somethingWrongPage : unreadablePage);
-  });
+  app.setErrorHandler(
+    pageErrorHandler(
+      sendPage,
+      {
+        refused: () => unreadablePage,
+        tooMany: tooManyPage,
+        malformed: unreadablePage,
+        failed: somethingWrongPage,
+      },
+      'verification page',
+    ),
+  );
   await app.register(multipart, {
     limits: {
       fileSize: KYC_PHOTO_MAX_BYTES,
