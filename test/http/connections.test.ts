@@ -121,6 +121,15 @@ describe('stopping never waits on a client, and answers late requests in their s
       late.write(
         'POST /auth/otp/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n',
       );
+      // The same on the OAuth surface and on a hosted page: each answers in its own format.
+      const lateOauth = connect(port);
+      lateOauth.write(
+        'POST /oauth/revoke HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n',
+      );
+      const latePage = connect(port);
+      latePage.write(
+        'POST /authorize/logout HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n',
+      );
       // Let the server read both requests' heads (loopback I/O, not time the test is about).
       await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -134,6 +143,15 @@ describe('stopping never waits on a client, and answers late requests in their s
       assert.match(answer, /\r\nconnection: close\r\n/i);
       assert.match(answer, /\r\nretry-after: \d+\r\n/i);
       assert.match(answer, /\{"success":false,"error":\{"code":"SERVICE_UNAVAILABLE"/);
+      lateOauth.write('{}GET /oauth/userinfo HTTP/1.1\r\nHost: x\r\n\r\n');
+      const oauth = await lateOauth.until('temporarily_unavailable');
+      assert.match(
+        oauth.slice(oauth.indexOf('HTTP/1.1', 10)),
+        /^HTTP\/1\.1 503[\s\S]*"error":"temporarily_unavailable"/,
+      );
+      latePage.write('{}GET /authorize/logout HTTP/1.1\r\nHost: x\r\n\r\n');
+      const page = await latePage.until('restarting');
+      assert.match(page.slice(page.indexOf('HTTP/1.1', 10)), /^HTTP\/1\.1 503[\s\S]*text\/html/);
 
       const cut = await within(Promise.all([stopped, stuck.ended]), 10_000);
       assert.ok(

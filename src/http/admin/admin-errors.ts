@@ -7,6 +7,7 @@ const ADMIN_ERRORS: Partial<Record<ErrorCode, [number, string]>> = {
   INVALID_REQUEST: [400, 'invalid_request'],
   INVALID_TOKEN: [401, 'invalid_token'],
   NOT_FOUND: [404, 'not_found'],
+  SERVICE_UNAVAILABLE: [503, 'temporarily_unavailable'],
 };
 
 export function adminErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {

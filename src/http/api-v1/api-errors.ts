@@ -49,6 +49,7 @@ export function apiErrorHandler(err: unknown, request: FastifyRequest, reply: Fa
   }
   const domain = toDomainError(err);
   const [status, error] = domain ? DOMAIN_ERRORS[domain.code] : DOMAIN_ERRORS.INTERNAL_ERROR;
+  if (status === 503) return reply.status(503).send({ error, error_description: domain?.message });
   if (status >= 500) {
     request.log.error({ err }, 'api request failed');
     return reply.status(status).send({ error, error_description: 'something went wrong on our side' });

@@ -6,7 +6,7 @@ import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/author
 import { parsePhone } from '../../domain/phone.ts';
 import { described, pageForm } from '../described.ts';
 import { errorPage, type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
-import { PageError, pageErrorHandler } from '../pages/page-errors.ts';
+import { PageError, pageErrorHandler, STOPPING_PAGE } from '../pages/page-errors.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
 import { type Body, type PageFlow, type PageState, pageFlow } from './page-flow.ts';
@@ -133,6 +133,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
         tooMany: errorPage('Too many attempts. Wait a while and try again.'),
         malformed: errorPage('The request was malformed.'),
         failed: errorPage('Something went wrong on our side. Try again later.'),
+        stopping: STOPPING_PAGE,
       },
       'authorization page',
     ),

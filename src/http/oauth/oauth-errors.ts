@@ -35,6 +35,7 @@ export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: 
   }
   const domain = toDomainError(err);
   const [status, error] = domain ? (DOMAIN_ERRORS[domain.code] ?? REQUEST_FAULT) : [500, 'server_error'];
+  if (status === 503) return reply.status(503).send({ error, error_description: domain?.message });
   if (status >= 500) {
     request.log.error({ err }, 'oauth request failed');
     return reply.status(status).send({ error, error_description: 'something went wrong on our side' });

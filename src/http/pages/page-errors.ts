@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { errorPage } from './authorize-pages.ts';
 
 // The hosted pages' one error table: whatever goes wrong, the user sees a page of the surface's own, never a
 // JSON body or a stack. A page's own refusal (PageError) shows its message with its status; a rate limit is
-// 429; Fastify's refusals of a request (a malformed form or schema, a content type other than a form's,
+// 429, a stopping server 503; Fastify's refusals of a request (a malformed form or schema, a content type other than a form's,
 // too large a body) are the client's error, with their status; anything else is logged and a 500.
 
 /** A refusal of the page's own, shown as its error page with this status. */
@@ -17,12 +18,17 @@ export class PageError extends Error {
 }
 
 /** The pages a surface shows for each kind of error. */
+/** What every hosted surface shows while the server stops. */
+export const STOPPING_PAGE = errorPage('The service is restarting. Try again in a few seconds.');
+
 export interface ErrorPages {
   /** a page's own refusal, with its message */
   refused(message: string): string;
   tooMany: string;
   malformed: string;
   failed: string;
+  /** the server is stopping */
+  stopping: string;
 }
 
 /** The error handler of a hosted surface: `send` writes a page, `what` names the surface in the log. */
@@ -34,6 +40,8 @@ export function pageErrorHandler(
   return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof PageError) return send(reply, err.status, pages.refused(err.message));
     if (err instanceof DomainError && err.code === 'RATE_LIMITED') return send(reply, 429, pages.tooMany);
+    if (err instanceof DomainError && err.code === 'SERVICE_UNAVAILABLE')
+      return send(reply, 503, pages.stopping);
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status >= 400 && status < 500) return send(reply, status, pages.malformed);
     request.log.error({ err }, `${what} failed`);

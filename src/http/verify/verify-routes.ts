@@ -8,7 +8,7 @@ import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Photo } from '../../domain/kyc/kyc.ts';
 import { KYC_MAX_DOCUMENT_PHOTOS, KYC_MIN_AGE, KYC_PHOTO_MAX_BYTES } from '../../domain/kyc/kyc-rules.ts';
-import { pageErrorHandler } from '../pages/page-errors.ts';
+import { pageErrorHandler, STOPPING_PAGE } from '../pages/page-errors.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import {
   linkProblemPage,
@@ -63,6 +63,7 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
         tooMany: tooManyPage,
         malformed: unreadablePage,
         failed: somethingWrongPage,
+        stopping: STOPPING_PAGE,
       },
       'verification page',
     ),
