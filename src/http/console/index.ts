@@ -20,7 +20,7 @@ type Services = Pick<
 
 const SIGNIN_CSRF = 'callsign_console_signin';
 
-/** Issue 8: the operator's console at /console, over the admin API (D36); on only with ADMIN_TOKEN. */
+/** The operator's console at /console, over the admin API (D36); on only with ADMIN_TOKEN. */
 export async function consoleSurface(app: FastifyInstance, c: Services, root: FastifyInstance) {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   const ctx = consoleContext(root, c);
@@ -36,20 +36,7 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
       status: 303,
     });
 
-  const readable = signInPage('', 'The request could not be read.');
-  app.setErrorHandler(
-    pageErrorHandler(
-      sendPage,
-      {
-        refused: () => readable,
-        tooMany: signInPage('', 'Too many attempts from your address. Wait a few minutes.'),
-        malformed: readable,
-        failed: signInPage('', 'Something went wrong on our side; the details are in the server log.'),
-        stopping: STOPPING_PAGE,
-      },
-      'console page',
-    ),
-  );
+  app.setErrorHandler(consoleErrors());
 
   // Every page but the sign-in form needs a session; every post, that session's CSRF token.
   app.addHook('preHandler', async (request, reply) => {
@@ -114,4 +101,20 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
 
   integrationRoutes(app, ctx);
   accountRoutes(app, ctx);
+}
+
+/** The console's error pages: its sign-in form with a message, whatever went wrong. */
+function consoleErrors() {
+  const readable = signInPage('', 'The request could not be read.');
+  return pageErrorHandler(
+    sendPage,
+    {
+      refused: () => readable,
+      tooMany: signInPage('', 'Too many attempts from your address. Wait a few minutes.'),
+      malformed: readable,
+      failed: signInPage('', 'Something went wrong on our side; the details are in the server log.'),
+      stopping: STOPPING_PAGE,
+    },
+    'console page',
+  );
 }
