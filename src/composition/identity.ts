@@ -47,6 +47,7 @@ export function identityServices(f: Foundation) {
     testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
     codeKeys: f.keysFor('otp-codes'),
     enumerationProtection: config.enumerationProtection,
+    destinations: config.smsDestinations,
   });
   const sessions = new SessionService({
     db,

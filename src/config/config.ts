@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 // The version, read at build time in the bundle (P84) and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
+import { COUNTRY_CODES } from '../domain/kyc/countries.ts';
+import {
+  DEFAULT_BLOCKED_NUMBER_TYPES,
+  type DestinationPolicy,
+  NUMBER_TYPES,
+} from '../domain/sms-destinations.ts';
 import type { LogFormat } from '../logger.ts';
 import { type Env, EnvReader } from './env-reader.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
@@ -31,6 +37,8 @@ export interface Config {
   smsHttpUrl: string | undefined;
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
   testPhoneNumbers: ReadonlyMap<string, string>;
+  /** where codes may go: SMS_ALLOWED_COUNTRIES, SMS_BLOCKED_COUNTRIES, SMS_BLOCKED_NUMBER_TYPES */
+  smsDestinations: DestinationPolicy;
   kycProvider: 'manual' | 'sandbox';
   /** days after a decision that KYC photos are kept; undefined = until the account is purged */
   kycRetentionDays: number | undefined;
@@ -89,6 +97,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     metricsToken: r.token('METRICS_TOKEN', 24),
     ...sms,
     testPhoneNumbers: testPhoneNumbers(r),
+    smsDestinations: smsDestinations(r),
     kycProvider,
     kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0),
     // P101: at least a day; a trail kept for no time is no trail.
@@ -133,6 +142,26 @@ function testPhoneNumbers(r: EnvReader): Map<string, string> {
     else r.problems.push(`TEST_PHONE_NUMBERS entry "${pair.trim()}" must look like +14155550100=000000`);
   }
   return numbers;
+}
+
+/** Where codes may go: countries allowed and blocked (ISO 3166-1 alpha-2), number types refused. */
+function smsDestinations(r: EnvReader): DestinationPolicy {
+  const countries = (name: string) => {
+    const list = r.list(name);
+    for (const code of list ?? [])
+      if (!COUNTRY_CODES.includes(code))
+        r.problems.push(`${name}: "${code}" is not an ISO 3166-1 alpha-2 code`);
+    return list && new Set(list);
+  };
+  const types = r.list('SMS_BLOCKED_NUMBER_TYPES') ?? [...DEFAULT_BLOCKED_NUMBER_TYPES];
+  for (const type of types)
+    if (!(NUMBER_TYPES as readonly string[]).includes(type))
+      r.problems.push(`SMS_BLOCKED_NUMBER_TYPES: "${type}" is not one of ${NUMBER_TYPES.join(', ')}`);
+  return {
+    allowedCountries: countries('SMS_ALLOWED_COUNTRIES'),
+    blockedCountries: countries('SMS_BLOCKED_COUNTRIES') ?? new Set(),
+    blockedNumberTypes: new Set(types),
+  };
 }
 
 /** HTTP worker processes: more than one needs PostgreSQL, since PGlite is one process's. */

@@ -77,6 +77,15 @@ export class EnvReader {
     }
   }
 
+  /** A comma-separated list, each item trimmed and upper-cased; undefined when unset. */
+  list(name: string): string[] | undefined {
+    const v = this.str(name);
+    return v
+      ?.split(',')
+      .map((item) => item.trim().toUpperCase())
+      .filter(Boolean);
+  }
+
   /** A credential of at least `minLength` characters, or undefined when unset. */
   token(name: string, minLength: number): string | undefined {
     const v = this.str(name);

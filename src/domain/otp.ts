@@ -11,6 +11,7 @@ import { hmac, sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { maskPhone } from './phone.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
+import { assertCodeDestination, type DestinationPolicy } from './sms-destinations.ts';
 
 export const OTP_TTL_SECONDS = 300;
 export const TEMP_TOKEN_TTL_SECONDS = 600;
@@ -47,6 +48,8 @@ export interface OtpDeps {
   testPhoneNumbers: ReadonlyMap<string, string>;
   codeKeys: PurposeKeys;
   enumerationProtection: boolean;
+  /** where codes may go (the test numbers go anywhere) */
+  destinations: DestinationPolicy;
 }
 
 export class OtpService {
@@ -59,6 +62,7 @@ export class OtpService {
 
   /** D6: a new code for a normalised phone; sign-up and a phone change need a number nobody has. */
   async sendCode(phone: string, purpose: OtpPurpose): Promise<{ expires_in: number; message: string }> {
+    if (!this.d.testPhoneNumbers.has(phone)) assertCodeDestination(phone, this.d.destinations);
     const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
 

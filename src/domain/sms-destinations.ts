@@ -1,0 +1,73 @@
+// Where one-time codes may go: every code Callsign sends costs its operator money, and SMS pumping sends codes
+// to numbers whose operators share the fees.
+//
+// Rules it enforces:
+// - A code goes only to a country the operator allows (`SMS_ALLOWED_COUNTRIES`; unset, every country) and
+//   not to one they block (`SMS_BLOCKED_COUNTRIES`); a number with no country (a non-geographic one) is
+//   outside any allow list.
+// - A code never goes to a number whose type the operator refuses (`SMS_BLOCKED_NUMBER_TYPES`, by default
+//   premium-rate, shared-cost, UAN, voicemail and pager numbers), as libphonenumber's full metadata types it;
+//   a number it cannot type is not refused for its type.
+// - The answer names the reason, so the person can use another number; nothing is sent and no code stored.
+// - The configured test numbers are exempt (the caller does not ask for them).
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { fieldError } from './errors.ts';
+
+/** The number types refused when the operator names none. */
+export const DEFAULT_BLOCKED_NUMBER_TYPES = [
+  'PREMIUM_RATE',
+  'SHARED_COST',
+  'UAN',
+  'VOICEMAIL',
+  'PAGER',
+] as const;
+
+/** libphonenumber's number types, the names `SMS_BLOCKED_NUMBER_TYPES` takes. */
+export const NUMBER_TYPES = [
+  'FIXED_LINE',
+  'MOBILE',
+  'FIXED_LINE_OR_MOBILE',
+  'TOLL_FREE',
+  'PREMIUM_RATE',
+  'SHARED_COST',
+  'VOIP',
+  'PERSONAL_NUMBER',
+  'PAGER',
+  'UAN',
+  'VOICEMAIL',
+] as const;
+
+export interface DestinationPolicy {
+  /** ISO 3166-1 alpha-2 codes; undefined: every country */
+  allowedCountries: ReadonlySet<string> | undefined;
+  blockedCountries: ReadonlySet<string>;
+  blockedNumberTypes: ReadonlySet<string>;
+}
+
+export type DestinationRefusal = 'country_not_allowed' | 'number_type_not_allowed';
+
+/** Why a code may not go to this E.164 number; undefined when it may. */
+export function destinationRefusal(e164: string, policy: DestinationPolicy): DestinationRefusal | undefined {
+  const number = parsePhoneNumberFromString(e164);
+  const country = number?.country;
+  if (policy.allowedCountries && (!country || !policy.allowedCountries.has(country)))
+    return 'country_not_allowed';
+  if (country && policy.blockedCountries.has(country)) return 'country_not_allowed';
+  const type = number?.getType();
+  if (type && policy.blockedNumberTypes.has(type)) return 'number_type_not_allowed';
+  return undefined;
+}
+
+const REFUSAL_TEXT: Record<DestinationRefusal, string> = {
+  country_not_allowed: 'codes are not sent to numbers of this country; use another number',
+  number_type_not_allowed: 'codes are not sent to this kind of number; use a mobile number',
+};
+
+/** INVALID_PHONE, naming the reason, when a code may not go to this number. */
+export function assertCodeDestination(e164: string, policy: DestinationPolicy): void {
+  const refusal = destinationRefusal(e164, policy);
+  if (refusal) throw fieldError('INVALID_PHONE', 'phone', REFUSAL_TEXT[refusal], { reason: refusal });
+}
+
+/** The block of 1,000 consecutive numbers a number is in: its E.164 form without the last three digits. */
+export const numberBlock = (e164: string) => e164.slice(0, -3);
