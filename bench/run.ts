@@ -93,7 +93,7 @@ async function createSchema(url: string) {
 
 const ADMIN_TOKEN = `bench-admin-${randomInt(1e9)}-0123456789abcdef`;
 const limits =
-  'otp_send_phone,otp_send_address,signin_phone,signin_address,rest_user,rest_address,oauth_token_client,oauth_authorize_address'
+  'otp_send_phone,otp_send_address,otp_send_prefix,signin_phone,signin_address,rest_user,rest_address,oauth_token_client,oauth_authorize_address'
     .split(',')
     .map((n) => `${n}=1000000000/60`)
     .join(',');
