@@ -12,6 +12,7 @@ import { AdminActionLog } from './domain/admin-actions.ts';
 import type { AdminUserService } from './domain/admin-users.ts';
 import type { ApiUserService } from './domain/api-users.ts';
 import type { AvatarService } from './domain/avatars.ts';
+import type { ChallengeService } from './domain/challenges.ts';
 import type { ClientService } from './domain/clients.ts';
 import type { ConnectedApps } from './domain/connected-apps.ts';
 import type { ConsoleSessionService } from './domain/console-sessions.ts';
@@ -55,6 +56,8 @@ export interface Container {
   keys: KeyRing;
   rateLimiter: RateLimiter;
   otp: OtpService;
+  /** the SMS defence's proof-of-work challenges */
+  challenges: ChallengeService;
   sessions: SessionService;
   accounts: AccountService;
   profiles: ProfileService;
@@ -119,6 +122,12 @@ export const connectRedis = (url: string) =>
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
   });
 
+/** D29: the limits' counters in Redis when it is configured, else in the database, hits gathered in batches. */
+function rateLimiterOf(config: Config, db: Database, redis: Redis | undefined, clock: Clock) {
+  const store = redis ? new RedisRateCounterStore(redis, config.redisKeyPrefix) : new DbRateCounterStore(db);
+  return new RateLimiter(new RateHitBatches(store), config.rateLimits, clock);
+}
+
 /** The composition root: the only place that names concrete classes. */
 export async function buildContainer(config: Config, parts: ContainerParts = {}): Promise<Container> {
   const logger = parts.logger ?? createLogger(config.logLevel, process.stdout, config.logFormat);
@@ -146,7 +155,20 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const events = new Events(clock, random);
     const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
     const sms = parts.sms ?? smsProviderFor(config);
-    const foundation = { config, secrets, logger, db, clock, random, events, tokens, sms, keysFor };
+    const rateLimiter = rateLimiterOf(config, db, redis, clock);
+    const foundation = {
+      config,
+      secrets,
+      logger,
+      db,
+      clock,
+      random,
+      events,
+      tokens,
+      sms,
+      keysFor,
+      rateLimiter,
+    };
     const identity = identityServices(foundation);
     const { sessions } = identity;
     const services = clientAndOperatorServices(foundation, sessions, {
@@ -163,9 +185,6 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       sender: parts.webhookSender,
     });
     const { worker, sender } = background;
-    const store = redis
-      ? new RedisRateCounterStore(redis, config.redisKeyPrefix)
-      : new DbRateCounterStore(db);
 
     return {
       config,
@@ -175,7 +194,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       clock,
       random,
       keys,
-      rateLimiter: new RateLimiter(new RateHitBatches(store), config.rateLimits, clock),
+      rateLimiter,
       ...identity,
       ...background,
       ...services,

@@ -7,14 +7,18 @@ import { AccountDeletionService } from '../domain/account-deletion.ts';
 import { AccountService } from '../domain/accounts.ts';
 import { ApiUserService } from '../domain/api-users.ts';
 import { AvatarService } from '../domain/avatars.ts';
+import { ChallengeService } from '../domain/challenges.ts';
 import type { Events } from '../domain/events.ts';
 import { OtpService } from '../domain/otp.ts';
 import { PhoneChangeService } from '../domain/phone-change.ts';
 import { PinHasher } from '../domain/pin-hasher.ts';
 import { ProfileService } from '../domain/profiles.ts';
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
+import type { RateLimiter } from '../domain/rate-limiter.ts';
 import { RefreshTokenCodec } from '../domain/refresh-tokens.ts';
+import { SendDefence } from '../domain/send-defence.ts';
 import { SessionService } from '../domain/sessions.ts';
+import { SmsBreaker } from '../domain/sms-breaker.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { SmsProvider } from '../providers/sms/sms-provider.ts';
@@ -34,11 +38,25 @@ export interface Foundation {
   sms: SmsProvider;
   /** a purpose's keys, derived from KEY_ENCRYPTION_KEY (and its fallback while it changes) */
   keysFor: (purpose: string) => PurposeKeys;
+  rateLimiter: RateLimiter;
 }
 
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
 export function identityServices(f: Foundation) {
   const { config, db, clock, random, events, tokens, sms, logger } = f;
+  const challenges = new ChallengeService({
+    db,
+    clock,
+    hmacKey: f.keysFor('sms-challenges').current.toString('hex'),
+    maxNumber: config.challengeMaxNumber,
+  });
+  const breaker = new SmsBreaker({ db, clock, logger, settings: config.smsBreaker });
+  const defence = new SendDefence({
+    breaker,
+    challenges,
+    rateLimiter: f.rateLimiter,
+    challengeMode: config.challengeMode,
+  });
   const otp = new OtpService({
     db,
     clock,
@@ -48,6 +66,7 @@ export function identityServices(f: Foundation) {
     codeKeys: f.keysFor('otp-codes'),
     enumerationProtection: config.enumerationProtection,
     destinations: config.smsDestinations,
+    defence,
   });
   const sessions = new SessionService({
     db,
@@ -78,5 +97,5 @@ export function identityServices(f: Foundation) {
   const phoneChange = new PhoneChangeService({ db, clock, events, otp, accounts, profiles, sms, logger });
   const apiUsers = new ApiUserService({ db, clock, profiles, deletion });
   const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
-  return { otp, sessions, accounts, profiles, deletion, phoneChange, apiUsers, avatars };
+  return { otp, challenges, sessions, accounts, profiles, deletion, phoneChange, apiUsers, avatars };
 }

@@ -1,15 +1,13 @@
 import { resolve } from 'node:path';
 // The version, read at build time in the bundle (P84) and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
-import { COUNTRY_CODES } from '../domain/kyc/countries.ts';
-import {
-  DEFAULT_BLOCKED_NUMBER_TYPES,
-  type DestinationPolicy,
-  NUMBER_TYPES,
-} from '../domain/sms-destinations.ts';
+import type { ChallengeMode } from '../domain/send-defence.ts';
+import type { BreakerSettings } from '../domain/sms-breaker.ts';
+import type { DestinationPolicy } from '../domain/sms-destinations.ts';
 import type { LogFormat } from '../logger.ts';
 import { type Env, EnvReader } from './env-reader.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
+import { breakerSettings, smsDestinations } from './sms-settings.ts';
 
 export { readDotEnv } from './env-reader.ts';
 
@@ -39,6 +37,12 @@ export interface Config {
   testPhoneNumbers: ReadonlyMap<string, string>;
   /** where codes may go: SMS_ALLOWED_COUNTRIES, SMS_BLOCKED_COUNTRIES, SMS_BLOCKED_NUMBER_TYPES */
   smsDestinations: DestinationPolicy;
+  /** SMS_BREAKER: the country breaker's window, thresholds and cap */
+  smsBreaker: BreakerSettings;
+  /** CHALLENGE_MODE: when a send needs a solved proof-of-work challenge */
+  challengeMode: ChallengeMode;
+  /** CHALLENGE_MAX_NUMBER: a challenge's difficulty */
+  challengeMaxNumber: number;
   kycProvider: 'manual' | 'sandbox';
   /** days after a decision that KYC photos are kept; undefined = until the account is purged */
   kycRetentionDays: number | undefined;
@@ -80,6 +84,8 @@ export function loadConfig(env: Env): Readonly<Config> {
   const secrets = secretSettings(r);
   const kycProvider = r.oneOf<'manual' | 'sandbox'>('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
   const { limits: rateLimits, problems: rateLimitProblems } = parseRateLimits(r.str('RATE_LIMITS'));
+  const smsBreaker = breakerSettings(r);
+  rateLimits.otp_send_country_open = { limit: smsBreaker.openCap, windowSeconds: 3600 };
   r.problems.push(...rateLimitProblems.map((p) => `RATE_LIMITS: ${p}`));
   const config: Config = {
     appEnv,
@@ -98,6 +104,15 @@ export function loadConfig(env: Env): Readonly<Config> {
     ...sms,
     testPhoneNumbers: testPhoneNumbers(r),
     smsDestinations: smsDestinations(r),
+    smsBreaker,
+    challengeMode: r.oneOf<ChallengeMode>('CHALLENGE_MODE', ['off', 'breaker', 'always'], 'breaker'),
+    challengeMaxNumber: r.integer(
+      'CHALLENGE_MAX_NUMBER',
+      250_000,
+      1000,
+      10_000_000,
+      'a whole number from 1000 to 10000000',
+    ),
     kycProvider,
     kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0),
     // P101: at least a day; a trail kept for no time is no trail.
@@ -142,26 +157,6 @@ function testPhoneNumbers(r: EnvReader): Map<string, string> {
     else r.problems.push(`TEST_PHONE_NUMBERS entry "${pair.trim()}" must look like +14155550100=000000`);
   }
   return numbers;
-}
-
-/** Where codes may go: countries allowed and blocked (ISO 3166-1 alpha-2), number types refused. */
-function smsDestinations(r: EnvReader): DestinationPolicy {
-  const countries = (name: string) => {
-    const list = r.list(name);
-    for (const code of list ?? [])
-      if (!COUNTRY_CODES.includes(code))
-        r.problems.push(`${name}: "${code}" is not an ISO 3166-1 alpha-2 code`);
-    return list && new Set(list);
-  };
-  const types = r.list('SMS_BLOCKED_NUMBER_TYPES') ?? [...DEFAULT_BLOCKED_NUMBER_TYPES];
-  for (const type of types)
-    if (!(NUMBER_TYPES as readonly string[]).includes(type))
-      r.problems.push(`SMS_BLOCKED_NUMBER_TYPES: "${type}" is not one of ${NUMBER_TYPES.join(', ')}`);
-  return {
-    allowedCountries: countries('SMS_ALLOWED_COUNTRIES'),
-    blockedCountries: countries('SMS_BLOCKED_COUNTRIES') ?? new Set(),
-    blockedNumberTypes: new Set(types),
-  };
 }
 
 /** HTTP worker processes: more than one needs PostgreSQL, since PGlite is one process's. */

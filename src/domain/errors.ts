@@ -28,7 +28,9 @@ export type ErrorCode =
   | 'INVALID_EMAIL'
   | 'EMAIL_TAKEN'
   | 'FILE_TOO_LARGE'
-  | 'INVALID_FILE_TYPE';
+  | 'INVALID_FILE_TYPE'
+  // the SMS defence: a send that needs a solved proof-of-work challenge (details.challenge is one)
+  | 'CHALLENGE_REQUIRED';
 
 export class DomainError extends Error {
   constructor(

@@ -3,6 +3,7 @@ import type { Random } from '../providers/random.ts';
 import type { SmsProvider } from '../providers/sms/sms-provider.ts';
 import type { Database, Queryable } from '../storage/db.ts';
 import { otpsRepo } from '../storage/repositories/otps.ts';
+import { smsTrafficRepo } from '../storage/repositories/sms-traffic.ts';
 import { tempTokensRepo } from '../storage/repositories/temp-tokens.ts';
 import { usersRepo } from '../storage/repositories/users.ts';
 import { storeOtp, submitOtp, withdrawOtp } from '../storage/rules/otp-codes.ts';
@@ -11,7 +12,8 @@ import { hmac, sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { maskPhone } from './phone.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
-import { assertCodeDestination, type DestinationPolicy } from './sms-destinations.ts';
+import type { SendDefence } from './send-defence.ts';
+import { assertCodeDestination, countryOf, type DestinationPolicy } from './sms-destinations.ts';
 
 export const OTP_TTL_SECONDS = 300;
 export const TEMP_TOKEN_TTL_SECONDS = 600;
@@ -50,6 +52,8 @@ export interface OtpDeps {
   enumerationProtection: boolean;
   /** where codes may go (the test numbers go anywhere) */
   destinations: DestinationPolicy;
+  /** the toll-fraud defence beyond where codes may go: the country breaker, its challenge and its cap */
+  defence: SendDefence;
 }
 
 export class OtpService {
@@ -61,8 +65,16 @@ export class OtpService {
   }
 
   /** D6: a new code for a normalised phone; sign-up and a phone change need a number nobody has. */
-  async sendCode(phone: string, purpose: OtpPurpose): Promise<{ expires_in: number; message: string }> {
-    if (!this.d.testPhoneNumbers.has(phone)) assertCodeDestination(phone, this.d.destinations);
+  async sendCode(
+    phone: string,
+    purpose: OtpPurpose,
+    challengeSolution?: string,
+  ): Promise<{ expires_in: number; message: string }> {
+    const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
+    if (!this.d.testPhoneNumbers.has(phone)) {
+      assertCodeDestination(phone, this.d.destinations);
+      await this.d.defence.admit(country, challengeSolution);
+    }
     const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
 
@@ -95,6 +107,7 @@ export class OtpService {
       await withdrawOtp(this.d.db, id, this.d.clock.now());
       throw err;
     }
+    if (country) await this.d.defence.sent(country);
     return answer;
   }
 
@@ -175,8 +188,11 @@ export class OtpService {
       now,
     });
     switch (outcome.kind) {
-      case 'used':
+      case 'used': {
+        const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
+        if (country) await smsTrafficRepo.countVerified(tx, country, now);
         return undefined;
+      }
       case 'wrong':
         return fieldError('INVALID_OTP', 'code', 'the code is wrong', {
           attempts_remaining: outcome.attemptsRemaining,

@@ -43,12 +43,13 @@ export class PhoneChangeService {
     userId: string,
     phoneInput: string,
     e164?: string,
+    challengeSolution?: string,
   ): Promise<{ expires_in: number; message: string }> {
     const phone = e164 ?? parsePhone(phoneInput).e164;
     const user = await this.d.profiles.get(userId);
     if (phone === user.phone)
       throw fieldError('INVALID_REQUEST', 'phone', 'this is already the phone number of the account');
-    return this.d.otp.sendCode(phone, 'phone_change');
+    return this.d.otp.sendCode(phone, 'phone_change', challengeSolution);
   }
 
   /**

@@ -71,3 +71,6 @@ export function assertCodeDestination(e164: string, policy: DestinationPolicy): 
 
 /** The block of 1,000 consecutive numbers a number is in: its E.164 form without the last three digits. */
 export const numberBlock = (e164: string) => e164.slice(0, -3);
+
+/** The country of an E.164 number, if it has one. */
+export const countryOf = (e164: string): string | undefined => parsePhoneNumberFromString(e164)?.country;

@@ -30,6 +30,8 @@ export function housekeeping(
         ['sso_sessions', 'expires_at'],
         ['rate_counters', 'window_start'],
         ['console_sessions', 'expires_at'],
+        ['challenge_uses', 'expires_at'],
+        ['sms_country_minutes', 'minute'],
       ]) {
         counts[table] = await countRows(db, `DELETE FROM ${table} WHERE ${column} < $1 RETURNING 1`, [
           cutoff,

@@ -32,6 +32,7 @@ const DOMAIN_ERRORS: Record<ErrorCode, [status: number, error: string]> = {
   EMAIL_TAKEN: [409, 'email_taken'],
   FILE_TOO_LARGE: [413, 'file_too_large'],
   INVALID_FILE_TYPE: [415, 'invalid_file_type'],
+  CHALLENGE_REQUIRED: [400, 'invalid_request'],
 };
 
 /** The OAuth errors a user token or an API key meets here; any other is the request's fault. */

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import { fieldError } from '../../domain/errors.ts';
+import { DomainError, fieldError } from '../../domain/errors.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
 import { pageForm } from '../described.ts';
 import {
@@ -22,6 +22,9 @@ type Services = Pick<
   'accounts' | 'authorization' | 'clients' | 'clock' | 'config' | 'otp' | 'pageStateKeys' | 'rateLimiter'
 >;
 
+const CHALLENGE_ON_PAGE =
+  'Codes to numbers of this country are held back for a while. Try again later, or sign up in the app.';
+
 /** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24). */
 export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -41,7 +44,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
   linkedPage('/authorize/signup', signUpPhonePage);
   linkedPage('/authorize/signin', signInPage); // P110: back from the sign-up page
 
-  const sendForm = { schema: { hide: true, body: pageForm('phone') } };
+  const sendForm = { schema: { hide: true, body: pageForm('phone', 'challenge_solution') } };
   app.post('/authorize/signup/send', sendForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
     const { phone } = request.body;
@@ -51,7 +54,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         ['otp_send_address', request.ip],
         ...codeLimitsOf(e164, c.config.testPhoneNumbers),
       ]);
-      await c.otp.sendCode(e164, 'signup');
+      await c.otp.sendCode(e164, 'signup', request.body.challenge_solution);
       return html(
         reply,
         200,
@@ -61,7 +64,10 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
     } catch (err) {
       return retry(
         reply,
-        err,
+        // The page does not solve challenges yet: it says what the person can do instead.
+        err instanceof DomainError && err.code === 'CHALLENGE_REQUIRED'
+          ? new DomainError('CHALLENGE_REQUIRED', CHALLENGE_ON_PAGE)
+          : err,
         (error) => signUpPhonePage({ ...ctx, error }, String(phone ?? '')),
         st.req.redirectUri,
       );

@@ -27,4 +27,5 @@ export const REST_STATUS: Record<ErrorCode, number> = {
   EMAIL_TAKEN: 409,
   FILE_TOO_LARGE: 413,
   INVALID_FILE_TYPE: 415,
+  CHALLENGE_REQUIRED: 403,
 };

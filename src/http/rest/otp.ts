@@ -6,11 +6,11 @@ import type { Container } from '../../container.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import { numberBlock } from '../../domain/sms-destinations.ts';
 import { ok } from './envelope.ts';
-import { CodeSent, restAnswer } from './responses.ts';
+import { ChallengeSchema, CodeSent, restAnswer } from './responses.ts';
 import { text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'config' | 'otp'>;
+type Services = Pick<Container, 'challenges' | 'config' | 'otp'>;
 
 const phoneKeys = new WeakMap<FastifyRequest, string | undefined>();
 
@@ -59,20 +59,42 @@ export const codeLimitsOf = (
 const purpose = Type.Enum(['signup', 'pin_reset'], { description: 'signup or pin_reset' });
 const phone = text('E.164 phone number, e.g. +14155550100');
 
+/** The answer to a proof-of-work challenge, when a send asks for one (CHALLENGE_REQUIRED). */
+export const challengeSolution = Type.Optional(
+  text('ALTCHA payload: base64 of {algorithm, challenge, number, salt, signature}', { maxLength: 4096 }),
+);
+
 export function otpRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/auth/challenge',
+    {
+      schema: {
+        tags: ['REST'],
+        summary: 'A proof-of-work challenge (ALTCHA), for a send that asks for one',
+        response: restAnswer(ChallengeSchema, 'a signed challenge, valid 10 minutes'),
+      },
+    },
+    async () => ok(await c.challenges.issue()),
+  );
   app.post(
     '/auth/otp/send',
     {
       schema: {
         tags: ['REST'],
         summary: 'Send a one-time code by SMS',
-        body: Type.Object({ phone, purpose }, { examples: [{ phone: '+14155550123', purpose: 'signup' }] }),
+        body: Type.Object(
+          { phone, purpose, challenge_solution: challengeSolution },
+          { examples: [{ phone: '+14155550123', purpose: 'signup' }] },
+        ),
         response: restAnswer(CodeSent, 'a code was sent'),
       },
       config: { rateLimit: otpSendLimits(c.config.testPhoneNumbers) },
     },
-    async (request) => ok(await c.otp.sendCode(e164Of(request, request.body.phone), request.body.purpose)),
+    async (request) => {
+      const { phone, purpose, challenge_solution } = request.body;
+      return ok(await c.otp.sendCode(e164Of(request, phone), purpose, challenge_solution));
+    },
   );
 
   app.post(

@@ -142,3 +142,12 @@ export const CodeSent = Type.Object(
 );
 
 export const Revoked = Type.Object({ revoked: Type.Literal(true) });
+
+/** ALTCHA's challenge (v1): solve it and send the payload back as `challenge_solution`. */
+export const ChallengeSchema = Type.Object({
+  algorithm: Type.String({ description: 'SHA-256' }),
+  challenge: Type.String(),
+  maxnumber: Type.Optional(Type.Integer()),
+  salt: Type.String(),
+  signature: Type.String(),
+});

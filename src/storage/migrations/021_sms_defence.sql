@@ -1,0 +1,15 @@
+-- The SMS toll-fraud defence.
+-- A solved proof-of-work challenge is used once: its challenge string is kept until it expires.
+CREATE TABLE challenge_uses (
+  challenge text PRIMARY KEY,
+  expires_at timestamptz NOT NULL
+);
+
+-- Codes sent and verified per destination country and minute, for the breaker's sliding window.
+CREATE TABLE sms_country_minutes (
+  country text NOT NULL,
+  minute timestamptz NOT NULL,
+  sent int NOT NULL DEFAULT 0,
+  verified int NOT NULL DEFAULT 0,
+  PRIMARY KEY (country, minute)
+);

@@ -1,0 +1,36 @@
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
+
+/** The minute a moment falls in, as the breaker's window counts. */
+const minuteOf = (at: Date) => new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+
+export interface CountryTotals {
+  sent: number;
+  verified: number;
+}
+
+export const smsTrafficRepo = {
+  /** One code sent to the country at `at`. */
+  countSent: (q: Queryable, country: string, at: Date) =>
+    all(
+      q,
+      sql`INSERT INTO sms_country_minutes (country, minute, sent) VALUES (${country}, ${minuteOf(at)}, 1)
+        ON CONFLICT (country, minute) DO UPDATE SET sent = sms_country_minutes.sent + 1`,
+    ),
+
+  /** One code of the country verified at `at`. */
+  countVerified: (q: Queryable, country: string, at: Date) =>
+    all(
+      q,
+      sql`INSERT INTO sms_country_minutes (country, minute, verified) VALUES (${country}, ${minuteOf(at)}, 1)
+        ON CONFLICT (country, minute) DO UPDATE SET verified = sms_country_minutes.verified + 1`,
+    ),
+
+  /** Codes sent to and verified in the country from `since` on. */
+  totalsSince: async (q: Queryable, country: string, since: Date): Promise<CountryTotals> =>
+    (await first<CountryTotals>(
+      q,
+      sql`SELECT coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified
+        FROM sms_country_minutes WHERE country = ${country} AND minute >= ${minuteOf(since)}`,
+    )) ?? { sent: 0, verified: 0 },
+};

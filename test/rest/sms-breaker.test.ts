@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { solveChallenge } from 'altcha-lib';
+import { createTestApp, type TestApp, uniqueIp } from '../helpers/app.ts';
+
+// Toll-fraud defence beyond where codes may go: a proof-of-work challenge (ALTCHA v1) when a send asks for
+// one, and a breaker per destination country on conversion that asks for it, with a cap while open.
+
+interface Challenge {
+  algorithm: string;
+  challenge: string;
+  maxnumber: number;
+  salt: string;
+  signature: string;
+}
+
+/** Solves a challenge as a client would, and answers ALTCHA's payload; `number` overrides the answer. */
+async function solve(c: Challenge, number?: number): Promise<string> {
+  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+  assert.ok(solution, 'solvable');
+  const payload = {
+    algorithm: c.algorithm,
+    challenge: c.challenge,
+    number: number ?? solution.number,
+    salt: c.salt,
+    signature: c.signature,
+  };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+const send = (t: TestApp, phone: string, challenge_solution?: string) =>
+  t.request('POST', '/auth/otp/send', {
+    body: { phone, purpose: 'signup', ...(challenge_solution ? { challenge_solution } : {}) },
+    ip: uniqueIp(),
+  });
+
+let usPhones = 0;
+/** A US mobile number in a block of its own. */
+const usPhone = () => `+1212${5_000_000 + ++usPhones * 1001}`;
+
+describe('CHALLENGE_MODE=always', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { CHALLENGE_MODE: 'always', CHALLENGE_MAX_NUMBER: '1000' } });
+  });
+  after(() => t.close());
+
+  test('a send without a solution is CHALLENGE_REQUIRED with a challenge; a solved one goes, once', async () => {
+    const phone = usPhone();
+    const refused = await send(t, phone);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.error.code, 'CHALLENGE_REQUIRED');
+    const challenge: Challenge = refused.body.error.details.challenge;
+    assert.deepEqual(Object.keys(challenge).sort(), [
+      'algorithm',
+      'challenge',
+      'maxnumber',
+      'salt',
+      'signature',
+    ]);
+    assert.equal(challenge.algorithm, 'SHA-256');
+    const solution = await solve(challenge);
+    assert.equal((await send(t, phone, solution)).status, 200);
+    const reused = await send(t, usPhone(), solution);
+    assert.equal(reused.status, 403, 'a solution is used once');
+    assert.equal(reused.body.error.code, 'CHALLENGE_REQUIRED');
+  });
+
+  test('GET /auth/challenge answers one; a wrong answer or an expired challenge is refused', async () => {
+    const res = await t.request('GET', '/auth/challenge');
+    assert.equal(res.status, 200);
+    const challenge: Challenge = res.body.data;
+    const right = await solve(challenge);
+    const wrongNumber = JSON.parse(Buffer.from(right, 'base64').toString()).number + 1;
+    assert.equal((await send(t, usPhone(), await solve(challenge, wrongNumber))).status, 403);
+    t.clock.advance(601);
+    assert.equal((await send(t, usPhone(), right)).status, 403, 'expired after 10 minutes');
+    assert.equal((await send(t, usPhone(), 'not base64 json')).body.error.code, 'CHALLENGE_REQUIRED');
+  });
+});
+
+describe('the country breaker (CHALLENGE_MODE=breaker, the default)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({
+      env: {
+        SMS_BREAKER: 'window=3600,min_sends=5,min_conversion=0.5,open_cap=3',
+        CHALLENGE_MAX_NUMBER: '1000',
+      },
+    });
+  });
+  after(() => t.close());
+
+  test('codes nobody enters open a country breaker; its sends then need a challenge and stop at the cap', async () => {
+    const sent: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const phone = usPhone();
+      assert.equal((await send(t, phone)).status, 200, `honest-looking send ${i}`);
+      sent.push(phone);
+    }
+    const asked = await send(t, usPhone());
+    assert.equal(asked.body.error?.code, 'CHALLENGE_REQUIRED', 'the breaker is open');
+    assert.ok(
+      t.logs.some((line) => line.includes('SMS breaker opened')),
+      'logged',
+    );
+    assert.equal((await send(t, '+919876543210')).status, 200, 'another country is not affected');
+    for (let i = 0; i < 3; i++) {
+      const challenge = (await t.request('GET', '/auth/challenge')).body.data;
+      const phone = usPhone();
+      assert.equal((await send(t, phone, await solve(challenge))).status, 200, `solved send ${i}`);
+      sent.push(phone);
+    }
+    const challenge = (await t.request('GET', '/auth/challenge')).body.data;
+    const capped = await send(t, usPhone(), await solve(challenge));
+    assert.equal(capped.status, 429);
+    assert.equal(capped.body.error.code, 'RATE_LIMITED');
+    assert.equal(capped.body.error.details.scope, 'country');
+
+    // People enter their codes: 4 of the 8 sent is the 0.5 asked for, and the breaker closes by itself.
+    for (const phone of sent.slice(0, 4)) {
+      const code = t.sms.lastCode(phone);
+      const verified = await t.request('POST', '/auth/otp/verify', {
+        body: { phone, code, purpose: 'signup' },
+      });
+      assert.equal(verified.status, 200);
+    }
+    assert.equal((await send(t, usPhone())).status, 200, 'closed again: no challenge');
+    assert.ok(
+      t.logs.some((line) => line.includes('SMS breaker closed')),
+      'logged',
+    );
+  });
+
+  test('the window slides with the clock (by the minute): an hour later the count starts again', async () => {
+    for (let i = 0; i < 6; i++) await send(t, `+1312${5_000_000 + i * 1001}`);
+    assert.equal((await send(t, '+13125999999')).body.error?.code, 'CHALLENGE_REQUIRED');
+    t.clock.advance(3660);
+    assert.equal((await send(t, '+13125888888')).status, 200);
+  });
+});
