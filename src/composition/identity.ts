@@ -56,6 +56,8 @@ export function identityServices(f: Foundation) {
     challenges,
     rateLimiter: f.rateLimiter,
     challengeMode: config.challengeMode,
+    dailyLimit: config.smsDailyLimit,
+    logger,
   });
   const otp = new OtpService({
     db,

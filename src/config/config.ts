@@ -43,6 +43,8 @@ export interface Config {
   challengeMode: ChallengeMode;
   /** CHALLENGE_MAX_NUMBER: a challenge's difficulty */
   challengeMaxNumber: number;
+  /** SMS_DAILY_LIMIT: text messages a UTC day across all countries; undefined, no limit */
+  smsDailyLimit: number | undefined;
   kycProvider: 'manual' | 'sandbox';
   /** days after a decision that KYC photos are kept; undefined = until the account is purged */
   kycRetentionDays: number | undefined;
@@ -86,6 +88,10 @@ export function loadConfig(env: Env): Readonly<Config> {
   const { limits: rateLimits, problems: rateLimitProblems } = parseRateLimits(r.str('RATE_LIMITS'));
   const smsBreaker = breakerSettings(r);
   rateLimits.otp_send_country_open = { limit: smsBreaker.openCap, windowSeconds: 3600 };
+  const smsDailyLimit = r.str('SMS_DAILY_LIMIT')
+    ? r.integer('SMS_DAILY_LIMIT', 1, 1, 1_000_000_000, 'a whole number of messages a day')
+    : undefined;
+  if (smsDailyLimit) rateLimits.sms_daily = { limit: smsDailyLimit, windowSeconds: 86_400 };
   r.problems.push(...rateLimitProblems.map((p) => `RATE_LIMITS: ${p}`));
   const config: Config = {
     appEnv,
@@ -105,6 +111,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     testPhoneNumbers: testPhoneNumbers(r),
     smsDestinations: smsDestinations(r),
     smsBreaker,
+    smsDailyLimit,
     challengeMode: r.oneOf<ChallengeMode>('CHALLENGE_MODE', ['off', 'breaker', 'always'], 'breaker'),
     challengeMaxNumber: r.integer(
       'CHALLENGE_MAX_NUMBER',

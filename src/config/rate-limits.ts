@@ -13,6 +13,8 @@ export const DEFAULT_RATE_LIMITS = {
   otp_send_prefix: { limit: 10, windowSeconds: 3600 },
   // not in the spec: codes to a country whose SMS breaker is open (SMS_BREAKER's open_cap sets it)
   otp_send_country_open: { limit: 200, windowSeconds: 3600 },
+  // not in the spec: text messages a UTC day across all countries (SMS_DAILY_LIMIT sets it; unset, no limit)
+  sms_daily: { limit: Number.MAX_SAFE_INTEGER, windowSeconds: 86_400 },
   signin_phone: { limit: 5, windowSeconds: 900 },
   signin_address: { limit: 50, windowSeconds: 900 },
   handle_check_address: { limit: 30, windowSeconds: 60 },

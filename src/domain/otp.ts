@@ -88,12 +88,14 @@ export class OtpService {
         : fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
     }
     if (codeless) {
+      if (purpose !== 'pin_reset' && !this.d.testPhoneNumbers.has(phone)) await this.d.defence.spend();
       await this.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
       if (purpose !== 'pin_reset') await this.deliver(phone, TAKEN_NUMBER_NOTICE[purpose]);
       return answer;
     }
 
     const fixed = this.d.testPhoneNumbers.get(phone);
+    if (!fixed) await this.d.defence.spend();
     const code = fixed ?? this.d.random.digits(6);
     const id = await this.store(phone, purpose, code);
     if (fixed) return answer;

@@ -7,7 +7,11 @@
 // - While a country's breaker is open, at most `open_cap` codes an hour go there, challenge or not: past it,
 //   RATE_LIMITED with `details.scope: "country"`.
 // - A number with no country passes the breaker (there is no country to count it against).
+// - With SMS_DAILY_LIMIT, at most that many text messages go a UTC day across all countries: past it,
+//   RATE_LIMITED with `details.scope: "daily_limit"` and Retry-After to the next UTC midnight; the operator is
+//   told by an error log line when 80% and when all of it is spent.
 
+import type { Logger } from 'pino';
 import type { ChallengeService } from './challenges.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { SmsBreaker } from './sms-breaker.ts';
@@ -19,6 +23,9 @@ export interface SendDefenceDeps {
   challenges: ChallengeService;
   rateLimiter: RateLimiter;
   challengeMode: ChallengeMode;
+  /** SMS_DAILY_LIMIT; undefined, no budget */
+  dailyLimit: number | undefined;
+  logger: Logger;
 }
 
 export class SendDefence {
@@ -33,6 +40,21 @@ export class SendDefence {
     const { exceeded } = await this.d.rateLimiter.hit([['otp_send_country_open', country]]);
     if (exceeded) {
       exceeded.details.scope = 'country';
+      throw exceeded;
+    }
+  }
+
+  /** One text message of the day's budget, before it is sent; RATE_LIMITED past the budget. */
+  async spend(): Promise<void> {
+    const limit = this.d.dailyLimit;
+    if (!limit) return;
+    const { state, exceeded } = await this.d.rateLimiter.hit([['sms_daily', 'all']]);
+    const spent = limit - state.remaining;
+    if (spent === Math.ceil(limit * 0.8) && spent < limit)
+      this.d.logger.error({ spent, limit }, 'SMS daily budget: 80% spent');
+    if (spent === limit && !exceeded) this.d.logger.error({ spent, limit }, 'SMS daily budget: all spent');
+    if (exceeded) {
+      exceeded.details.scope = 'daily_limit';
       throw exceeded;
     }
   }

@@ -139,3 +139,31 @@ describe('the country breaker (CHALLENGE_MODE=breaker, the default)', () => {
     assert.equal((await send(t, '+13125888888')).status, 200);
   });
 });
+
+describe('SMS_DAILY_LIMIT', () => {
+  test('messages past the day’s budget answer RATE_LIMITED until the next UTC midnight; 80% and 100% are logged', async () => {
+    const t = await createTestApp({
+      env: { SMS_DAILY_LIMIT: '5', TEST_PHONE_NUMBERS: '+16505550142=000000' },
+    });
+    try {
+      for (let i = 0; i < 5; i++) assert.equal((await send(t, usPhone())).status, 200, `message ${i + 1}`);
+      assert.equal(
+        (await send(t, '+16505550142')).status,
+        200,
+        'a test number sends nothing and spends nothing',
+      );
+      const over = await send(t, usPhone());
+      assert.equal(over.status, 429);
+      assert.equal(over.body.error.details.scope, 'daily_limit');
+      const now = t.clock.now().getTime();
+      const midnight = Math.floor(now / 86_400_000) * 86_400_000 + 86_400_000;
+      assert.equal(Number(over.headers['retry-after']), Math.ceil((midnight - now) / 1000));
+      assert.ok(t.logs.some((line) => line.includes('80% spent')));
+      assert.ok(t.logs.some((line) => line.includes('all spent')));
+      t.clock.advance(Math.ceil((midnight - now) / 1000));
+      assert.equal((await send(t, usPhone())).status, 200, 'a new day');
+    } finally {
+      await t.close();
+    }
+  });
+});
