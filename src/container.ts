@@ -28,6 +28,7 @@ import type { ProfileService } from './domain/profiles.ts';
 import { PurposeKeys } from './domain/purpose-keys.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
 import type { SessionService } from './domain/sessions.ts';
+import type { SmsBreaker } from './domain/sms-breaker.ts';
 import type { WebhookEndpointService } from './domain/webhook-endpoints.ts';
 import { createLogger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
@@ -58,6 +59,8 @@ export interface Container {
   otp: OtpService;
   /** the SMS defence's proof-of-work challenges */
   challenges: ChallengeService;
+  /** the SMS defence's country breaker, as operators see and override it */
+  smsBreaker: SmsBreaker;
   sessions: SessionService;
   accounts: AccountService;
   profiles: ProfileService;

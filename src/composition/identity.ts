@@ -99,5 +99,16 @@ export function identityServices(f: Foundation) {
   const phoneChange = new PhoneChangeService({ db, clock, events, otp, accounts, profiles, sms, logger });
   const apiUsers = new ApiUserService({ db, clock, profiles, deletion });
   const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
-  return { otp, challenges, sessions, accounts, profiles, deletion, phoneChange, apiUsers, avatars };
+  return {
+    otp,
+    challenges,
+    smsBreaker: breaker,
+    sessions,
+    accounts,
+    profiles,
+    deletion,
+    phoneChange,
+    apiUsers,
+    avatars,
+  };
 }

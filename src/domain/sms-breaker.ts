@@ -8,11 +8,27 @@
 //   or above the threshold. Other countries are not affected.
 // - While a country's breaker is open, its sends need a solved challenge (with CHALLENGE_MODE=breaker), and
 //   at most `open_cap` codes an hour go there, challenge or not (the limit `otp_send_country_open`).
+// - An operator may hold a country's breaker open or closed whatever the traffic says, until set back to
+//   `auto`.
 // - Opening and closing are logged at warn and reported to metrics, once per change seen by this process.
 import type { Logger } from 'pino';
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { type CountryTotals, smsTrafficRepo } from '../storage/repositories/sms-traffic.ts';
+
+export interface CountryTraffic {
+  country: string;
+  last_hour: CountryTotals & { conversion: number | null };
+  last_24h: CountryTotals & { conversion: number | null };
+  breaker: 'open' | 'closed';
+  override: 'open' | 'closed' | null;
+}
+
+const withConversion = (t: CountryTotals) => ({
+  sent: t.sent,
+  verified: t.verified,
+  conversion: t.sent ? t.verified / t.sent : null,
+});
 
 export interface BreakerSettings {
   windowSeconds: number;
@@ -48,14 +64,48 @@ export class SmsBreaker {
   /** Whether the country's breaker is open now. */
   async isOpen(country: string): Promise<boolean> {
     const since = addSeconds(this.d.clock.now(), -this.d.settings.windowSeconds);
-    const totals = await smsTrafficRepo.totalsSince(this.d.db, country, since);
-    const open = opens(totals, this.d.settings);
+    const [totals, override] = await Promise.all([
+      smsTrafficRepo.totalsSince(this.d.db, country, since),
+      smsTrafficRepo.overrideOf(this.d.db, country),
+    ]);
+    const open = override ? override === 'open' : opens(totals, this.d.settings);
     if ((this.#seenOpen.get(country) ?? false) !== open) {
       this.#seenOpen.set(country, open);
       this.d.logger.warn({ country, ...totals, open }, open ? 'SMS breaker opened' : 'SMS breaker closed');
       this.d.onChange?.(country, open);
     }
     return open;
+  }
+
+  /** What operators see per country: the last hour's and day's traffic, the breaker and its override. */
+  async countries(): Promise<CountryTraffic[]> {
+    const now = this.d.clock.now();
+    const [window, hour, day, overrides] = await Promise.all([
+      smsTrafficRepo.countriesSince(this.d.db, addSeconds(now, -this.d.settings.windowSeconds)),
+      smsTrafficRepo.countriesSince(this.d.db, addSeconds(now, -3600)),
+      smsTrafficRepo.countriesSince(this.d.db, addSeconds(now, -86_400)),
+      smsTrafficRepo.overrides(this.d.db),
+    ]);
+    const overrideOf = new Map(overrides.map((o) => [o.country, o.state]));
+    const totalsOf = (rows: Array<CountryTotals & { country: string }>, country: string) =>
+      rows.find((r) => r.country === country) ?? { sent: 0, verified: 0 };
+    const countries = [...new Set([...day.map((r) => r.country), ...overrideOf.keys()])].sort();
+    return countries.map((country) => {
+      const override = overrideOf.get(country) ?? null;
+      const open = override ? override === 'open' : opens(totalsOf(window, country), this.d.settings);
+      return {
+        country,
+        last_hour: withConversion(totalsOf(hour, country)),
+        last_24h: withConversion(totalsOf(day, country)),
+        breaker: open ? 'open' : 'closed',
+        override,
+      };
+    });
+  }
+
+  /** An operator's override of the country's breaker (`auto`: the traffic decides again). */
+  async override(country: string, state: 'open' | 'closed' | 'auto'): Promise<void> {
+    await smsTrafficRepo.setOverride(this.d.db, country, state, this.d.clock.now());
   }
 
   /** A code went to the country. */

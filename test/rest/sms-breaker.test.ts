@@ -167,3 +167,61 @@ describe('SMS_DAILY_LIMIT', () => {
     }
   });
 });
+
+describe('operators see the traffic per country, and override a breaker', () => {
+  test('GET /admin/v1/sms/countries; POST .../breaker open holds it open, closed holds it closed, auto lets go', async () => {
+    const t = await createTestApp({
+      env: {
+        ADMIN_TOKEN: 'admin-token-for-sms-tests-0123456789',
+        SMS_BREAKER: 'min_sends=3,min_conversion=0.5',
+        CHALLENGE_MAX_NUMBER: '1000',
+      },
+    });
+    const admin = { token: 'admin-token-for-sms-tests-0123456789' };
+    try {
+      const phone = usPhone();
+      await send(t, phone);
+      await t.request('POST', '/auth/otp/verify', {
+        body: { phone, code: t.sms.lastCode(phone), purpose: 'signup' },
+      });
+      await send(t, usPhone());
+      const seen = await t.request('GET', '/admin/v1/sms/countries', admin);
+      assert.equal(seen.status, 200);
+      assert.deepEqual(seen.body.data, [
+        {
+          country: 'US',
+          last_hour: { sent: 2, verified: 1, conversion: 0.5 },
+          last_24h: { sent: 2, verified: 1, conversion: 0.5 },
+          breaker: 'closed',
+          override: null,
+        },
+      ]);
+      const held = await t.request('POST', '/admin/v1/sms/countries/us/breaker', {
+        ...admin,
+        body: { state: 'open' },
+      });
+      assert.deepEqual(held.body, { country: 'US', override: 'open' });
+      assert.equal((await send(t, usPhone())).body.error?.code, 'CHALLENGE_REQUIRED', 'held open');
+      // Three unanswered codes would open it; held closed, it stays closed.
+      await t.request('POST', '/admin/v1/sms/countries/US/breaker', { ...admin, body: { state: 'closed' } });
+      for (let i = 0; i < 4; i++) assert.equal((await send(t, usPhone())).status, 200, `held closed ${i}`);
+      await t.request('POST', '/admin/v1/sms/countries/US/breaker', { ...admin, body: { state: 'auto' } });
+      assert.equal(
+        (await send(t, usPhone())).body.error?.code,
+        'CHALLENGE_REQUIRED',
+        'the traffic decides again',
+      );
+      const bad = await t.request('POST', '/admin/v1/sms/countries/XX/breaker', {
+        ...admin,
+        body: { state: 'open' },
+      });
+      assert.equal(bad.status, 400);
+      const trail = await t.request('GET', '/admin/v1/actions', admin);
+      assert.ok(
+        trail.body.data.some((a: { route: string }) => a.route === '/admin/v1/sms/countries/:cc/breaker'),
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});

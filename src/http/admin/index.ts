@@ -10,6 +10,7 @@ import { keepAdminAction } from './admin-trail.ts';
 import { clientRoutes } from './client-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
+import { smsRoutes } from './sms-routes.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
@@ -27,6 +28,7 @@ type Services = Pick<
   | 'keys'
   | 'kyc'
   | 'reencryption'
+  | 'smsBreaker'
   | 'webhooks'
 >;
 
@@ -70,6 +72,7 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
 
   clientRoutes(app, c);
   keyRoutes(app, c);
+  smsRoutes(app, c);
   await webhookRoutes(app, c);
   await kycAdminRoutes(app, c);
   await userAdminRoutes(app, c);

@@ -13,3 +13,10 @@ CREATE TABLE sms_country_minutes (
   verified int NOT NULL DEFAULT 0,
   PRIMARY KEY (country, minute)
 );
+
+-- An operator's override of a country's breaker: open or closed whatever the traffic says, until set back.
+CREATE TABLE sms_breaker_overrides (
+  country text PRIMARY KEY,
+  state text NOT NULL CHECK (state IN ('open', 'closed')),
+  set_at timestamptz NOT NULL
+);

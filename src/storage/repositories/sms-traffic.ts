@@ -9,7 +9,41 @@ export interface CountryTotals {
   verified: number;
 }
 
+export type BreakerOverride = 'open' | 'closed';
+
 export const smsTrafficRepo = {
+  /** The countries codes went to or were entered in from `since` on, with their totals. */
+  countriesSince: (q: Queryable, since: Date) =>
+    all<CountryTotals & { country: string }>(
+      q,
+      sql`SELECT country, sum(sent)::int AS sent, sum(verified)::int AS verified FROM sms_country_minutes
+        WHERE minute >= ${minuteOf(since)} GROUP BY country ORDER BY country`,
+    ),
+
+  overrides: (q: Queryable) =>
+    all<{ country: string; state: BreakerOverride }>(
+      q,
+      sql`SELECT country, state FROM sms_breaker_overrides`,
+    ),
+
+  overrideOf: async (q: Queryable, country: string) =>
+    (
+      await first<{ state: BreakerOverride }>(
+        q,
+        sql`SELECT state FROM sms_breaker_overrides WHERE country = ${country}`,
+      )
+    )?.state,
+
+  /** An operator's override, or none (`auto`). */
+  setOverride: (q: Queryable, country: string, state: BreakerOverride | 'auto', at: Date) =>
+    state === 'auto'
+      ? all(q, sql`DELETE FROM sms_breaker_overrides WHERE country = ${country}`)
+      : all(
+          q,
+          sql`INSERT INTO sms_breaker_overrides (country, state, set_at) VALUES (${country}, ${state}, ${at})
+            ON CONFLICT (country) DO UPDATE SET state = EXCLUDED.state, set_at = EXCLUDED.set_at`,
+        ),
+
   /** One code sent to the country at `at`. */
   countSent: (q: Queryable, country: string, at: Date) =>
     all(

@@ -1,0 +1,67 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Container } from '../../container.ts';
+import { fieldError } from '../../domain/errors.ts';
+import { COUNTRY_CODES } from '../../domain/kyc/countries.ts';
+import { nullable } from '../openapi-types.ts';
+import { adminAnswer, listOf } from './responses.ts';
+import { security } from './route-schema.ts';
+
+/** The services these routes use. */
+type Services = Pick<Container, 'smsBreaker'>;
+
+const tags = ['Admin: SMS'];
+
+const totals = Type.Object({
+  sent: Type.Integer({ description: 'codes sent' }),
+  verified: Type.Integer({ description: 'codes entered' }),
+  conversion: nullable(Type.Number({ description: 'verified / sent; null when none was sent' })),
+});
+
+const CountryTraffic = Type.Object({
+  country: Type.String({ description: 'ISO 3166-1 alpha-2' }),
+  last_hour: totals,
+  last_24h: totals,
+  breaker: Type.Enum(['open', 'closed']),
+  override: nullable(Type.Enum(['open', 'closed'])),
+});
+
+/** The SMS defence as operators see it: traffic and breaker per destination country, and the override. */
+export function smsRoutes(fastify: FastifyInstance, c: Services) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/sms/countries',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Codes sent and entered per destination country, and each country breaker',
+        response: adminAnswer(listOf(CountryTraffic)),
+      },
+    },
+    async () => ({ data: await c.smsBreaker.countries() }),
+  );
+
+  app.post(
+    '/sms/countries/:cc/breaker',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Hold a country's breaker open or closed, or give it back to the traffic (auto)",
+        params: Type.Object({ cc: Type.String() }),
+        body: Type.Object({ state: Type.Enum(['open', 'closed', 'auto']) }),
+        response: adminAnswer(Type.Object({ country: Type.String(), override: nullable(Type.String()) })),
+      },
+    },
+    async (request) => {
+      const country = request.params.cc.toUpperCase();
+      if (!COUNTRY_CODES.includes(country))
+        throw fieldError('INVALID_REQUEST', 'cc', 'cc must be an ISO 3166-1 alpha-2 country code');
+      const { state } = request.body;
+      await c.smsBreaker.override(country, state);
+      return { country, override: state === 'auto' ? null : state };
+    },
+  );
+}
