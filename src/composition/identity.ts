@@ -56,6 +56,7 @@ export function identityServices(f: Foundation) {
     challenges,
     rateLimiter: f.rateLimiter,
     challengeMode: config.challengeMode,
+    destinations: config.smsDestinations,
     dailyLimit: config.smsDailyLimit,
     logger,
   });
@@ -67,7 +68,6 @@ export function identityServices(f: Foundation) {
     testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
     codeKeys: f.keysFor('otp-codes'),
     enumerationProtection: config.enumerationProtection,
-    destinations: config.smsDestinations,
     defence,
   });
   const sessions = new SessionService({

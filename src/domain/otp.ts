@@ -13,7 +13,7 @@ import { DomainError, fieldError } from './errors.ts';
 import { maskPhone } from './phone.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
 import type { SendDefence } from './send-defence.ts';
-import { assertCodeDestination, countryOf, type DestinationPolicy } from './sms-destinations.ts';
+import { countryOf } from './sms-destinations.ts';
 
 export const OTP_TTL_SECONDS = 300;
 export const TEMP_TOKEN_TTL_SECONDS = 600;
@@ -50,8 +50,6 @@ export interface OtpDeps {
   testPhoneNumbers: ReadonlyMap<string, string>;
   codeKeys: PurposeKeys;
   enumerationProtection: boolean;
-  /** where codes may go (the test numbers go anywhere) */
-  destinations: DestinationPolicy;
   /** the toll-fraud defence beyond where codes may go: the country breaker, its challenge and its cap */
   defence: SendDefence;
 }
@@ -71,10 +69,7 @@ export class OtpService {
     challengeSolution?: string,
   ): Promise<{ expires_in: number; message: string }> {
     const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
-    if (!this.d.testPhoneNumbers.has(phone)) {
-      assertCodeDestination(phone, this.d.destinations);
-      await this.d.defence.admit(country, challengeSolution);
-    }
+    if (!this.d.testPhoneNumbers.has(phone)) await this.d.defence.admit(phone, challengeSolution);
     const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
 
@@ -88,14 +83,14 @@ export class OtpService {
         : fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
     }
     if (codeless) {
-      if (purpose !== 'pin_reset' && !this.d.testPhoneNumbers.has(phone)) await this.d.defence.spend();
+      if (purpose !== 'pin_reset' && !this.d.testPhoneNumbers.has(phone)) await this.d.defence.spend(phone);
       await this.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
       if (purpose !== 'pin_reset') await this.deliver(phone, TAKEN_NUMBER_NOTICE[purpose]);
       return answer;
     }
 
     const fixed = this.d.testPhoneNumbers.get(phone);
-    if (!fixed) await this.d.defence.spend();
+    if (!fixed) await this.d.defence.spend(phone);
     const code = fixed ?? this.d.random.digits(6);
     const id = await this.store(phone, purpose, code);
     if (fixed) return answer;

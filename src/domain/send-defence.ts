@@ -1,7 +1,11 @@
-// What a code's send must pass beyond where it may go: the country's breaker, the challenge it asks for,
-// and the cap on codes to a country whose breaker is open.
+// What a code's send must pass: where it may go, its block of numbers, the country's breaker, the challenge it
+// asks for, the cap on codes to a country whose breaker is open, and the day's budget. Each refusal is
+// counted per country, for the operators.
 //
 // Rules it enforces:
+// - Where codes may go: sms-destinations.ts.
+// - At most `otp_send_prefix` (10) codes an hour go to one block of 1,000 consecutive numbers: past it,
+//   RATE_LIMITED.
 // - CHALLENGE_MODE=always: every send needs a solved challenge; `breaker` (the default): a send to a country
 //   whose breaker is open does; `off`: none does.
 // - While a country's breaker is open, at most `open_cap` codes an hour go there, challenge or not: past it,
@@ -12,9 +16,17 @@
 //   told by an error log line when 80% and when all of it is spent.
 
 import type { Logger } from 'pino';
+import type { SendRefusal } from '../storage/repositories/sms-traffic.ts';
 import type { ChallengeService } from './challenges.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { SmsBreaker } from './sms-breaker.ts';
+import {
+  countryOf,
+  type DestinationPolicy,
+  destinationError,
+  destinationRefusal,
+  numberBlock,
+} from './sms-destinations.ts';
 
 export type ChallengeMode = 'off' | 'breaker' | 'always';
 
@@ -23,6 +35,8 @@ export interface SendDefenceDeps {
   challenges: ChallengeService;
   rateLimiter: RateLimiter;
   challengeMode: ChallengeMode;
+  /** where codes may go */
+  destinations: DestinationPolicy;
   /** SMS_DAILY_LIMIT; undefined, no budget */
   dailyLimit: number | undefined;
   logger: Logger;
@@ -31,21 +45,34 @@ export interface SendDefenceDeps {
 export class SendDefence {
   constructor(private readonly d: SendDefenceDeps) {}
 
-  /** Throws CHALLENGE_REQUIRED or RATE_LIMITED when this send may not go; uses up the solution given. */
-  async admit(country: string | undefined, challengeSolution: string | undefined): Promise<void> {
+  /**
+   * Throws INVALID_PHONE, CHALLENGE_REQUIRED or RATE_LIMITED when a code may not go to this E.164 number;
+   * uses up the solution given.
+   */
+  async admit(phone: string, challengeSolution: string | undefined): Promise<void> {
+    const country = countryOf(phone);
+    /** Counts the refusal for the operators, then throws it. */
+    const refused = async (reason: SendRefusal, err: unknown): Promise<never> => {
+      if (country) await this.d.breaker.refused(country, reason);
+      throw err;
+    };
+    const destination = destinationRefusal(phone, this.d.destinations);
+    if (destination) await refused(destination, destinationError(destination));
+    const block = await this.d.rateLimiter.hit([['otp_send_prefix', numberBlock(phone)]]);
+    if (block.exceeded) await refused('prefix', block.exceeded);
     const open = country ? await this.d.breaker.isOpen(country) : false;
     if (this.d.challengeMode === 'always' || (this.d.challengeMode === 'breaker' && open))
-      await this.d.challenges.redeem(challengeSolution);
+      await this.d.challenges.redeem(challengeSolution).catch((err: unknown) => refused('challenge', err));
     if (!open || !country) return;
     const { exceeded } = await this.d.rateLimiter.hit([['otp_send_country_open', country]]);
     if (exceeded) {
       exceeded.details.scope = 'country';
-      throw exceeded;
+      await refused('over_cap', exceeded);
     }
   }
 
   /** One text message of the day's budget, before it is sent; RATE_LIMITED past the budget. */
-  async spend(): Promise<void> {
+  async spend(phone: string): Promise<void> {
     const limit = this.d.dailyLimit;
     if (!limit) return;
     const { state, exceeded } = await this.d.rateLimiter.hit([['sms_daily', 'all']]);
@@ -55,6 +82,8 @@ export class SendDefence {
     if (spent === limit && !exceeded) this.d.logger.error({ spent, limit }, 'SMS daily budget: all spent');
     if (exceeded) {
       exceeded.details.scope = 'daily_limit';
+      const country = countryOf(phone);
+      if (country) await this.d.breaker.refused(country, 'over_budget');
       throw exceeded;
     }
   }

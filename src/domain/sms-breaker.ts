@@ -14,20 +14,40 @@
 import type { Logger } from 'pino';
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
-import { type CountryTotals, smsTrafficRepo } from '../storage/repositories/sms-traffic.ts';
+import {
+  type CountryTotals,
+  type RefusalCounts,
+  type SendRefusal,
+  smsTrafficRepo,
+} from '../storage/repositories/sms-traffic.ts';
+
+type TrafficOfPeriod = CountryTotals & { conversion: number | null; refused: RefusalCounts };
 
 export interface CountryTraffic {
   country: string;
-  last_hour: CountryTotals & { conversion: number | null };
-  last_24h: CountryTotals & { conversion: number | null };
+  last_hour: TrafficOfPeriod;
+  last_24h: TrafficOfPeriod;
   breaker: 'open' | 'closed';
   override: 'open' | 'closed' | null;
 }
 
-const withConversion = (t: CountryTotals) => ({
+const NO_REFUSALS: RefusalCounts = {
+  country_not_allowed: 0,
+  number_type_not_allowed: 0,
+  prefix: 0,
+  challenge: 0,
+  over_cap: 0,
+  over_budget: 0,
+};
+
+/** A period's totals as operators read them: the conversion, and the refusals by reason. */
+const withConversion = (t: CountryTotals & Partial<RefusalCounts>): TrafficOfPeriod => ({
   sent: t.sent,
   verified: t.verified,
   conversion: t.sent ? t.verified / t.sent : null,
+  refused: Object.fromEntries(
+    Object.keys(NO_REFUSALS).map((reason) => [reason, t[reason as keyof RefusalCounts] ?? 0]),
+  ) as RefusalCounts,
 });
 
 export interface BreakerSettings {
@@ -87,8 +107,8 @@ export class SmsBreaker {
       smsTrafficRepo.overrides(this.d.db),
     ]);
     const overrideOf = new Map(overrides.map((o) => [o.country, o.state]));
-    const totalsOf = (rows: Array<CountryTotals & { country: string }>, country: string) =>
-      rows.find((r) => r.country === country) ?? { sent: 0, verified: 0 };
+    const totalsOf = (rows: Array<CountryTotals & RefusalCounts & { country: string }>, country: string) =>
+      rows.find((r) => r.country === country) ?? { sent: 0, verified: 0, ...NO_REFUSALS };
     const countries = [...new Set([...day.map((r) => r.country), ...overrideOf.keys()])].sort();
     return countries.map((country) => {
       const override = overrideOf.get(country) ?? null;
@@ -106,6 +126,11 @@ export class SmsBreaker {
   /** An operator's override of the country's breaker (`auto`: the traffic decides again). */
   async override(country: string, state: 'open' | 'closed' | 'auto'): Promise<void> {
     await smsTrafficRepo.setOverride(this.d.db, country, state, this.d.clock.now());
+  }
+
+  /** A send to the country was refused, for this reason. */
+  refused(country: string, reason: SendRefusal): Promise<unknown> {
+    return smsTrafficRepo.countRefused(this.d.db, country, reason, this.d.clock.now());
   }
 
   /** A code went to the country. */

@@ -63,11 +63,9 @@ const REFUSAL_TEXT: Record<DestinationRefusal, string> = {
   number_type_not_allowed: 'codes are not sent to this kind of number; use a mobile number',
 };
 
-/** INVALID_PHONE, naming the reason, when a code may not go to this number. */
-export function assertCodeDestination(e164: string, policy: DestinationPolicy): void {
-  const refusal = destinationRefusal(e164, policy);
-  if (refusal) throw fieldError('INVALID_PHONE', 'phone', REFUSAL_TEXT[refusal], { reason: refusal });
-}
+/** INVALID_PHONE, naming the reason a code may not go to a number. */
+export const destinationError = (refusal: DestinationRefusal) =>
+  fieldError('INVALID_PHONE', 'phone', REFUSAL_TEXT[refusal], { reason: refusal });
 
 /** The block of 1,000 consecutive numbers a number is in: its E.164 form without the last three digits. */
 export const numberBlock = (e164: string) => e164.slice(0, -3);

@@ -187,14 +187,17 @@ describe('operators see the traffic per country, and override a breaker', () => 
       await send(t, usPhone());
       const seen = await t.request('GET', '/admin/v1/sms/countries', admin);
       assert.equal(seen.status, 200);
+      const none = {
+        country_not_allowed: 0,
+        number_type_not_allowed: 0,
+        prefix: 0,
+        challenge: 0,
+        over_cap: 0,
+        over_budget: 0,
+      };
+      const period = { sent: 2, verified: 1, conversion: 0.5, refused: none };
       assert.deepEqual(seen.body.data, [
-        {
-          country: 'US',
-          last_hour: { sent: 2, verified: 1, conversion: 0.5 },
-          last_24h: { sent: 2, verified: 1, conversion: 0.5 },
-          breaker: 'closed',
-          override: null,
-        },
+        { country: 'US', last_hour: period, last_24h: period, breaker: 'closed', override: null },
       ]);
       const held = await t.request('POST', '/admin/v1/sms/countries/us/breaker', {
         ...admin,
@@ -202,6 +205,14 @@ describe('operators see the traffic per country, and override a breaker', () => 
       });
       assert.deepEqual(held.body, { country: 'US', override: 'open' });
       assert.equal((await send(t, usPhone())).body.error?.code, 'CHALLENGE_REQUIRED', 'held open');
+      assert.equal((await send(t, '+19002345678')).body.error?.details.reason, 'number_type_not_allowed');
+      const refused = (await t.request('GET', '/admin/v1/sms/countries', admin)).body.data[0].last_hour
+        .refused;
+      assert.deepEqual(
+        refused,
+        { ...none, challenge: 1, number_type_not_allowed: 1 },
+        'refusals counted by reason',
+      );
       // Three unanswered codes would open it; held closed, it stays closed.
       await t.request('POST', '/admin/v1/sms/countries/US/breaker', { ...admin, body: { state: 'closed' } });
       for (let i = 0; i < 4; i++) assert.equal((await send(t, usPhone())).status, 200, `held closed ${i}`);

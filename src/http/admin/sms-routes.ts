@@ -13,10 +13,22 @@ type Services = Pick<Container, 'smsBreaker'>;
 
 const tags = ['Admin: SMS'];
 
+const count = Type.Integer();
 const totals = Type.Object({
   sent: Type.Integer({ description: 'codes sent' }),
   verified: Type.Integer({ description: 'codes entered' }),
   conversion: nullable(Type.Number({ description: 'verified / sent; null when none was sent' })),
+  refused: Type.Object(
+    {
+      country_not_allowed: count,
+      number_type_not_allowed: count,
+      prefix: count,
+      challenge: count,
+      over_cap: count,
+      over_budget: count,
+    },
+    { description: 'sends refused, by reason' },
+  ),
 });
 
 const CountryTraffic = Type.Object({

@@ -13,7 +13,6 @@ import {
   signUpPhonePage,
 } from '../pages/authorize-pages.ts';
 import { PageError } from '../pages/page-errors.ts';
-import { codeLimitsOf } from '../rest/otp.ts';
 import { linkedState, type PageFlow } from './page-flow.ts';
 
 /** The services these routes use. */
@@ -52,7 +51,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       const e164 = parsePhone(phone).e164;
       await limit(request, [
         ['otp_send_address', request.ip],
-        ...codeLimitsOf(e164, c.config.testPhoneNumbers),
+        ['otp_send_phone', e164],
       ]);
       await c.otp.sendCode(e164, 'signup', request.body.challenge_solution);
       return html(

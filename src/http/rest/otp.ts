@@ -4,13 +4,12 @@ import { Type } from 'typebox';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { parsePhone } from '../../domain/phone.ts';
-import { numberBlock } from '../../domain/sms-destinations.ts';
 import { ok } from './envelope.ts';
 import { ChallengeSchema, CodeSent, restAnswer } from './responses.ts';
 import { text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'challenges' | 'config' | 'otp'>;
+type Services = Pick<Container, 'challenges' | 'otp'>;
 
 const phoneKeys = new WeakMap<FastifyRequest, string | undefined>();
 
@@ -36,25 +35,14 @@ export function phoneKey(request: FastifyRequest): string | undefined {
 /** The request's phone in E.164: the one its limits parsed, or INVALID_PHONE. */
 export const e164Of = (request: FastifyRequest, phone: string) => phoneKey(request) ?? parsePhone(phone).e164;
 
-/**
- * Spec "Limits" and D28: a code sent counts 3 per hour per phone and 10 per hour per client address; and 10
- * per hour per block of 1,000 consecutive numbers, but for the configured test numbers.
- */
-export const otpSendLimits =
-  (testNumbers: ReadonlyMap<string, string>) =>
-  (request: FastifyRequest): Array<[RateLimitName, string]> => {
-    const phone = phoneKey(request);
-    return [['otp_send_address', request.ip], ...(phone ? codeLimitsOf(phone, testNumbers) : [])];
-  };
-
-/** The limits of a code sent to this E.164 number: per phone, and per block of numbers (test numbers apart). */
-export const codeLimitsOf = (
-  phone: string,
-  testNumbers: ReadonlyMap<string, string>,
-): Array<[RateLimitName, string]> => [
-  ['otp_send_phone', phone],
-  ...(testNumbers.has(phone) ? [] : [['otp_send_prefix', numberBlock(phone)] as [RateLimitName, string]]),
-];
+/** Spec "Limits" and D28: a code sent counts 3 per hour per phone and 10 per hour per client address. */
+export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, string]> {
+  const phone = phoneKey(request);
+  return [
+    ['otp_send_address', request.ip],
+    ...(phone ? [['otp_send_phone', phone] as [RateLimitName, string]] : []),
+  ];
+}
 
 const purpose = Type.Enum(['signup', 'pin_reset'], { description: 'signup or pin_reset' });
 const phone = text('E.164 phone number, e.g. +14155550100');
@@ -89,7 +77,7 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
         ),
         response: restAnswer(CodeSent, 'a code was sent'),
       },
-      config: { rateLimit: otpSendLimits(c.config.testPhoneNumbers) },
+      config: { rateLimit: otpSendLimits },
     },
     async (request) => {
       const { phone, purpose, challenge_solution } = request.body;

@@ -11,6 +11,13 @@ CREATE TABLE sms_country_minutes (
   minute timestamptz NOT NULL,
   sent int NOT NULL DEFAULT 0,
   verified int NOT NULL DEFAULT 0,
+  -- sends refused, by reason
+  refused_country int NOT NULL DEFAULT 0,
+  refused_type int NOT NULL DEFAULT 0,
+  refused_prefix int NOT NULL DEFAULT 0,
+  challenged int NOT NULL DEFAULT 0,
+  over_cap int NOT NULL DEFAULT 0,
+  over_budget int NOT NULL DEFAULT 0,
   PRIMARY KEY (country, minute)
 );
 

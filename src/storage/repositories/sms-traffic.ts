@@ -9,15 +9,30 @@ export interface CountryTotals {
   verified: number;
 }
 
+/** Why a send was refused, as counted per country. */
+export const REFUSALS = {
+  country_not_allowed: 'refused_country',
+  number_type_not_allowed: 'refused_type',
+  prefix: 'refused_prefix',
+  challenge: 'challenged',
+  over_cap: 'over_cap',
+  over_budget: 'over_budget',
+} as const;
+export type SendRefusal = keyof typeof REFUSALS;
+export type RefusalCounts = Record<SendRefusal, number>;
+
 export type BreakerOverride = 'open' | 'closed';
 
 export const smsTrafficRepo = {
   /** The countries codes went to or were entered in from `since` on, with their totals. */
   countriesSince: (q: Queryable, since: Date) =>
-    all<CountryTotals & { country: string }>(
+    all<CountryTotals & RefusalCounts & { country: string }>(
       q,
-      sql`SELECT country, sum(sent)::int AS sent, sum(verified)::int AS verified FROM sms_country_minutes
-        WHERE minute >= ${minuteOf(since)} GROUP BY country ORDER BY country`,
+      sql`SELECT country, sum(sent)::int AS sent, sum(verified)::int AS verified,
+          sum(refused_country)::int AS country_not_allowed, sum(refused_type)::int AS number_type_not_allowed,
+          sum(refused_prefix)::int AS prefix, sum(challenged)::int AS challenge, sum(over_cap)::int AS over_cap,
+          sum(over_budget)::int AS over_budget
+        FROM sms_country_minutes WHERE minute >= ${minuteOf(since)} GROUP BY country ORDER BY country`,
     ),
 
   overrides: (q: Queryable) =>
@@ -59,6 +74,16 @@ export const smsTrafficRepo = {
       sql`INSERT INTO sms_country_minutes (country, minute, verified) VALUES (${country}, ${minuteOf(at)}, 1)
         ON CONFLICT (country, minute) DO UPDATE SET verified = sms_country_minutes.verified + 1`,
     ),
+
+  /** One send to the country refused at `at`, for this reason. */
+  countRefused: (q: Queryable, country: string, reason: SendRefusal, at: Date) => {
+    const column = sql.identifier(REFUSALS[reason]);
+    return all(
+      q,
+      sql`INSERT INTO sms_country_minutes (country, minute, ${column}) VALUES (${country}, ${minuteOf(at)}, 1)
+        ON CONFLICT (country, minute) DO UPDATE SET ${column} = sms_country_minutes.${column} + 1`,
+    );
+  },
 
   /** Codes sent to and verified in the country from `since` on. */
   totalsSince: async (q: Queryable, country: string, since: Date): Promise<CountryTotals> =>
