@@ -5,6 +5,7 @@ import { openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
 import { KYC_HELP, kycCommand } from './kyc-commands.ts';
+import { SMS_HELP, smsCommand } from './sms-commands.ts';
 import { WEBHOOKS_HELP, webhookCommand } from './webhook-commands.ts';
 
 const HELP = `callsign <command>
@@ -17,6 +18,7 @@ Commands:
   help       show this text
 ${ADMIN_HELP}
 ${WEBHOOKS_HELP}
+${SMS_HELP}
 ${KYC_HELP}
 
   These call the running server's admin API at BASE_URL with ADMIN_TOKEN.
@@ -58,6 +60,9 @@ async function main(argv: string[]) {
       return;
     case 'webhooks':
       process.stdout.write(`${await webhookCommand(loadConfig(env), argv)}\n`);
+      return;
+    case 'sms':
+      process.stdout.write(`${await smsCommand(loadConfig(env), argv)}\n`);
       return;
     case 'kyc':
       process.stdout.write(`${await kycCommand(loadConfig(env), argv)}\n`);
