@@ -31,7 +31,7 @@ import type { SessionService } from './domain/sessions.ts';
 import type { SmsBreaker } from './domain/sms-breaker.ts';
 import type { WebhookEndpointService } from './domain/webhook-endpoints.ts';
 import { createLogger } from './logger.ts';
-import type { Metrics } from './metrics.ts';
+import { Metrics } from './metrics.ts';
 import { type Clock, systemClock } from './providers/clock.ts';
 import { cryptoRandom, type Random } from './providers/random.ts';
 import { logRedisOutages } from './providers/redis-outage-log.ts';
@@ -42,6 +42,7 @@ import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
 import { RateHitBatches } from './storage/rate-hit-batches.ts';
+import { webhookDeliveriesRepo } from './storage/repositories/webhook-deliveries.ts';
 import type { WebhookSender } from './webhooks/http-sender.ts';
 import type { BackchannelLogoutWorker } from './workers/backchannel-logout.ts';
 import type { WorkerRunner } from './workers/runner.ts';
@@ -159,7 +160,9 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
     const sms = parts.sms ?? smsProviderFor(config);
     const rateLimiter = rateLimiterOf(config, db, redis, clock);
+    const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
     const foundation = {
+      metrics,
       config,
       secrets,
       logger,
@@ -186,6 +189,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       tokens,
       webhooks: services.webhooks,
       sender: parts.webhookSender,
+      metrics,
     });
     const { worker, sender } = background;
 

@@ -48,6 +48,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** The SMS defence: sends by destination country and outcome, codes entered, breakers open. */
+  readonly otpSends = new Counter({
+    name: 'callsign_otp_sends_total',
+    help: 'Code sends by destination country and outcome (sent, refused_country, refused_type, refused_prefix, challenged, over_cap, over_budget)',
+    labelNames: ['country', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly otpVerifications = new Counter({
+    name: 'callsign_otp_verifications_total',
+    help: 'Codes entered, by destination country',
+    labelNames: ['country'] as const,
+    registers: [this.registry],
+  });
+  readonly smsBreakerOpen = new Gauge({
+    name: 'callsign_sms_breaker_open',
+    help: 'Whether the country breaker of the SMS defence is open (1) or closed (0), as this process last saw it',
+    labelNames: ['country'] as const,
+    registers: [this.registry],
+    aggregator: 'max',
+  });
+
   constructor(pendingDeliveries: () => Promise<number>) {
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;

@@ -2,10 +2,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { AccessTokens } from '../domain/access-tokens.ts';
 import type { WebhookEndpointService } from '../domain/webhook-endpoints.ts';
-import { Metrics } from '../metrics.ts';
+import type { Metrics } from '../metrics.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
-import { webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
 import { WebhookSender } from '../webhooks/http-sender.ts';
 import { BackchannelLogoutWorker } from '../workers/backchannel-logout.ts';
 import { housekeeping } from '../workers/housekeeping.ts';
@@ -22,6 +21,7 @@ export interface BackgroundParts {
   webhooks: WebhookEndpointService;
   /** how webhooks reach receivers (tests give one with its own resolver or timeout) */
   sender?: WebhookSender;
+  metrics: Metrics;
 }
 
 /** The work beside the requests: webhook deliveries, back-channel logouts, periodic jobs, and their metrics. */
@@ -33,9 +33,9 @@ export function backgroundWork({
   tokens,
   webhooks,
   sender: given,
+  metrics,
 }: BackgroundParts) {
   const sender = given ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
-  const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
   const deliveries = new WebhookDeliveryWorker({
     db,
     clock,

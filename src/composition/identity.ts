@@ -19,6 +19,7 @@ import { RefreshTokenCodec } from '../domain/refresh-tokens.ts';
 import { SendDefence } from '../domain/send-defence.ts';
 import { SessionService } from '../domain/sessions.ts';
 import { SmsBreaker } from '../domain/sms-breaker.ts';
+import type { Metrics } from '../metrics.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { SmsProvider } from '../providers/sms/sms-provider.ts';
@@ -39,6 +40,7 @@ export interface Foundation {
   /** a purpose's keys, derived from KEY_ENCRYPTION_KEY (and its fallback while it changes) */
   keysFor: (purpose: string) => PurposeKeys;
   rateLimiter: RateLimiter;
+  metrics: Metrics;
 }
 
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
@@ -50,7 +52,14 @@ export function identityServices(f: Foundation) {
     hmacKey: f.keysFor('sms-challenges').current.toString('hex'),
     maxNumber: config.challengeMaxNumber,
   });
-  const breaker = new SmsBreaker({ db, clock, logger, settings: config.smsBreaker });
+  const { metrics } = f;
+  const breaker = new SmsBreaker({
+    db,
+    clock,
+    logger,
+    settings: config.smsBreaker,
+    onChange: (country, open) => metrics.smsBreakerOpen.set({ country }, open ? 1 : 0),
+  });
   const defence = new SendDefence({
     breaker,
     challenges,
@@ -59,6 +68,7 @@ export function identityServices(f: Foundation) {
     destinations: config.smsDestinations,
     dailyLimit: config.smsDailyLimit,
     logger,
+    onSend: (country, outcome) => metrics.otpSends.inc({ country, outcome }),
   });
   const otp = new OtpService({
     db,
@@ -69,6 +79,7 @@ export function identityServices(f: Foundation) {
     codeKeys: f.keysFor('otp-codes'),
     enumerationProtection: config.enumerationProtection,
     defence,
+    onVerified: (country) => metrics.otpVerifications.inc({ country }),
   });
   const sessions = new SessionService({
     db,

@@ -52,6 +52,8 @@ export interface OtpDeps {
   enumerationProtection: boolean;
   /** the toll-fraud defence beyond where codes may go: the country breaker, its challenge and its cap */
   defence: SendDefence;
+  /** told of each code entered, by country, for the metrics */
+  onVerified?: (country: string) => void;
 }
 
 export class OtpService {
@@ -187,7 +189,10 @@ export class OtpService {
     switch (outcome.kind) {
       case 'used': {
         const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
-        if (country) await smsTrafficRepo.countVerified(tx, country, now);
+        if (country) {
+          await smsTrafficRepo.countVerified(tx, country, now);
+          this.d.onVerified?.(country);
+        }
         return undefined;
       }
       case 'wrong':

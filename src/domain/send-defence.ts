@@ -40,7 +40,28 @@ export interface SendDefenceDeps {
   /** SMS_DAILY_LIMIT; undefined, no budget */
   dailyLimit: number | undefined;
   logger: Logger;
+  /** told of each send's outcome, for the metrics */
+  onSend?: (country: string, outcome: SendOutcome) => void;
 }
+
+/** A send's outcome as the metrics count it. */
+export type SendOutcome =
+  | 'sent'
+  | 'refused_country'
+  | 'refused_type'
+  | 'refused_prefix'
+  | 'challenged'
+  | 'over_cap'
+  | 'over_budget';
+
+const OUTCOME_OF: Record<SendRefusal, SendOutcome> = {
+  country_not_allowed: 'refused_country',
+  number_type_not_allowed: 'refused_type',
+  prefix: 'refused_prefix',
+  challenge: 'challenged',
+  over_cap: 'over_cap',
+  over_budget: 'over_budget',
+};
 
 export class SendDefence {
   constructor(private readonly d: SendDefenceDeps) {}
@@ -53,7 +74,10 @@ export class SendDefence {
     const country = countryOf(phone);
     /** Counts the refusal for the operators, then throws it. */
     const refused = async (reason: SendRefusal, err: unknown): Promise<never> => {
-      if (country) await this.d.breaker.refused(country, reason);
+      if (country) {
+        this.d.onSend?.(country, OUTCOME_OF[reason]);
+        await this.d.breaker.refused(country, reason);
+      }
       throw err;
     };
     const destination = destinationRefusal(phone, this.d.destinations);
@@ -83,13 +107,17 @@ export class SendDefence {
     if (exceeded) {
       exceeded.details.scope = 'daily_limit';
       const country = countryOf(phone);
-      if (country) await this.d.breaker.refused(country, 'over_budget');
+      if (country) {
+        this.d.onSend?.(country, 'over_budget');
+        await this.d.breaker.refused(country, 'over_budget');
+      }
       throw exceeded;
     }
   }
 
   /** A code went to the country. */
   sent(country: string): Promise<unknown> {
+    this.d.onSend?.(country, 'sent');
     return this.d.breaker.recordSent(country);
   }
 }

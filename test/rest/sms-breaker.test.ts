@@ -34,6 +34,8 @@ const send = (t: TestApp, phone: string, challenge_solution?: string) =>
     ip: uniqueIp(),
   });
 
+const METRICS = 'metrics-token-for-sms-tests-0123456789';
+
 let usPhones = 0;
 /** A US mobile number in a block of its own. */
 const usPhone = () => `+1212${5_000_000 + ++usPhones * 1001}`;
@@ -86,6 +88,7 @@ describe('the country breaker (CHALLENGE_MODE=breaker, the default)', () => {
       env: {
         SMS_BREAKER: 'window=3600,min_sends=5,min_conversion=0.5,open_cap=3',
         CHALLENGE_MAX_NUMBER: '1000',
+        METRICS_TOKEN: METRICS,
       },
     });
   });
@@ -130,6 +133,17 @@ describe('the country breaker (CHALLENGE_MODE=breaker, the default)', () => {
       t.logs.some((line) => line.includes('SMS breaker closed')),
       'logged',
     );
+
+    const metrics = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS}` } });
+    const value = (series: string) => {
+      const line = metrics.body.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    assert.equal(value('callsign_otp_sends_total{country="US",outcome="sent"}'), 9);
+    assert.equal(value('callsign_otp_sends_total{country="US",outcome="challenged"}'), 1);
+    assert.equal(value('callsign_otp_sends_total{country="US",outcome="over_cap"}'), 1);
+    assert.equal(value('callsign_otp_verifications_total{country="US"}'), 4);
+    assert.equal(value('callsign_sms_breaker_open{country="US"}'), 0);
   });
 
   test('the window slides with the clock (by the minute): an hour later the count starts again', async () => {
