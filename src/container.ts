@@ -161,20 +161,8 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const sms = parts.sms ?? smsProviderFor(config);
     const rateLimiter = rateLimiterOf(config, db, redis, clock);
     const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
-    const foundation = {
-      metrics,
-      config,
-      secrets,
-      logger,
-      db,
-      clock,
-      random,
-      events,
-      tokens,
-      sms,
-      keysFor,
-      rateLimiter,
-    };
+    const base = { config, secrets, logger, db, clock, random, events, tokens, sms, keysFor };
+    const foundation = { ...base, rateLimiter, metrics };
     const identity = identityServices(foundation);
     const { sessions } = identity;
     const services = clientAndOperatorServices(foundation, sessions, {
