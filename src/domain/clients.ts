@@ -151,8 +151,8 @@ export class ClientService {
     return client.client_secret_hash !== null && safeEqual(sha256(secret), client.client_secret_hash);
   }
 
-  async createApiKey(name: unknown): Promise<{ key: ApiKeyRow; secret: string }> {
-    if (typeof name !== 'string' || !name.trim() || name.length > 100) {
+  async createApiKey(name: string): Promise<{ key: ApiKeyRow; secret: string }> {
+    if (!name.trim() || name.length > 100) {
       throw new DomainError('INVALID_REQUEST', 'name must be 1-100 characters', { field: 'name' });
     }
     const secret = `csk_${this.d.random.token(32)}`;

@@ -195,13 +195,13 @@ export class KycService {
   }
 
   /** An operator's rejection: a reason of D31 and a message for the user (a default one if none). */
-  reject(id: string, reason: unknown, message: unknown): Promise<VerificationRow> {
-    if (message !== undefined && (typeof message !== 'string' || message.length > 500))
+  reject(id: string, reason: RejectionReason, message: string | undefined): Promise<VerificationRow> {
+    if (message !== undefined && message.length > 500)
       throw fieldError('INVALID_REQUEST', 'message', 'message must be a string of at most 500 characters');
     return this.decide(id, {
       status: 'rejected',
-      reason: reason as RejectionReason,
-      message: (message as string | undefined)?.trim() || 'Your identity could not be verified.',
+      reason,
+      message: message?.trim() || 'Your identity could not be verified.',
     });
   }
 

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/key-ring.ts';
-import { described } from '../described.ts';
 import { dateTime } from '../openapi-types.ts';
 import { adminAction, adminApiKey } from './presenters.ts';
 import {
@@ -33,7 +32,7 @@ export function keyRoutes(fastify: FastifyInstance, c: Services) {
         security,
         summary: 'Create a server API key',
         response: adminAnswer(CreatedApiKey, 201),
-        body: described({ name: 'what the key is for' }),
+        body: Type.Object({ name: Type.String({ description: 'what the key is for, 1-100 characters' }) }),
       },
     },
     async (request, reply) => {
