@@ -9,10 +9,13 @@ import {
   type FormContext,
   signInPage,
   signUpAccountPage,
+  signUpChallengePage,
   signUpCodePage,
   signUpPhonePage,
 } from '../pages/authorize-pages.ts';
+import { CHALLENGE_SCRIPT } from '../pages/challenge-script.ts';
 import { PageError } from '../pages/page-errors.ts';
+import { sendPage } from '../pages/page-reply.ts';
 import { linkedState, type PageFlow } from './page-flow.ts';
 
 /** The services these routes use. */
@@ -20,9 +23,6 @@ type Services = Pick<
   Container,
   'accounts' | 'authorization' | 'clients' | 'clock' | 'config' | 'otp' | 'pageStateKeys' | 'rateLimiter'
 >;
-
-const CHALLENGE_ON_PAGE =
-  'Codes to numbers of this country are held back for a while. Try again later, or sign up in the app.';
 
 /** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24). */
 export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
@@ -41,6 +41,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
     });
   linkedPage('/authorize/signup', signUpPhonePage);
+  challengeScriptRoute(app);
   linkedPage('/authorize/signin', signInPage); // P110: back from the sign-up page
 
   const sendForm = { schema: { hide: true, body: pageForm('phone', 'challenge_solution') } };
@@ -61,12 +62,14 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         st.req.redirectUri,
       );
     } catch (err) {
+      // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends again.
+      if (err instanceof DomainError && err.code === 'CHALLENGE_REQUIRED' && phone)
+        return sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object), {
+          scripts: true,
+        });
       return retry(
         reply,
-        // The page does not solve challenges yet: it says what the person can do instead.
-        err instanceof DomainError && err.code === 'CHALLENGE_REQUIRED'
-          ? new DomainError('CHALLENGE_REQUIRED', CHALLENGE_ON_PAGE)
-          : err,
+        err,
         (error) => signUpPhonePage({ ...ctx, error }, String(phone ?? '')),
         st.req.redirectUri,
       );
@@ -114,4 +117,14 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       return retry(reply, err, (error) => signUpAccountPage({ ...ctx, error }), st.req.redirectUri);
     }
   });
+}
+
+/** The script the sign-up page's challenge runs, from this origin (the page's policy allows no other). */
+function challengeScriptRoute(app: FastifyInstance) {
+  app.get('/authorize/assets/challenge.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .header('Content-Type', 'text/javascript; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(CHALLENGE_SCRIPT),
+  );
 }

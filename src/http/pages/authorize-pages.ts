@@ -50,6 +50,16 @@ export const signUpPhonePage = (c: FormContext, phone = '') =>
     `${intro(c)}<p>We will text a code to your phone.</p>${form('/authorize/signup/send', c, field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`))}<p>Already have an account? <a href="/authorize/signin?state=${encodeURIComponent(c.state)}">Sign in</a></p>`,
   );
 
+/** The challenge the SMS defence asks for, solved in the browser by the page's own script, then sent on. */
+export const signUpChallengePage = (c: FormContext, phone: string, challenge: object) =>
+  page(
+    'Create account',
+    `${intro(c)}<p>Checking that you are a person before we text a code to ${esc(phone)}; this takes a second or two.</p>
+<noscript><p class="error">This check needs JavaScript. Turn it on and try again, or sign up in the app.</p></noscript>
+<form method="post" action="/authorize/signup/send" data-challenge="${esc(JSON.stringify(challenge))}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}${hidden('challenge_solution', '')}<noscript><button type="submit">Continue</button></noscript></form>
+<script src="/authorize/assets/challenge.js" defer></script>`,
+  );
+
 export const signUpCodePage = (c: FormContext, maskedPhone: string) =>
   page(
     'Enter the code',

@@ -3,13 +3,18 @@ import type { FastifyReply } from 'fastify';
 /**
  * D38: every hosted page goes out with no framing, no referrer, no caching, no scripts, and forms that post
  * only to the page itself (and to `formTarget`, the client being returned to, when there is one). Images
- * only where a page shows some (the console's KYC photos), and only from this origin.
+ * only where a page shows some (the console's KYC photos), and only from this origin; scripts only on the page
+ * that solves a challenge, and only its own file from this origin.
  */
 export function sendPage(
   reply: FastifyReply,
   status: number,
   body: string,
-  { formTarget, images = false }: { formTarget?: string; images?: boolean } = {},
+  {
+    formTarget,
+    images = false,
+    scripts = false,
+  }: { formTarget?: string; images?: boolean; scripts?: boolean } = {},
 ) {
   return reply
     .status(status)
@@ -20,7 +25,7 @@ export function sendPage(
     .header('X-Content-Type-Options', 'nosniff')
     .header(
       'Content-Security-Policy',
-      `default-src 'none'; style-src 'unsafe-inline';${images ? " img-src 'self';" : ''} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src 'unsafe-inline';${images ? " img-src 'self';" : ''}${scripts ? " script-src 'self';" : ''} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
     )
     .send(body);
 }
