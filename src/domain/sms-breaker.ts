@@ -123,6 +123,20 @@ export class SmsBreaker {
     });
   }
 
+  /** Codes sent and entered, all countries, per hour over the last `hours`, oldest first. */
+  async hours(hours = 24): Promise<{ end: string; sent: number[]; verified: number[] }> {
+    const end = Math.ceil(this.d.clock.now().getTime() / 3_600_000) * 3_600_000;
+    const start = end - hours * 3_600_000;
+    const rows = await smsTrafficRepo.hoursSince(this.d.db, new Date(start));
+    const sent = new Array<number>(hours).fill(0);
+    const verified = new Array<number>(hours).fill(0);
+    for (const row of rows) {
+      const i = Math.floor((new Date(row.hour).getTime() - start) / 3_600_000);
+      if (i >= 0 && i < hours) [sent[i], verified[i]] = [row.sent, row.verified];
+    }
+    return { end: new Date(end).toISOString(), sent, verified };
+  }
+
   /** An operator's override of the country's breaker (`auto`: the traffic decides again). */
   async override(country: string, state: 'open' | 'closed' | 'auto'): Promise<void> {
     await smsTrafficRepo.setOverride(this.d.db, country, state, this.d.clock.now());

@@ -377,6 +377,21 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.match((await page.getByRole('alert').textContent()) ?? '', /before must be the id of an action/);
   });
 
+  test('SMS traffic: codes per country, the last 24 hours drawn, a breaker held and given back', async () => {
+    await signUp(t); // a code to a US number, just now
+    await page.goto(`${base}/console/sms`);
+    assert.equal(await heading(), 'SMS traffic');
+    const us = () => page.getByRole('row', { name: /^US/ }).textContent();
+    assert.match((await us()) ?? '', /closed.*by traffic/);
+    assert.equal(await page.locator('svg[role="img"]').count(), 2, 'sent and entered, per hour');
+    await submit('US: hold open');
+    assert.match((await notice()) ?? '', /US: held open/);
+    assert.match((await us()) ?? '', /open.*held open/);
+    await snap('sms-traffic');
+    await submit('US: by traffic');
+    assert.match((await notice()) ?? '', /decided by its traffic again/);
+  });
+
   test('sign-out ends the session: the console asks for the token again', async () => {
     await page.goto(`${base}/console`);
     await submit('Sign out');

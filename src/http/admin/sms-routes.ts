@@ -55,6 +55,25 @@ export function smsRoutes(fastify: FastifyInstance, c: Services) {
     async () => ({ data: await c.smsBreaker.countries() }),
   );
 
+  app.get(
+    '/sms/hours',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Codes sent and entered, all countries, per hour over the last 24 hours',
+        response: adminAnswer(
+          Type.Object({
+            end: Type.String({ description: 'the end of the last hour' }),
+            sent: Type.Array(Type.Integer(), { description: 'oldest hour first' }),
+            verified: Type.Array(Type.Integer()),
+          }),
+        ),
+      },
+    },
+    async () => c.smsBreaker.hours(),
+  );
+
   app.post(
     '/sms/countries/:cc/breaker',
     {

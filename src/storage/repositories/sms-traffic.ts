@@ -35,6 +35,14 @@ export const smsTrafficRepo = {
         FROM sms_country_minutes WHERE minute >= ${minuteOf(since)} GROUP BY country ORDER BY country`,
     ),
 
+  /** Codes sent and entered, all countries, per hour from `since` on (hours without any left out). */
+  hoursSince: (q: Queryable, since: Date) =>
+    all<{ hour: Date; sent: number; verified: number }>(
+      q,
+      sql`SELECT date_trunc('hour', minute AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, sum(sent)::int AS sent, sum(verified)::int AS verified
+        FROM sms_country_minutes WHERE minute >= ${since} GROUP BY 1 ORDER BY 1`,
+    ),
+
   overrides: (q: Queryable) =>
     all<{ country: string; state: BreakerOverride }>(
       q,

@@ -25,6 +25,7 @@ const NAV: [string, string][] = [
   ['/console/webhooks', 'Webhooks'],
   ['/console/kyc', 'KYC review'],
   ['/console/users', 'Users'],
+  ['/console/sms', 'SMS traffic'],
   ['/console/actions', 'Actions'],
 ];
 

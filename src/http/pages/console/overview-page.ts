@@ -16,7 +16,7 @@ const CHARTS: [keyof Overview['series'], string][] = [
 ];
 
 /** One bar per hour, oldest first, drawn in SVG (no script); each bar's title says its hour and count. */
-function chart(label: string, counts: number[], end: Date): string {
+export function chart(label: string, counts: number[], end: Date): string {
   const w = 300;
   const h = 80;
   const max = Math.max(1, ...counts);
