@@ -16,7 +16,7 @@
 //   told by an error log line when 80% and when all of it is spent.
 
 import type { Logger } from 'pino';
-import type { SendRefusal } from '../storage/repositories/sms-traffic.ts';
+import { REFUSALS, type SendRefusal } from '../storage/repositories/sms-traffic.ts';
 import type { ChallengeService } from './challenges.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { SmsBreaker } from './sms-breaker.ts';
@@ -44,24 +44,8 @@ export interface SendDefenceDeps {
   onSend?: (country: string, outcome: SendOutcome) => void;
 }
 
-/** A send's outcome as the metrics count it. */
-export type SendOutcome =
-  | 'sent'
-  | 'refused_country'
-  | 'refused_type'
-  | 'refused_prefix'
-  | 'challenged'
-  | 'over_cap'
-  | 'over_budget';
-
-const OUTCOME_OF: Record<SendRefusal, SendOutcome> = {
-  country_not_allowed: 'refused_country',
-  number_type_not_allowed: 'refused_type',
-  prefix: 'refused_prefix',
-  challenge: 'challenged',
-  over_cap: 'over_cap',
-  over_budget: 'over_budget',
-};
+/** A send's outcome as the metrics count it: sent, or the reason it was refused (as operators see it counted). */
+export type SendOutcome = 'sent' | (typeof REFUSALS)[SendRefusal];
 
 export class SendDefence {
   constructor(private readonly d: SendDefenceDeps) {}
@@ -75,7 +59,7 @@ export class SendDefence {
     /** Counts the refusal for the operators, then throws it. */
     const refused = async (reason: SendRefusal, err: unknown): Promise<never> => {
       if (country) {
-        this.d.onSend?.(country, OUTCOME_OF[reason]);
+        this.d.onSend?.(country, REFUSALS[reason]);
         await this.d.breaker.refused(country, reason);
       }
       throw err;

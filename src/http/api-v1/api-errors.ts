@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { OAuthError, type OAuthErrorCode } from '../../domain/oauth/oauth-error.ts';
+import { sendErrorBody } from '../plugins/error-body.ts';
 import { toDomainError } from '../plugins/rest-errors.ts';
 
 // /api/v1's one error table: every domain error and every OAuth error it can meet, to the status and
@@ -49,12 +50,6 @@ export function apiErrorHandler(err: unknown, request: FastifyRequest, reply: Fa
     return reply.status(status).send({ error: err.error, error_description: err.description });
   }
   const domain = toDomainError(err);
-  const [status, error] = domain ? DOMAIN_ERRORS[domain.code] : DOMAIN_ERRORS.INTERNAL_ERROR;
-  if (status === 503) return reply.status(503).send({ error, error_description: domain?.message });
-  if (status >= 500) {
-    request.log.error({ err }, 'api request failed');
-    return reply.status(status).send({ error, error_description: 'something went wrong on our side' });
-  }
-  if (status === 429) reply.header('Retry-After', String(domain?.details.retry_after_seconds ?? 60));
-  return reply.status(status).send({ error, error_description: domain?.message });
+  const row = DOMAIN_ERRORS[domain?.code ?? 'INTERNAL_ERROR'];
+  return sendErrorBody(request, reply, row, domain, { err, surface: 'api' });
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { OAuthError, type OAuthErrorCode } from '../../domain/oauth/oauth-error.ts';
+import { sendErrorBody } from '../plugins/error-body.ts';
 import { toDomainError } from '../plugins/rest-errors.ts';
 
 // The OAuth surface's one error table (token, revocation, introspection, userinfo, JWKS, discovery): RFC
@@ -19,6 +20,7 @@ const DOMAIN_ERRORS: Partial<Record<ErrorCode, [status: number, error: string]>>
   SERVICE_UNAVAILABLE: [503, 'temporarily_unavailable'],
 };
 const REQUEST_FAULT: [number, string] = [400, 'invalid_request'];
+const SERVER_FAULT: [number, string] = [500, 'server_error'];
 
 export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
@@ -34,12 +36,6 @@ export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: 
       .send({ error: err.error, error_description: err.description });
   }
   const domain = toDomainError(err);
-  const [status, error] = domain ? (DOMAIN_ERRORS[domain.code] ?? REQUEST_FAULT) : [500, 'server_error'];
-  if (status === 503) return reply.status(503).send({ error, error_description: domain?.message });
-  if (status >= 500) {
-    request.log.error({ err }, 'oauth request failed');
-    return reply.status(status).send({ error, error_description: 'something went wrong on our side' });
-  }
-  if (status === 429) reply.header('Retry-After', String(domain?.details.retry_after_seconds ?? 60));
-  return reply.status(status).send({ error, error_description: domain?.message });
+  const row = domain ? (DOMAIN_ERRORS[domain.code] ?? REQUEST_FAULT) : SERVER_FAULT;
+  return sendErrorBody(request, reply, row, domain, { err, surface: 'oauth' });
 }

@@ -1,0 +1,23 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainError } from '../../domain/errors.ts';
+
+/**
+ * The `{error, error_description}` answer of a domain error on the OAuth-style surfaces, once their table has
+ * given its status and code: a stopping server's 503 says so; another 5xx is logged and says nothing more; a
+ * rate limit carries Retry-After; the rest carry the domain's message.
+ */
+export function sendErrorBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  [status, error]: readonly [number, string],
+  domain: DomainError | undefined,
+  failure: { err: unknown; surface: string },
+) {
+  if (status === 503) return reply.status(503).send({ error, error_description: domain?.message });
+  if (status >= 500) {
+    request.log.error({ err: failure.err }, `${failure.surface} request failed`);
+    return reply.status(status).send({ error, error_description: 'something went wrong on our side' });
+  }
+  if (status === 429) reply.header('Retry-After', String(domain?.details.retry_after_seconds ?? 60));
+  return reply.status(status).send({ error, error_description: domain?.message });
+}
