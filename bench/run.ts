@@ -1,4 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { parsePhone } from '../src/domain/phone.ts';
 import { postgresDatabase } from '../src/storage/db.ts';
@@ -16,7 +18,7 @@ import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,oidc-provider,floor,webhooks runs only the scenarios named (the
+// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks runs only the scenarios named (the
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
@@ -99,6 +101,15 @@ const limits =
     .join(',');
 
 const users = phones(USERS);
+/** Numbers that are not test numbers: their sends go through the SMS defence and to the gateway below. */
+const sendPhones = phones(USERS).filter((phone) => !users.includes(phone));
+/** An SMS gateway (SMS_PROVIDER=http) that answers at once, so the otp-send loop measures the service. */
+const gateway = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+});
+await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+gateway.unref();
 const schema = DATABASE_URL ? await createSchema(DATABASE_URL) : undefined;
 const server = await startServer({
   ...(DATABASE_URL && schema ? { DATABASE_URL: schema.url } : {}),
@@ -108,6 +119,10 @@ const server = await startServer({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the benchmark's receiver is on 127.0.0.1 (D33)
   WEB_CONCURRENCY: String(WORKERS),
   TEST_PHONE_NUMBERS: users.map((p) => `${p}=000000`).join(','),
+  SMS_PROVIDER: 'http',
+  SMS_HTTP_URL: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/send`,
+  // Nobody enters the otp-send loop's codes: the breaker's check runs, but it must not open.
+  SMS_BREAKER: 'min_sends=1000000000',
 });
 const http = client(server.port, CHAINS);
 
@@ -291,6 +306,25 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
       connections: CHAINS,
       ceiling: rs256Yardstick,
       perRequest: 1,
+    },
+    {
+      key: 'otp-send',
+      name: 'otp send (numbers that are not test numbers, a gateway that answers at once)',
+      loop: async () => ({
+        mode: 'list',
+        path: '/auth/otp/send',
+        inputs: sendPhones.map((phone) => JSON.stringify({ phone, purpose: 'signup' })),
+      }),
+      step: async (lane) =>
+        (
+          await http.post('/auth/otp/send', {
+            phone: sendPhones[lane % sendPhones.length],
+            purpose: 'signup',
+          })
+        ).status === 200,
+      connections: 16,
+      ceiling: rs256Yardstick,
+      perRequest: 0, // no signature: its ratio is 0; the CPU per send is what counts
     },
   ];
   for (const s of scenarios) {
