@@ -94,7 +94,7 @@ export class OtpService {
     const fixed = this.d.testPhoneNumbers.get(phone);
     if (!fixed) await this.d.defence.spend(phone);
     const code = fixed ?? this.d.random.digits(6);
-    const id = await this.store(phone, purpose, code);
+    const { id, createdAt } = await this.store(phone, purpose, code, country);
     if (fixed) return answer;
     try {
       await this.deliver(
@@ -102,29 +102,37 @@ export class OtpService {
         `Your verification code is ${code}. It expires in 5 minutes. Never share it.`,
       );
     } catch (err) {
-      // D37: a failed send leaves no usable code behind.
-      await withdrawOtp(this.d.db, id, this.d.clock.now());
+      // D37: a failed send leaves no usable code behind, and no code counted as sent.
+      await this.d.db.transaction(async (tx) => {
+        await withdrawOtp(tx, id, this.d.clock.now());
+        if (country) await smsTrafficRepo.uncountSent(tx, country, createdAt);
+      });
       throw err;
     }
-    if (country) await this.d.defence.sent(country);
+    if (country) this.d.defence.sent(country);
     return answer;
   }
 
-  /** D6: the phone's code for this purpose, replacing the one before; answers its id. */
-  private async store(phone: string, purpose: OtpPurpose, code: string): Promise<string> {
+  /**
+   * D6: the phone's code for this purpose, replacing the one before; with a country, the code is counted as
+   * sent there in the same statement. Answers its id and when it was made.
+   */
+  private async store(phone: string, purpose: OtpPurpose, code: string, sentTo?: string) {
     const now = this.d.clock.now();
     const id = this.d.random.uuid();
-    await this.d.db.transaction((tx) =>
-      storeOtp(tx, {
+    await storeOtp(
+      this.d.db,
+      {
         id,
         phone,
         purpose,
         codeHash: this.hashCode(phone, purpose, code),
         createdAt: now,
         expiresAt: addSeconds(now, OTP_TTL_SECONDS),
-      }),
+      },
+      sentTo ? smsTrafficRepo.countSent(sentTo, now) : undefined,
     );
-    return id;
+    return { id, createdAt: now };
   }
 
   private async deliver(phone: string, message: string) {

@@ -84,10 +84,7 @@ export class SmsBreaker {
   /** Whether the country's breaker is open now. */
   async isOpen(country: string): Promise<boolean> {
     const since = addSeconds(this.d.clock.now(), -this.d.settings.windowSeconds);
-    const [totals, override] = await Promise.all([
-      smsTrafficRepo.totalsSince(this.d.db, country, since),
-      smsTrafficRepo.overrideOf(this.d.db, country),
-    ]);
+    const { override, ...totals } = await smsTrafficRepo.windowOf(this.d.db, country, since);
     const open = override ? override === 'open' : opens(totals, this.d.settings);
     if ((this.#seenOpen.get(country) ?? false) !== open) {
       this.#seenOpen.set(country, open);
@@ -145,10 +142,5 @@ export class SmsBreaker {
   /** A send to the country was refused, for this reason. */
   refused(country: string, reason: SendRefusal): Promise<unknown> {
     return smsTrafficRepo.countRefused(this.d.db, country, reason, this.d.clock.now());
-  }
-
-  /** A code went to the country. */
-  recordSent(country: string): Promise<unknown> {
-    return smsTrafficRepo.countSent(this.d.db, country, this.d.clock.now());
   }
 }

@@ -199,6 +199,10 @@ describe('operators see the traffic per country, and override a breaker', () => 
         body: { phone, code: t.sms.lastCode(phone), purpose: 'signup' },
       });
       await send(t, usPhone());
+      // A code the gateway would not take is not counted as sent.
+      t.sms.status = 500;
+      assert.equal((await send(t, usPhone())).status, 500);
+      t.sms.status = 202;
       const seen = await t.request('GET', '/admin/v1/sms/countries', admin);
       assert.equal(seen.status, 200);
       const none = {

@@ -241,16 +241,14 @@ describe('rate-counters.ts', () => {
 describe('otp-codes.ts', () => {
   const newCode = async (phoneNumber: string, codeHash = 'right') => {
     const id = randomUUID();
-    await database.db.transaction((tx) =>
-      storeOtp(tx, {
-        id,
-        phone: phoneNumber,
-        purpose: 'signup',
-        codeHash,
-        createdAt: T0,
-        expiresAt: later(300),
-      }),
-    );
+    await storeOtp(database.db, {
+      id,
+      phone: phoneNumber,
+      purpose: 'signup',
+      codeHash,
+      createdAt: T0,
+      expiresAt: later(300),
+    });
     return id;
   };
   const submit = (otpId: string, hash: string, now = T0) =>

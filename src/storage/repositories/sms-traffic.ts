@@ -49,14 +49,6 @@ export const smsTrafficRepo = {
       sql`SELECT country, state FROM sms_breaker_overrides`,
     ),
 
-  overrideOf: async (q: Queryable, country: string) =>
-    (
-      await first<{ state: BreakerOverride }>(
-        q,
-        sql`SELECT state FROM sms_breaker_overrides WHERE country = ${country}`,
-      )
-    )?.state,
-
   /** An operator's override, or none (`auto`). */
   setOverride: (q: Queryable, country: string, state: BreakerOverride | 'auto', at: Date) =>
     state === 'auto'
@@ -67,12 +59,17 @@ export const smsTrafficRepo = {
             ON CONFLICT (country) DO UPDATE SET state = EXCLUDED.state, set_at = EXCLUDED.set_at`,
         ),
 
-  /** One code sent to the country at `at`. */
-  countSent: (q: Queryable, country: string, at: Date) =>
+  /** The statement that counts one code sent to the country at `at` (done with the code's own). */
+  countSent: (country: string, at: Date) =>
+    sql`INSERT INTO sms_country_minutes (country, minute, sent) VALUES (${country}, ${minuteOf(at)}, 1)
+      ON CONFLICT (country, minute) DO UPDATE SET sent = sms_country_minutes.sent + 1`,
+
+  /** Takes back the count of a code sent at `sentAt` that could not be delivered after all. */
+  uncountSent: (q: Queryable, country: string, sentAt: Date) =>
     all(
       q,
-      sql`INSERT INTO sms_country_minutes (country, minute, sent) VALUES (${country}, ${minuteOf(at)}, 1)
-        ON CONFLICT (country, minute) DO UPDATE SET sent = sms_country_minutes.sent + 1`,
+      sql`UPDATE sms_country_minutes SET sent = greatest(sent - 1, 0)
+        WHERE country = ${country} AND minute = ${minuteOf(sentAt)}`,
     ),
 
   /** One code of the country verified at `at`. */
@@ -93,11 +90,16 @@ export const smsTrafficRepo = {
     );
   },
 
-  /** Codes sent to and verified in the country from `since` on. */
-  totalsSince: async (q: Queryable, country: string, since: Date): Promise<CountryTotals> =>
-    (await first<CountryTotals>(
+  /** Codes sent to and verified in the country from `since` on, and an operator's override of its breaker. */
+  windowOf: async (
+    q: Queryable,
+    country: string,
+    since: Date,
+  ): Promise<CountryTotals & { override: BreakerOverride | null }> =>
+    (await first<CountryTotals & { override: BreakerOverride | null }>(
       q,
-      sql`SELECT coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified
+      sql`SELECT coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified,
+          (SELECT state FROM sms_breaker_overrides WHERE country = ${country}) AS override
         FROM sms_country_minutes WHERE country = ${country} AND minute >= ${minuteOf(since)}`,
-    )) ?? { sent: 0, verified: 0 },
+    )) ?? { sent: 0, verified: 0, override: null },
 };

@@ -3,7 +3,7 @@
 //
 // Rules it enforces:
 // - A phone has at most one live code per purpose: storing a new one ends the one before (in the same
-//   transaction), so only the latest code sent works.
+//   statement), so only the latest code sent works.
 // - A code whose text message could not be sent is withdrawn at once: no usable code is left behind.
 // - A code is used once: the submission that matches sets consumed_at, and of parallel correct
 //   submissions exactly one does so; the others find the code used.
@@ -15,7 +15,7 @@
 // - Decoy codes (stored where no code was sent, so that enumeration protection answers alike) are
 //   ordinary rows whose hash no code matches: they count and burn the same way.
 import type { Queryable } from '../db.ts';
-import { all, first, sql } from '../sql.ts';
+import { all, first, type Sql, sql } from '../sql.ts';
 
 /** A code as stored: its keyed hash, never the code. */
 export interface NewOtp {
@@ -27,16 +27,19 @@ export interface NewOtp {
   expiresAt: Date;
 }
 
-/** Stores the phone's new code for the purpose and ends the one before; inside the caller's transaction. */
-export async function storeOtp(tx: Queryable, o: NewOtp): Promise<void> {
+/**
+ * Stores the phone's new code for the purpose and ends the one before, in one statement. `alongside`, a
+ * data-modifying statement of the caller's that belongs with the code (the count of a code sent), is done in
+ * that same statement.
+ */
+export async function storeOtp(q: Queryable, o: NewOtp, alongside?: Sql): Promise<void> {
   await all(
-    tx,
-    sql`UPDATE otps SET consumed_at = ${o.createdAt}
-      WHERE phone = ${o.phone} AND purpose = ${o.purpose} AND consumed_at IS NULL`,
-  );
-  await all(
-    tx,
-    sql`INSERT INTO otps (id, phone, purpose, code_hash, created_at, expires_at)
+    q,
+    sql`WITH ended AS (
+        UPDATE otps SET consumed_at = ${o.createdAt}
+        WHERE phone = ${o.phone} AND purpose = ${o.purpose} AND consumed_at IS NULL
+      )${alongside ? sql`, alongside AS (${alongside})` : sql``}
+      INSERT INTO otps (id, phone, purpose, code_hash, created_at, expires_at)
       VALUES (${o.id}, ${o.phone}, ${o.purpose}, ${o.codeHash}, ${o.createdAt}, ${o.expiresAt})`,
   );
 }
