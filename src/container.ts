@@ -12,7 +12,6 @@ import { AdminActionLog } from './domain/admin-actions.ts';
 import type { AdminUserService } from './domain/admin-users.ts';
 import type { ApiUserService } from './domain/api-users.ts';
 import type { AvatarService } from './domain/avatars.ts';
-import type { ChallengeService } from './domain/challenges.ts';
 import type { ClientService } from './domain/clients.ts';
 import type { ConnectedApps } from './domain/connected-apps.ts';
 import type { ConsoleSessionService } from './domain/console-sessions.ts';
@@ -23,6 +22,7 @@ import type { KycService } from './domain/kyc/kyc.ts';
 import type { AuthorizationService } from './domain/oauth/authorization.ts';
 import type { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
 import type { OtpService } from './domain/otp.ts';
+import type { PersonCheck } from './domain/person-check.ts';
 import type { PhoneChangeService } from './domain/phone-change.ts';
 import type { ProfileService } from './domain/profiles.ts';
 import { PurposeKeys } from './domain/purpose-keys.ts';
@@ -58,8 +58,8 @@ export interface Container {
   keys: KeyRing;
   rateLimiter: RateLimiter;
   otp: OtpService;
-  /** the SMS defence's proof-of-work challenges */
-  challenges: ChallengeService;
+  /** the SMS defence's proof of a person: proof-of-work challenges, or a hosted CAPTCHA */
+  challenges: PersonCheck;
   /** the SMS defence's country breaker, as operators see and override it */
   smsBreaker: SmsBreaker;
   sessions: SessionService;

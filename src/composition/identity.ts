@@ -7,9 +7,11 @@ import { AccountDeletionService } from '../domain/account-deletion.ts';
 import { AccountService } from '../domain/accounts.ts';
 import { ApiUserService } from '../domain/api-users.ts';
 import { AvatarService } from '../domain/avatars.ts';
+import { CaptchaCheck } from '../domain/captcha-check.ts';
 import { ChallengeService } from '../domain/challenges.ts';
 import type { Events } from '../domain/events.ts';
 import { OtpService } from '../domain/otp.ts';
+import type { PersonCheck } from '../domain/person-check.ts';
 import { PhoneChangeService } from '../domain/phone-change.ts';
 import { PinHasher } from '../domain/pin-hasher.ts';
 import { ProfileService } from '../domain/profiles.ts';
@@ -20,6 +22,7 @@ import { SendDefence } from '../domain/send-defence.ts';
 import { SessionService } from '../domain/sessions.ts';
 import { SmsBreaker } from '../domain/sms-breaker.ts';
 import type { Metrics } from '../metrics.ts';
+import { SiteverifyCaptcha } from '../providers/captcha/siteverify.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { SmsProvider } from '../providers/sms/sms-provider.ts';
@@ -46,12 +49,21 @@ export interface Foundation {
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
 export function identityServices(f: Foundation) {
   const { config, db, clock, random, events, tokens, sms, logger } = f;
-  const challenges = new ChallengeService({
-    db,
-    clock,
-    hmacKey: f.keysFor('sms-challenges').current.toString('hex'),
-    maxNumber: config.challengeMaxNumber,
-  });
+  const { captcha } = config;
+  const challenges: PersonCheck = captcha
+    ? new CaptchaCheck({
+        db,
+        clock,
+        verifier: new SiteverifyCaptcha(captcha),
+        provider: captcha.provider,
+        siteKey: captcha.siteKey,
+      })
+    : new ChallengeService({
+        db,
+        clock,
+        hmacKey: f.keysFor('sms-challenges').current.toString('hex'),
+        maxNumber: config.challengeMaxNumber,
+      });
   const { metrics } = f;
   const breaker = new SmsBreaker({
     db,

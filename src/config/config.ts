@@ -5,9 +5,10 @@ import type { ChallengeMode } from '../domain/send-defence.ts';
 import type { BreakerSettings } from '../domain/sms-breaker.ts';
 import type { DestinationPolicy } from '../domain/sms-destinations.ts';
 import type { LogFormat } from '../logger.ts';
+import type { CaptchaSettings } from '../providers/captcha/siteverify.ts';
 import { type Env, EnvReader } from './env-reader.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
-import { breakerSettings, smsDestinations } from './sms-settings.ts';
+import { breakerSettings, captchaSettings, smsDestinations } from './sms-settings.ts';
 
 export { readDotEnv } from './env-reader.ts';
 
@@ -43,6 +44,8 @@ export interface Config {
   challengeMode: ChallengeMode;
   /** CHALLENGE_MAX_NUMBER: a challenge's difficulty */
   challengeMaxNumber: number;
+  /** CAPTCHA_PROVIDER and its keys: a hosted CAPTCHA in the challenge's place */
+  captcha: CaptchaSettings | undefined;
   /** SMS_DAILY_LIMIT: text messages a UTC day across all countries; undefined, no limit */
   smsDailyLimit: number | undefined;
   kycProvider: 'manual' | 'sandbox';
@@ -120,6 +123,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       10_000_000,
       'a whole number from 1000 to 10000000',
     ),
+    captcha: captchaSettings(r),
     kycProvider,
     kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0),
     // P101: at least a day; a trail kept for no time is no trail.

@@ -1,4 +1,4 @@
-// The SMS defence's settings: where codes may go, and the country breaker.
+// The SMS defence's settings: where codes may go, the country breaker, and a hosted CAPTCHA.
 import { COUNTRY_CODES } from '../domain/kyc/countries.ts';
 import { type BreakerSettings, DEFAULT_BREAKER } from '../domain/sms-breaker.ts';
 import {
@@ -6,6 +6,11 @@ import {
   type DestinationPolicy,
   NUMBER_TYPES,
 } from '../domain/sms-destinations.ts';
+import {
+  CAPTCHA_VENDORS,
+  type CaptchaSettings,
+  type CaptchaVendor,
+} from '../providers/captcha/siteverify.ts';
 import type { EnvReader } from './env-reader.ts';
 
 /** Where codes may go: countries allowed and blocked (ISO 3166-1 alpha-2), number types refused. */
@@ -49,4 +54,16 @@ export function breakerSettings(r: EnvReader): BreakerSettings {
     else settings[key] = n;
   }
   return settings;
+}
+
+/** CAPTCHA_PROVIDER with CAPTCHA_SECRET and CAPTCHA_SITE_KEY (and CAPTCHA_VERIFY_URL); unset, no CAPTCHA. */
+export function captchaSettings(r: EnvReader): CaptchaSettings | undefined {
+  if (!r.str('CAPTCHA_PROVIDER')) return undefined;
+  const provider = r.oneOf<CaptchaVendor>('CAPTCHA_PROVIDER', ['turnstile', 'hcaptcha'], 'turnstile');
+  const secret = r.str('CAPTCHA_SECRET');
+  const siteKey = r.str('CAPTCHA_SITE_KEY');
+  if (!secret) r.problems.push("CAPTCHA_SECRET is required with CAPTCHA_PROVIDER (the widget's secret key)");
+  if (!siteKey) r.problems.push("CAPTCHA_SITE_KEY is required with CAPTCHA_PROVIDER (the widget's site key)");
+  const verifyUrl = r.url('CAPTCHA_VERIFY_URL', CAPTCHA_VENDORS[provider].verifyUrl);
+  return { provider, secret: secret ?? '', siteKey: siteKey ?? '', verifyUrl };
 }

@@ -12,6 +12,7 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { useChallenge } from '../storage/rules/challenge-uses.ts';
 import { DomainError } from './errors.ts';
+import type { PersonCheck, SendProof } from './person-check.ts';
 
 export const CHALLENGE_TTL_SECONDS = 600;
 
@@ -39,7 +40,7 @@ function decode(solution: string): Solution | undefined {
   }
 }
 
-export class ChallengeService {
+export class ChallengeService implements PersonCheck {
   constructor(private readonly d: ChallengeDeps) {}
 
   /** A fresh signed challenge. */
@@ -60,7 +61,7 @@ export class ChallengeService {
   }
 
   /** Uses a solution up, or throws CHALLENGE_REQUIRED. */
-  async redeem(solution: string | undefined): Promise<void> {
+  async redeem({ challengeSolution: solution }: SendProof): Promise<void> {
     const decoded = solution && solution.length <= 4096 ? decode(solution) : undefined;
     if (!solution || !decoded) throw await this.required();
     const valid = await verifySolution(solution, this.d.hmacKey, false).catch(() => false);

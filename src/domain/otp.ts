@@ -10,6 +10,7 @@ import { storeOtp, submitOtp, withdrawOtp } from '../storage/rules/otp-codes.ts'
 import { consumeTempToken } from '../storage/rules/temp-tokens.ts';
 import { hmac, sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
+import type { SendProof } from './person-check.ts';
 import { maskPhone } from './phone.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
 import type { SendDefence } from './send-defence.ts';
@@ -68,10 +69,10 @@ export class OtpService {
   async sendCode(
     phone: string,
     purpose: OtpPurpose,
-    challengeSolution?: string,
+    proof: SendProof = {},
   ): Promise<{ expires_in: number; message: string }> {
     const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
-    if (!this.d.testPhoneNumbers.has(phone)) await this.d.defence.admit(phone, challengeSolution);
+    if (!this.d.testPhoneNumbers.has(phone)) await this.d.defence.admit(phone, proof);
     const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
 

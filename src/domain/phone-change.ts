@@ -9,6 +9,7 @@ import type { AccountService } from './accounts.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { type Events, payloads } from './events.ts';
 import type { OtpService } from './otp.ts';
+import type { SendProof } from './person-check.ts';
 import { maskPhone, parsePhone } from './phone.ts';
 import type { ProfileService } from './profiles.ts';
 
@@ -43,13 +44,13 @@ export class PhoneChangeService {
     userId: string,
     phoneInput: string,
     e164?: string,
-    challengeSolution?: string,
+    proof: SendProof = {},
   ): Promise<{ expires_in: number; message: string }> {
     const phone = e164 ?? parsePhone(phoneInput).e164;
     const user = await this.d.profiles.get(userId);
     if (phone === user.phone)
       throw fieldError('INVALID_REQUEST', 'phone', 'this is already the phone number of the account');
-    return this.d.otp.sendCode(phone, 'phone_change', challengeSolution);
+    return this.d.otp.sendCode(phone, 'phone_change', proof);
   }
 
   /**

@@ -17,7 +17,7 @@
 
 import type { Logger } from 'pino';
 import { REFUSALS, type SendRefusal } from '../storage/repositories/sms-traffic.ts';
-import type { ChallengeService } from './challenges.ts';
+import type { PersonCheck, SendProof } from './person-check.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { SmsBreaker } from './sms-breaker.ts';
 import {
@@ -32,7 +32,8 @@ export type ChallengeMode = 'off' | 'breaker' | 'always';
 
 export interface SendDefenceDeps {
   breaker: SmsBreaker;
-  challenges: ChallengeService;
+  /** the proof of a person a send may need: the proof-of-work challenge, or a hosted CAPTCHA */
+  challenges: PersonCheck;
   rateLimiter: RateLimiter;
   challengeMode: ChallengeMode;
   /** where codes may go */
@@ -52,9 +53,9 @@ export class SendDefence {
 
   /**
    * Throws INVALID_PHONE, CHALLENGE_REQUIRED or RATE_LIMITED when a code may not go to this E.164 number;
-   * uses up the solution given.
+   * uses up the proof given.
    */
-  async admit(phone: string, challengeSolution: string | undefined): Promise<void> {
+  async admit(phone: string, proof: SendProof): Promise<void> {
     const country = countryOf(phone);
     /** Counts the refusal for the operators, then throws it. */
     const refused = async (reason: SendRefusal, err: unknown): Promise<never> => {
@@ -70,7 +71,7 @@ export class SendDefence {
     if (block.exceeded) await refused('prefix', block.exceeded);
     const open = country ? await this.d.breaker.isOpen(country) : false;
     if (this.d.challengeMode === 'always' || (this.d.challengeMode === 'breaker' && open))
-      await this.d.challenges.redeem(challengeSolution).catch((err: unknown) => refused('challenge', err));
+      await this.d.challenges.redeem(proof).catch((err: unknown) => refused('challenge', err));
     if (!open || !country) return;
     const { exceeded } = await this.d.rateLimiter.hit([['otp_send_country_open', country]]);
     if (exceeded) {

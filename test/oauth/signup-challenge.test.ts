@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createTestApp, type TestApp, uniquePhone } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { CaptchaVerifier } from '../helpers/captcha-verifier.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { ADMIN_TOKEN, authorizationParams, authorizeUrl, pkce, registerClient } from '../helpers/oauth.ts';
 
@@ -69,5 +70,76 @@ describe('the hosted sign-up page solves the SMS defence’s challenge', () => {
     assert.equal(script.status, 200);
     assert.match(script.headers.get('content-type') ?? '', /javascript/);
     assert.match(await script.text(), /crypto\.subtle\.digest\('SHA-256'/);
+  });
+});
+
+describe('the hosted sign-up page shows the operator’s hosted CAPTCHA instead', () => {
+  const vendor = new CaptchaVerifier('turnstile', 'widget-secret-0123456789', 'widget-site-key');
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  before(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await createTestApp({
+      env: {
+        ADMIN_TOKEN,
+        BASE_URL: base,
+        CHALLENGE_MODE: 'always',
+        CAPTCHA_PROVIDER: 'turnstile',
+        CAPTCHA_SECRET: vendor.secret,
+        CAPTCHA_SITE_KEY: vendor.siteKey,
+        CAPTCHA_VERIFY_URL: await vendor.start(),
+      },
+    });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+    await vendor.close();
+  });
+
+  test('in Chromium: the page’s policy lets the vendor’s widget run; its token goes with the form', async () => {
+    const client = await registerClient(t);
+    const params = authorizationParams(client.client_id, pkce().challenge, { prompt: 'create' });
+    const page = await browser.newPage();
+    const blocked: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') blocked.push(m.text());
+    });
+    // The vendor's script, served here as the widget would behave: it puts its token in the form.
+    const token = vendor.pass();
+    await page.route('https://challenges.cloudflare.com/turnstile/v0/api.js', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `for (const w of document.querySelectorAll('.cf-turnstile')) {
+          if (w.dataset.sitekey !== ${JSON.stringify(vendor.siteKey)}) continue;
+          const input = document.createElement('input');
+          input.type = 'hidden'; input.name = 'cf-turnstile-response'; input.value = ${JSON.stringify(token)};
+          w.append(input);
+        }`,
+      }),
+    );
+    try {
+      await page.goto(`${base}${authorizeUrl(params)}`);
+      const phone = uniquePhone();
+      await page.getByLabel('Phone number').fill(phone);
+      const answer = page.waitForResponse((r) => r.url().endsWith('/authorize/signup/send'));
+      await page.getByRole('button', { name: 'Continue' }).click();
+      const policy = (await answer).headers()['content-security-policy'];
+      assert.match(policy, /script-src https:\/\/challenges\.cloudflare\.com;/);
+      assert.match(policy, /frame-src https:\/\/challenges\.cloudflare\.com;/);
+      assert.doesNotMatch(policy, /script-src[^;]*'self'/, 'no other script is allowed: ' + policy);
+      await page.locator('input[name="cf-turnstile-response"]').waitFor({ state: 'attached' });
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Code').waitFor();
+      assert.match(t.sms.lastCode(phone), /^\d{6}$/, 'the code was sent once the CAPTCHA was passed');
+      assert.equal(vendor.calls.at(-1)?.form.response, token);
+      assert.deepEqual(blocked, [], 'the policy let the widget run');
+    } finally {
+      await page.close();
+    }
   });
 });

@@ -1,14 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Container } from '../../container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
+import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../providers/captcha/siteverify.ts';
 import { pageForm } from '../described.ts';
 import {
   errorPage,
   type FormContext,
   signInPage,
   signUpAccountPage,
+  signUpCaptchaPage,
   signUpChallengePage,
   signUpCodePage,
   signUpPhonePage,
@@ -44,37 +46,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
   challengeScriptRoute(app);
   linkedPage('/authorize/signin', signInPage); // P110: back from the sign-up page
 
-  const sendForm = { schema: { hide: true, body: pageForm('phone', 'challenge_solution') } };
-  app.post('/authorize/signup/send', sendForm, async (request, reply) => {
-    const { st, ctx } = await formState(request, request.body);
-    const { phone } = request.body;
-    try {
-      const e164 = parsePhone(phone).e164;
-      await limit(request, [
-        ['otp_send_address', request.ip],
-        ['otp_send_phone', e164],
-      ]);
-      await c.otp.sendCode(e164, 'signup', request.body.challenge_solution);
-      return html(
-        reply,
-        200,
-        signUpCodePage({ ...ctx, state: sealed({ ...st, phone: e164 }) }, maskPhone(e164)),
-        st.req.redirectUri,
-      );
-    } catch (err) {
-      // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends again.
-      if (err instanceof DomainError && err.code === 'CHALLENGE_REQUIRED' && phone)
-        return sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object), {
-          scripts: true,
-        });
-      return retry(
-        reply,
-        err,
-        (error) => signUpPhonePage({ ...ctx, error }, String(phone ?? '')),
-        st.req.redirectUri,
-      );
-    }
-  });
+  sendRoute(fastify, c, flow);
 
   const verifyForm = { schema: { hide: true, body: pageForm('code') } };
   app.post('/authorize/signup/verify', verifyForm, async (request, reply) => {
@@ -119,6 +91,61 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
   });
 }
 
+/** Step one: the phone number, and the proof of a person when the SMS defence asks for one. */
+function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { html, limit, formState, sealed, retry } = flow;
+  // The proof of a person comes as the page's script's answer, or as the hosted CAPTCHA widget's own field.
+  const sendForm = {
+    schema: {
+      hide: true,
+      body: pageForm('phone', 'challenge_solution', 'cf-turnstile-response', 'h-captcha-response'),
+    },
+  };
+  app.post('/authorize/signup/send', sendForm, async (request, reply) => {
+    const { st, ctx } = await formState(request, request.body);
+    const { phone } = request.body;
+    try {
+      const e164 = parsePhone(phone).e164;
+      await limit(request, [
+        ['otp_send_address', request.ip],
+        ['otp_send_phone', e164],
+      ]);
+      const {
+        challenge_solution,
+        'cf-turnstile-response': turnstile,
+        'h-captcha-response': hcaptcha,
+      } = request.body;
+      await c.otp.sendCode(e164, 'signup', {
+        challengeSolution: challenge_solution,
+        captchaToken: turnstile ?? hcaptcha,
+        address: request.ip,
+      });
+      return html(
+        reply,
+        200,
+        signUpCodePage({ ...ctx, state: sealed({ ...st, phone: e164 }) }, maskPhone(e164)),
+        st.req.redirectUri,
+      );
+    } catch (err) {
+      // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends
+      // again, or the person completes the operator's hosted CAPTCHA.
+      if (err instanceof DomainError && err.code === 'CHALLENGE_REQUIRED' && phone)
+        return c.config.captcha
+          ? captchaPage(reply, ctx, phone, c.config.captcha)
+          : sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object), {
+              scripts: true,
+            });
+      return retry(
+        reply,
+        err,
+        (error) => signUpPhonePage({ ...ctx, error }, String(phone ?? '')),
+        st.req.redirectUri,
+      );
+    }
+  });
+}
+
 /** The script the sign-up page's challenge runs, from this origin (the page's policy allows no other). */
 function challengeScriptRoute(app: FastifyInstance) {
   app.get('/authorize/assets/challenge.js', { schema: { hide: true } }, async (_request, reply) =>
@@ -127,4 +154,11 @@ function challengeScriptRoute(app: FastifyInstance) {
       .header('Cache-Control', 'public, max-age=3600')
       .send(CHALLENGE_SCRIPT),
   );
+}
+
+/** The sign-up page with the operator's hosted CAPTCHA; its policy allows the vendor's widget, nothing more. */
+function captchaPage(reply: FastifyReply, ctx: FormContext, phone: string, captcha: CaptchaSettings) {
+  const vendor = CAPTCHA_VENDORS[captcha.provider];
+  const widget = { widgetClass: vendor.widgetClass, siteKey: captcha.siteKey, script: vendor.script };
+  return sendPage(reply, 200, signUpCaptchaPage(ctx, phone, widget), { widget: vendor.policy });
 }

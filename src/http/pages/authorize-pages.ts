@@ -60,6 +60,20 @@ export const signUpChallengePage = (c: FormContext, phone: string, challenge: ob
 <script src="/authorize/assets/challenge.js" defer></script>`,
   );
 
+/** The operator's hosted CAPTCHA (Turnstile or hCaptcha), in the challenge's place: its widget, then Continue. */
+export const signUpCaptchaPage = (
+  c: FormContext,
+  phone: string,
+  widget: { widgetClass: string; siteKey: string; script: string },
+) =>
+  page(
+    'Create account',
+    `${intro(c)}<p>Show that you are a person, then continue, and we will text a code to ${esc(phone)}.</p>
+<noscript><p class="error">This check needs JavaScript. Turn it on and try again, or sign up in the app.</p></noscript>
+<form method="post" action="/authorize/signup/send">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}<div class="${esc(widget.widgetClass)}" data-sitekey="${esc(widget.siteKey)}"></div><button type="submit">Continue</button></form>
+<script src="${esc(widget.script)}" async defer></script>`,
+  );
+
 export const signUpCodePage = (c: FormContext, maskedPhone: string) =>
   page(
     'Enter the code',

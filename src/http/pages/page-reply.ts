@@ -1,10 +1,14 @@
 import type { FastifyReply } from 'fastify';
+import type { WidgetPolicy } from '../../providers/captcha/siteverify.ts';
+
+const sources = (origins: string[] | undefined) => (origins?.length ? ` ${origins.join(' ')}` : '');
 
 /**
  * D38: every hosted page goes out with no framing, no referrer, no caching, no scripts, and forms that post
  * only to the page itself (and to `formTarget`, the client being returned to, when there is one). Images
  * only where a page shows some (the console's KYC photos), and only from this origin; scripts only on the page
- * that solves a challenge, and only its own file from this origin.
+ * that solves a challenge, and only its own file from this origin; and, on the page that shows an operator's
+ * hosted CAPTCHA, exactly the origins its vendor documents for the widget.
  */
 export function sendPage(
   reply: FastifyReply,
@@ -14,8 +18,12 @@ export function sendPage(
     formTarget,
     images = false,
     scripts = false,
-  }: { formTarget?: string; images?: boolean; scripts?: boolean } = {},
+    widget,
+  }: { formTarget?: string; images?: boolean; scripts?: boolean; widget?: WidgetPolicy } = {},
 ) {
+  const script = scripts ? " script-src 'self';" : widget ? ` script-src${sources(widget.script)};` : '';
+  const frame = widget ? ` frame-src${sources(widget.frame)};` : '';
+  const connect = widget?.connect.length ? ` connect-src${sources(widget.connect)};` : '';
   return reply
     .status(status)
     .header('Content-Type', 'text/html; charset=utf-8')
@@ -25,7 +33,7 @@ export function sendPage(
     .header('X-Content-Type-Options', 'nosniff')
     .header(
       'Content-Security-Policy',
-      `default-src 'none'; style-src 'unsafe-inline';${images ? " img-src 'self';" : ''}${scripts ? " script-src 'self';" : ''} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src 'unsafe-inline'${sources(widget?.style)};${images ? " img-src 'self';" : ''}${script}${frame}${connect} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
     )
     .send(body);
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
+import type { SendProof } from '../../domain/person-check.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import { ok } from './envelope.ts';
 import { ChallengeSchema, CodeSent, restAnswer } from './responses.ts';
@@ -47,10 +48,21 @@ export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, st
 const purpose = Type.Enum(['signup', 'pin_reset'], { description: 'signup or pin_reset' });
 const phone = text('E.164 phone number, e.g. +14155550100');
 
-/** The answer to a proof-of-work challenge, when a send asks for one (CHALLENGE_REQUIRED). */
-export const challengeSolution = Type.Optional(
-  text('ALTCHA payload: base64 of {algorithm, challenge, number, salt, signature}', { maxLength: 4096 }),
-);
+/** A send's proof of a person, when it asks for one (CHALLENGE_REQUIRED): the fields of its body. */
+export const proofFields = {
+  challenge_solution: Type.Optional(
+    text('ALTCHA payload: base64 of {algorithm, challenge, number, salt, signature}', { maxLength: 4096 }),
+  ),
+  captcha_token: Type.Optional(
+    text('the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA', { maxLength: 4096 }),
+  ),
+};
+
+/** The proof a send's body carries, with the address it came from. */
+export const proofOf = (
+  body: { challenge_solution?: string; captcha_token?: string },
+  address: string,
+): SendProof => ({ challengeSolution: body.challenge_solution, captchaToken: body.captcha_token, address });
 
 export function otpRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -59,8 +71,11 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
     {
       schema: {
         tags: ['REST'],
-        summary: 'A proof-of-work challenge (ALTCHA), for a send that asks for one',
-        response: restAnswer(ChallengeSchema, 'a signed challenge, valid 10 minutes'),
+        summary: 'A proof-of-work challenge (ALTCHA), or the CAPTCHA to show, for a send that asks for one',
+        response: restAnswer(
+          ChallengeSchema,
+          'a signed challenge, valid 10 minutes; or, where the service uses a hosted CAPTCHA, its widget',
+        ),
       },
     },
     async () => ok(await c.challenges.issue()),
@@ -72,7 +87,7 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
         tags: ['REST'],
         summary: 'Send a one-time code by SMS',
         body: Type.Object(
-          { phone, purpose, challenge_solution: challengeSolution },
+          { phone, purpose, ...proofFields },
           { examples: [{ phone: '+14155550123', purpose: 'signup' }] },
         ),
         response: restAnswer(CodeSent, 'a code was sent'),
@@ -80,8 +95,8 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
       config: { rateLimit: otpSendLimits },
     },
     async (request) => {
-      const { phone, purpose, challenge_solution } = request.body;
-      return ok(await c.otp.sendCode(e164Of(request, phone), purpose, challenge_solution));
+      const { phone, purpose } = request.body;
+      return ok(await c.otp.sendCode(e164Of(request, phone), purpose, proofOf(request.body, request.ip)));
     },
   );
 

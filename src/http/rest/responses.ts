@@ -143,11 +143,20 @@ export const CodeSent = Type.Object(
 
 export const Revoked = Type.Object({ revoked: Type.Literal(true) });
 
-/** ALTCHA's challenge (v1): solve it and send the payload back as `challenge_solution`. */
-export const ChallengeSchema = Type.Object({
-  algorithm: Type.String({ description: 'SHA-256' }),
-  challenge: Type.String(),
-  maxnumber: Type.Optional(Type.Integer()),
-  salt: Type.String(),
-  signature: Type.String(),
-});
+/**
+ * ALTCHA's challenge (v1): solve it and send the payload back as `challenge_solution`. Where the service uses
+ * a hosted CAPTCHA instead, the widget to show (its token goes back as `captcha_token`).
+ */
+export const ChallengeSchema = Type.Union([
+  Type.Object({
+    algorithm: Type.String({ description: 'SHA-256' }),
+    challenge: Type.String(),
+    maxnumber: Type.Optional(Type.Integer()),
+    salt: Type.String(),
+    signature: Type.String(),
+  }),
+  Type.Object({
+    provider: Type.Enum(['turnstile', 'hcaptcha']),
+    site_key: Type.String({ description: 'the public key the widget is drawn with' }),
+  }),
+]);

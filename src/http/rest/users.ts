@@ -5,7 +5,7 @@ import type { Container } from '../../container.ts';
 import { dateTime, nullable } from '../openapi-types.ts';
 import { restLimits } from '../plugins/rest-guards.ts';
 import { ok } from './envelope.ts';
-import { challengeSolution, otpSendLimits, phoneKey } from './otp.ts';
+import { otpSendLimits, phoneKey, proofFields, proofOf } from './otp.ts';
 import { publicProfile, restUser } from './presenters.ts';
 import { CodeSent, PublicProfile, RestUser, restAnswer } from './responses.ts';
 import { callerOf, nullableText, secured, text } from './schemas.ts';
@@ -84,7 +84,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
       schema: {
         ...secured,
         summary: 'Send a code to the new phone number of the account',
-        body: Type.Object({ phone: text('the new number, E.164'), challenge_solution: challengeSolution }),
+        body: Type.Object({ phone: text('the new number, E.164'), ...proofFields }),
         response: restAnswer(CodeSent, 'a code was sent to the new number'),
       },
       config: {
@@ -94,7 +94,14 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
       },
     },
     async (request) =>
-      ok(await c.phoneChange.start(callerOf(request).userId, request.body.phone, phoneKey(request))),
+      ok(
+        await c.phoneChange.start(
+          callerOf(request).userId,
+          request.body.phone,
+          phoneKey(request),
+          proofOf(request.body, request.ip),
+        ),
+      ),
   );
 
   app.post(
