@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { backgroundWork } from './composition/background.ts';
 import { identityServices } from './composition/identity.ts';
+import { messengerFor } from './composition/messaging.ts';
 import { clientAndOperatorServices } from './composition/operations.ts';
 import type { Config } from './config/config.ts';
 import { resolveSecrets, type Secrets } from './config/secrets.ts';
@@ -36,8 +37,6 @@ import { type Clock, systemClock } from './providers/clock.ts';
 import { cryptoRandom, type Random } from './providers/random.ts';
 import { logRedisOutages } from './providers/redis-outage-log.ts';
 import { RedisRateCounterStore } from './providers/redis-rate-counter-store.ts';
-import { smsProviderFor } from './providers/sms/index.ts';
-import type { SmsProvider } from './providers/sms/sms-provider.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { DbRateCounterStore } from './storage/db-rate-counter-store.ts';
 import { migrate } from './storage/migrate.ts';
@@ -103,7 +102,6 @@ export interface ContainerParts {
   redis?: Redis;
   clock?: Clock;
   random?: Random;
-  sms?: SmsProvider;
   /** how webhooks reach receivers (tests give one with its own resolver or timeout) */
   webhookSender?: WebhookSender;
   logger?: Logger;
@@ -158,10 +156,10 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     await keys.load();
     const events = new Events(clock, random);
     const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
-    const sms = parts.sms ?? smsProviderFor(config);
+    const messenger = messengerFor(config, clock, logger);
     const rateLimiter = rateLimiterOf(config, db, redis, clock);
     const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
-    const base = { config, secrets, logger, db, clock, random, events, tokens, sms, keysFor };
+    const base = { config, secrets, logger, db, clock, random, events, tokens, messenger, keysFor };
     const foundation = { ...base, rateLimiter, metrics };
     const identity = identityServices(foundation);
     const { sessions } = identity;

@@ -49,7 +49,7 @@ function banner(config: Config, port: number, warnings: string[]) {
         ? `  console:   http://localhost:${port}/console (sign in with ADMIN_TOKEN)`
         : '  console:   off (set ADMIN_TOKEN to turn on the admin API and the console)',
       `  storage:   ${storage}${config.redisUrl ? ' + Redis' : ''}`,
-      `  SMS:       ${config.smsProvider}${config.smsProvider === 'console' ? ' (codes are printed below as [sms:console] lines)' : ''}`,
+      `  Messages:  ${config.messaging.providers.map((p) => p.name).join(', ')}${config.messaging.providers.some((p) => p.type === 'console') ? ' (codes are printed below as [sms:console] lines)' : ''}`,
       ...[...configWarnings(config), ...warnings].map((w) => `  warning:   ${w}`),
       '',
     ].join('\n'),

@@ -10,6 +10,7 @@ import { AvatarService } from '../domain/avatars.ts';
 import { CaptchaCheck } from '../domain/captcha-check.ts';
 import { ChallengeService } from '../domain/challenges.ts';
 import type { Events } from '../domain/events.ts';
+import type { Messenger } from '../domain/messaging/messenger.ts';
 import { OtpService } from '../domain/otp.ts';
 import type { PersonCheck } from '../domain/person-check.ts';
 import { PhoneChangeService } from '../domain/phone-change.ts';
@@ -25,7 +26,6 @@ import type { Metrics } from '../metrics.ts';
 import { SiteverifyCaptcha } from '../providers/captcha/siteverify.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
-import type { SmsProvider } from '../providers/sms/sms-provider.ts';
 import type { Database } from '../storage/db.ts';
 import { SessionRotations } from '../storage/session-rotations.ts';
 
@@ -39,31 +39,33 @@ export interface Foundation {
   random: Random;
   events: Events;
   tokens: AccessTokens;
-  sms: SmsProvider;
+  messenger: Messenger;
   /** a purpose's keys, derived from KEY_ENCRYPTION_KEY (and its fallback while it changes) */
   keysFor: (purpose: string) => PurposeKeys;
   rateLimiter: RateLimiter;
   metrics: Metrics;
 }
 
+/** The SMS defence's proof of a person: the operator's hosted CAPTCHA, or the proof-of-work challenge. */
+function personCheck(f: Foundation): PersonCheck {
+  const { config, db, clock } = f;
+  const { captcha } = config;
+  if (captcha) {
+    const verifier = new SiteverifyCaptcha(captcha);
+    return new CaptchaCheck({ db, clock, verifier, provider: captcha.provider, siteKey: captcha.siteKey });
+  }
+  return new ChallengeService({
+    db,
+    clock,
+    hmacKey: f.keysFor('sms-challenges').current.toString('hex'),
+    maxNumber: config.challengeMaxNumber,
+  });
+}
+
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
 export function identityServices(f: Foundation) {
-  const { config, db, clock, random, events, tokens, sms, logger } = f;
-  const { captcha } = config;
-  const challenges: PersonCheck = captcha
-    ? new CaptchaCheck({
-        db,
-        clock,
-        verifier: new SiteverifyCaptcha(captcha),
-        provider: captcha.provider,
-        siteKey: captcha.siteKey,
-      })
-    : new ChallengeService({
-        db,
-        clock,
-        hmacKey: f.keysFor('sms-challenges').current.toString('hex'),
-        maxNumber: config.challengeMaxNumber,
-      });
+  const { config, db, clock, random, events, tokens, messenger, logger } = f;
+  const challenges = personCheck(f);
   const { metrics } = f;
   const breaker = new SmsBreaker({
     db,
@@ -86,7 +88,7 @@ export function identityServices(f: Foundation) {
     db,
     clock,
     random,
-    sms,
+    messenger,
     testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
     codeKeys: f.keysFor('otp-codes'),
     enumerationProtection: config.enumerationProtection,
@@ -119,7 +121,16 @@ export function identityServices(f: Foundation) {
   });
   const profiles = new ProfileService({ db, clock, events });
   const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
-  const phoneChange = new PhoneChangeService({ db, clock, events, otp, accounts, profiles, sms, logger });
+  const phoneChange = new PhoneChangeService({
+    db,
+    clock,
+    events,
+    otp,
+    accounts,
+    profiles,
+    messenger,
+    logger,
+  });
   const apiUsers = new ApiUserService({ db, clock, profiles, deletion });
   const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
   return {

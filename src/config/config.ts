@@ -7,6 +7,7 @@ import type { DestinationPolicy } from '../domain/sms-destinations.ts';
 import type { LogFormat } from '../logger.ts';
 import type { CaptchaSettings } from '../providers/captcha/siteverify.ts';
 import { type Env, EnvReader } from './env-reader.ts';
+import { type MessagingSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 import { breakerSettings, captchaSettings, smsDestinations } from './sms-settings.ts';
 
@@ -35,6 +36,12 @@ export interface Config {
   smsProvider: SmsProviderName;
   smsHttpUrl: string | undefined;
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
+  /** the providers, routes and fallbacks of MESSAGING_CONFIG, or SMS_PROVIDER as one provider for SMS */
+  messaging: MessagingSettings;
+  /** whether the messaging came from MESSAGING_CONFIG */
+  messagingConfigured: boolean;
+  /** SMS_APP_HASH: Android's SMS Retriever hash, put in each code's text */
+  smsAppHash: string | undefined;
   testPhoneNumbers: ReadonlyMap<string, string>;
   /** where codes may go: SMS_ALLOWED_COUNTRIES, SMS_BLOCKED_COUNTRIES, SMS_BLOCKED_NUMBER_TYPES */
   smsDestinations: DestinationPolicy;
@@ -85,7 +92,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     r.problems.push(`PORT must be 0-65535 (got "${portRaw}")`);
   const baseUrl = r.url('BASE_URL', `http://localhost:${port}`);
-  const sms = smsSettings(r);
+  const sms = smsSettings(r, env);
   const secrets = secretSettings(r);
   const kycProvider = r.oneOf<'manual' | 'sandbox'>('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
   const { limits: rateLimits, problems: rateLimitProblems } = parseRateLimits(r.str('RATE_LIMITS'));
@@ -142,21 +149,6 @@ export function loadConfig(env: Env): Readonly<Config> {
   r.problems.push(...productionProblems(config));
   if (r.problems.length) throw new ConfigError(r.problems);
   return Object.freeze(config);
-}
-
-/** D37: the SMS provider and what it needs. */
-function smsSettings(r: EnvReader): Pick<Config, 'smsProvider' | 'smsHttpUrl' | 'twilio'> {
-  const smsProvider = r.oneOf<SmsProviderName>('SMS_PROVIDER', ['console', 'http', 'twilio'], 'console');
-  const smsHttpUrl = r.str('SMS_HTTP_URL');
-  if (smsProvider === 'http' && !smsHttpUrl)
-    r.problems.push('SMS_HTTP_URL is required when SMS_PROVIDER=http');
-  if (smsProvider !== 'twilio') return { smsProvider, smsHttpUrl, twilio: undefined };
-  const required = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
-  for (const name of required)
-    if (!r.str(name)) r.problems.push(`${name} is required when SMS_PROVIDER=twilio`);
-  const [accountSid, authToken, from] = required.map((name) => r.str(name) ?? '');
-  const twilio = { accountSid, authToken, from, apiUrl: r.url('TWILIO_API_URL', 'https://api.twilio.com') };
-  return { smsProvider, smsHttpUrl, twilio };
 }
 
 /** D35: fixed codes for test numbers, `+14155550100=000000,...`. */
@@ -217,7 +209,9 @@ function productionProblems(c: Config): string[] {
     c.kycProvider === 'sandbox' ? 'KYC_PROVIDER=sandbox is not allowed when APP_ENV=production' : '',
     c.pinPepper ? '' : 'PIN_PEPPER is required when APP_ENV=production',
     c.keyEncryptionKey ? '' : 'KEY_ENCRYPTION_KEY is required when APP_ENV=production',
-    c.smsProvider === 'console' ? 'SMS_PROVIDER=console is not allowed when APP_ENV=production' : '',
+    c.messaging.providers.some((p) => p.type === 'console')
+      ? 'SMS_PROVIDER=console (or a console provider) is not allowed when APP_ENV=production'
+      : '',
     c.databaseUrl ? '' : 'DATABASE_URL is required when APP_ENV=production',
   ].filter(Boolean);
 }

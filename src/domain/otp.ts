@@ -1,6 +1,6 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
+import type { Channel } from '../providers/messaging/provider.ts';
 import type { Random } from '../providers/random.ts';
-import type { SmsProvider } from '../providers/sms/sms-provider.ts';
 import type { Database, Queryable } from '../storage/db.ts';
 import { otpsRepo } from '../storage/repositories/otps.ts';
 import { smsTrafficRepo } from '../storage/repositories/sms-traffic.ts';
@@ -10,6 +10,7 @@ import { storeOtp, submitOtp, withdrawOtp } from '../storage/rules/otp-codes.ts'
 import { consumeTempToken } from '../storage/rules/temp-tokens.ts';
 import { hmac, sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
+import { MessagingFailed, type Messenger } from './messaging/messenger.ts';
 import type { SendProof } from './person-check.ts';
 import { maskPhone } from './phone.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
@@ -46,7 +47,8 @@ export interface OtpDeps {
   db: Database;
   clock: Clock;
   random: Random;
-  sms: SmsProvider;
+  /** carries codes and notices by the configured routes */
+  messenger: Messenger;
   /** D35: fixed codes for configured test numbers (never in production) */
   testPhoneNumbers: ReadonlyMap<string, string>;
   codeKeys: PurposeKeys;
@@ -70,10 +72,14 @@ export class OtpService {
     phone: string,
     purpose: OtpPurpose,
     proof: SendProof = {},
-  ): Promise<{ expires_in: number; message: string }> {
+    channel: Channel = 'sms',
+  ): Promise<{ expires_in: number; message: string; channel: Channel }> {
     const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
+    // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
+    const planned = this.d.messenger.channelFor(phone, channel);
     if (!this.d.testPhoneNumbers.has(phone)) await this.d.defence.admit(phone, proof);
-    const answer = { expires_in: OTP_TTL_SECONDS, message: `Verification code sent to ${maskPhone(phone)}` };
+    const message = `Verification code sent to ${maskPhone(phone)}`;
+    const answer = { expires_in: OTP_TTL_SECONDS, message, channel: planned };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
 
     // D6: without enumeration protection, say plainly why no code is sent; with it, answer the same success,
@@ -88,7 +94,8 @@ export class OtpService {
     if (codeless) {
       if (purpose !== 'pin_reset' && !this.d.testPhoneNumbers.has(phone)) await this.d.defence.spend(phone);
       await this.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
-      if (purpose !== 'pin_reset') await this.deliver(phone, TAKEN_NUMBER_NOTICE[purpose]);
+      if (purpose !== 'pin_reset')
+        await this.deliver(() => this.d.messenger.sendNotice(phone, TAKEN_NUMBER_NOTICE[purpose]));
       return answer;
     }
 
@@ -97,11 +104,9 @@ export class OtpService {
     const code = fixed ?? this.d.random.digits(6);
     const { id, createdAt } = await this.store(phone, purpose, code, country);
     if (fixed) return answer;
+    let carried: Channel;
     try {
-      await this.deliver(
-        phone,
-        `Your verification code is ${code}. It expires in 5 minutes. Never share it.`,
-      );
+      carried = (await this.deliver(() => this.d.messenger.sendCode(phone, channel, code))).channel;
     } catch (err) {
       // D37: a failed send leaves no usable code behind, and no code counted as sent.
       await this.d.db.transaction(async (tx) => {
@@ -111,7 +116,7 @@ export class OtpService {
       throw err;
     }
     if (country) this.d.defence.sent(country);
-    return answer;
+    return { ...answer, channel: carried };
   }
 
   /**
@@ -136,13 +141,13 @@ export class OtpService {
     return { id, createdAt: now };
   }
 
-  private async deliver(phone: string, message: string) {
+  /** D37: a message no provider carried is INTERNAL_ERROR. */
+  private async deliver<T>(send: () => Promise<T>): Promise<T> {
     try {
-      await this.d.sms.send(phone, message);
+      return await send();
     } catch (err) {
-      throw new DomainError('INTERNAL_ERROR', 'the text message could not be sent; try again later', {
-        cause: (err as Error).message,
-      });
+      if (!(err instanceof MessagingFailed)) throw err;
+      throw new DomainError('INTERNAL_ERROR', 'the message could not be sent; try again later');
     }
   }
 

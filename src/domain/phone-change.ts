@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../providers/clock.ts';
-import type { SmsProvider } from '../providers/sms/sms-provider.ts';
+import type { Channel } from '../providers/messaging/provider.ts';
 import { type Database, uniqueViolation } from '../storage/db.ts';
 import type { UserRow } from '../storage/repositories/users.ts';
 import { movePhone } from '../storage/rules/phone-change.ts';
@@ -8,6 +8,7 @@ import { pinCheckRefusal } from './account-errors.ts';
 import type { AccountService } from './accounts.ts';
 import { DomainError, fieldError } from './errors.ts';
 import { type Events, payloads } from './events.ts';
+import type { Messenger } from './messaging/messenger.ts';
 import type { OtpService } from './otp.ts';
 import type { SendProof } from './person-check.ts';
 import { maskPhone, parsePhone } from './phone.ts';
@@ -20,7 +21,7 @@ export interface PhoneChangeDeps {
   otp: OtpService;
   accounts: AccountService;
   profiles: ProfileService;
-  sms: SmsProvider;
+  messenger: Messenger;
   logger: Logger;
 }
 
@@ -45,12 +46,13 @@ export class PhoneChangeService {
     phoneInput: string,
     e164?: string,
     proof: SendProof = {},
-  ): Promise<{ expires_in: number; message: string }> {
+    channel: Channel = 'sms',
+  ): Promise<{ expires_in: number; message: string; channel: Channel }> {
     const phone = e164 ?? parsePhone(phoneInput).e164;
     const user = await this.d.profiles.get(userId);
     if (phone === user.phone)
       throw fieldError('INVALID_REQUEST', 'phone', 'this is already the phone number of the account');
-    return this.d.otp.sendCode(phone, 'phone_change', proof);
+    return this.d.otp.sendCode(phone, 'phone_change', proof, channel);
   }
 
   /**
@@ -87,8 +89,8 @@ export class PhoneChangeService {
     }
     if (moved instanceof DomainError) throw moved;
     // The move stands whether or not the notice gets through.
-    await this.d.sms
-      .send(user.phone, PHONE_CHANGED_NOTICE)
+    await this.d.messenger
+      .sendNotice(user.phone, PHONE_CHANGED_NOTICE)
       .catch((err: Error) =>
         this.d.logger.warn(
           { to: maskPhone(user.phone), err: err.message },

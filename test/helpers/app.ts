@@ -8,7 +8,6 @@ import { buildContainer, type Container, connectRedis } from '../../src/containe
 import { parsePhone } from '../../src/domain/phone.ts';
 import { createLogger } from '../../src/logger.ts';
 import { ManualClock } from '../../src/providers/clock.ts';
-import type { SmsProvider } from '../../src/providers/sms/sms-provider.ts';
 import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
 import type { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { freshDatabase, TEST_REDIS_URL, type TestDatabase, testSecrets } from './database.ts';
@@ -42,7 +41,6 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** a second instance on the same database, Redis prefix, clock and SMS gateway */
   shareWith?: TestApp;
-  sms?: SmsProvider;
   webhookSender?: WebhookSender;
   /** the PIN pepper and key-encryption keys (testSecrets, which made the database's signing key, by default) */
   secrets?: Secrets;
@@ -101,7 +99,6 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       clock,
       secrets: opts.secrets ?? testSecrets,
       logger: createLogger(config.logLevel, sink),
-      sms: opts.sms,
       webhookSender: opts.webhookSender,
     }).catch(async (err) => {
       await redis?.quit().catch(() => redis.disconnect());

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Container } from '../../container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
+import { parseChannel } from '../../domain/messaging/texts.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
 import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../providers/captcha/siteverify.ts';
 import { pageForm } from '../described.ts';
@@ -99,7 +100,7 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const sendForm = {
     schema: {
       hide: true,
-      body: pageForm('phone', 'challenge_solution', 'cf-turnstile-response', 'h-captcha-response'),
+      body: pageForm('phone', 'channel', 'challenge_solution', 'cf-turnstile-response', 'h-captcha-response'),
     },
   };
   app.post('/authorize/signup/send', sendForm, async (request, reply) => {
@@ -116,11 +117,13 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         'cf-turnstile-response': turnstile,
         'h-captcha-response': hcaptcha,
       } = request.body;
-      await c.otp.sendCode(e164, 'signup', {
+      const proof = {
         challengeSolution: challenge_solution,
         captchaToken: turnstile ?? hcaptcha,
         address: request.ip,
-      });
+      };
+      const channel = request.body.channel ? parseChannel(request.body.channel) : undefined;
+      await c.otp.sendCode(e164, 'signup', proof, channel);
       return html(
         reply,
         200,

@@ -58,6 +58,11 @@ export const proofFields = {
   ),
 };
 
+/** The channel a code should go by; it falls back as the service is configured when it has no route. */
+export const channelField = Type.Optional(
+  Type.Enum(['sms', 'whatsapp', 'voice'], { description: 'sms (the default), whatsapp or voice' }),
+);
+
 /** The proof a send's body carries, with the address it came from. */
 export const proofOf = (
   body: { challenge_solution?: string; captcha_token?: string },
@@ -85,9 +90,9 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
     {
       schema: {
         tags: ['REST'],
-        summary: 'Send a one-time code by SMS',
+        summary: 'Send a one-time code by SMS, WhatsApp or a voice call',
         body: Type.Object(
-          { phone, purpose, ...proofFields },
+          { phone, purpose, channel: channelField, ...proofFields },
           { examples: [{ phone: '+14155550123', purpose: 'signup' }] },
         ),
         response: restAnswer(CodeSent, 'a code was sent'),
@@ -95,8 +100,9 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
       config: { rateLimit: otpSendLimits },
     },
     async (request) => {
-      const { phone, purpose } = request.body;
-      return ok(await c.otp.sendCode(e164Of(request, phone), purpose, proofOf(request.body, request.ip)));
+      const { phone, purpose, channel } = request.body;
+      const proof = proofOf(request.body, request.ip);
+      return ok(await c.otp.sendCode(e164Of(request, phone), purpose, proof, channel));
     },
   );
 

@@ -137,8 +137,9 @@ export const CodeSent = Type.Object(
   {
     expires_in: Type.Integer({ description: 'seconds the code lives' }),
     message: Type.String(),
+    channel: Type.Enum(['sms', 'whatsapp', 'voice'], { description: 'the channel the code went by' }),
   },
-  { examples: [{ expires_in: 300, message: 'Verification code sent to +1415***0123' }] },
+  { examples: [{ expires_in: 300, message: 'Verification code sent to +1415***0123', channel: 'sms' }] },
 );
 
 export const Revoked = Type.Object({ revoked: Type.Literal(true) });

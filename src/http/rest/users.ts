@@ -5,7 +5,7 @@ import type { Container } from '../../container.ts';
 import { dateTime, nullable } from '../openapi-types.ts';
 import { restLimits } from '../plugins/rest-guards.ts';
 import { ok } from './envelope.ts';
-import { otpSendLimits, phoneKey, proofFields, proofOf } from './otp.ts';
+import { channelField, otpSendLimits, phoneKey, proofFields, proofOf } from './otp.ts';
 import { publicProfile, restUser } from './presenters.ts';
 import { CodeSent, PublicProfile, RestUser, restAnswer } from './responses.ts';
 import { callerOf, nullableText, secured, text } from './schemas.ts';
@@ -84,7 +84,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
       schema: {
         ...secured,
         summary: 'Send a code to the new phone number of the account',
-        body: Type.Object({ phone: text('the new number, E.164'), ...proofFields }),
+        body: Type.Object({ phone: text('the new number, E.164'), channel: channelField, ...proofFields }),
         response: restAnswer(CodeSent, 'a code was sent to the new number'),
       },
       config: {
@@ -100,6 +100,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
           request.body.phone,
           phoneKey(request),
           proofOf(request.body, request.ip),
+          request.body.channel,
         ),
       ),
   );

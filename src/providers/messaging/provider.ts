@@ -1,0 +1,69 @@
+// One interface for every vendor that carries a message to a phone: SMS, WhatsApp or a voice call.
+
+/** The channels a code can go by. */
+export const CHANNELS = ['sms', 'whatsapp', 'voice'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** One message to one phone, as the service asks a vendor to carry it. */
+export interface OutgoingMessage {
+  /** E.164 */
+  to: string;
+  channel: Channel;
+  /** the whole text, for the channels that carry text (SMS; the console) */
+  text: string;
+  /** the code it carries, for WhatsApp's template and the voice call; none for a notice */
+  code?: string;
+  /** the language to speak or fill a template in (a BCP 47 tag) */
+  language: string;
+}
+
+/** What the vendor answered: its id for the message, when it gives one (receipts name it). */
+export interface SentMessage {
+  providerMessageId?: string;
+}
+
+export interface MessagingProvider {
+  /** the provider's name in the configuration (its type's name without one) */
+  readonly name: string;
+  /** the channels this provider can carry, as configured */
+  readonly channels: readonly Channel[];
+  /** Carries the message, or throws ProviderError (a non-2xx answer, a timeout, a refused connection). */
+  send(message: OutgoingMessage): Promise<SentMessage>;
+}
+
+/** The vendor did not take the message; the next provider is tried. Its message names no secret. */
+export class ProviderError extends Error {}
+
+/**
+ * A vendor's HTTP call, with the rules every provider shares: a 5 s timeout, no redirects followed, and any
+ * failure (unreachable, timed out, not 2xx) a ProviderError naming the vendor and the status, never a secret.
+ * Answers the parsed JSON body (undefined when there is none).
+ */
+export async function callVendor(vendor: string, url: string, init: RequestInit, timeoutMs = 5000) {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+  } catch (err) {
+    throw new ProviderError(
+      `${vendor} unreachable: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}`,
+    );
+  }
+  const text = await res.text().catch(() => '');
+  if (res.status < 200 || res.status > 299)
+    throw new ProviderError(`${vendor} answered ${res.status}: ${text.slice(0, 200)}`);
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The E.164 number without its plus sign, as several vendors take it. */
+export const digitsOf = (e164: string) => e164.replace(/^\+/, '');
+
+/** A field of a vendor's JSON answer, if the answer is an object that has it. */
+export function fieldOf(answer: unknown, name: string): unknown {
+  return typeof answer === 'object' && answer !== null && name in answer
+    ? (answer as Record<string, unknown>)[name]
+    : undefined;
+}

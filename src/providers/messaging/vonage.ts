@@ -1,0 +1,64 @@
+import {
+  type Channel,
+  callVendor,
+  digitsOf,
+  fieldOf,
+  type MessagingProvider,
+  type OutgoingMessage,
+  ProviderError,
+  type SentMessage,
+} from './provider.ts';
+
+export interface VonageSettings {
+  apiKey: string;
+  apiSecret: string;
+  from: string;
+  /** e.g. https://rest.nexmo.com */
+  apiUrl: string;
+}
+
+/**
+ * Vonage's SMS API (`POST /sms/json`, form-encoded, the key and secret in the form). Vonage answers 200 even
+ * when it refuses a message: each message's `status` other than "0" is a failure, named by its `error-text`.
+ */
+export class VonageSms implements MessagingProvider {
+  readonly channels: readonly Channel[] = ['sms'];
+  constructor(
+    readonly name: string,
+    private readonly s: VonageSettings,
+    /** how long the vendor has to answer */
+    private readonly timeoutMs = 5000,
+  ) {}
+
+  async send(m: OutgoingMessage): Promise<SentMessage> {
+    const form = {
+      api_key: this.s.apiKey,
+      api_secret: this.s.apiSecret,
+      from: this.s.from,
+      to: digitsOf(m.to),
+      text: m.text,
+      // Unicode keeps texts in other scripts whole (Vonage's `type`).
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the GSM-7 test is on code points
+      ...(/^[\u0000-\u007f]*$/.test(m.text) ? {} : { type: 'unicode' }),
+    };
+    const answer = await callVendor(
+      'Vonage',
+      `${this.s.apiUrl}/sms/json`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form),
+      },
+      this.timeoutMs,
+    );
+    const messages = fieldOf(answer, 'messages');
+    const first = Array.isArray(messages) ? messages[0] : undefined;
+    const status = fieldOf(first, 'status');
+    if (status !== '0')
+      throw new ProviderError(
+        `Vonage refused the message: status ${String(status)} ${String(fieldOf(first, 'error-text') ?? '')}`.trim(),
+      );
+    const id = fieldOf(first, 'message-id');
+    return typeof id === 'string' ? { providerMessageId: id } : {};
+  }
+}

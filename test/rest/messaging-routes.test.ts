@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
+import { writeConfig } from '../helpers/messaging.ts';
+import { type VendorRequest, VendorServer } from '../helpers/vendor-server.ts';
+import * as vendors from '../helpers/vendors.ts';
+
+// Codes by country and channel through MESSAGING_CONFIG: the first route that holds the number's country,
+// the requested channel's providers in order, the fallback channel's after them, providers set aside after
+// five failures in a row for 60 s, and INTERNAL_ERROR with no usable code only when everything failed.
+
+let numbers = 0;
+/** A mobile number of the country, in a block of 1,000 of its own. */
+const mobile = (country: 'NG' | 'BR' | 'IN') => {
+  const n = ++numbers * 1001;
+  return { NG: `+234803${1_000_000 + n}`, BR: `+55119${10_000_000 + n}`, IN: `+9198${10_000_000 + n}` }[
+    country
+  ];
+};
+
+/** The code a vendor was asked to carry, read as the vendor reads the request. */
+function codeIn(req: VendorRequest | undefined): string | undefined {
+  if (!req) return undefined;
+  const json = req.json as {
+    sms?: string;
+    template?: { components: Array<{ parameters: Array<{ text: string }> }> };
+  };
+  const text = req.form.Body ?? json?.sms ?? json?.template?.components[0].parameters[0].text ?? '';
+  return /\b(\d{6})\b/.exec(text)?.[1];
+}
+
+describe('MESSAGING_CONFIG: routes, failover, fallback', () => {
+  const tw = new VendorServer(vendors.twilio('AC1', 'twilio-token-0123'));
+  const meta = new VendorServer(vendors.whatsappCloud('55', 'meta-token-0123'));
+  const termii = new VendorServer(vendors.termii('termii-key-0123'));
+  let t: TestApp;
+  before(async () => {
+    const [twUrl, metaUrl, termiiUrl] = await Promise.all([tw.start(), meta.start(), termii.start()]);
+    const path = writeConfig({
+      providers: {
+        tw: {
+          type: 'twilio',
+          account_sid: 'AC1',
+          auth_token: '${TW_TOKEN}',
+          from: '+15005550006',
+          whatsapp_content_sid: 'HX1',
+          api_url: twUrl,
+        },
+        meta: {
+          type: 'whatsapp_cloud',
+          phone_number_id: '55',
+          access_token: '${META_TOKEN}',
+          template: 'login_code',
+          api_url: metaUrl,
+        },
+        termii: { type: 'termii', api_key: '${TERMII_KEY}', from: 'Callsign', api_url: termiiUrl },
+      },
+      routes: [
+        { countries: ['NG'], sms: ['termii', 'tw'] },
+        { countries: ['BR'], whatsapp: ['meta'], sms: ['tw'] },
+        { countries: ['*'], sms: ['tw'], whatsapp: ['meta'], voice: ['tw'] },
+      ],
+      fallback: { whatsapp: 'sms', voice: 'sms' },
+    });
+    t = await createTestApp({
+      env: {
+        SMS_PROVIDER: '',
+        MESSAGING_CONFIG: path,
+        TW_TOKEN: 'twilio-token-0123',
+        META_TOKEN: 'meta-token-0123',
+        TERMII_KEY: 'termii-key-0123',
+        SMS_APP_HASH: 'FA+9qCX9VSu',
+      },
+    });
+  });
+  after(async () => {
+    await t.close();
+    await Promise.all([tw.close(), meta.close(), termii.close()]);
+  });
+  const send = (phone: string, channel?: string) =>
+    t.request('POST', '/auth/otp/send', {
+      body: { phone, purpose: 'signup', ...(channel ? { channel } : {}) },
+      ip: uniqueIp(),
+    });
+  const verify = (phone: string, code: string | undefined) =>
+    t.request('POST', '/auth/otp/verify', { body: { phone, code, purpose: 'signup' }, ip: uniqueIp() });
+
+  test('the first route holding the country applies; the answer names the channel; the code works', async () => {
+    const ng = mobile('NG');
+    const sent = await send(ng);
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(sent.body.data.channel, 'sms');
+    assert.equal((termii.requests.at(-1)?.json as { to: string }).to, ng.slice(1), 'Termii for Nigeria');
+    assert.equal((await verify(ng, codeIn(termii.requests.at(-1)))).status, 200);
+    const us = uniquePhone();
+    await send(us);
+    assert.equal(tw.requests.at(-1)?.form.To, us, 'Twilio for the rest of the world');
+  });
+
+  test('the SMS text ends with the WebOTP line, the app hash alone on the line before it', async () => {
+    const us = uniquePhone();
+    await send(us);
+    const lines = (tw.requests.at(-1)?.form.Body ?? '').split('\n');
+    const code = codeIn(tw.requests.at(-1));
+    assert.deepEqual(lines.slice(-2), ['FA+9qCX9VSu', `@callsign.test #${code}`]);
+  });
+
+  test('WhatsApp where asked for; voice reads the code; each answers its channel', async () => {
+    const br = mobile('BR');
+    const sent = await send(br, 'whatsapp');
+    assert.equal(sent.body.data.channel, 'whatsapp');
+    assert.equal((meta.requests.at(-1)?.json as { to: string }).to, br.slice(1));
+    assert.equal(
+      (await verify(br, codeIn(meta.requests.at(-1)))).status,
+      200,
+      'the template carried the code',
+    );
+    const us = uniquePhone();
+    const called = await send(us, 'voice');
+    assert.equal(called.body.data.channel, 'voice');
+    assert.equal(tw.requests.at(-1)?.path, '/2010-04-01/Accounts/AC1/Calls.json');
+  });
+
+  test('a channel with no route for the number falls back as configured', async () => {
+    const br = mobile('BR');
+    const sent = await send(br, 'voice'); // Brazil's route has no voice: voice falls back to SMS
+    assert.equal(sent.status, 200);
+    assert.equal(sent.body.data.channel, 'sms');
+    assert.equal(tw.requests.at(-1)?.form.To, br);
+  });
+
+  test('a failing provider is followed by the next, with the same code; then the fallback channel', async () => {
+    const ng = mobile('NG');
+    termii.failWith = 500;
+    try {
+      const sent = await send(ng);
+      assert.equal(sent.body.data.channel, 'sms');
+      assert.equal(codeIn(termii.requests.at(-1)), codeIn(tw.requests.at(-1)), 'the same code, by Twilio');
+      assert.equal(tw.requests.at(-1)?.form.To, ng);
+    } finally {
+      termii.failWith = 0;
+    }
+    const br = mobile('BR');
+    meta.failWith = 503;
+    try {
+      const sent = await send(br, 'whatsapp');
+      assert.equal(sent.body.data.channel, 'sms', 'WhatsApp failed: SMS carried it');
+      assert.equal((await verify(br, codeIn(tw.requests.at(-1)))).status, 200);
+    } finally {
+      meta.failWith = 0;
+    }
+  });
+
+  test('a provider that failed 5 times in a row is skipped for 60 s, then tried again', async () => {
+    await send(mobile('NG')); // a success clears the count of failures before
+    termii.failWith = 500;
+    try {
+      const before = termii.requests.length;
+      for (let i = 0; i < 5; i++) assert.equal((await send(mobile('NG'))).status, 200, `failed over ${i}`);
+      assert.equal(termii.requests.length, before + 5);
+      await send(mobile('NG'));
+      assert.equal(termii.requests.length, before + 5, 'set aside');
+      t.clock.advance(61);
+      await send(mobile('NG'));
+      assert.equal(termii.requests.length, before + 6, 'tried again after 60 s');
+    } finally {
+      termii.failWith = 0;
+    }
+    t.clock.advance(61);
+    await send(mobile('NG'));
+  });
+
+  test('only when every provider failed: INTERNAL_ERROR, and the code it tried to send does not work', async () => {
+    const ng = mobile('NG');
+    termii.failWith = 500;
+    tw.failWith = 500;
+    try {
+      const sent = await send(ng);
+      assert.equal(sent.status, 500);
+      assert.equal(sent.body.error.code, 'INTERNAL_ERROR');
+    } finally {
+      termii.failWith = 0;
+      tw.failWith = 0;
+    }
+    const refused = await verify(ng, codeIn(tw.requests.at(-1)));
+    assert.notEqual(refused.status, 200, 'no usable code was left');
+    t.clock.advance(61);
+  });
+
+  test('an unknown channel is INVALID_REQUEST naming it; the 3/h per-phone limit counts every channel', async () => {
+    const bad = await send(uniquePhone(), 'fax');
+    assert.equal(bad.status, 400);
+    assert.deepEqual([bad.body.error.code, bad.body.error.details.field], ['INVALID_REQUEST', 'channel']);
+    const us = uniquePhone();
+    for (const channel of ['sms', 'whatsapp', 'voice'])
+      assert.equal((await send(us, channel)).status, 200, channel);
+    assert.equal((await send(us, 'sms')).body.error?.code, 'RATE_LIMITED');
+  });
+
+  test('no secret of the configuration reaches the logs', () => {
+    for (const secret of ['twilio-token-0123', 'meta-token-0123', 'termii-key-0123'])
+      assert.ok(
+        t.logs.every((line) => !line.includes(secret)),
+        secret,
+      );
+  });
+});
+
+describe('a channel with no route and no fallback', () => {
+  const tw = new VendorServer(vendors.twilio('AC1', 'twilio-token-0123'));
+  let t: TestApp;
+  before(async () => {
+    const path = writeConfig({
+      providers: {
+        tw: {
+          type: 'twilio',
+          account_sid: 'AC1',
+          auth_token: 'twilio-token-0123',
+          from: '+15005550006',
+          api_url: await tw.start(),
+        },
+      },
+      routes: [{ countries: ['*'], sms: ['tw'] }],
+    });
+    t = await createTestApp({ env: { SMS_PROVIDER: '', MESSAGING_CONFIG: path } });
+  });
+  after(async () => {
+    await t.close();
+    await tw.close();
+  });
+
+  test('is refused before a code is made: INVALID_REQUEST on channel, nothing sent', async () => {
+    const phone = uniquePhone();
+    const before = tw.requests.length;
+    const res = await t.request('POST', '/auth/otp/send', {
+      body: { phone, purpose: 'signup', channel: 'whatsapp' },
+    });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body.error.details, { field: 'channel', reason: 'no_route' });
+    assert.equal(tw.requests.length, before);
+  });
+});
