@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
-import { writeConfig } from '../helpers/messaging.ts';
+import { envRef, writeConfig } from '../helpers/messaging.ts';
 
 // MESSAGING_CONFIG is checked at start: every bad field is named, secrets come from the environment, and it
 // does not go together with SMS_PROVIDER.
@@ -18,7 +18,7 @@ const problemsOf = (env: Record<string, string>): string[] => {
 
 const good = {
   providers: {
-    tw: { type: 'twilio', account_sid: 'AC1', auth_token: '${TW_TOKEN}', from: '+15005550006' },
+    tw: { type: 'twilio', account_sid: 'AC1', auth_token: envRef('TW_TOKEN'), from: '+15005550006' },
     msg91: { type: 'msg91', auth_key: 'k', template_id: '1207' },
   },
   routes: [
@@ -55,7 +55,12 @@ test('every bad field is named with its path', () => {
   const bad = {
     providers: {
       tw: { type: 'twilio', account_sid: 'AC1', from: '+15005550006', colour: 'red' },
-      meta: { type: 'whatsapp_cloud', phone_number_id: '1', access_token: '${UNSET_TOKEN}', template: 't' },
+      meta: {
+        type: 'whatsapp_cloud',
+        phone_number_id: '1',
+        access_token: envRef('UNSET_TOKEN'),
+        template: 't',
+      },
       fax: { type: 'fax' },
       msg91: { type: 'msg91', auth_key: 'k', template_id: '1207', api_url: 'ftp://x' },
       vg: { type: 'vonage', api_key: 'k', api_secret: 's', from: 'Callsign' },
@@ -68,7 +73,7 @@ test('every bad field is named with its path', () => {
   };
   const problems = problemsOf({ MESSAGING_CONFIG: writeConfig(bad) });
   const expected = [
-    'MESSAGING_CONFIG: providers.meta.access_token: ${UNSET_TOKEN} is not set in the environment',
+    `MESSAGING_CONFIG: providers.meta.access_token: ${envRef('UNSET_TOKEN')} is not set in the environment`,
   ];
   assert.deepEqual(problems, expected, 'an unset variable is named first, before the file is read further');
   const problems2 = problemsOf({ MESSAGING_CONFIG: writeConfig(bad), UNSET_TOKEN: 'now-set' });

@@ -8,3 +8,6 @@ export function writeConfig(config: unknown): string {
   writeFileSync(path, JSON.stringify(config));
   return path;
 }
+
+/** `${NAME}` as MESSAGING_CONFIG writes a reference to an environment variable. */
+export const envRef = (name: string) => ['$', '{', name, '}'].join('');

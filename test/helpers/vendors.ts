@@ -55,7 +55,14 @@ export function whatsappCloud(phoneNumberId: string, accessToken: string): Vendo
       return error(401, 190, 'Invalid OAuth access token.');
     if (req.method !== 'POST' || !req.path.endsWith(`/${phoneNumberId}/messages`))
       return error(400, 100, 'Unsupported post request.');
-    const m = req.json as Record<string, any> | undefined;
+    const m = req.json as
+      | {
+          messaging_product?: string;
+          to?: string;
+          type?: string;
+          template?: { name?: string; language?: { code?: string } };
+        }
+      | undefined;
     if (m?.messaging_product !== 'whatsapp')
       return error(400, 100, 'The parameter messaging_product is required.');
     if (!DIGITS.test(m.to ?? '')) return error(400, 131030, 'Recipient phone number not in allowed list');

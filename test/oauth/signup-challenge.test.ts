@@ -131,7 +131,7 @@ describe('the hosted sign-up page shows the operator’s hosted CAPTCHA instead'
       const policy = (await answer).headers()['content-security-policy'];
       assert.match(policy, /script-src https:\/\/challenges\.cloudflare\.com;/);
       assert.match(policy, /frame-src https:\/\/challenges\.cloudflare\.com;/);
-      assert.doesNotMatch(policy, /script-src[^;]*'self'/, 'no other script is allowed: ' + policy);
+      assert.doesNotMatch(policy, /script-src[^;]*'self'/, `no other script is allowed: ${policy}`);
       await page.locator('input[name="cf-turnstile-response"]').waitFor({ state: 'attached' });
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByLabel('Code').waitFor();

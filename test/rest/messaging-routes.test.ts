@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
-import { writeConfig } from '../helpers/messaging.ts';
+import { envRef, writeConfig } from '../helpers/messaging.ts';
 import { type VendorRequest, VendorServer } from '../helpers/vendor-server.ts';
 import * as vendors from '../helpers/vendors.ts';
 
@@ -41,7 +41,7 @@ describe('MESSAGING_CONFIG: routes, failover, fallback', () => {
         tw: {
           type: 'twilio',
           account_sid: 'AC1',
-          auth_token: '${TW_TOKEN}',
+          auth_token: envRef('TW_TOKEN'),
           from: '+15005550006',
           whatsapp_content_sid: 'HX1',
           api_url: twUrl,
@@ -49,11 +49,11 @@ describe('MESSAGING_CONFIG: routes, failover, fallback', () => {
         meta: {
           type: 'whatsapp_cloud',
           phone_number_id: '55',
-          access_token: '${META_TOKEN}',
+          access_token: envRef('META_TOKEN'),
           template: 'login_code',
           api_url: metaUrl,
         },
-        termii: { type: 'termii', api_key: '${TERMII_KEY}', from: 'Callsign', api_url: termiiUrl },
+        termii: { type: 'termii', api_key: envRef('TERMII_KEY'), from: 'Callsign', api_url: termiiUrl },
       },
       routes: [
         { countries: ['NG'], sms: ['termii', 'tw'] },
