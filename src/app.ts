@@ -5,6 +5,7 @@ import { apiV1Surface } from './http/api-v1/index.ts';
 import { avatarRoutes } from './http/avatars.ts';
 import { consoleSurface } from './http/console/index.ts';
 import { homeRoutes } from './http/home.ts';
+import { messageReceiptRoutes } from './http/hooks/message-receipts.ts';
 import { metricsRoutes } from './http/metrics-routes.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
@@ -94,6 +95,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   await app.register(async (oauth) => oauthSurface(oauth, c));
   await app.register(async (api) => apiV1Surface(api, c), { prefix: '/api/v1' });
   await app.register(async (verify) => verifyPage(verify, c));
+  await app.register(async (hooks) => messageReceiptRoutes(hooks, c));
   // D36: no token set = admin API off.
   if (c.config.adminToken) {
     await app.register(async (admin) => adminSurface(admin, c), { prefix: '/admin/v1' });

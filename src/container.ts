@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { backgroundWork } from './composition/background.ts';
 import { identityServices } from './composition/identity.ts';
-import { messengerFor } from './composition/messaging.ts';
+import { messagingFor } from './composition/messaging.ts';
 import { clientAndOperatorServices } from './composition/operations.ts';
 import type { Config } from './config/config.ts';
 import { resolveSecrets, type Secrets } from './config/secrets.ts';
@@ -20,6 +20,8 @@ import { Events } from './domain/events.ts';
 import { KeyReencryption } from './domain/key-reencryption.ts';
 import { KeyRing } from './domain/key-ring.ts';
 import type { KycService } from './domain/kyc/kyc.ts';
+import type { Messenger } from './domain/messaging/messenger.ts';
+import type { MessageReceipts } from './domain/messaging/receipts.ts';
 import type { AuthorizationService } from './domain/oauth/authorization.ts';
 import type { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
 import type { OtpService } from './domain/otp.ts';
@@ -34,6 +36,7 @@ import type { WebhookEndpointService } from './domain/webhook-endpoints.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './metrics.ts';
 import { type Clock, systemClock } from './providers/clock.ts';
+import type { ReceiptReader } from './providers/messaging/receipts/receipt.ts';
 import { cryptoRandom, type Random } from './providers/random.ts';
 import { logRedisOutages } from './providers/redis-outage-log.ts';
 import { RedisRateCounterStore } from './providers/redis-rate-counter-store.ts';
@@ -57,6 +60,12 @@ export interface Container {
   keys: KeyRing;
   rateLimiter: RateLimiter;
   otp: OtpService;
+  /** carries codes and notices to phones by the configured routes */
+  messenger: Messenger;
+  /** applies the providers' delivery receipts */
+  messageReceipts: MessageReceipts;
+  /** how each provider's receipts are checked, by its configured name */
+  receiptReaders: ReadonlyMap<string, ReceiptReader>;
   /** the SMS defence's proof of a person: proof-of-work challenges, or a hosted CAPTCHA */
   challenges: PersonCheck;
   /** the SMS defence's country breaker, as operators see and override it */
@@ -156,9 +165,11 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     await keys.load();
     const events = new Events(clock, random);
     const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
-    const messenger = messengerFor(config, clock, logger);
     const rateLimiter = rateLimiterOf(config, db, redis, clock);
     const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
+    const codeKeys = keysFor('message-codes');
+    const messaging = messagingFor({ config, db, clock, random, logger, metrics, codeKeys });
+    const { messenger } = messaging;
     const base = { config, secrets, logger, db, clock, random, events, tokens, messenger, keysFor };
     const foundation = { ...base, rateLimiter, metrics };
     const identity = identityServices(foundation);
@@ -189,6 +200,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       keys,
       rateLimiter,
       ...identity,
+      ...messaging,
       ...background,
       ...services,
       pageStateKeys: keysFor('authorization-page-state'),

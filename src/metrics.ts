@@ -69,6 +69,21 @@ export class Metrics {
     aggregator: 'max',
   });
 
+  /** Messages to phones: each attempt's and each receipt's outcome, and the time to a delivery receipt. */
+  readonly messages = new Counter({
+    name: 'callsign_messages_total',
+    help: 'Messages by channel, provider and outcome (accepted or failed by the provider; then delivered, read, failed or undelivered as its receipts report)',
+    labelNames: ['channel', 'provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly messageDelivery = new Histogram({
+    name: 'callsign_message_delivery_seconds',
+    help: 'Seconds from a message sent to its delivery receipt, by channel and provider',
+    labelNames: ['channel', 'provider'] as const,
+    buckets: [1, 2, 5, 10, 20, 30, 60, 120, 300, 900],
+    registers: [this.registry],
+  });
+
   constructor(pendingDeliveries: () => Promise<number>) {
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;

@@ -1,17 +1,69 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import { MessageLog } from '../domain/messaging/message-log.ts';
 import { Messenger } from '../domain/messaging/messenger.ts';
 import { ProviderHealth } from '../domain/messaging/provider-health.ts';
+import { MessageReceipts } from '../domain/messaging/receipts.ts';
+import type { PurposeKeys } from '../domain/purpose-keys.ts';
+import type { Metrics } from '../metrics.ts';
 import type { Clock } from '../providers/clock.ts';
-import { providerOf } from '../providers/messaging/index.ts';
+import { providerOf, receiptReaderOf } from '../providers/messaging/index.ts';
+import type { ReceiptReader } from '../providers/messaging/receipts/receipt.ts';
+import type { Random } from '../providers/random.ts';
+import type { Database } from '../storage/db.ts';
 
-/** The messenger of the configured providers and routes (MESSAGING_CONFIG, or SMS_PROVIDER alone). */
-export function messengerFor(config: Config, clock: Clock, logger: Logger): Messenger {
+export interface MessagingParts {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  metrics: Metrics;
+  /** seals the codes kept for a re-send */
+  codeKeys: PurposeKeys;
+}
+
+/**
+ * The messenger of the configured providers and routes (MESSAGING_CONFIG, or SMS_PROVIDER alone), and what
+ * reads and applies their delivery receipts.
+ */
+export function messagingFor(p: MessagingParts) {
+  const { config, metrics } = p;
   const { providers, routes, fallback } = config.messaging;
-  return new Messenger({
-    plan: { providers: new Map(providers.map((p) => [p.name, providerOf(p)])), routes, fallback },
-    health: new ProviderHealth(clock),
-    logger,
+  const receipts = `${config.baseUrl}/hooks/messages`;
+  const log = new MessageLog({ db: p.db, clock: p.clock, random: p.random, codeKeys: p.codeKeys });
+  const messenger = new Messenger({
+    plan: {
+      providers: new Map(
+        providers.map((c) => [c.name, providerOf(c, `${receipts}/${encodeURIComponent(c.name)}`)]),
+      ),
+      prices: new Map(providers.map((c) => [c.name, (c.price as Record<string, number> | undefined) ?? {}])),
+      routes,
+      fallback,
+    },
+    health: new ProviderHealth(p.clock),
+    logger: p.logger,
     texts: { webOtpHost: new URL(config.authUrl).hostname, appHash: config.smsAppHash },
+    log,
+    onAttempt: (channel, provider, ok) =>
+      metrics.messages.inc({ channel, provider, outcome: ok ? 'accepted' : 'failed' }),
   });
+  const messageReceipts = new MessageReceipts({
+    db: p.db,
+    clock: p.clock,
+    logger: p.logger,
+    messenger,
+    log,
+    onReceipt: (channel, provider, outcome, deliveredAfter) => {
+      metrics.messages.inc({ channel, provider, outcome });
+      if (deliveredAfter !== undefined)
+        metrics.messageDelivery.observe({ channel, provider }, deliveredAfter);
+    },
+  });
+  const receiptReaders = new Map<string, ReceiptReader>();
+  for (const c of providers) {
+    const reader = receiptReaderOf(c);
+    if (reader) receiptReaders.set(c.name, reader);
+  }
+  return { messenger, messageReceipts, receiptReaders };
 }

@@ -32,6 +32,10 @@ export const PROVIDER_SCHEMAS = {
       template: text(),
       language: Type.Optional(text()),
       languages: Type.Optional(Type.Record(Type.String(), text())),
+      /** the app's secret, which signs the status webhooks */
+      app_secret: Type.Optional(text()),
+      /** the token Meta's check of the webhook address must present */
+      verify_token: Type.Optional(text()),
       api_url: url(),
       price,
     },
@@ -43,6 +47,9 @@ export const PROVIDER_SCHEMAS = {
       api_key: text(),
       api_secret: text(),
       from: text(),
+      /** the secret that signs delivery receipts, and how */
+      signature_secret: Type.Optional(text()),
+      signature_method: Type.Optional(Type.Enum(['md5hash', 'md5', 'sha1', 'sha256', 'sha512'])),
       api_url: url(),
       price,
     },

@@ -106,7 +106,8 @@ export class OtpService {
     if (fixed) return answer;
     let carried: Channel;
     try {
-      carried = (await this.deliver(() => this.d.messenger.sendCode(phone, channel, code))).channel;
+      const sent = { value: code, otpId: id, expiresAt: addSeconds(createdAt, OTP_TTL_SECONDS) };
+      carried = (await this.deliver(() => this.d.messenger.sendCode(phone, channel, sent))).channel;
     } catch (err) {
       // D37: a failed send leaves no usable code behind, and no code counted as sent.
       await this.d.db.transaction(async (tx) => {

@@ -7,6 +7,9 @@ import type { Job } from './runner.ts';
 /** Events (and their delivery log) are kept this long, for replays; they hold phone numbers, so not longer. */
 export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 
+/** Messages to phones are kept this long for the operators to look into, then go (they hold phone numbers). */
+export const MESSAGE_RETENTION_SECONDS = 30 * 24 * 3600;
+
 /**
  * Rows that can no longer matter, a day past their end: spent codes, dead tokens, ended sessions (revoked,
  * or their refresh token run out, P59), old rate windows, unused KYC links; events past their retention
@@ -54,6 +57,15 @@ export function housekeeping(
         db,
         'DELETE FROM backchannel_logouts WHERE created_at < $1 RETURNING 1',
         [addSeconds(now, -EVENT_RETENTION_SECONDS)],
+      );
+      // Messages are kept 30 days for the operators; a code kept sealed for a re-send goes once it expires.
+      counts.messages = await countRows(db, 'DELETE FROM messages WHERE created_at < $1 RETURNING 1', [
+        addSeconds(now, -MESSAGE_RETENTION_SECONDS),
+      ]);
+      counts.message_codes = await countRows(
+        db,
+        'UPDATE messages SET sealed_code = NULL WHERE sealed_code IS NOT NULL AND code_expires_at < $1 RETURNING 1',
+        [now],
       );
       counts.kyc_links = await kycRepo.deleteStaleLinks(db, cutoff);
       // Issue 7: KYC photos go this many days after the decision when the operator sets a retention.

@@ -33,6 +33,8 @@ export class VendorServer {
   hang = false;
   /** answer only every other request with failWith (a vendor failing half its requests) */
   failHalf = false;
+  /** the body of the newest success answered */
+  lastAnswer: unknown;
   #server: Server | undefined;
   readonly #held = new Set<ServerResponse>();
   #count = 0;
@@ -75,6 +77,7 @@ export class VendorServer {
     const answer = failing
       ? { status: this.failWith, body: { error: 'unavailable' } }
       : this.behaviour(request);
+    if (answer.status < 300) this.lastAnswer = answer.body;
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
   }

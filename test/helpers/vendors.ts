@@ -1,5 +1,6 @@
 // The messaging vendors' APIs as they document them: what each checks of a request, and how it answers,
 // success and error. Each is served by a VendorServer on 127.0.0.1.
+import { createHmac } from 'node:crypto';
 import type { VendorAnswer, VendorBehaviour, VendorRequest } from './vendor-server.ts';
 
 let ids = 0;
@@ -150,3 +151,23 @@ export const gateway: VendorBehaviour = (req) => {
   const m = req.json as Record<string, string> | undefined;
   return E164.test(m?.to ?? '') && m?.message ? { status: 202 } : { status: 400 };
 };
+
+/** How Twilio signs a callback: base64 HMAC-SHA1 of the URL and each field's name and value, sorted by name. */
+export function twilioSignature(authToken: string, url: string, fields: Record<string, string>): string {
+  const data = Object.keys(fields)
+    .sort()
+    .reduce((acc, name) => acc + name + fields[name], url);
+  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
+}
+
+/** How Meta signs a webhook: `sha256=` and the hex HMAC-SHA256 of the body as sent. */
+export const metaSignature = (appSecret: string, body: string) =>
+  `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
+
+/** How Vonage signs a delivery receipt with an HMAC method: sorted `&name=value`, `&`/`=` in values as `_`. */
+export function vonageSigned(secret: string, fields: Record<string, string>): Record<string, string> {
+  let data = '';
+  for (const name of Object.keys(fields).sort())
+    data += `&${name}=${fields[name].replaceAll('&', '_').replaceAll('=', '_')}`;
+  return { ...fields, sig: createHmac('sha256', secret).update(data).digest('hex').toUpperCase() };
+}

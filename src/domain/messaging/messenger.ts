@@ -11,17 +11,24 @@
 //   the send could use is set aside: then they are tried in order all the same, since skipping them all
 //   would fail the send for certain.
 // - Notices (no code) go by SMS's chain only: the other channels carry codes alone.
+// - A re-send (after the vendor reported the message failed) goes by the providers after the one that carried
+//   it, then the fallback channel's: never again by the one that failed.
+// - Every message is recorded (message-log.ts), with each attempt.
 import type { Logger } from 'pino';
 import type { MessagingRoute } from '../../config/messaging-config.ts';
 import type { Channel, MessagingProvider, OutgoingMessage } from '../../providers/messaging/provider.ts';
+import type { MessageAttempt } from '../../storage/repositories/messages.ts';
 import { fieldError } from '../errors.ts';
 import { maskPhone } from '../phone.ts';
 import { countryOf } from '../sms-destinations.ts';
+import type { MessageLog } from './message-log.ts';
 import type { ProviderHealth } from './provider-health.ts';
 import { type CodeTextSettings, codeText, SPOKEN_INTRO } from './texts.ts';
 
 export interface MessagingPlan {
   providers: ReadonlyMap<string, MessagingProvider>;
+  /** what a message costs per provider and country, where the configuration says */
+  prices: ReadonlyMap<string, Readonly<Record<string, number>>>;
   routes: readonly MessagingRoute[];
   fallback: Partial<Record<Channel, Channel>>;
 }
@@ -31,6 +38,24 @@ export interface MessengerDeps {
   health: ProviderHealth;
   logger: Logger;
   texts: CodeTextSettings;
+  log: MessageLog;
+  /** told of each attempt's outcome, for the metrics */
+  onAttempt?: (channel: Channel, provider: string, ok: boolean) => void;
+}
+
+/** A code to send: its digits and its row, so that a failed delivery can be re-sent while it lives. */
+export interface CodeToSend {
+  value: string;
+  otpId: string;
+  expiresAt: Date;
+}
+
+/** What a message is, for its record. */
+interface Kind {
+  kind: 'code' | 'notice';
+  code?: CodeToSend;
+  /** a re-send: only the providers after this one */
+  after?: { channel: Channel; provider: string };
 }
 
 /** Every provider a message was offered to failed. */
@@ -76,39 +101,93 @@ export class Messenger {
   }
 
   /** Sends the code by the requested channel or its fallbacks; throws MessagingFailed when none carried it. */
-  sendCode(to: string, requested: Channel, code: string, language = 'en'): Promise<Carried> {
-    const text = codeText(code, this.d.texts);
-    return this.#deliver(to, requested, (channel) => ({
+  sendCode(
+    to: string,
+    requested: Channel,
+    code: CodeToSend,
+    opts: { language?: string; after?: Kind['after'] } = {},
+  ): Promise<Carried> {
+    const text = codeText(code.value, this.d.texts);
+    const language = opts.language ?? 'en';
+    const build = (channel: Channel) => ({
       to,
       channel,
-      code,
+      code: code.value,
       language,
       text: channel === 'voice' ? SPOKEN_INTRO : text,
-    }));
+    });
+    return this.#deliver(to, requested, build, { kind: 'code', code, after: opts.after });
   }
 
   /** Sends a notice by SMS; throws MessagingFailed when no provider carried it. */
   async sendNotice(to: string, text: string): Promise<void> {
-    await this.#deliver(to, 'sms', (channel) => ({ to, channel, text, language: 'en' }));
+    await this.#deliver(to, 'sms', (channel) => ({ to, channel, text, language: 'en' }), { kind: 'notice' });
   }
 
-  async #deliver(to: string, requested: Channel, build: (c: Channel) => OutgoingMessage): Promise<Carried> {
-    const all = this.#attempts(to, requested);
+  /** The pairs to try: those not set aside (all of them when every one is), after `after` for a re-send. */
+  #toTry(to: string, requested: Channel, after: Kind['after']): Array<[Channel, MessagingProvider]> {
+    let all = this.#attempts(to, requested);
     if (!all.length) this.channelFor(to, requested);
+    if (after) {
+      const carrier = all.findIndex(([c, p]) => c === after.channel && p.name === after.provider);
+      all = all.slice(carrier + 1).filter(([, p]) => p.name !== after.provider);
+    }
     const usable = all.filter(([, p]) => this.d.health.usable(p.name));
-    for (const [channel, provider] of usable.length ? usable : all) {
+    return usable.length ? usable : all;
+  }
+
+  async #deliver(to: string, requested: Channel, build: (c: Channel) => OutgoingMessage, kind: Kind) {
+    const attempts: MessageAttempt[] = [];
+    const record = (channel: Channel, provider: string | null, id?: string) =>
+      this.d.log.record({
+        to,
+        kind: kind.kind,
+        channel,
+        provider,
+        providerMessageId: id,
+        attempts,
+        code: kind.code,
+        price: provider ? (this.d.plan.prices.get(provider)?.[countryOf(to) ?? ''] ?? null) : null,
+        isResend: kind.after !== undefined,
+      });
+    const toTry = this.#toTry(to, requested, kind.after);
+    for (const [channel, provider] of toTry) {
+      const started = performance.now();
       try {
         const sent = await provider.send(build(channel));
+        attempts.push({
+          provider: provider.name,
+          channel,
+          ok: true,
+          ms: Math.round(performance.now() - started),
+        });
         this.d.health.succeeded(provider.name);
+        this.d.onAttempt?.(channel, provider.name, true);
+        await record(channel, provider.name, sent.providerMessageId);
         return { channel, provider: provider.name, ...sent };
       } catch (err) {
-        const setAside = this.d.health.failed(provider.name);
-        this.d.logger.warn(
-          { provider: provider.name, channel, to: maskPhone(to), err: (err as Error).message, setAside },
-          setAside ? 'message provider failed, set aside for a while' : 'message provider failed',
-        );
+        const error = (err as Error).message;
+        attempts.push({
+          provider: provider.name,
+          channel,
+          ok: false,
+          error,
+          ms: Math.round(performance.now() - started),
+        });
+        this.#failed(to, channel, provider.name, error);
       }
     }
-    throw new MessagingFailed(`no provider carried the message (${all.length} tried)`);
+    const last = toTry.at(-1);
+    await record(last?.[0] ?? requested, last?.[1].name ?? null);
+    throw new MessagingFailed(`no provider carried the message (${toTry.length} tried)`);
+  }
+
+  #failed(to: string, channel: Channel, provider: string, error: string) {
+    const setAside = this.d.health.failed(provider);
+    this.d.onAttempt?.(channel, provider, false);
+    this.d.logger.warn(
+      { provider, channel, to: maskPhone(to), err: error, setAside },
+      setAside ? 'message provider failed, set aside for a while' : 'message provider failed',
+    );
   }
 }

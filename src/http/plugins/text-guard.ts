@@ -21,7 +21,7 @@ const textProblem = (s: string) =>
  * ('' for the value itself) and what is wrong; else whether it nests deeper than MAX_INPUT_DEPTH; undefined
  * when there is nothing wrong. A loop, not recursion: a deeply nested body must not overflow the stack.
  */
-function badTextPath(value: unknown): { path: string; problem: string } | undefined {
+export function badTextPath(value: unknown): { path: string; problem: string } | undefined {
   const stack: Array<[unknown, string, number]> = [[value, '', 0]];
   let tooDeep = false; // reported once no text problem is found: that one names its field
   for (let next = stack.pop(); next; next = stack.pop()) {

@@ -3,6 +3,10 @@ import { ConsoleMessages } from './console.ts';
 import { HttpGateway } from './http-gateway.ts';
 import { Msg91 } from './msg91.ts';
 import type { MessagingProvider } from './provider.ts';
+import type { ReceiptReader } from './receipts/receipt.ts';
+import { TwilioReceipts } from './receipts/twilio.ts';
+import { VonageReceipts, type VonageSignatureMethod } from './receipts/vonage.ts';
+import { WhatsAppCloudReceipts } from './receipts/whatsapp-cloud.ts';
 import { TermiiSms } from './termii.ts';
 import { TwilioMessages } from './twilio.ts';
 import { VonageSms } from './vonage.ts';
@@ -11,8 +15,11 @@ import { WhatsAppCloud } from './whatsapp-cloud.ts';
 const str = (p: ProviderConfig, key: string) => p[key] as string;
 const optional = (p: ProviderConfig, key: string) => p[key] as string | undefined;
 
-/** A configured provider (MESSAGING_CONFIG, or SMS_PROVIDER as one provider), ready to send. */
-export function providerOf(p: ProviderConfig): MessagingProvider {
+/**
+ * A configured provider (MESSAGING_CONFIG, or SMS_PROVIDER as one provider), ready to send; `receipts` is the
+ * address its delivery receipts come to, for the vendors that take one with each message.
+ */
+export function providerOf(p: ProviderConfig, receipts: string): MessagingProvider {
   switch (p.type) {
     case 'twilio':
       return new TwilioMessages(p.name, {
@@ -23,6 +30,7 @@ export function providerOf(p: ProviderConfig): MessagingProvider {
         whatsappFrom: optional(p, 'whatsapp_from'),
         voiceFrom: optional(p, 'voice_from'),
         apiUrl: optional(p, 'api_url') ?? 'https://api.twilio.com',
+        statusCallback: receipts,
       });
     case 'whatsapp_cloud':
       return new WhatsAppCloud(p.name, {
@@ -39,6 +47,7 @@ export function providerOf(p: ProviderConfig): MessagingProvider {
         apiSecret: str(p, 'api_secret'),
         from: str(p, 'from'),
         apiUrl: optional(p, 'api_url') ?? 'https://rest.nexmo.com',
+        callback: receipts,
       });
     case 'msg91':
       return new Msg91(p.name, {
@@ -57,5 +66,24 @@ export function providerOf(p: ProviderConfig): MessagingProvider {
       return new HttpGateway(p.name, str(p, 'url'), ['sms', 'whatsapp', 'voice']);
     case 'console':
       return new ConsoleMessages(p.name);
+  }
+}
+
+/** How the provider's delivery receipts are checked and read; undefined for a provider that sends none here. */
+export function receiptReaderOf(p: ProviderConfig): ReceiptReader | undefined {
+  switch (p.type) {
+    case 'twilio':
+      return new TwilioReceipts(str(p, 'auth_token'));
+    case 'whatsapp_cloud': {
+      const secret = optional(p, 'app_secret');
+      return secret ? new WhatsAppCloudReceipts(secret, optional(p, 'verify_token')) : undefined;
+    }
+    case 'vonage': {
+      const secret = optional(p, 'signature_secret');
+      const method = (optional(p, 'signature_method') as VonageSignatureMethod | undefined) ?? 'md5hash';
+      return secret ? new VonageReceipts(secret, method) : undefined;
+    }
+    default:
+      return undefined;
   }
 }

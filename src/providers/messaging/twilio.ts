@@ -20,6 +20,8 @@ export interface TwilioSettings {
   /** the number calls come from, when `from` is a Messaging Service or another number should call */
   voiceFrom?: string;
   apiUrl: string;
+  /** where Twilio posts the message's or call's status (StatusCallback) */
+  statusCallback?: string;
 }
 
 /** Twilio's voices' language codes for the languages codes are read in; others are read in English. */
@@ -92,13 +94,18 @@ export class TwilioMessages implements MessagingProvider {
         From: `whatsapp:${whatsappFrom ?? from}`,
         ContentSid: whatsappContentSid,
         ContentVariables: JSON.stringify({ 1: m.code }),
+        ...this.callback(),
       };
     }
     // A value starting with MG is a Messaging Service, which Twilio takes instead of a sender number.
     const sender: Record<string, string> = from.startsWith('MG')
       ? { MessagingServiceSid: from }
       : { From: from };
-    return { To: m.to, Body: m.text, ...sender };
+    return { To: m.to, Body: m.text, ...sender, ...this.callback() };
+  }
+
+  private callback(): Record<string, string> {
+    return this.s.statusCallback ? { StatusCallback: this.s.statusCallback } : {};
   }
 
   private call(m: OutgoingMessage): Record<string, string> {
@@ -107,6 +114,7 @@ export class TwilioMessages implements MessagingProvider {
       To: m.to,
       From: this.s.voiceFrom ?? this.s.from,
       Twiml: spokenCodeTwiml(m.code, m.text, m.language),
+      ...this.callback(),
     };
   }
 }

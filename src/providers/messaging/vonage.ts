@@ -15,6 +15,8 @@ export interface VonageSettings {
   from: string;
   /** e.g. https://rest.nexmo.com */
   apiUrl: string;
+  /** where Vonage sends the message's delivery receipt */
+  callback?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export class VonageSms implements MessagingProvider {
       from: this.s.from,
       to: digitsOf(m.to),
       text: m.text,
+      ...(this.s.callback ? { callback: this.s.callback } : {}),
       // Unicode keeps texts in other scripts whole (Vonage's `type`).
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the GSM-7 test is on code points
       ...(/^[\u0000-\u007f]*$/.test(m.text) ? {} : { type: 'unicode' }),

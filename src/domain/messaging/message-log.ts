@@ -1,0 +1,73 @@
+// What operators see of every message: who it went to, by which channel and provider, what each attempt did,
+// and its delivery as the vendor reports it.
+//
+// Rules it enforces:
+// - Every message is recorded, also one that no provider carried (its status `failed`).
+// - A code's own digits are kept only sealed, only while the code may be re-sent (until it expires).
+import type { Clock } from '../../providers/clock.ts';
+import type { Random } from '../../providers/random.ts';
+import type { Database } from '../../storage/db.ts';
+import {
+  type MessageAttempt,
+  type MessageStatus,
+  messagesRepo,
+} from '../../storage/repositories/messages.ts';
+import type { PurposeKeys } from '../purpose-keys.ts';
+import { countryOf } from '../sms-destinations.ts';
+
+export interface LoggedMessage {
+  to: string;
+  kind: 'code' | 'notice';
+  /** the channel and provider that carried it; the last tried when none did */
+  channel: string;
+  provider: string | null;
+  providerMessageId?: string;
+  attempts: MessageAttempt[];
+  /** the code and its row, for a re-send when the vendor reports the message failed */
+  code?: { value: string; otpId: string; expiresAt: Date };
+  /** what the provider's configuration says a message to this country costs */
+  price: number | null;
+  /** a re-send after a failure report, which is never re-sent again */
+  isResend: boolean;
+}
+
+export interface MessageLogDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  /** seals codes kept for a re-send */
+  codeKeys: PurposeKeys;
+}
+
+export class MessageLog {
+  constructor(private readonly d: MessageLogDeps) {}
+
+  async record(m: LoggedMessage): Promise<string> {
+    const id = this.d.random.uuid();
+    const status: MessageStatus = m.attempts.some((a) => a.ok) ? 'queued' : 'failed';
+    const resendable = m.code && status === 'queued' && !m.isResend;
+    await messagesRepo.insert(this.d.db, {
+      id,
+      phone: m.to,
+      country: countryOf(m.to) ?? null,
+      kind: m.kind,
+      otpId: m.code?.otpId ?? null,
+      channel: m.channel,
+      provider: m.provider,
+      providerMessageId: m.providerMessageId ?? null,
+      status,
+      attempts: m.attempts,
+      sealedCode: resendable && m.code ? this.d.codeKeys.seal(Buffer.from(m.code.value)) : null,
+      codeExpiresAt: resendable && m.code ? m.code.expiresAt : null,
+      price: status === 'queued' ? m.price : null,
+      createdAt: this.d.clock.now(),
+      isResend: m.isResend,
+    });
+    return id;
+  }
+
+  /** The code sealed in a message, opened. */
+  openCode(sealed: string): string {
+    return this.d.codeKeys.open(sealed).toString();
+  }
+}

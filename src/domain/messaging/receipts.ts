@@ -1,0 +1,62 @@
+// What a delivery receipt changes: the message's recorded state, and for a code that did not arrive, its one
+// re-send.
+//
+// Rules it enforces:
+// - A receipt changes only the message the provider that sent it knows by that id; any other is ignored.
+// - A receipt of `failed` or `undelivered` re-sends the same code once, while it lives, through the providers
+//   after the one that failed, or the fallback channel (storage/rules/message-resend.ts).
+import type { Logger } from 'pino';
+import type { Clock } from '../../providers/clock.ts';
+import type { Channel } from '../../providers/messaging/provider.ts';
+import type { Receipt } from '../../providers/messaging/receipts/receipt.ts';
+import type { Database } from '../../storage/db.ts';
+import { messagesRepo } from '../../storage/repositories/messages.ts';
+import { claimResend } from '../../storage/rules/message-resend.ts';
+import { maskPhone } from '../phone.ts';
+import type { MessageLog } from './message-log.ts';
+import type { Messenger } from './messenger.ts';
+
+export interface MessageReceiptsDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  messenger: Messenger;
+  log: MessageLog;
+  /** told of each receipt, with the seconds from send to delivery when it reports one */
+  onReceipt?: (channel: string, provider: string, status: string, deliveredAfter?: number) => void;
+}
+
+export class MessageReceipts {
+  constructor(private readonly d: MessageReceiptsDeps) {}
+
+  async apply(provider: string, receipt: Receipt): Promise<void> {
+    const message = await messagesRepo.byVendorId(this.d.db, provider, receipt.providerMessageId);
+    if (!message) return;
+    const now = this.d.clock.now();
+    await messagesRepo.addStatus(this.d.db, message.id, receipt.status, now);
+    const delivered = receipt.status === 'delivered' && !message.delivered_at;
+    const after = delivered ? (now.getTime() - message.created_at.getTime()) / 1000 : undefined;
+    this.d.onReceipt?.(message.channel, provider, receipt.status, after);
+    if (receipt.status === 'failed' || receipt.status === 'undelivered') await this.resend(message.id);
+  }
+
+  /** The message's one re-send, if it is a code that still lives. */
+  private async resend(messageId: string): Promise<void> {
+    const claim = await claimResend(this.d.db, messageId, this.d.clock.now());
+    if (!claim) return;
+    const channel = claim.channel as Channel;
+    const code = {
+      value: this.d.log.openCode(claim.sealed_code),
+      otpId: claim.otp_id,
+      expiresAt: claim.code_expires_at,
+    };
+    await this.d.messenger
+      .sendCode(claim.phone, channel, code, { after: { channel, provider: claim.provider } })
+      .catch((err: Error) =>
+        this.d.logger.warn(
+          { to: maskPhone(claim.phone), err: err.message },
+          'a failed code could not be re-sent',
+        ),
+      );
+  }
+}
