@@ -20,6 +20,7 @@ import { Events } from './domain/events.ts';
 import { KeyReencryption } from './domain/key-reencryption.ts';
 import { KeyRing } from './domain/key-ring.ts';
 import type { KycService } from './domain/kyc/kyc.ts';
+import type { MessageRecords } from './domain/messaging/message-records.ts';
 import type { Messenger } from './domain/messaging/messenger.ts';
 import type { MessageReceipts } from './domain/messaging/receipts.ts';
 import type { AuthorizationService } from './domain/oauth/authorization.ts';
@@ -62,6 +63,8 @@ export interface Container {
   otp: OtpService;
   /** carries codes and notices to phones by the configured routes */
   messenger: Messenger;
+  /** the messages sent, as operators read them */
+  messageRecords: MessageRecords;
   /** applies the providers' delivery receipts */
   messageReceipts: MessageReceipts;
   /** how each provider's receipts are checked, by its configured name */

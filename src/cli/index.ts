@@ -5,6 +5,7 @@ import { openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
 import { KYC_HELP, kycCommand } from './kyc-commands.ts';
+import { MESSAGES_HELP, messagesCommand } from './messages-commands.ts';
 import { SMS_HELP, smsCommand } from './sms-commands.ts';
 import { WEBHOOKS_HELP, webhookCommand } from './webhook-commands.ts';
 
@@ -19,6 +20,7 @@ Commands:
 ${ADMIN_HELP}
 ${WEBHOOKS_HELP}
 ${SMS_HELP}
+${MESSAGES_HELP}
 ${KYC_HELP}
 
   These call the running server's admin API at BASE_URL with ADMIN_TOKEN.
@@ -66,6 +68,9 @@ async function main(argv: string[]) {
       return;
     case 'kyc':
       process.stdout.write(`${await kycCommand(loadConfig(env), argv)}\n`);
+      return;
+    case 'messages':
+      process.stdout.write(`${await messagesCommand(loadConfig(env), argv)}\n`);
       return;
     case 'help':
       process.stdout.write(`${HELP}\n`);

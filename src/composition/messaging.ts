@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { MessageLog } from '../domain/messaging/message-log.ts';
+import { MessageRecords } from '../domain/messaging/message-records.ts';
 import { Messenger } from '../domain/messaging/messenger.ts';
 import { ProviderHealth } from '../domain/messaging/provider-health.ts';
 import { MessageReceipts } from '../domain/messaging/receipts.ts';
@@ -65,5 +66,6 @@ export function messagingFor(p: MessagingParts) {
     const reader = receiptReaderOf(c);
     if (reader) receiptReaders.set(c.name, reader);
   }
-  return { messenger, messageReceipts, receiptReaders };
+  const messageRecords = new MessageRecords({ db: p.db, clock: p.clock });
+  return { messenger, messageReceipts, receiptReaders, messageRecords };
 }

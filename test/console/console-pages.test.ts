@@ -392,6 +392,20 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.match((await notice()) ?? '', /decided by its traffic again/);
   });
 
+  test('Messages: delivery per provider over the last day, and the latest messages with their attempts', async () => {
+    await signUp(t); // a code by the test gateway, just now
+    await page.goto(`${base}/console/messages`);
+    assert.equal(await heading(), 'Messages');
+    const provider = await page.getByRole('row', { name: /^http/ }).first().textContent();
+    assert.match(provider ?? '', /^http\s*\d+\s*0\s*\d+\s*0%/);
+    const latest = await page
+      .getByRole('row', { name: /code\s*sms\s*http/ })
+      .first()
+      .textContent();
+    assert.match(latest ?? '', /\+1\*{6}\d{4}\s*code\s*sms\s*http\s*http\s*queued/);
+    await snap('messages');
+  });
+
   test('sign-out ends the session: the console asks for the token again', async () => {
     await page.goto(`${base}/console`);
     await submit('Sign out');

@@ -5,6 +5,7 @@ import { toDomainError } from '../plugins/rest-errors.ts';
 // The admin API answers errors as `{error, error_description}` (the OAuth family's shape, like /api/v1).
 const ADMIN_ERRORS: Partial<Record<ErrorCode, [number, string]>> = {
   INVALID_REQUEST: [400, 'invalid_request'],
+  INVALID_PHONE: [400, 'invalid_request'],
   INVALID_TOKEN: [401, 'invalid_token'],
   NOT_FOUND: [404, 'not_found'],
   SERVICE_UNAVAILABLE: [503, 'temporarily_unavailable'],

@@ -10,6 +10,7 @@ import { keepAdminAction } from './admin-trail.ts';
 import { clientRoutes } from './client-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
+import { messageRoutes } from './message-routes.ts';
 import { smsRoutes } from './sms-routes.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
@@ -29,6 +30,7 @@ type Services = Pick<
   | 'kyc'
   | 'reencryption'
   | 'smsBreaker'
+  | 'messageRecords'
   | 'webhooks'
 >;
 
@@ -73,6 +75,7 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
   clientRoutes(app, c);
   keyRoutes(app, c);
   smsRoutes(app, c);
+  messageRoutes(app, c);
   await webhookRoutes(app, c);
   await kycAdminRoutes(app, c);
   await userAdminRoutes(app, c);

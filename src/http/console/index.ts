@@ -11,6 +11,7 @@ import { sendPage } from '../pages/page-reply.ts';
 import { accountRoutes } from './account-routes.ts';
 import { consoleContext, formOf, one, SESSION_COOKIE, sessionIdOf } from './console-context.ts';
 import { integrationRoutes } from './integration-routes.ts';
+import { messagesPages } from './messages-routes.ts';
 import { smsPages } from './sms-routes.ts';
 
 /** The services these routes use. */
@@ -103,6 +104,7 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
   integrationRoutes(app, ctx);
   accountRoutes(app, ctx);
   smsPages(app, ctx);
+  messagesPages(app, ctx);
 }
 
 /** The console's error pages: its sign-in form with a message, whatever went wrong. */

@@ -26,6 +26,7 @@ const NAV: [string, string][] = [
   ['/console/kyc', 'KYC review'],
   ['/console/users', 'Users'],
   ['/console/sms', 'SMS traffic'],
+  ['/console/messages', 'Messages'],
   ['/console/actions', 'Actions'],
 ];
 

@@ -1,0 +1,52 @@
+import { esc } from '../html.ts';
+import { consolePage, type Frame, table } from './layout.ts';
+
+export interface DeliveryRate {
+  provider: string;
+  sent: number;
+  delivered: number;
+  failed: number;
+  rate: number | null;
+}
+
+export interface MessageSummary {
+  id: string;
+  created_at: string;
+  phone: string;
+  kind: string;
+  channel: string;
+  provider: string | null;
+  status: string;
+  attempts: Array<{ provider: string; ok: boolean }>;
+}
+
+const percent = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
+
+/** Messages to phones: each provider's delivery over the last 24 hours, and the latest messages. */
+export const messagesPage = (f: Frame, rates: DeliveryRate[], latest: MessageSummary[]) =>
+  consolePage(
+    'Messages',
+    f,
+    `<p>Every code and notice sent to a phone, by channel and provider. Delivery is what the providers'
+receipts report; a provider that sends no receipts shows none delivered.</p>
+<h2>Delivery by provider, last 24 hours</h2>
+${table(
+  ['Provider', 'Sent', 'Delivered', 'Failed', 'Delivery rate'],
+  rates.map((r) => [esc(r.provider), String(r.sent), String(r.delivered), String(r.failed), percent(r.rate)]),
+  'No messages in the last 24 hours.',
+)}
+<h2>Latest messages</h2>
+${table(
+  ['Sent', 'Phone', 'Kind', 'Channel', 'Provider', 'Attempts', 'Status'],
+  latest.map((m) => [
+    esc(m.created_at.replace('T', ' ').slice(0, 19)),
+    esc(m.phone),
+    esc(m.kind),
+    esc(m.channel),
+    esc(m.provider ?? '–'),
+    esc(m.attempts.map((a) => `${a.provider}${a.ok ? '' : ' (failed)'}`).join(', ')),
+    esc(m.status),
+  ]),
+  'No messages yet.',
+)}`,
+  );
