@@ -27,6 +27,10 @@ export type VendorBehaviour = (req: VendorRequest) => VendorAnswer;
  */
 export class VendorServer {
   readonly requests: VendorRequest[] = [];
+  /** the requests answered with a 2xx: what the vendor took */
+  readonly taken: VendorRequest[] = [];
+  /** what each request taken was answered */
+  readonly answers = new Map<VendorRequest, unknown>();
   /** the status the next requests are answered with instead (an outage), while above 0 */
   failWith = 0;
   /** every request is held unanswered (a vendor that hangs) */
@@ -77,7 +81,11 @@ export class VendorServer {
     const answer = failing
       ? { status: this.failWith, body: { error: 'unavailable' } }
       : this.behaviour(request);
-    if (answer.status < 300) this.lastAnswer = answer.body;
+    if (answer.status < 300) {
+      this.lastAnswer = answer.body;
+      this.taken.push(request);
+      this.answers.set(request, answer.body);
+    }
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
   }

@@ -15,6 +15,7 @@ const TW_TOKEN = 'twilio-token-for-receipts';
 const META_SECRET = 'meta-app-secret-for-receipts';
 const VONAGE_SIG = 'vonage-signature-secret';
 const RECEIPTS = 'http://callsign.test/hooks/messages';
+const METRICS_TOKEN = 'metrics-token-for-receipts-0123456789';
 
 describe('delivery receipts', () => {
   const tw = new VendorServer(vendors.twilio('AC1', TW_TOKEN));
@@ -55,7 +56,7 @@ describe('delivery receipts', () => {
       routes: [{ countries: ['*'], sms: ['tw', 'vg'], whatsapp: ['meta'] }],
       fallback: { whatsapp: 'sms' },
     });
-    t = await createTestApp({ env: { SMS_PROVIDER: '', MESSAGING_CONFIG: path } });
+    t = await createTestApp({ env: { SMS_PROVIDER: '', MESSAGING_CONFIG: path, METRICS_TOKEN } });
   });
   after(async () => {
     await t.close();
