@@ -213,3 +213,8 @@ export function smsSettings(r: EnvReader, env: Env): SmsSettings {
   };
   return { smsProvider, smsHttpUrl, twilio, messaging, messagingConfigured: false, smsAppHash };
 }
+
+/** The channels some route offers, SMS first: what a page may let a person choose from. */
+export function offeredChannels(settings: MessagingSettings): Channel[] {
+  return CHANNELS.filter((channel) => settings.routes.some((route) => route.channels[channel]?.length));
+}

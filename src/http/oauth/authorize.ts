@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { offeredChannels } from '../../config/messaging-config.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
@@ -72,8 +73,10 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
     const st: PageState = { req: checked.request };
     const ctx: FormContext = { client: checked.client, csrf, state: sealed(st) };
     // P110: the client asks for a new account, so a single sign-on does not answer for the user.
-    if (st.req.prompt?.includes('create'))
-      return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint), st.req.redirectUri);
+    if (st.req.prompt?.includes('create')) {
+      const channels = offeredChannels(c.config.messaging);
+      return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint, channels), st.req.redirectUri);
+    }
     const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
     if (sso && !mustSignIn(st.req, sso, c.clock.now())) return proceed(reply, ctx, st, sso);
     // P70: prompt=none never shows the page; the client learns the user must sign in.

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { offeredChannels } from '../../config/messaging-config.ts';
 import type { Container } from '../../container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { parseChannel } from '../../domain/messaging/texts.ts';
@@ -43,7 +44,8 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       const ctx = { client: linked.client, csrf, state };
       return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
     });
-  linkedPage('/authorize/signup', signUpPhonePage);
+  const channels = offeredChannels(c.config.messaging);
+  linkedPage('/authorize/signup', (ctx, hint) => signUpPhonePage(ctx, hint, channels));
   challengeScriptRoute(app);
   linkedPage('/authorize/signin', signInPage); // P110: back from the sign-up page
 
@@ -142,7 +144,8 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       return retry(
         reply,
         err,
-        (error) => signUpPhonePage({ ...ctx, error }, String(phone ?? '')),
+        (error) =>
+          signUpPhonePage({ ...ctx, error }, String(phone ?? ''), offeredChannels(c.config.messaging)),
         st.req.redirectUri,
       );
     }

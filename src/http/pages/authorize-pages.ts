@@ -1,3 +1,4 @@
+import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { errorBox, esc, field, hidden, page } from './html.ts';
 
@@ -44,10 +45,24 @@ export const signInPage = (c: FormContext, phone = '') =>
       `<p>New here? <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">Create account</a></p>`,
   );
 
-export const signUpPhonePage = (c: FormContext, phone = '') =>
+const CHANNEL_NAMES: Record<Channel, string> = {
+  sms: 'Text message (SMS)',
+  whatsapp: 'WhatsApp',
+  voice: 'Voice call',
+};
+
+/** A choice of the channel the code goes by, when the service offers more than SMS. */
+const channelChoice = (channels: readonly Channel[]) =>
+  channels.length < 2
+    ? ''
+    : `<label for="channel">Send the code by</label><select id="channel" name="channel">${channels
+        .map((ch) => `<option value="${ch}">${CHANNEL_NAMES[ch]}</option>`)
+        .join('')}</select>`;
+
+export const signUpPhonePage = (c: FormContext, phone = '', channels: readonly Channel[] = ['sms']) =>
   page(
     'Create account',
-    `${intro(c)}<p>We will text a code to your phone.</p>${form('/authorize/signup/send', c, field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`))}<p>Already have an account? <a href="/authorize/signin?state=${encodeURIComponent(c.state)}">Sign in</a></p>`,
+    `${intro(c)}<p>We will send a code to your phone.</p>${form('/authorize/signup/send', c, field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`) + channelChoice(channels))}<p>Already have an account? <a href="/authorize/signin?state=${encodeURIComponent(c.state)}">Sign in</a></p>`,
   );
 
 /** The challenge the SMS defence asks for, solved in the browser by the page's own script, then sent on. */
