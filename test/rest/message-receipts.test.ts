@@ -32,6 +32,7 @@ describe('delivery receipts', () => {
           auth_token: TW_TOKEN,
           from: '+15005550006',
           api_url: twUrl,
+          price: { US: 0.0079 },
         },
         meta: {
           type: 'whatsapp_cloud',
@@ -99,6 +100,11 @@ describe('delivery receipts', () => {
       ['queued', 'sent', 'delivered'],
     );
     assert.ok(record?.delivered_at);
+    assert.equal(
+      Number(record?.price),
+      0.0079,
+      "the price the provider's configuration gives for the country",
+    );
   });
 
   test('unsigned or wrongly signed callbacks are refused with 401 and change nothing', async () => {
