@@ -240,3 +240,39 @@ describe('a channel with no route and no fallback', () => {
     assert.equal(tw.requests.length, before);
   });
 });
+
+describe('SMS_PROVIDER alone, as before MESSAGING_CONFIG', () => {
+  const tw = new VendorServer(vendors.twilio('AC9', 'k-token'));
+  let t: TestApp;
+  before(async () => {
+    const url = await tw.start();
+    t = await createTestApp({
+      env: {
+        SMS_PROVIDER: 'twilio',
+        TWILIO_ACCOUNT_SID: 'AC9',
+        TWILIO_AUTH_TOKEN: 'k-token',
+        TWILIO_FROM: '+15005550006',
+        TWILIO_API_URL: url,
+      },
+    });
+  });
+  after(async () => {
+    await t.close();
+    await tw.close();
+  });
+
+  test('Twilio carries every code by SMS; WhatsApp and voice fall back to SMS, and the answer says so', async () => {
+    const phone = uniquePhone();
+    const res = await t.request('POST', '/auth/otp/send', { body: { phone, purpose: 'signup' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.channel, 'sms');
+    assert.equal(tw.requests.at(-1)?.form.To, phone);
+    assert.match(tw.requests.at(-1)?.form.Body ?? '', /\b\d{6}\b/);
+    const asked = await t.request('POST', '/auth/otp/send', {
+      body: { phone: uniquePhone(), purpose: 'signup', channel: 'whatsapp' },
+      ip: uniqueIp(),
+    });
+    assert.equal(asked.body.data.channel, 'sms');
+    assert.equal(tw.requests.at(-1)?.path, '/2010-04-01/Accounts/AC9/Messages.json');
+  });
+});
