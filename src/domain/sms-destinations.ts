@@ -48,12 +48,10 @@ export type DestinationRefusal = 'country_not_allowed' | 'number_type_not_allowe
 
 /** Why a code may not go to this E.164 number; undefined when it may. */
 export function destinationRefusal(e164: string, policy: DestinationPolicy): DestinationRefusal | undefined {
-  const number = parsePhoneNumberFromString(e164);
-  const country = number?.country;
+  const { country, type } = facts(e164);
   if (policy.allowedCountries && (!country || !policy.allowedCountries.has(country)))
     return 'country_not_allowed';
   if (country && policy.blockedCountries.has(country)) return 'country_not_allowed';
-  const type = number?.getType();
   if (type && policy.blockedNumberTypes.has(type)) return 'number_type_not_allowed';
   return undefined;
 }
@@ -70,5 +68,20 @@ export const destinationError = (refusal: DestinationRefusal) =>
 /** The block of 1,000 consecutive numbers a number is in: its E.164 form without the last three digits. */
 export const numberBlock = (e164: string) => e164.slice(0, -3);
 
+/** What libphonenumber says of a number, remembered for the numbers seen lately (each send asks more than once). */
+const remembered = new Map<string, { country?: string; type?: string }>();
+const REMEMBERED_MAX = 10_000;
+
+function facts(e164: string): { country?: string; type?: string } {
+  let known = remembered.get(e164);
+  if (!known) {
+    const number = parsePhoneNumberFromString(e164);
+    known = { country: number?.country, type: number?.getType() };
+    if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+    remembered.set(e164, known);
+  }
+  return known;
+}
+
 /** The country of an E.164 number, if it has one. */
-export const countryOf = (e164: string): string | undefined => parsePhoneNumberFromString(e164)?.country;
+export const countryOf = (e164: string): string | undefined => facts(e164).country;

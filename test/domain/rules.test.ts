@@ -121,6 +121,13 @@ describe('domain rules', () => {
     assert.throws(() => decrypt(key, parts.join('.')));
     assert.throws(() => decrypt(deriveKey(Buffer.alloc(32, 2), 'test'), box));
   });
+
+  test('every seal has an IV of its own, across refills of the pool of random bytes', () => {
+    const key = deriveKey(Buffer.alloc(32, 1), 'test');
+    const ivs = new Set<string>();
+    for (let i = 0; i < 2000; i++) ivs.add(encrypt(key, Buffer.from('123456')).split('.')[1]);
+    assert.equal(ivs.size, 2000);
+  });
 });
 
 test('a client_id never starts with "-", which the CLI would read as an option', () => {

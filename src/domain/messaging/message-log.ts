@@ -7,11 +7,8 @@
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database } from '../../storage/db.ts';
-import {
-  type MessageAttempt,
-  type MessageStatus,
-  messagesRepo,
-} from '../../storage/repositories/messages.ts';
+import { MessageInserts } from '../../storage/message-inserts.ts';
+import type { MessageAttempt, MessageStatus } from '../../storage/repositories/messages.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
 import { countryOf } from '../sms-destinations.ts';
 
@@ -40,13 +37,16 @@ export interface MessageLogDeps {
 }
 
 export class MessageLog {
-  constructor(private readonly d: MessageLogDeps) {}
+  readonly #inserts: MessageInserts;
+  constructor(private readonly d: MessageLogDeps) {
+    this.#inserts = new MessageInserts(d.db);
+  }
 
   async record(m: LoggedMessage): Promise<string> {
     const id = this.d.random.uuid();
     const status: MessageStatus = m.attempts.some((a) => a.ok) ? 'queued' : 'failed';
     const resendable = m.code && status === 'queued' && !m.isResend;
-    await messagesRepo.insert(this.d.db, {
+    await this.#inserts.insert({
       id,
       phone: m.to,
       country: countryOf(m.to) ?? null,

@@ -61,15 +61,20 @@ export interface MessageFilter {
   limit: number;
 }
 
+const valuesOf = (m: NewMessage) =>
+  sql`(${m.id}::uuid, ${m.phone}, ${m.country}, ${m.kind}, ${m.otpId}::uuid, ${m.channel}, ${m.provider},
+    ${m.providerMessageId}, ${m.status}, ${JSON.stringify([{ status: m.status, at: m.createdAt.toISOString() }])}::jsonb,
+    ${JSON.stringify(m.attempts)}::jsonb, ${m.sealedCode}, ${m.codeExpiresAt}::timestamptz, ${m.price}::numeric,
+    ${m.createdAt}::timestamptz, ${m.isResend}::boolean)`;
+
 export const messagesRepo = {
-  insert: (q: Queryable, m: NewMessage) =>
+  /** The messages, in one statement. */
+  insertMany: (q: Queryable, messages: NewMessage[]) =>
     all(
       q,
       sql`INSERT INTO messages (id, phone, country, kind, otp_id, channel, provider, provider_message_id, status,
           history, attempts, sealed_code, code_expires_at, price, created_at, resent)
-        VALUES (${m.id}, ${m.phone}, ${m.country}, ${m.kind}, ${m.otpId}, ${m.channel}, ${m.provider},
-          ${m.providerMessageId}, ${m.status}, ${JSON.stringify([{ status: m.status, at: m.createdAt.toISOString() }])}::jsonb,
-          ${JSON.stringify(m.attempts)}::jsonb, ${m.sealedCode}, ${m.codeExpiresAt}, ${m.price}, ${m.createdAt}, ${m.isResend})`,
+        VALUES ${sql.join(messages.map(valuesOf), ', ')}`,
     ),
 
   get: (q: Queryable, id: string) =>
