@@ -1,13 +1,6 @@
+import type { DeliveryRate } from '../../../domain/messaging/message-records.ts';
 import { esc } from '../html.ts';
 import { consolePage, type Frame, table } from './layout.ts';
-
-export interface DeliveryRate {
-  provider: string;
-  sent: number;
-  delivered: number;
-  failed: number;
-  rate: number | null;
-}
 
 export interface MessageSummary {
   id: string;
