@@ -92,6 +92,7 @@ export function identityServices(f: Foundation) {
     testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
     codeKeys: f.keysFor('otp-codes'),
     enumerationProtection: config.enumerationProtection,
+    defaultLanguage: config.defaultLanguage,
     defence,
     onVerified: (country) => metrics.otpVerifications.inc({ country }),
   });
@@ -122,6 +123,7 @@ export function identityServices(f: Foundation) {
   const profiles = new ProfileService({ db, clock, events });
   const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
   const phoneChange = new PhoneChangeService({
+    defaultLanguage: config.defaultLanguage,
     db,
     clock,
     events,

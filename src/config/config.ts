@@ -4,6 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { ChallengeMode } from '../domain/send-defence.ts';
 import type { BreakerSettings } from '../domain/sms-breaker.ts';
 import type { DestinationPolicy } from '../domain/sms-destinations.ts';
+import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import type { LogFormat } from '../logger.ts';
 import type { CaptchaSettings } from '../providers/captcha/siteverify.ts';
 import { type Env, EnvReader } from './env-reader.ts';
@@ -67,6 +68,8 @@ export interface Config {
   keyEncryptionKey: string | undefined;
   keyEncryptionKeyFallback: string | undefined;
   enumerationProtection: boolean;
+  /** DEFAULT_LANGUAGE: the language when nothing asks for another */
+  defaultLanguage: Language;
   trustProxy: boolean;
   logLevel: string;
   /** `LOG_FORMAT`: pretty lines on a terminal, JSON otherwise (`auto`), or one of them always */
@@ -139,6 +142,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     firstPartyClientId: r.str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
     ...secrets,
     enumerationProtection: r.bool('ENUMERATION_PROTECTION', false),
+    defaultLanguage: r.oneOf<Language>('DEFAULT_LANGUAGE', LANGUAGES, 'en'),
     trustProxy: r.bool('TRUST_PROXY', false),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     logFormat: r.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),

@@ -1,3 +1,5 @@
+import type { MessageKey } from '../i18n/catalogs/en.ts';
+import { type Language, translate } from '../i18n/languages.ts';
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Channel } from '../providers/messaging/provider.ts';
 import type { Random } from '../providers/random.ts';
@@ -28,20 +30,18 @@ export type PublicPurpose = (typeof OTP_PURPOSES)[number];
 /** P74: `phone_change` codes are asked for by a signed-in account on /users/me/phone, never on /auth/otp/*. */
 export type OtpPurpose = PublicPurpose | 'phone_change';
 
-export function parsePurpose(input: unknown): PublicPurpose {
-  if (!OTP_PURPOSES.includes(input as PublicPurpose)) {
-    throw fieldError('INVALID_REQUEST', 'purpose', 'purpose must be signup or pin_reset');
-  }
-  return input as PublicPurpose;
-}
-
 /** D6 with enumeration protection: what the owner of a number that has an account hears instead of a code. */
-const TAKEN_NUMBER_NOTICE: Record<Exclude<OtpPurpose, 'pin_reset'>, string> = {
-  signup:
-    'Someone tried to create an account with this number, which already has one. Sign in or reset your PIN instead.',
-  phone_change:
-    'Someone tried to move another account to this number, which already has one. No change was made.',
+const TAKEN_NUMBER_NOTICE: Record<Exclude<OtpPurpose, 'pin_reset'>, MessageKey> = {
+  signup: 'phone.signup_number_taken',
+  phone_change: 'phone.phone_change_number_taken',
 };
+
+/** How a code is to be sent: the proof of a person, the channel asked for, the language of its text. */
+export interface SendOptions {
+  proof?: SendProof;
+  channel?: Channel;
+  language?: Language;
+}
 
 export interface OtpDeps {
   db: Database;
@@ -53,6 +53,8 @@ export interface OtpDeps {
   testPhoneNumbers: ReadonlyMap<string, string>;
   codeKeys: PurposeKeys;
   enumerationProtection: boolean;
+  /** the language of a code's text when the caller names none */
+  defaultLanguage: Language;
   /** the toll-fraud defence beyond where codes may go: the country breaker, its challenge and its cap */
   defence: SendDefence;
   /** told of each code entered, by country, for the metrics */
@@ -71,8 +73,7 @@ export class OtpService {
   async sendCode(
     phone: string,
     purpose: OtpPurpose,
-    proof: SendProof = {},
-    channel: Channel = 'sms',
+    { proof = {}, channel = 'sms', language = this.d.defaultLanguage }: SendOptions = {},
   ): Promise<{ expires_in: number; message: string; channel: Channel }> {
     const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
     // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
@@ -95,7 +96,9 @@ export class OtpService {
       if (purpose !== 'pin_reset' && !this.d.testPhoneNumbers.has(phone)) await this.d.defence.spend(phone);
       await this.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
       if (purpose !== 'pin_reset')
-        await this.deliver(() => this.d.messenger.sendNotice(phone, TAKEN_NUMBER_NOTICE[purpose]));
+        await this.deliver(() =>
+          this.d.messenger.sendNotice(phone, translate(language, TAKEN_NUMBER_NOTICE[purpose]), language),
+        );
       return answer;
     }
 
@@ -107,7 +110,8 @@ export class OtpService {
     let carried: Channel;
     try {
       const sent = { value: code, otpId: id, expiresAt: addSeconds(createdAt, OTP_TTL_SECONDS) };
-      carried = (await this.deliver(() => this.d.messenger.sendCode(phone, channel, sent))).channel;
+      const send = () => this.d.messenger.sendCode(phone, channel, sent, { language });
+      carried = (await this.deliver(send)).channel;
     } catch (err) {
       // D37: a failed send leaves no usable code behind, and no code counted as sent.
       await this.d.db.transaction(async (tx) => {
@@ -125,20 +129,13 @@ export class OtpService {
    * sent there in the same statement. Answers its id and when it was made.
    */
   private async store(phone: string, purpose: OtpPurpose, code: string, sentTo?: string) {
-    const now = this.d.clock.now();
-    const id = this.d.random.uuid();
-    await storeOtp(
-      this.d.db,
-      {
-        id,
-        phone,
-        purpose,
-        codeHash: this.hashCode(phone, purpose, code),
-        createdAt: now,
-        expiresAt: addSeconds(now, OTP_TTL_SECONDS),
-      },
-      sentTo ? smsTrafficRepo.countSent(sentTo, now) : undefined,
-    );
+    const [now, id, codeHash] = [
+      this.d.clock.now(),
+      this.d.random.uuid(),
+      this.hashCode(phone, purpose, code),
+    ];
+    const otp = { id, phone, purpose, codeHash, createdAt: now, expiresAt: addSeconds(now, OTP_TTL_SECONDS) };
+    await storeOtp(this.d.db, otp, sentTo ? smsTrafficRepo.countSent(sentTo, now) : undefined);
     return { id, createdAt: now };
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { type Language, pickLanguage, translate } from '../i18n/languages.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Channel } from '../providers/messaging/provider.ts';
 import { type Database, uniqueViolation } from '../storage/db.ts';
@@ -22,12 +23,14 @@ export interface PhoneChangeDeps {
   accounts: AccountService;
   profiles: ProfileService;
   messenger: Messenger;
+  /** the language of the texts when the account has none */
+  defaultLanguage: Language;
   logger: Logger;
 }
 
 /** P74: what the previous number is told once an account has moved away from it. */
-export const PHONE_CHANGED_NOTICE =
-  'The phone number of your account was changed to another number. If you did not do this, contact the app you signed up with.';
+/** The notice to the number an account moved away from, in the account's language. */
+export const phoneChangedNotice = (language: Language) => translate(language, 'phone.phone_changed');
 
 /**
  * P74: a signed-in account moves to a new phone number, proven by a code sent to it and confirmed with the
@@ -37,6 +40,10 @@ export const PHONE_CHANGED_NOTICE =
 export class PhoneChangeService {
   constructor(private readonly d: PhoneChangeDeps) {}
 
+  private language(user: { language: string | null }): Language {
+    return pickLanguage([user.language], this.d.defaultLanguage);
+  }
+
   /**
    * Step 1: a code to the new number (D6's rules; like sign-up, no live account may have it). `e164`: the
    * number, when the caller has already parsed it.
@@ -45,14 +52,15 @@ export class PhoneChangeService {
     userId: string,
     phoneInput: string,
     e164?: string,
-    proof: SendProof = {},
-    channel: Channel = 'sms',
+    opts: { proof?: SendProof; channel?: Channel; languageWishes?: string[] } = {},
   ): Promise<{ expires_in: number; message: string; channel: Channel }> {
     const phone = e164 ?? parsePhone(phoneInput).e164;
     const user = await this.d.profiles.get(userId);
     if (phone === user.phone)
       throw fieldError('INVALID_REQUEST', 'phone', 'this is already the phone number of the account');
-    return this.d.otp.sendCode(phone, 'phone_change', proof, channel);
+    // The code's text in the account's language, else the one the request asks for.
+    const language = pickLanguage([user.language, ...(opts.languageWishes ?? [])], this.d.defaultLanguage);
+    return this.d.otp.sendCode(phone, 'phone_change', { proof: opts.proof, channel: opts.channel, language });
   }
 
   /**
@@ -90,7 +98,7 @@ export class PhoneChangeService {
     if (moved instanceof DomainError) throw moved;
     // The move stands whether or not the notice gets through.
     await this.d.messenger
-      .sendNotice(user.phone, PHONE_CHANGED_NOTICE)
+      .sendNotice(user.phone, phoneChangedNotice(this.language(user)), this.language(user))
       .catch((err: Error) =>
         this.d.logger.warn(
           { to: maskPhone(user.phone), err: err.message },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PHONE_CHANGED_NOTICE } from '../../src/domain/phone-change.ts';
+import { phoneChangedNotice } from '../../src/domain/phone-change.ts';
 import {
   createTestApp,
   events,
@@ -45,7 +45,7 @@ describe('P74: moving an account to a new phone number', () => {
       200,
       'sessions stay',
     );
-    assert.deepEqual(t.sms.messagesTo(s.phone).at(-1), PHONE_CHANGED_NOTICE);
+    assert.deepEqual(t.sms.messagesTo(s.phone).at(-1), phoneChangedNotice('en'));
     const updated = (await events(t, 'user.updated')).filter(
       (e) => (e.data.user as { id: string }).id === s.user.id,
     );

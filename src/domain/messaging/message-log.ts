@@ -17,6 +17,7 @@ export interface LoggedMessage {
   kind: 'code' | 'notice';
   /** the channel and provider that carried it; the last tried when none did */
   channel: string;
+  language: string;
   provider: string | null;
   providerMessageId?: string;
   attempts: MessageAttempt[];
@@ -53,6 +54,7 @@ export class MessageLog {
       kind: m.kind,
       otpId: m.code?.otpId ?? null,
       channel: m.channel,
+      language: m.language,
       provider: m.provider,
       providerMessageId: m.providerMessageId ?? null,
       status,

@@ -16,6 +16,7 @@
 // - Every message is recorded (message-log.ts), with each attempt.
 import type { Logger } from 'pino';
 import type { MessagingRoute } from '../../config/messaging-config.ts';
+import type { Language } from '../../i18n/languages.ts';
 import type { Channel, MessagingProvider, OutgoingMessage } from '../../providers/messaging/provider.ts';
 import type { MessageAttempt } from '../../storage/repositories/messages.ts';
 import { fieldError } from '../errors.ts';
@@ -23,7 +24,7 @@ import { maskPhone } from '../phone.ts';
 import { countryOf } from '../sms-destinations.ts';
 import type { MessageLog } from './message-log.ts';
 import type { ProviderHealth } from './provider-health.ts';
-import { type CodeTextSettings, codeText, SPOKEN_INTRO } from './texts.ts';
+import { type CodeTextSettings, codeText, spokenIntro } from './texts.ts';
 
 export interface MessagingPlan {
   providers: ReadonlyMap<string, MessagingProvider>;
@@ -53,6 +54,7 @@ export interface CodeToSend {
 /** What a message is, for its record. */
 interface Kind {
   kind: 'code' | 'notice';
+  language: Language;
   code?: CodeToSend;
   /** a re-send: only the providers after this one */
   after?: { channel: Channel; provider: string };
@@ -105,23 +107,26 @@ export class Messenger {
     to: string,
     requested: Channel,
     code: CodeToSend,
-    opts: { language?: string; after?: Kind['after'] } = {},
+    opts: { language?: Language; after?: Kind['after'] } = {},
   ): Promise<Carried> {
-    const text = codeText(code.value, this.d.texts);
     const language = opts.language ?? 'en';
+    const text = codeText(code.value, this.d.texts, language);
     const build = (channel: Channel) => ({
       to,
       channel,
       code: code.value,
       language,
-      text: channel === 'voice' ? SPOKEN_INTRO : text,
+      text: channel === 'voice' ? spokenIntro(language) : text,
     });
-    return this.#deliver(to, requested, build, { kind: 'code', code, after: opts.after });
+    return this.#deliver(to, requested, build, { kind: 'code', code, after: opts.after, language });
   }
 
-  /** Sends a notice by SMS; throws MessagingFailed when no provider carried it. */
-  async sendNotice(to: string, text: string): Promise<void> {
-    await this.#deliver(to, 'sms', (channel) => ({ to, channel, text, language: 'en' }), { kind: 'notice' });
+  /** Sends a notice (written in the language) by SMS; throws MessagingFailed when no provider carried it. */
+  async sendNotice(to: string, text: string, language: Language = 'en'): Promise<void> {
+    await this.#deliver(to, 'sms', (channel) => ({ to, channel, text, language }), {
+      kind: 'notice',
+      language,
+    });
   }
 
   /** The pairs to try: those not set aside (all of them when every one is), after `after` for a re-send. */
@@ -143,6 +148,7 @@ export class Messenger {
         to,
         kind: kind.kind,
         channel,
+        language: kind.language,
         provider,
         providerMessageId: id,
         attempts,

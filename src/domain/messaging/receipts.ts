@@ -6,6 +6,7 @@
 // - A receipt of `failed` or `undelivered` re-sends the same code once, while it lives, through the providers
 //   after the one that failed, or the fallback channel (storage/rules/message-resend.ts).
 import type { Logger } from 'pino';
+import { pickLanguage } from '../../i18n/languages.ts';
 import type { Clock } from '../../providers/clock.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { Receipt } from '../../providers/messaging/receipts/receipt.ts';
@@ -51,7 +52,10 @@ export class MessageReceipts {
       expiresAt: claim.code_expires_at,
     };
     await this.d.messenger
-      .sendCode(claim.phone, channel, code, { after: { channel, provider: claim.provider } })
+      .sendCode(claim.phone, channel, code, {
+        after: { channel, provider: claim.provider },
+        language: pickLanguage([claim.language], 'en'),
+      })
       .catch((err: Error) =>
         this.d.logger.warn(
           { to: maskPhone(claim.phone), err: err.message },

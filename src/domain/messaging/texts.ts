@@ -1,3 +1,4 @@
+import { type Language, translate } from '../../i18n/languages.ts';
 import { CHANNELS, type Channel } from '../../providers/messaging/provider.ts';
 import { fieldError } from '../errors.ts';
 
@@ -15,16 +16,16 @@ export interface CodeTextSettings {
   appHash?: string;
 }
 
-/** The text message of a code. */
-export function codeText(code: string, s: CodeTextSettings): string {
-  const lines = [`Your verification code is ${code}. It expires in 5 minutes. Never share it.`, ''];
+/** The text message of a code, in the language. */
+export function codeText(code: string, s: CodeTextSettings, language: Language = 'en'): string {
+  const lines = [translate(language, 'phone.code', { code, minutes: 5 }), ''];
   if (s.appHash) lines.push(s.appHash);
   lines.push(`@${s.webOtpHost} #${code}`);
   return lines.join('\n');
 }
 
-/** What a voice call says before it reads the code digit by digit. */
-export const SPOKEN_INTRO = 'Your verification code is';
+/** What a voice call says before it reads the code digit by digit, in the language. */
+export const spokenIntro = (language: Language) => translate(language, 'phone.voice_intro');
 
 /** A channel as a client names it; INVALID_REQUEST (`channel`) for any other value. */
 export function parseChannel(input: string): Channel {

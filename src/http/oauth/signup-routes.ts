@@ -5,6 +5,7 @@ import type { Container } from '../../container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { parseChannel } from '../../domain/messaging/texts.ts';
 import { maskPhone, parsePhone } from '../../domain/phone.ts';
+import { acceptedLanguages, pickLanguage } from '../../i18n/languages.ts';
 import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../providers/captcha/siteverify.ts';
 import { pageForm } from '../described.ts';
 import {
@@ -125,7 +126,11 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         address: request.ip,
       };
       const channel = request.body.channel ? parseChannel(request.body.channel) : undefined;
-      await c.otp.sendCode(e164, 'signup', proof, channel);
+      const language = pickLanguage(
+        acceptedLanguages(request.headers['accept-language']),
+        c.config.defaultLanguage,
+      );
+      await c.otp.sendCode(e164, 'signup', { proof, channel, language });
       return html(
         reply,
         200,

@@ -5,12 +5,13 @@ import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import type { SendProof } from '../../domain/person-check.ts';
 import { parsePhone } from '../../domain/phone.ts';
+import { acceptedLanguages, pickLanguage } from '../../i18n/languages.ts';
 import { ok } from './envelope.ts';
 import { ChallengeSchema, CodeSent, restAnswer } from './responses.ts';
 import { text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'challenges' | 'otp'>;
+type Services = Pick<Container, 'challenges' | 'config' | 'otp'>;
 
 const phoneKeys = new WeakMap<FastifyRequest, string | undefined>();
 
@@ -63,6 +64,13 @@ export const channelField = Type.Optional(
   Type.Enum(['sms', 'whatsapp', 'voice'], { description: 'sms (the default), whatsapp or voice' }),
 );
 
+/** The language of the code's text; else Accept-Language's, else the service's default. */
+const languageField = Type.Optional(
+  text('a BCP 47 language tag (en, es, pt-BR, fr, hi, id, ar, sw, tr, bn); others fall back', {
+    maxLength: 35,
+  }),
+);
+
 /** The proof a send's body carries, with the address it came from. */
 export const proofOf = (
   body: { challenge_solution?: string; captcha_token?: string },
@@ -92,7 +100,7 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
         tags: ['REST'],
         summary: 'Send a one-time code by SMS, WhatsApp or a voice call',
         body: Type.Object(
-          { phone, purpose, channel: channelField, ...proofFields },
+          { phone, purpose, channel: channelField, language: languageField, ...proofFields },
           { examples: [{ phone: '+14155550123', purpose: 'signup' }] },
         ),
         response: restAnswer(CodeSent, 'a code was sent'),
@@ -102,7 +110,9 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
     async (request) => {
       const { phone, purpose, channel } = request.body;
       const proof = proofOf(request.body, request.ip);
-      return ok(await c.otp.sendCode(e164Of(request, phone), purpose, proof, channel));
+      const wishes = [request.body.language, ...acceptedLanguages(request.headers['accept-language'])];
+      const language = pickLanguage(wishes, c.config.defaultLanguage);
+      return ok(await c.otp.sendCode(e164Of(request, phone), purpose, { proof, channel, language }));
     },
   );
 

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
+import { acceptedLanguages } from '../../i18n/languages.ts';
 import { dateTime, nullable } from '../openapi-types.ts';
 import { restLimits } from '../plugins/rest-guards.ts';
 import { ok } from './envelope.ts';
@@ -95,13 +96,11 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
     },
     async (request) =>
       ok(
-        await c.phoneChange.start(
-          callerOf(request).userId,
-          request.body.phone,
-          phoneKey(request),
-          proofOf(request.body, request.ip),
-          request.body.channel,
-        ),
+        await c.phoneChange.start(callerOf(request).userId, request.body.phone, phoneKey(request), {
+          proof: proofOf(request.body, request.ip),
+          channel: request.body.channel,
+          languageWishes: acceptedLanguages(request.headers['accept-language']),
+        }),
       ),
   );
 

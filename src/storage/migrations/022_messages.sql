@@ -9,6 +9,8 @@ CREATE TABLE messages (
   -- the code it carries (a row of otps), for a re-send when the vendor reports it failed
   otp_id uuid,
   channel text NOT NULL,
+  -- the language its text was written in (a re-send is written in the same)
+  language text NOT NULL,
   provider text,
   provider_message_id text,
   status text NOT NULL CHECK (status IN ('queued', 'sent', 'delivered', 'read', 'failed', 'undelivered')),

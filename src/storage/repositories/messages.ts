@@ -21,6 +21,7 @@ export interface NewMessage {
   kind: 'code' | 'notice';
   otpId: string | null;
   channel: string;
+  language: string;
   provider: string | null;
   providerMessageId: string | null;
   status: MessageStatus;
@@ -62,7 +63,7 @@ export interface MessageFilter {
 }
 
 const valuesOf = (m: NewMessage) =>
-  sql`(${m.id}::uuid, ${m.phone}, ${m.country}, ${m.kind}, ${m.otpId}::uuid, ${m.channel}, ${m.provider},
+  sql`(${m.id}::uuid, ${m.phone}, ${m.country}, ${m.kind}, ${m.otpId}::uuid, ${m.channel}, ${m.language}, ${m.provider},
     ${m.providerMessageId}, ${m.status}, ${JSON.stringify([{ status: m.status, at: m.createdAt.toISOString() }])}::jsonb,
     ${JSON.stringify(m.attempts)}::jsonb, ${m.sealedCode}, ${m.codeExpiresAt}::timestamptz, ${m.price}::numeric,
     ${m.createdAt}::timestamptz, ${m.isResend}::boolean)`;
@@ -72,7 +73,7 @@ export const messagesRepo = {
   insertMany: (q: Queryable, messages: NewMessage[]) =>
     all(
       q,
-      sql`INSERT INTO messages (id, phone, country, kind, otp_id, channel, provider, provider_message_id, status,
+      sql`INSERT INTO messages (id, phone, country, kind, otp_id, channel, language, provider, provider_message_id, status,
           history, attempts, sealed_code, code_expires_at, price, created_at, resent)
         VALUES ${sql.join(messages.map(valuesOf), ', ')}`,
     ),

@@ -17,6 +17,7 @@ export interface ResendClaim {
   sealed_code: string;
   otp_id: string;
   code_expires_at: Date;
+  language: string;
 }
 
 /** Claims the message's one re-send; undefined when it is not to be re-sent. */
@@ -27,6 +28,6 @@ export function claimResend(q: Queryable, messageId: string, now: Date): Promise
       FROM otps o
       WHERE m.id = ${messageId} AND m.kind = 'code' AND NOT m.resent AND m.sealed_code IS NOT NULL
         AND m.code_expires_at > ${now} AND o.id = m.otp_id AND o.consumed_at IS NULL AND o.expires_at > ${now}
-      RETURNING m.phone, m.channel, m.provider, m.sealed_code, m.otp_id, m.code_expires_at`,
+      RETURNING m.phone, m.channel, m.provider, m.sealed_code, m.otp_id, m.code_expires_at, m.language`,
   );
 }
