@@ -9,6 +9,7 @@ import { messageReceiptRoutes } from './http/hooks/message-receipts.ts';
 import { metricsRoutes } from './http/metrics-routes.ts';
 import { oauthSurface } from './http/oauth/index.ts';
 import { jwksRoutes } from './http/oauth/jwks.ts';
+import { hostedRoutes } from './http/pages/hosted-routes.ts';
 import { manageConnections } from './http/plugins/connections.ts';
 import { answerFrameworkError, MAX_PARAM_LENGTH } from './http/plugins/framework-errors.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
@@ -91,6 +92,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   jwksRoutes(app, c);
   avatarRoutes(app, c);
   homeRoutes(app, c);
+  await app.register(async (hosted) => hostedRoutes(hosted, c));
   await app.register(async (rest) => restSurface(rest, c));
   await app.register(async (oauth) => oauthSurface(oauth, c));
   await app.register(async (api) => apiV1Surface(api, c), { prefix: '/api/v1' });

@@ -8,6 +8,7 @@ import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import type { LogFormat } from '../logger.ts';
 import type { CaptchaSettings } from '../providers/captcha/siteverify.ts';
 import { type Env, EnvReader } from './env-reader.ts';
+import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type MessagingSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 import { breakerSettings, captchaSettings, smsDestinations } from './sms-settings.ts';
@@ -70,6 +71,7 @@ export interface Config {
   enumerationProtection: boolean;
   /** DEFAULT_LANGUAGE: the language when nothing asks for another */
   defaultLanguage: Language;
+  look: LookSettings;
   trustProxy: boolean;
   logLevel: string;
   /** `LOG_FORMAT`: pretty lines on a terminal, JSON otherwise (`auto`), or one of them always */
@@ -143,6 +145,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     ...secrets,
     enumerationProtection: r.bool('ENUMERATION_PROTECTION', false),
     defaultLanguage: r.oneOf<Language>('DEFAULT_LANGUAGE', LANGUAGES, 'en'),
+    look: lookSettings(r),
     trustProxy: r.bool('TRUST_PROXY', false),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     logFormat: r.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),

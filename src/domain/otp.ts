@@ -1,4 +1,4 @@
-import type { MessageKey } from '../i18n/catalogs/en.ts';
+import type { MessageKey } from '../i18n/languages.ts';
 import { type Language, translate } from '../i18n/languages.ts';
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Channel } from '../providers/messaging/provider.ts';

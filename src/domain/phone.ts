@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { fieldError } from './errors.ts';
 
 export interface Phone {
@@ -19,6 +19,16 @@ export function parsePhone(input: unknown): Phone {
     );
   }
   return { e164: parsed.number, country: parsed.country ?? null };
+}
+
+/**
+ * A number as a person types it beside a country picker: in international form (`+…`) whatever the country,
+ * or in the country's own national form (`98765 43210` with IN).
+ */
+export function parsePhoneIn(input: unknown, country: CountryCode | undefined): Phone {
+  if (typeof input !== 'string' || !country || input.trim().startsWith('+')) return parsePhone(input);
+  const national = input.length <= 40 ? parsePhoneNumberFromString(input, country) : undefined;
+  return parsePhone(national?.number ?? input);
 }
 
 /** "+14155550100" -> "+1******0100": enough for the owner to recognise, too little to harvest. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../container.ts';
 import { esc, page } from './pages/html.ts';
 import { sendPage } from './pages/page-reply.ts';
+import { viewIn } from './pages/view.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'config'>;
@@ -41,6 +42,7 @@ export function homeRoutes(app: FastifyInstance, c: Services) {
         reply,
         200,
         page(
+          viewIn('en', '/'),
           'Callsign',
           `<p>A phone-number identity provider, version ${esc(c.config.version)}.</p><ul>${[
             item('API documentation', links.docs),

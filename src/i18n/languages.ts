@@ -1,22 +1,58 @@
 // The languages Callsign speaks, and how a request's wishes pick one.
 import { IntlMessageFormat } from 'intl-messageformat';
 import { ar } from './catalogs/ar.ts';
+import { arPages } from './catalogs/ar-pages.ts';
+import { arVerify } from './catalogs/ar-verify.ts';
 import { bn } from './catalogs/bn.ts';
-import { type Catalog, en, type MessageKey } from './catalogs/en.ts';
+import { bnPages } from './catalogs/bn-pages.ts';
+import { bnVerify } from './catalogs/bn-verify.ts';
+import { en } from './catalogs/en.ts';
+import { enPages } from './catalogs/en-pages.ts';
+import { enVerify } from './catalogs/en-verify.ts';
 import { es } from './catalogs/es.ts';
+import { esPages } from './catalogs/es-pages.ts';
+import { esVerify } from './catalogs/es-verify.ts';
 import { fr } from './catalogs/fr.ts';
+import { frPages } from './catalogs/fr-pages.ts';
+import { frVerify } from './catalogs/fr-verify.ts';
 import { hi } from './catalogs/hi.ts';
+import { hiPages } from './catalogs/hi-pages.ts';
+import { hiVerify } from './catalogs/hi-verify.ts';
 import { id } from './catalogs/id.ts';
+import { idPages } from './catalogs/id-pages.ts';
+import { idVerify } from './catalogs/id-verify.ts';
 import { ptBR } from './catalogs/pt-BR.ts';
+import { ptBRPages } from './catalogs/pt-BR-pages.ts';
+import { ptBRVerify } from './catalogs/pt-BR-verify.ts';
 import { sw } from './catalogs/sw.ts';
+import { swPages } from './catalogs/sw-pages.ts';
+import { swVerify } from './catalogs/sw-verify.ts';
 import { tr } from './catalogs/tr.ts';
+import { trPages } from './catalogs/tr-pages.ts';
+import { trVerify } from './catalogs/tr-verify.ts';
 
-export const CATALOGS = { en, es, 'pt-BR': ptBR, fr, hi, id, ar, sw, tr, bn } satisfies Record<
-  string,
-  Catalog
->;
+/** The English source of every message: what phones are sent, the sign-in pages, the verification page. */
+export const SOURCE = { ...en, ...enPages, ...enVerify };
+export type MessageKey = keyof typeof SOURCE;
+export type Catalog = Record<MessageKey, string>;
+
+export const CATALOGS = {
+  en: SOURCE,
+  es: { ...es, ...esPages, ...esVerify },
+  'pt-BR': { ...ptBR, ...ptBRPages, ...ptBRVerify },
+  fr: { ...fr, ...frPages, ...frVerify },
+  hi: { ...hi, ...hiPages, ...hiVerify },
+  id: { ...id, ...idPages, ...idVerify },
+  ar: { ...ar, ...arPages, ...arVerify },
+  sw: { ...sw, ...swPages, ...swVerify },
+  tr: { ...tr, ...trPages, ...trVerify },
+  bn: { ...bn, ...bnPages, ...bnVerify },
+} satisfies Record<string, Catalog>;
 export type Language = keyof typeof CATALOGS;
 export const LANGUAGES = Object.keys(CATALOGS) as Language[];
+
+/** The languages written right to left. */
+export const RIGHT_TO_LEFT: ReadonlySet<Language> = new Set(['ar']);
 
 /** The supported language a BCP 47 tag asks for: the same tag, else the same language (`pt-PT` → `pt-BR`). */
 export function supported(tag: string | undefined | null): Language | undefined {

@@ -2,8 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
-import { en } from '../../src/i18n/catalogs/en.ts';
-import { acceptedLanguages, CATALOGS, LANGUAGES, pickLanguage, translate } from '../../src/i18n/languages.ts';
+import {
+  acceptedLanguages,
+  CATALOGS,
+  SOURCE as en,
+  LANGUAGES,
+  pickLanguage,
+  translate,
+} from '../../src/i18n/languages.ts';
 
 // Every language is complete: each key of the English source, with the same placeholders, each plural with
 // its `other` case; and a request's wishes pick a language as documented.

@@ -200,7 +200,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     await page.getByLabel('Phone number').fill(user.phone);
     await page.getByLabel('PIN').fill('000001');
     await page.getByRole('button', { name: 'Continue' }).click();
-    assert.match(await page.getByRole('alert').innerText(), /wrong phone number or PIN/);
+    assert.match(await page.getByRole('alert').innerText(), /Wrong phone number or PIN/);
     await page.getByLabel('PIN').fill(user.pin);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL((u) => u.href.startsWith(callback));

@@ -85,7 +85,7 @@ describe('P88: the authorization page and its codes against a PIN reset', () => 
       held.release();
       const res = await held.answer;
       assert.equal(res.status, 401, 'the sign-in form again, not a redirect with a code');
-      assert.match(String(res.body), /wrong phone number or PIN/);
+      assert.match(String(res.body), /Wrong phone number or PIN/);
       assert.doesNotMatch(String(res.headers['set-cookie'] ?? ''), /callsign_sso=/);
       assert.equal(await ssoRows(s.user.id), 0);
     });

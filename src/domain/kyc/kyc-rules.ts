@@ -80,10 +80,12 @@ export function parseSubmission(body: Record<string, unknown>, today: Date): Sub
     Number.isNaN(date.getTime()) ||
     date.toISOString().slice(0, 10) !== birthday
   )
-    throw fieldError('INVALID_REQUEST', 'birthday', 'Enter your date of birth as YYYY-MM-DD.');
+    throw fieldError('INVALID_REQUEST', 'birthday', 'Enter your date of birth as YYYY-MM-DD.', {
+      reason: 'format',
+    });
   const age = ageOn(birthday, today);
   if (date > today || age > 130)
-    throw fieldError('INVALID_REQUEST', 'birthday', 'Enter your real date of birth.');
+    throw fieldError('INVALID_REQUEST', 'birthday', 'Enter your real date of birth.', { reason: 'unreal' });
   if (age < KYC_MIN_AGE)
     throw fieldError(
       'INVALID_REQUEST',
@@ -97,4 +99,15 @@ export function parseSubmission(body: Record<string, unknown>, today: Date): Sub
   if (!DOCUMENT_KINDS.includes(documentKind))
     throw fieldError('INVALID_REQUEST', 'document_kind', 'Choose the type of your document.');
   return { country, birthday, documentKind };
+}
+
+/** One or two photos of the document (front, back) and at most one selfie; each error says which. */
+export function checkPhotoCounts(photos: readonly { kind: 'document' | 'selfie' }[]): void {
+  const documents = photos.filter((p) => p.kind === 'document').length;
+  const refuse = (field: string, message: string, reason: string) =>
+    fieldError('INVALID_REQUEST', field, message, { reason });
+  if (documents === 0) throw refuse('document', 'Add a photo of your document.', 'missing');
+  if (documents > KYC_MAX_DOCUMENT_PHOTOS)
+    throw refuse('document', 'Add at most two document photos: front and back.', 'too_many');
+  if (photos.length - documents > 1) throw refuse('selfie', 'Add one selfie.', 'too_many');
 }

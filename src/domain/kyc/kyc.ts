@@ -13,9 +13,9 @@ import { imageLibrary } from '../image-library.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
 import {
   canSubmit,
+  checkPhotoCounts,
   documentsOf,
   initiateRefusal,
-  KYC_MAX_DOCUMENT_PHOTOS,
   KYC_PHOTO_FORMATS,
   KYC_PHOTO_MAX_BYTES,
   KYC_PHOTO_MAX_PIXELS,
@@ -87,14 +87,17 @@ export class KycService {
   }
 
   /** The page's first look at a link: usable, or why not. */
-  async openLink(token: string): Promise<{ verification: VerificationRow } | { problem: LinkProblem }> {
+  /** A link that can still be used, with its account's language for the page; else why it cannot. */
+  async openLink(
+    token: string,
+  ): Promise<{ verification: VerificationRow; language: string | null } | { problem: LinkProblem }> {
     const v = await kycRepo.byToken(this.d.db, sha256(token));
     if (!v) return { problem: 'unknown' };
     if (v.url_used_at) return { problem: 'used' };
     if (v.url_expires_at <= this.d.clock.now()) return { problem: 'expired' };
     const user = await usersRepo.findLiveById(this.d.db, v.user_id);
     if (!user || !canSubmit(user.kyc_status as KycStatus)) return { problem: 'used' };
-    return { verification: v };
+    return { verification: v, language: user.language };
   }
 
   /**
@@ -105,13 +108,8 @@ export class KycService {
   async submit(token: string, body: Record<string, unknown>, photos: Photo[]): Promise<VerificationRow> {
     const now = this.d.clock.now();
     const fields = parseSubmission(body, now);
-    const documents = photos.filter((p) => p.kind === 'document');
+    checkPhotoCounts(photos);
     const selfies = photos.filter((p) => p.kind === 'selfie');
-    if (documents.length === 0)
-      throw fieldError('INVALID_REQUEST', 'document', 'Add a photo of your document.');
-    if (documents.length > KYC_MAX_DOCUMENT_PHOTOS)
-      throw fieldError('INVALID_REQUEST', 'document', 'Add at most two document photos: front and back.');
-    if (selfies.length > 1) throw fieldError('INVALID_REQUEST', 'selfie', 'Add one selfie.');
     const checked = await Promise.all(
       photos.map(async (p) => ({ ...p, contentType: await this.#checkPhoto(p) })),
     );
@@ -232,19 +230,19 @@ export class KycService {
 
   /** Recognised by content (a name or a declared type proves nothing): JPEG, PNG or WebP, 10 MB at most. */
   async #checkPhoto(p: Photo): Promise<string> {
-    const bad = (why: string) => fieldError('INVALID_REQUEST', p.kind, why);
-    if (p.data.length > KYC_PHOTO_MAX_BYTES) throw bad('Each photo must be at most 10 MB.');
+    const bad = (why: string, reason: string) => fieldError('INVALID_REQUEST', p.kind, why, { reason });
+    if (p.data.length > KYC_PHOTO_MAX_BYTES) throw bad('Each photo must be at most 10 MB.', 'too_large');
     const sharp = await imageLibrary(); // P83
     let meta: Metadata;
     try {
       meta = await sharp(p.data, { limitInputPixels: false }).metadata();
     } catch {
-      throw bad('Photos must be JPEG, PNG or WebP images.');
+      throw bad('Photos must be JPEG, PNG or WebP images.', 'type');
     }
     if (!meta.format || !(KYC_PHOTO_FORMATS as readonly string[]).includes(meta.format))
-      throw bad('Photos must be JPEG, PNG or WebP images.');
+      throw bad('Photos must be JPEG, PNG or WebP images.', 'type');
     if ((meta.width ?? 0) * (meta.height ?? 0) > KYC_PHOTO_MAX_PIXELS)
-      throw bad('This photo has too many pixels (60 megapixels at most).');
+      throw bad('This photo has too many pixels (60 megapixels at most).', 'pixels');
     return `image/${meta.format}`;
   }
 }

@@ -14,6 +14,8 @@ export interface AuthorizationRequest {
   maxAge?: number;
   /** OIDC Core §3.1.2.1: the phone number the client expects, put in the sign-in form (P71) */
   loginHint?: string;
+  /** OIDC `ui_locales`: the languages the client would like the page in, most wanted first */
+  uiLocales?: string;
   /** OIDC Core §3.1.2.1: the user an ID token of the client's, given as `id_token_hint`, names (P111) */
   hintedUserId?: string;
 }
@@ -46,7 +48,7 @@ export function mustSignIn(
 export type Checked =
   | { ok: true; request: AuthorizationRequest; client: ClientRow }
   /** D24: before client and redirect_uri are trusted, an error page and never a redirect */
-  | { ok: false; page: string }
+  | { ok: false; page: PageProblem }
   /** after: a redirect with error, error_description and state */
   | {
       ok: false;
@@ -89,7 +91,14 @@ const REDIRECTED_PARAMETERS = [
   'max_age',
   'login_hint',
   'id_token_hint',
+  'ui_locales',
 ];
+
+/**
+ * Why a request cannot even be answered to its client: no client named, an unknown one, or a redirect URI it
+ * did not register.
+ */
+export type PageProblem = 'missing_client' | 'unknown_client' | 'unregistered_redirect';
 
 /** Spec "GET {auth_url}/authorize" checked in the order of D24. */
 export async function checkAuthorizationRequest(
@@ -97,16 +106,15 @@ export async function checkAuthorizationRequest(
   d: AuthorizationRequestDeps,
 ): Promise<Checked> {
   const clientId = single(q, 'client_id');
-  if (!clientId)
-    return { ok: false, page: 'The application did not say who it is (client_id is missing or repeated).' };
+  if (!clientId) return { ok: false, page: 'missing_client' };
   // P63: no client id holds U+0000, and the database could not even look one up.
-  if (clientId.includes('\u0000')) return { ok: false, page: 'This application is not registered here.' };
+  if (clientId.includes('\u0000')) return { ok: false, page: 'unknown_client' };
   const client = await d.findClient(clientId);
-  if (!client) return { ok: false, page: 'This application is not registered here.' };
+  if (!client) return { ok: false, page: 'unknown_client' };
   const redirectUri = single(q, 'redirect_uri');
   // D19: exact string match, nothing normalised.
   if (!redirectUri || !client.redirect_uris.includes(redirectUri)) {
-    return { ok: false, page: 'The address to return to is not one this application registered.' };
+    return { ok: false, page: 'unregistered_redirect' };
   }
 
   const state = single(q, 'state') ?? undefined;
@@ -146,6 +154,8 @@ export async function checkAuthorizationRequest(
     return fail('invalid_request', 'prompt=none cannot be combined with other values');
   // P71: only a hint: shown in the form, never trusted; one too long to be a phone number is ignored.
   const loginHint = single(q, 'login_hint') ?? undefined;
+  // Only a wish, like the hint: languages not spoken here are passed over, and a list too long is ignored.
+  const uiLocales = single(q, 'ui_locales') ?? undefined;
   const maxAge = single(q, 'max_age') ?? undefined;
   if (maxAge !== undefined && !/^\d{1,9}$/.test(maxAge))
     return fail('invalid_request', 'max_age must be a whole number of seconds');
@@ -168,6 +178,7 @@ export async function checkAuthorizationRequest(
       ...(prompt?.length ? { prompt: [...new Set(prompt)] } : {}),
       ...(maxAge !== undefined ? { maxAge: Number(maxAge) } : {}),
       ...(loginHint && loginHint.length <= 32 ? { loginHint } : {}),
+      ...(uiLocales && uiLocales.length <= 200 ? { uiLocales } : {}),
       ...(hinted ? { hintedUserId: hinted.sub } : {}),
     },
   };

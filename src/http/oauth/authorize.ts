@@ -4,13 +4,17 @@ import { offeredChannels } from '../../config/messaging-config.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
-import { parsePhone } from '../../domain/phone.ts';
+import { parsePhoneIn } from '../../domain/phone.ts';
 import { described, pageForm } from '../described.ts';
-import { errorPage, type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
-import { PageError, pageErrorHandler, STOPPING_PAGE } from '../pages/page-errors.ts';
+import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
+import { errorPage } from '../pages/consent-pages.ts';
+import { formProblem } from '../pages/form-problems.ts';
+import { type ErrorPages, PageError, pageErrorHandler } from '../pages/page-errors.ts';
+import { viewOf } from '../pages/page-language.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
-import { type Body, type PageFlow, type PageState, pageFlow } from './page-flow.ts';
+import { type Body, type PageFlow, type PageState, pageCountry, pageFlow, pageView } from './page-flow.ts';
+import { resumeRoute } from './resume-route.ts';
 import { signupRoutes } from './signup-routes.ts';
 
 /** The services these routes use. */
@@ -23,6 +27,7 @@ type Services = Pick<
   | 'config'
   | 'otp'
   | 'pageStateKeys'
+  | 'profiles'
   | 'random'
   | 'rateLimiter'
   | 'tokens'
@@ -45,6 +50,7 @@ const authorizationParams = described({
   request_uri: 'not supported: answered request_uri_not_supported',
   max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
   login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
+  ui_locales: 'optional (OIDC): languages for the page, space-separated BCP 47 tags, most wanted first',
 });
 
 /** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24). */
@@ -60,7 +66,8 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       findClient: (id) => c.clients.findClient(id),
       idTokenHint: (token) => c.tokens.idTokenHint(token),
     });
-    if (!checked.ok && 'page' in checked) return html(reply, 400, errorPage(checked.page));
+    if (!checked.ok && 'page' in checked)
+      return html(reply, 400, errorPage(viewOf(request, c.config.defaultLanguage), `error.${checked.page}`));
     if (!checked.ok) {
       const { redirectUri, error, description, state } = checked.redirect;
       return redirectTo(reply, redirectUri, { error, error_description: description, state });
@@ -71,7 +78,13 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
     }
     const st: PageState = { req: checked.request };
-    const ctx: FormContext = { client: checked.client, csrf, state: sealed(st) };
+    const ctx: FormContext = {
+      client: checked.client,
+      csrf,
+      state: sealed(st),
+      view: pageView(c, request, st),
+      country: pageCountry(c, request),
+    };
     // P110: the client asks for a new account, so a single sign-on does not answer for the user.
     if (st.req.prompt?.includes('create')) {
       const channels = offeredChannels(c.config.messaging);
@@ -126,28 +139,31 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   signinRoutes(fastify, c, flow);
   signupRoutes(fastify, c, flow);
   consentRoutes(fastify, c, flow);
+  resumeRoute(fastify, c, flow);
   logoutRoutes(app, c, (request) => limit(request));
 
   app.setErrorHandler(
-    pageErrorHandler(
-      flow.html,
-      {
-        refused: errorPage,
-        tooMany: errorPage('Too many attempts. Wait a while and try again.'),
-        malformed: errorPage('The request was malformed.'),
-        failed: errorPage('Something went wrong on our side. Try again later.'),
-        stopping: STOPPING_PAGE,
-      },
-      'authorization page',
-    ),
+    pageErrorHandler(flow.html, (request) => authorizeErrors(c, request), 'authorization page'),
   );
+}
+
+/** The authorization page's error pages, in the request's language. */
+function authorizeErrors(c: Services, request: FastifyRequest): ErrorPages {
+  const v = viewOf(request, c.config.defaultLanguage);
+  return {
+    refused: (key) => errorPage(v, key),
+    tooMany: errorPage(v, 'error.too_many'),
+    malformed: errorPage(v, 'error.malformed'),
+    failed: errorPage(v, 'error.failed'),
+    stopping: errorPage(v, 'error.stopping'),
+  };
 }
 
 /** The sign-in form: phone and PIN, under the REST surface's limits and lock. */
 function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { limit, formState, signedIn, retry } = flow;
-  const signinForm = { schema: { hide: true, body: pageForm('phone', 'pin') } };
+  const signinForm = { schema: { hide: true, body: pageForm('phone', 'pin', 'country') } };
   app.post('/authorize/signin', signinForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
     const { phone = '', pin } = request.body;
@@ -155,15 +171,20 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       // The REST surface's limits and lock apply here too (D28).
       let e164: string | undefined;
       try {
-        e164 = parsePhone(phone).e164;
+        e164 = parsePhoneIn(phone, ctx.country).e164;
       } catch {}
       await limit(request, [
         ['signin_address', request.ip],
         ...(e164 ? [['signin_phone', e164] as [RateLimitName, string]] : []),
       ]);
-      return await signedIn(reply, ctx, st, await c.accounts.checkPin(phone, pin));
+      return await signedIn(reply, ctx, st, await c.accounts.checkPin(e164 ?? phone, pin));
     } catch (err) {
-      return retry(reply, err, (error) => signInPage({ ...ctx, error }, phone), st.req.redirectUri);
+      return retry(
+        reply,
+        err,
+        (problem) => signInPage({ ...ctx, problem: formProblem(ctx.view, problem) }, phone),
+        st.req.redirectUri,
+      );
     }
   });
 }
@@ -176,7 +197,7 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   app.post('/authorize/consent', consentForm, async (request, reply) => {
     const { st } = await formState(request, request.body);
     if (!st.userId || st.authTime === undefined || st.pinVersion === undefined)
-      throw new PageError(400, 'Start again from the application.');
+      throw new PageError(400, 'error.start_again');
     await limit(request);
     if (request.body.decision !== 'allow') {
       return redirectTo(reply, st.req.redirectUri, {

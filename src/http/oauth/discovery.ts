@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/client-rules.ts';
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
+import { LANGUAGES } from '../../i18n/languages.ts';
 import { oauthAnswer, ProviderMetadata } from './responses.ts';
 
 /** The services these routes use. */
@@ -25,6 +26,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     service_documentation: `${baseUrl}/docs`, // P112: the OpenAPI reference
     response_types_supported: ['code'],
     prompt_values_supported: PROMPT_VALUES, // P70
+    ui_locales_supported: LANGUAGES,
     response_modes_supported: ['query'],
     grant_types_supported: GRANT_TYPES,
     subject_types_supported: ['public'],

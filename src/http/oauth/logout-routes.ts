@@ -4,7 +4,8 @@ import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { decideLogout } from '../../domain/oauth/logout.ts';
 import { described, pageForm } from '../described.ts';
-import { errorPage, logoutConfirmPage, signedOutPage } from '../pages/authorize-pages.ts';
+import { errorPage, logoutConfirmPage, signedOutPage } from '../pages/consent-pages.ts';
+import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import {
   CSRF_COOKIE,
@@ -57,6 +58,7 @@ export function logoutRoutes(
   const cookie = (name: string, value: string, maxAge: number) =>
     pageCookie(c.config.authUrl, name, value, maxAge);
 
+  const view = (request: FastifyRequest) => viewOf(request, c.config.defaultLanguage);
   const endSignOn = async (request: FastifyRequest, reply: FastifyReply) => {
     await c.authorization.endSso(cookieOf(request, SSO_COOKIE));
     reply.header('Set-Cookie', cookie(SSO_COOKIE, '', 0));
@@ -79,12 +81,12 @@ export function logoutRoutes(
         csrf = c.random.token(32);
         reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
       }
-      return sendPage(reply, 200, logoutConfirmPage(csrf));
+      return sendPage(reply, 200, logoutConfirmPage(view(request), csrf));
     }
     await endSignOn(request, reply);
     if (decision.redirect)
       return reply.header('Referrer-Policy', 'no-referrer').redirect(decision.redirect, 302);
-    return sendPage(reply, 200, signedOutPage());
+    return sendPage(reply, 200, signedOutPage(view(request)));
   };
   app.get('/authorize/logout', { schema: { hide: true, querystring: logoutParams } }, (request, reply) =>
     logout(request, reply, request.query),
@@ -101,8 +103,8 @@ export function logoutRoutes(
     const csrf = cookieOf(request, CSRF_COOKIE);
     const sent = request.body?.csrf;
     if (!csrf || sent === undefined || !safeEqual(csrf, sent))
-      return sendPage(reply, 400, errorPage('This form has expired or did not come from this page.'));
+      return sendPage(reply, 400, errorPage(view(request), 'error.form_expired'));
     await endSignOn(request, reply);
-    return sendPage(reply, 200, signedOutPage());
+    return sendPage(reply, 200, signedOutPage(view(request)));
   });
 }

@@ -1,23 +1,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isPhoneCountry } from '../../config/look-settings.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import type { AuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
+import { acceptedLanguages } from '../../i18n/languages.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
-import { consentPage, type FormContext } from '../pages/authorize-pages.ts';
+import type { FormContext } from '../pages/authorize-pages.ts';
+import { consentPage } from '../pages/consent-pages.ts';
 import { PageError } from '../pages/page-errors.ts';
+import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { seal, unseal } from '../pages/page-state.ts';
+import { suggestedCountry } from '../pages/phone-field.ts';
 import { REST_STATUS } from '../plugins/error-statuses.ts';
 import { CSRF_COOKIE, cookieOf, pageCookie, SSO_COOKIE } from './page-cookies.ts';
 
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'authorization' | 'clients' | 'clock' | 'config' | 'pageStateKeys' | 'rateLimiter'
+  'authorization' | 'clients' | 'clock' | 'config' | 'pageStateKeys' | 'profiles' | 'rateLimiter'
 >;
 
 /** What the page's forms carry, sealed (page-state.ts). */
@@ -40,23 +45,42 @@ function formTarget(uri: string): string {
 }
 
 /** What every form of the page sends beside its own fields. */
-type FormFields = { csrf?: string; state?: string };
+type FormFields = { csrf?: string; state?: string; country?: string };
 
 async function checkedForm(
   c: Services,
-  csrf: string | undefined,
+  request: FastifyRequest,
   form: FormFields | undefined,
 ): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> {
+  const csrf = cookieOf(request, CSRF_COOKIE);
   if (!csrf || form?.csrf === undefined || !safeEqual(csrf, form.csrf)) {
-    throw new PageError(400, 'This form has expired or did not come from this page.');
+    throw new PageError(400, 'error.form_expired');
   }
   const st =
     form.state === undefined ? undefined : unseal<PageState>(c.pageStateKeys, form.state, c.clock.now());
   const client = st && (await c.clients.findClient(st.req.clientId));
-  if (!st || !client || form.state === undefined)
-    throw new PageError(400, 'This sign-in has expired. Start again from the application.');
-  return { st, client, ctx: { client, csrf, state: form.state } };
+  if (!st || !client || form.state === undefined) throw new PageError(400, 'error.signin_expired');
+  const view = pageView(c, request, st);
+  return {
+    st,
+    client,
+    ctx: { client, csrf, state: form.state, view, country: pageCountry(c, request, form.country) },
+  };
 }
+
+/** A page of the flow in the person's language: their pick, the client's ui_locales, the account's, the browser's. */
+export const pageView = (
+  c: Pick<Services, 'config'>,
+  request: FastifyRequest,
+  st: PageState,
+  account?: string | null,
+) => viewOf(request, c.config.defaultLanguage, { uiLocales: st.req.uiLocales, account }, undefined);
+
+/** The phone field's country: the one the form last sent, else the browser's region, else DEFAULT_COUNTRY. */
+export const pageCountry = (c: Pick<Services, 'config'>, request: FastifyRequest, sent?: string) =>
+  isPhoneCountry(sent)
+    ? sent
+    : suggestedCountry(acceptedLanguages(request.headers['accept-language']), c.config.look.defaultCountry);
 
 /**
  * What the hosted authorization page's routes share: its cookies, answers (pages and redirects), limits, the
@@ -66,9 +90,9 @@ export function pageFlow(c: Services) {
   const cookie = (name: string, value: string, maxAge: number) =>
     pageCookie(c.config.authUrl, name, value, maxAge);
 
-  /** D38: forms only to us and to the client being returned to. */
-  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
-    sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined });
+  /** D38: forms only to us and to the client being returned to; scripts only where the page has its own. */
+  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string, scripts = false) =>
+    sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined, scripts });
 
   /** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
   const redirectTo = (
@@ -93,8 +117,7 @@ export function pageFlow(c: Services) {
   const csrfOf = (request: FastifyRequest) => cookieOf(request, CSRF_COOKIE);
 
   /** Every form post: the CSRF double-submit matches and the sealed state is intact, fresh and its client live. */
-  const formState = (request: FastifyRequest, form: FormFields | undefined) =>
-    checkedForm(c, csrfOf(request), form);
+  const formState = (request: FastifyRequest, form: FormFields | undefined) => checkedForm(c, request, form);
 
   const sealed = (st: PageState) => seal(c.pageStateKeys, st, c.clock.now());
 
@@ -115,7 +138,9 @@ export function pageFlow(c: Services) {
         authTime: who.authTime.getTime(),
         pinVersion: who.pinVersion,
       });
-      return html(reply, 200, consentPage({ ...ctx, state }, st.req.scope), st.req.redirectUri);
+      // Signed in, the page can speak the account's own language.
+      const view = pageView(c, reply.request, st, (await c.profiles.get(who.userId)).language);
+      return html(reply, 200, consentPage({ ...ctx, view, state }, st.req.scope), st.req.redirectUri);
     }
     const code = await c.authorization.issueCode(who, st.req);
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
@@ -133,11 +158,12 @@ export function pageFlow(c: Services) {
   const retry = (
     reply: FastifyReply,
     err: unknown,
-    render: (message: string) => string,
+    render: (problem: DomainError) => string,
     redirectUri: string,
+    scripts = false,
   ) => {
     if (!(err instanceof DomainError) || err.code === 'INTERNAL_ERROR') throw err;
-    return html(reply, REST_STATUS[err.code], render(err.message), redirectUri);
+    return html(reply, REST_STATUS[err.code], render(err), redirectUri, scripts);
   };
 
   return { cookie, html, redirectTo, limit, csrfOf, formState, sealed, proceed, signedIn, retry };
@@ -146,7 +172,7 @@ export function pageFlow(c: Services) {
 export type PageFlow = ReturnType<typeof pageFlow>;
 
 /** The sealed state of a link between the page's forms (sign-in and sign-up), with its live client. */
-export async function linkedState(c: Services, state: unknown) {
+export async function linkedState(c: Pick<Services, 'clients' | 'clock' | 'pageStateKeys'>, state: unknown) {
   const st = unseal<PageState>(c.pageStateKeys, state, c.clock.now());
   const client = st && (await c.clients.findClient(st.req.clientId));
   return st && client ? { st, client } : undefined;

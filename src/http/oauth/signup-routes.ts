@@ -4,12 +4,11 @@ import { offeredChannels } from '../../config/messaging-config.ts';
 import type { Container } from '../../container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { parseChannel } from '../../domain/messaging/texts.ts';
-import { maskPhone, parsePhone } from '../../domain/phone.ts';
-import { acceptedLanguages, pickLanguage } from '../../i18n/languages.ts';
+import { maskPhone, parsePhoneIn } from '../../domain/phone.ts';
+import { isWellFormedPin } from '../../domain/pin-rules.ts';
 import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../providers/captcha/siteverify.ts';
 import { pageForm } from '../described.ts';
 import {
-  errorPage,
   type FormContext,
   signInPage,
   signUpAccountPage,
@@ -19,14 +18,25 @@ import {
   signUpPhonePage,
 } from '../pages/authorize-pages.ts';
 import { CHALLENGE_SCRIPT } from '../pages/challenge-script.ts';
+import { errorPage } from '../pages/consent-pages.ts';
+import { formProblem } from '../pages/form-problems.ts';
 import { PageError } from '../pages/page-errors.ts';
+import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
-import { linkedState, type PageFlow } from './page-flow.ts';
+import { linkedState, type PageFlow, pageCountry, pageView } from './page-flow.ts';
 
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'accounts' | 'authorization' | 'clients' | 'clock' | 'config' | 'otp' | 'pageStateKeys' | 'rateLimiter'
+  | 'accounts'
+  | 'authorization'
+  | 'clients'
+  | 'clock'
+  | 'config'
+  | 'otp'
+  | 'pageStateKeys'
+  | 'profiles'
+  | 'rateLimiter'
 >;
 
 /** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24). */
@@ -41,8 +51,9 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       const csrf = csrfOf(request);
       const linked = state === undefined ? undefined : await linkedState(c, state);
       if (!linked || !csrf || state === undefined)
-        return html(reply, 400, errorPage('This sign-in has expired. Start again from the application.'));
-      const ctx = { client: linked.client, csrf, state };
+        return html(reply, 400, errorPage(viewOf(request, c.config.defaultLanguage), 'error.signin_expired'));
+      const view = pageView(c, request, linked.st);
+      const ctx = { client: linked.client, csrf, state, view, country: pageCountry(c, request) };
       return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
     });
   const channels = offeredChannels(c.config.messaging);
@@ -55,7 +66,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
   const verifyForm = { schema: { hide: true, body: pageForm('code') } };
   app.post('/authorize/signup/verify', verifyForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
-    if (!st.phone) throw new PageError(400, 'Start the sign-up again.');
+    if (!st.phone) throw new PageError(400, 'error.signup_restart');
     try {
       await limit(request);
       const { code } = request.body;
@@ -68,19 +79,16 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         st.req.redirectUri,
       );
     } catch (err) {
-      return retry(
-        reply,
-        err,
-        (error) => signUpCodePage({ ...ctx, error }, maskPhone(st.phone as string)),
-        st.req.redirectUri,
-      );
+      const page = (problem: DomainError) =>
+        signUpCodePage({ ...ctx, problem: formProblem(ctx.view, problem) }, maskPhone(st.phone as string));
+      return retry(reply, err, page, st.req.redirectUri, true);
     }
   });
 
   const createForm = { schema: { hide: true, body: pageForm('pin', 'handle', 'name') } };
   app.post('/authorize/signup/create', createForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
-    if (!st.tempToken) throw new PageError(400, 'Start the sign-up again.');
+    if (!st.tempToken) throw new PageError(400, 'error.signup_restart');
     const { pin = '', handle = '', name } = request.body;
     try {
       await limit(request);
@@ -90,7 +98,11 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       );
       return await signedIn(reply, ctx, st, user);
     } catch (err) {
-      return retry(reply, err, (error) => signUpAccountPage({ ...ctx, error }), st.req.redirectUri);
+      // A PIN of 4-6 digits that was refused was refused as too easy to guess.
+      const pinRule = { INVALID_PIN: isWellFormedPin(pin) ? 'error.pin_weak' : 'error.pin_format' } as const;
+      const page = (problem: DomainError) =>
+        signUpAccountPage({ ...ctx, problem: formProblem(ctx.view, problem, pinRule) });
+      return retry(reply, err, page, st.req.redirectUri);
     }
   });
 }
@@ -103,14 +115,21 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const sendForm = {
     schema: {
       hide: true,
-      body: pageForm('phone', 'channel', 'challenge_solution', 'cf-turnstile-response', 'h-captcha-response'),
+      body: pageForm(
+        'phone',
+        'country',
+        'channel',
+        'challenge_solution',
+        'cf-turnstile-response',
+        'h-captcha-response',
+      ),
     },
   };
   app.post('/authorize/signup/send', sendForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
     const { phone } = request.body;
     try {
-      const e164 = parsePhone(phone).e164;
+      const e164 = parsePhoneIn(phone, ctx.country).e164;
       await limit(request, [
         ['otp_send_address', request.ip],
         ['otp_send_phone', e164],
@@ -126,17 +145,10 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         address: request.ip,
       };
       const channel = request.body.channel ? parseChannel(request.body.channel) : undefined;
-      const language = pickLanguage(
-        acceptedLanguages(request.headers['accept-language']),
-        c.config.defaultLanguage,
-      );
-      await c.otp.sendCode(e164, 'signup', { proof, channel, language });
-      return html(
-        reply,
-        200,
-        signUpCodePage({ ...ctx, state: sealed({ ...st, phone: e164 }) }, maskPhone(e164)),
-        st.req.redirectUri,
-      );
+      // The code's text is in the page's language.
+      await c.otp.sendCode(e164, 'signup', { proof, channel, language: ctx.view.lang });
+      const codePage = signUpCodePage({ ...ctx, state: sealed({ ...st, phone: e164 }) }, maskPhone(e164));
+      return html(reply, 200, codePage, st.req.redirectUri, true);
     } catch (err) {
       // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends
       // again, or the person completes the operator's hosted CAPTCHA.
@@ -146,13 +158,13 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
           : sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object), {
               scripts: true,
             });
-      return retry(
-        reply,
-        err,
-        (error) =>
-          signUpPhonePage({ ...ctx, error }, String(phone ?? ''), offeredChannels(c.config.messaging)),
-        st.req.redirectUri,
-      );
+      const page = (problem: DomainError) =>
+        signUpPhonePage(
+          { ...ctx, problem: formProblem(ctx.view, problem) },
+          String(phone ?? ''),
+          offeredChannels(c.config.messaging),
+        );
+      return retry(reply, err, page, st.req.redirectUri);
     }
   });
 }

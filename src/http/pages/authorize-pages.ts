@@ -1,77 +1,93 @@
+import type { CountryCode } from 'libphonenumber-js/max';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { errorAbove, errorAt, type FormProblem } from './form-problems.ts';
 import { errorBox, esc, field, hidden, page } from './html.ts';
+import { phoneField } from './phone-field.ts';
+import type { View } from './view.ts';
 
-// D38: the hosted authorization page. Labels and button names are a contract: integrators' browser
+// D38: the hosted authorization page. Its English labels and button names are a contract: integrators' browser
 // tests find "Phone number", "PIN", "Code", "Handle", "Name", "Continue", "Allow", "Deny", "Create account".
-
-const SCOPE_WORDS: Record<string, string> = {
-  openid: 'Know who you are (your account id)',
-  profile: 'See your name and profile picture',
-  'profile:write': 'Change your name, picture and app data',
-  phone: 'See your phone number',
-  email: 'See your e-mail address',
-  kyc: 'See whether your identity is verified, and in which country',
-  'account:delete': 'Delete your account',
-};
+// Every language carries the same input names.
 
 export interface FormContext {
   client: ClientRow;
   state: string;
   csrf: string;
-  error?: string;
+  view: View;
+  /** the phone field's country: the one last chosen, else the one suggested for this browser */
+  country?: CountryCode;
+  problem?: FormProblem;
 }
 
-const form = (action: string, c: FormContext, inner: string, button = 'Continue') =>
-  `<form method="post" action="${action}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${inner}<button type="submit">${button}</button></form>`;
+const form = (action: string, c: FormContext, inner: string) =>
+  `<form method="post" action="${action}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${inner}<button type="submit">${c.view.t('auth.continue')}</button></form>`;
 
 const intro = (c: FormContext) =>
-  `<p>to continue to <strong>${esc(c.client.client_name)}</strong></p>${errorBox(c.error)}`;
+  `<p>${c.view.t('auth.to_continue', { client: c.client.client_name })}</p>${errorBox(errorAbove(c.problem))}`;
 
-export const signInPage = (c: FormContext, phone = '') =>
-  page(
-    'Sign in',
+/**
+ * The view with where its language menu returns: the page's own GET, which shows the same step again from the
+ * sealed state.
+ */
+export const stepView = (c: FormContext, path = '/authorize/resume'): View => ({
+  ...c.view,
+  back: `${path}?state=${encodeURIComponent(c.state)}`,
+});
+
+const PIN_ATTRS = 'type="password" inputmode="numeric" pattern="[0-9]{4,6}" maxlength="6" required';
+
+export const signInPage = (c: FormContext, phone = '') => {
+  const t = c.view.t;
+  return page(
+    stepView(c, '/authorize/signin'),
+    t('auth.signin_title'),
     intro(c) +
       form(
         '/authorize/signin',
         c,
-        field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`) +
-          field(
-            'PIN',
-            'pin',
-            'type="password" inputmode="numeric" autocomplete="current-password" pattern="[0-9]{4,6}" required',
-          ),
+        phoneField(c.view, phone, c.country, { error: errorAt(c.problem, 'phone') }) +
+          field(t('auth.pin'), 'pin', `${PIN_ATTRS} autocomplete="current-password"`, {
+            error: errorAt(c.problem, 'pin'),
+          }),
       ) +
-      `<p>New here? <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">Create account</a></p>`,
+      `<p>${t('auth.new_here')} <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">${t('auth.create_account')}</a></p>`,
   );
-
-const CHANNEL_NAMES: Record<Channel, string> = {
-  sms: 'Text message (SMS)',
-  whatsapp: 'WhatsApp',
-  voice: 'Voice call',
 };
 
+const CHANNEL_NAMES = {
+  sms: 'auth.channel_sms',
+  whatsapp: 'auth.channel_whatsapp',
+  voice: 'auth.channel_voice',
+} as const satisfies Record<Channel, string>;
+
 /** A choice of the channel the code goes by, when the service offers more than SMS. */
-const channelChoice = (channels: readonly Channel[]) =>
+const channelChoice = (v: View, channels: readonly Channel[]) =>
   channels.length < 2
     ? ''
-    : `<label for="channel">Send the code by</label><select id="channel" name="channel">${channels
-        .map((ch) => `<option value="${ch}">${CHANNEL_NAMES[ch]}</option>`)
-        .join('')}</select>`;
+    : `<div class="field"><label for="channel">${v.t('auth.send_by')}</label><select id="channel" name="channel">${channels
+        .map((ch) => `<option value="${ch}">${v.t(CHANNEL_NAMES[ch])}</option>`)
+        .join('')}</select></div>`;
 
-export const signUpPhonePage = (c: FormContext, phone = '', channels: readonly Channel[] = ['sms']) =>
-  page(
-    'Create account',
-    `${intro(c)}<p>We will send a code to your phone.</p>${form('/authorize/signup/send', c, field('Phone number', 'phone', `type="tel" autocomplete="tel" required value="${esc(phone)}"`) + channelChoice(channels))}<p>Already have an account? <a href="/authorize/signin?state=${encodeURIComponent(c.state)}">Sign in</a></p>`,
+export const signUpPhonePage = (c: FormContext, phone = '', channels: readonly Channel[] = ['sms']) => {
+  const t = c.view.t;
+  const fields = phoneField(c.view, phone, c.country, { error: errorAt(c.problem, 'phone') });
+  return page(
+    stepView(c, '/authorize/signup'),
+    t('auth.signup_title'),
+    `${intro(c)}<p>${t('auth.will_send_code')}</p>${form('/authorize/signup/send', c, fields + channelChoice(c.view, channels))}<p>${t('auth.have_account')} <a href="/authorize/signin?state=${encodeURIComponent(c.state)}">${t('auth.sign_in')}</a></p>`,
   );
+};
+
+const needsScript = (v: View) => `<noscript><p class="error">${v.t('auth.needs_js')}</p></noscript>`;
 
 /** The challenge the SMS defence asks for, solved in the browser by the page's own script, then sent on. */
 export const signUpChallengePage = (c: FormContext, phone: string, challenge: object) =>
   page(
-    'Create account',
-    `${intro(c)}<p>Checking that you are a person before we text a code to ${esc(phone)}; this takes a second or two.</p>
-<noscript><p class="error">This check needs JavaScript. Turn it on and try again, or sign up in the app.</p></noscript>
-<form method="post" action="/authorize/signup/send" data-challenge="${esc(JSON.stringify(challenge))}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}${hidden('challenge_solution', '')}<noscript><button type="submit">Continue</button></noscript></form>
+    stepView(c, '/authorize/signup'),
+    c.view.t('auth.signup_title'),
+    `${intro(c)}<p>${c.view.t('auth.checking_person', { phone })}</p>${needsScript(c.view)}
+<form method="post" action="/authorize/signup/send" data-challenge="${esc(JSON.stringify(challenge))}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}${hidden('challenge_solution', '')}<noscript><button type="submit">${c.view.t('auth.continue')}</button></noscript></form>
 <script src="/authorize/assets/challenge.js" defer></script>`,
   );
 
@@ -82,58 +98,56 @@ export const signUpCaptchaPage = (
   widget: { widgetClass: string; siteKey: string; script: string },
 ) =>
   page(
-    'Create account',
-    `${intro(c)}<p>Show that you are a person, then continue, and we will text a code to ${esc(phone)}.</p>
-<noscript><p class="error">This check needs JavaScript. Turn it on and try again, or sign up in the app.</p></noscript>
-<form method="post" action="/authorize/signup/send">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}<div class="${esc(widget.widgetClass)}" data-sitekey="${esc(widget.siteKey)}"></div><button type="submit">Continue</button></form>
+    stepView(c, '/authorize/signup'),
+    c.view.t('auth.signup_title'),
+    `${intro(c)}<p>${c.view.t('auth.show_person', { phone })}</p>${needsScript(c.view)}
+<form method="post" action="/authorize/signup/send">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}<div class="${esc(widget.widgetClass)}" data-sitekey="${esc(widget.siteKey)}"></div><button type="submit">${c.view.t('auth.continue')}</button></form>
 <script src="${esc(widget.script)}" async defer></script>`,
   );
 
+/** The code field, filled by the WebOTP API where the browser has it (the page's one script). */
 export const signUpCodePage = (c: FormContext, maskedPhone: string) =>
   page(
-    'Enter the code',
-    `${intro(c)}<p>We sent a code to ${esc(maskedPhone)}.</p>${form('/authorize/signup/verify', c, field('Code', 'code', 'inputmode="numeric" autocomplete="one-time-code" required'))}`,
+    stepView(c),
+    c.view.t('auth.code_title'),
+    `${intro(c)}<p>${c.view.t('auth.code_sent', { phone: maskedPhone })}</p>${form(
+      '/authorize/signup/verify',
+      c,
+      field(
+        c.view.t('auth.code'),
+        'code',
+        'type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="10" required',
+        { error: errorAt(c.problem, 'code') },
+      ),
+    )}<script src="/assets/webotp.js" defer></script>`,
   );
 
-export const signUpAccountPage = (c: FormContext) =>
-  page(
-    'Choose your PIN and handle',
+export const signUpAccountPage = (c: FormContext) => {
+  const t = c.view.t;
+  return page(
+    stepView(c),
+    t('auth.account_title'),
     intro(c) +
       form(
         '/authorize/signup/create',
         c,
-        field(
-          'PIN',
-          'pin',
-          'type="password" inputmode="numeric" autocomplete="new-password" pattern="[0-9]{4,6}" required',
-        ) +
-          field('Handle', 'handle', 'autocomplete="username" required') +
-          field('Name', 'name', 'autocomplete="name"'),
+        field(t('auth.pin'), 'pin', `${PIN_ATTRS} autocomplete="new-password"`, {
+          hint: t('auth.pin_rules'),
+          error: errorAt(c.problem, 'pin'),
+        }) +
+          field(
+            t('auth.handle'),
+            'handle',
+            'autocomplete="username" autocapitalize="none" spellcheck="false" required',
+            {
+              hint: t('auth.handle_rules'),
+              error: errorAt(c.problem, 'handle'),
+            },
+          ) +
+          field(t('auth.name'), 'name', 'autocomplete="name" maxlength="100"', {
+            hint: t('page.optional'),
+            error: errorAt(c.problem, 'name'),
+          }),
       ),
   );
-
-export const consentPage = (c: FormContext, scope: string) =>
-  page(
-    'Allow access?',
-    `<p><strong>${esc(c.client.client_name)}</strong> would like to:</p><ul>${scope
-      .split(' ')
-      .map((s) => `<li>${esc(SCOPE_WORDS[s] ?? s)}</li>`)
-      .join('')}</ul>` +
-      `<form method="post" action="/authorize/consent">${hidden('state', c.state)}${hidden('csrf', c.csrf)}` +
-      '<button type="submit" name="decision" value="allow">Allow</button> ' +
-      '<button type="submit" name="decision" value="deny">Deny</button></form>',
-  );
-
-/** RP-Initiated Logout: the user is asked before a request that proves nothing ends their sign-in. */
-export const logoutConfirmPage = (csrf: string) =>
-  page(
-    'Sign out?',
-    `<p>Do you want to sign out here? Applications you use will ask you to sign in again.</p>` +
-      `<form method="post" action="/authorize/logout/confirm">${hidden('csrf', csrf)}<button type="submit">Sign out</button></form>`,
-  );
-
-export const signedOutPage = () =>
-  page('Signed out', '<p>You are signed out. You can close this page or go back to the application.</p>');
-
-export const errorPage = (message: string) =>
-  page('Sign-in cannot continue', `${errorBox(message)}<p>Go back to the application and try again.</p>`);
+};

@@ -1,3 +1,6 @@
+import { LANGUAGES } from '../../i18n/languages.ts';
+import type { View } from './view.ts';
+
 /** Escapes text for HTML element content and quoted attribute values. */
 export const esc = (s: unknown) =>
   String(s ?? '')
@@ -7,25 +10,63 @@ export const esc = (s: unknown) =>
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&#39;');
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
-h1{font-size:1.4rem}label{display:block;margin:.8rem 0 .2rem;font-weight:600}
-input,select{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
-button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem;cursor:pointer}
-.error{color:#a00;border:1px solid #a00;padding:.5rem}ul{padding-left:1.2rem}`;
+/** Each language in its own name, for the language menu. */
+const ENDONYMS: Record<(typeof LANGUAGES)[number], string> = {
+  en: 'English',
+  es: 'Español',
+  'pt-BR': 'Português (Brasil)',
+  fr: 'Français',
+  hi: 'हिन्दी',
+  id: 'Bahasa Indonesia',
+  ar: 'العربية',
+  sw: 'Kiswahili',
+  tr: 'Türkçe',
+  bn: 'বাংলা',
+};
 
-/** D38: a plain, accessible server-rendered page; the security headers are set by the route. */
-export function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title><style>${STYLE}</style></head>
-<body><main><h1>${esc(title)}</h1>${body}</main></body></html>`;
+/**
+ * The language menu: a plain GET form, so it works without JavaScript. It names the language in the page's
+ * language and, for anyone who does not read it, in English too.
+ */
+function languageMenu(v: View): string {
+  const options = LANGUAGES.map(
+    (l) => `<option value="${l}" lang="${l}"${l === v.lang ? ' selected' : ''}>${esc(ENDONYMS[l])}</option>`,
+  ).join('');
+  const label = v.lang === 'en' ? v.t('page.language') : `${v.t('page.language')} · Language`;
+  return `<footer class="language"><form method="get" action="/language">${v.back ? hidden('back', v.back) : ''}<label for="language-menu">${label}</label><span class="row"><select id="language-menu" name="lang">${options}</select><button type="submit" class="secondary">${v.t('page.change_language')}</button></span></form></footer>`;
 }
 
-export const errorBox = (message: string | undefined) =>
-  message ? `<p class="error" role="alert">${esc(message)}</p>` : '';
+/**
+ * D38: a server-rendered page in the view's language and direction, styled by the service's one stylesheet.
+ * `title` and `body` are HTML already (the view's messages come escaped); the security headers are the route's.
+ */
+export function page(v: View, title: string, body: string, top = ''): string {
+  return `<!doctype html>
+<html lang="${v.lang}" dir="${v.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark"><title>${title}</title><link rel="stylesheet" href="/assets/callsign.css"></head>
+<body><main class="card">${top}<h1>${title}</h1>${body}</main>${languageMenu(v)}</body></html>`;
+}
 
-export const field = (label: string, name: string, attrs = '') =>
-  `<label for="${name}">${esc(label)}</label><input id="${name}" name="${name}" ${attrs}>`;
+/** An error about the whole form (HTML-safe text), read out as soon as the page shows. */
+export const errorBox = (message: string | undefined) =>
+  message ? `<p class="error" role="alert">${message}</p>` : '';
+
+/** What a field shows beside its input: the rule up front, and the error when the last try broke it. */
+export interface FieldNotes {
+  hint?: string;
+  error?: string;
+}
+
+/** A labelled input; its hint and its error sit next to it and are tied to it for screen readers. */
+export function field(label: string, name: string, attrs = '', notes: FieldNotes = {}): string {
+  const hint = notes.hint ? `<p class="hint" id="${name}-hint">${notes.hint}</p>` : '';
+  const error = notes.error
+    ? `<p class="field-error" id="${name}-error" role="alert">${notes.error}</p>`
+    : '';
+  const described = [notes.hint && `${name}-hint`, notes.error && `${name}-error`].filter(Boolean).join(' ');
+  const aria = `${described ? ` aria-describedby="${described}"` : ''}${notes.error ? ' aria-invalid="true"' : ''}`;
+  return `<div class="field"><label for="${name}">${label}</label>${hint}<input id="${name}" name="${name}" ${attrs}${aria}>${error}</div>`;
+}
 
 export const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${esc(value)}">`;

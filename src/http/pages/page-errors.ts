@@ -1,29 +1,27 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import { errorPage } from './authorize-pages.ts';
+import type { MessageKey } from '../../i18n/languages.ts';
 
-// The hosted pages' one error table: whatever goes wrong, the user sees a page of the surface's own, never a
-// JSON body or a stack. A page's own refusal (PageError) shows its message with its status; a rate limit is
-// 429, a stopping server 503; Fastify's refusals of a request (a malformed form or schema, a content type other than a form's,
-// too large a body) are the client's error, with their status; anything else is logged and a 500.
+// The hosted pages' one error table: whatever goes wrong, the user sees a page of the surface's own, in their
+// language, never a JSON body or a stack. A page's own refusal (PageError) shows its message with its status;
+// a rate limit is 429, a stopping server 503; Fastify's refusals of a request (a malformed form or schema, a
+// content type other than a form's, too large a body) are the client's error, with their status; anything
+// else is logged and a 500.
 
-/** A refusal of the page's own, shown as its error page with this status. */
+/** A refusal of the page's own, shown as its error page with this status and message. */
 export class PageError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    readonly key: MessageKey,
   ) {
-    super(message);
+    super(key);
   }
 }
 
-/** The pages a surface shows for each kind of error. */
-/** What every hosted surface shows while the server stops. */
-export const STOPPING_PAGE = errorPage('The service is restarting. Try again in a few seconds.');
-
+/** The pages a surface shows for each kind of error, in the request's language. */
 export interface ErrorPages {
   /** a page's own refusal, with its message */
-  refused(message: string): string;
+  refused(key: MessageKey): string;
   tooMany: string;
   malformed: string;
   failed: string;
@@ -34,11 +32,12 @@ export interface ErrorPages {
 /** The error handler of a hosted surface: `send` writes a page, `what` names the surface in the log. */
 export function pageErrorHandler(
   send: (reply: FastifyReply, status: number, html: string) => unknown,
-  pages: ErrorPages,
+  pagesFor: (request: FastifyRequest) => ErrorPages,
   what: string,
 ) {
   return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof PageError) return send(reply, err.status, pages.refused(err.message));
+    const pages = pagesFor(request);
+    if (err instanceof PageError) return send(reply, err.status, pages.refused(err.key));
     if (err instanceof DomainError && err.code === 'RATE_LIMITED') return send(reply, 429, pages.tooMany);
     if (err instanceof DomainError && err.code === 'SERVICE_UNAVAILABLE')
       return send(reply, 503, pages.stopping);

@@ -4,11 +4,12 @@ import type { WidgetPolicy } from '../../providers/captcha/siteverify.ts';
 const sources = (origins: string[] | undefined) => (origins?.length ? ` ${origins.join(' ')}` : '');
 
 /**
- * D38: every hosted page goes out with no framing, no referrer, no caching, no scripts, and forms that post
- * only to the page itself (and to `formTarget`, the client being returned to, when there is one). Images
+ * D38: every hosted page goes out with no framing, no referrer, no caching, no scripts, styles only from the
+ * service's own stylesheet, and forms that post only to the page itself (and to `formTarget`, the client being returned to, when there is one). Images
  * only where a page shows some (the console's KYC photos), and only from this origin; scripts only on the page
- * that solves a challenge, and only its own file from this origin; and, on the page that shows an operator's
- * hosted CAPTCHA, exactly the origins its vendor documents for the widget.
+ * that solves a challenge or reads a code (WebOTP), and only their own files from this origin; and, on the page
+ * that shows an operator's hosted CAPTCHA, exactly the origins its vendor documents for the widget (whose
+ * frames set inline styles, which only that page allows).
  */
 export function sendPage(
   reply: FastifyReply,
@@ -33,7 +34,7 @@ export function sendPage(
     .header('X-Content-Type-Options', 'nosniff')
     .header(
       'Content-Security-Policy',
-      `default-src 'none'; style-src 'unsafe-inline'${sources(widget?.style)};${images ? " img-src 'self';" : ''}${script}${frame}${connect} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src 'self'${widget ? ` 'unsafe-inline'${sources(widget.style)}` : ''};${images ? " img-src 'self';" : ''}${script}${frame}${connect} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
     )
     .send(body);
 }

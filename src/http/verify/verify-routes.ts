@@ -8,7 +8,10 @@ import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Photo } from '../../domain/kyc/kyc.ts';
 import { KYC_MAX_DOCUMENT_PHOTOS, KYC_MIN_AGE, KYC_PHOTO_MAX_BYTES } from '../../domain/kyc/kyc-rules.ts';
-import { pageErrorHandler, STOPPING_PAGE } from '../pages/page-errors.ts';
+import type { MessageKey } from '../../i18n/languages.ts';
+import type { FormProblem } from '../pages/form-problems.ts';
+import { type ErrorPages, pageErrorHandler } from '../pages/page-errors.ts';
+import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import {
   linkProblemPage,
@@ -17,7 +20,9 @@ import {
   tooManyPage,
   unreadablePage,
   verifyFormPage,
+  verifyProblem,
 } from '../pages/verify-pages.ts';
+import type { View } from '../pages/view.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'clock' | 'config' | 'kyc' | 'random' | 'rateLimiter'>;
@@ -34,40 +39,49 @@ const maxBirthday = (c: Services) => {
   d.setUTCFullYear(d.getUTCFullYear() - KYC_MIN_AGE);
   return d.toISOString().slice(0, 10);
 };
-/** The path's token if its link can be used; otherwise the page saying why (or 429) is sent. */
+/**
+ * The path's token if its link can be used, with the page's view (in the person's pick, their account's
+ * language, or their browser's); otherwise the page saying why (or 429) is sent.
+ */
 async function usableLink(
   c: Services,
   request: FastifyRequest<{ Params: { token: string } }>,
   reply: FastifyReply,
-): Promise<string | undefined> {
+): Promise<{ token: string; view: View } | undefined> {
+  const { token } = request.params;
+  const back = `/verify/${encodeURIComponent(token)}`;
   if ((await c.rateLimiter.hit([['verify_page_address', request.ip]])).exceeded) {
-    sendPage(reply, 429, tooManyPage).header('Retry-After', '60');
+    sendPage(reply, 429, tooManyPage(viewOf(request, c.config.defaultLanguage, {}, back))).header(
+      'Retry-After',
+      '60',
+    );
     return undefined;
   }
-  const { token } = request.params;
   const link = await c.kyc.openLink(token);
-  if (!('problem' in link)) return token;
-  sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(link.problem));
+  if (!('problem' in link))
+    return { token, view: viewOf(request, c.config.defaultLanguage, { account: link.language }, back) };
+  const view = viewOf(request, c.config.defaultLanguage, {}, back);
+  sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(view, link.problem));
   return undefined;
+}
+
+/** The verification page's error pages, in the request's language. */
+function verifyErrors(c: Services, request: FastifyRequest): ErrorPages {
+  const v = viewOf(request, c.config.defaultLanguage);
+  return {
+    refused: () => unreadablePage(v),
+    tooMany: tooManyPage(v),
+    malformed: unreadablePage(v),
+    failed: somethingWrongPage(v),
+    stopping: somethingWrongPage(v),
+  };
 }
 
 /** The hosted verification page on {verify_url} (D38): GET shows the form, POST takes the submission. */
 export async function verifyPage(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // Whatever goes wrong, the user sees a page, not a JSON dump.
-  app.setErrorHandler(
-    pageErrorHandler(
-      sendPage,
-      {
-        refused: () => unreadablePage,
-        tooMany: tooManyPage,
-        malformed: unreadablePage,
-        failed: somethingWrongPage,
-        stopping: STOPPING_PAGE,
-      },
-      'verification page',
-    ),
-  );
+  app.setErrorHandler(pageErrorHandler(sendPage, (request) => verifyErrors(c, request), 'verification page'));
   await app.register(multipart, {
     limits: {
       fileSize: KYC_PHOTO_MAX_BYTES,
@@ -79,8 +93,9 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
   });
   const secure = c.config.verifyUrl.startsWith('https:');
   app.get('/verify/:token', { schema }, async (request, reply) => {
-    const token = await usableLink(c, request, reply);
-    if (!token) return reply;
+    const link = await usableLink(c, request, reply);
+    if (!link) return reply;
+    const { token, view } = link;
     const csrf = c.random.token(24);
     reply.header(
       'Set-Cookie',
@@ -95,24 +110,34 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
     return sendPage(
       reply,
       200,
-      verifyFormPage({ action: `/verify/${token}`, csrf, maxBirthday: maxBirthday(c) }),
+      verifyFormPage({ action: `/verify/${token}`, csrf, view, maxBirthday: maxBirthday(c) }),
     );
   });
 
   app.post('/verify/:token', { schema }, async (request, reply) => {
-    const token = await usableLink(c, request, reply);
-    if (!token) return reply;
+    const link = await usableLink(c, request, reply);
+    if (!link) return reply;
+    const { token, view } = link;
     const csrf = parseCookies(request.headers.cookie ?? '')[CSRF_COOKIE] ?? '';
-    const again = (status: number, error: string, values: Record<string, string> = {}) =>
+    const problemPage = (status: number, problem: FormProblem, values: Record<string, string>) =>
       sendPage(
         reply,
         status,
-        verifyFormPage({ action: `/verify/${token}`, csrf, error, values, maxBirthday: maxBirthday(c) }),
+        verifyFormPage({
+          action: `/verify/${token}`,
+          csrf,
+          view,
+          problem,
+          values,
+          maxBirthday: maxBirthday(c),
+        }),
       );
+    const again = (status: number, key: MessageKey, values: Record<string, string> = {}) =>
+      problemPage(status, { message: view.t(key) }, values);
 
     const fields: Record<string, string> = {};
     const photos: Photo[] = [];
-    if (!request.isMultipart()) return again(415, 'Send the form as it is shown on this page.');
+    if (!request.isMultipart()) return again(415, 'verify.error.not_multipart');
     try {
       for await (const part of request.parts()) {
         if (part.type === 'field') {
@@ -126,24 +151,24 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
       }
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') return again(413, 'Each photo must be at most 10 MB.', fields);
+      if (code === 'FST_REQ_FILE_TOO_LARGE') return again(413, 'verify.error.photo_too_large', fields);
       if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-        return again(400, 'Add at most two document photos and one selfie.', fields);
+        return again(400, 'verify.error.files_too_many', fields);
       // Anything else is the body itself, malformed or cut off (P63): the user gets the form back.
-      return again(400, 'The form could not be read. Please send it again.', fields);
+      return again(400, 'verify.error.form_unreadable', fields);
     }
     if (!csrf || !fields.csrf || !safeEqual(csrf, fields.csrf))
-      return again(400, 'This form has expired or did not come from this page. Please try again.', fields);
+      return again(400, 'verify.error.form_expired', fields);
     try {
       const v = await c.kyc.submit(token, fields, photos);
       reply.header('Set-Cookie', serialize(CSRF_COOKIE, '', { path: '/verify', maxAge: 0 }));
-      return sendPage(reply, 200, submittedPage(v.status));
+      return sendPage(reply, 200, submittedPage(view, v.status));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       if (err.code === 'NOT_FOUND' || err.code === 'FORBIDDEN')
-        return sendPage(reply, 410, linkProblemPage('used'));
-      // D38: nothing is stored and the status does not move; the page says what to fix.
-      return again(400, err.message, fields);
+        return sendPage(reply, 410, linkProblemPage(view, 'used'));
+      // D38: nothing is stored and the status does not move; the page says what to fix, beside its field.
+      return problemPage(400, verifyProblem(view, err), fields);
     }
   });
 }

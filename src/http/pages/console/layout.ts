@@ -4,19 +4,7 @@ import { esc } from '../html.ts';
 // Issue 8: the operator's console. Plain server-rendered HTML: every action is a form that works with
 // JavaScript off; every form carries the session's CSRF token.
 
-const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fafafa}
-header{background:#1f2937;color:#fff;padding:.6rem 1.2rem;display:flex;gap:1.2rem;align-items:center;flex-wrap:wrap}
-header nav{display:flex;gap:1rem;flex-wrap:wrap}header a{color:#e5e7eb;text-decoration:none}header a[aria-current]{color:#fff;font-weight:700;text-decoration:underline}
-header form{margin-left:auto}main{max-width:72rem;margin:1.2rem auto;padding:0 1.2rem}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.6rem}table{border-collapse:collapse;width:100%;background:#fff}
-th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top;font-size:.9rem}
-th{background:#f3f4f6}label{display:block;margin:.6rem 0 .15rem;font-weight:600}
-input[type=text],input[type=url],input[type=password],input[type=search],textarea,select{width:100%;max-width:36rem;padding:.4rem;font-size:.95rem;box-sizing:border-box}
-label.inline{display:inline-block;font-weight:400;margin-right:1rem}button{padding:.4rem .9rem;cursor:pointer}
-form.inline{display:inline}fieldset{border:1px solid #ddd;max-width:36rem}.notice{background:#ecfdf5;border:1px solid #10b981;padding:.5rem}
-.error{background:#fef2f2;border:1px solid #b91c1c;color:#7f1d1d;padding:.5rem}.secret{font:1rem monospace;background:#fff7ed;border:1px solid #f59e0b;padding:.6rem;word-break:break-all}
-.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));gap:1rem}figure{margin:0;background:#fff;border:1px solid #ddd;padding:.6rem}
-figcaption{font-weight:600}.photos img{max-width:22rem;max-height:16rem;border:1px solid #ddd;margin:.3rem}`;
+// The console's look lives in the service's one stylesheet (assets/stylesheet.ts), under `body.console`.
 
 const NAV: [string, string][] = [
   ['/console', 'Overview'],
@@ -40,8 +28,8 @@ export interface Frame {
 
 const document = (title: string, header: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)} · Callsign console</title><style>${STYLE}</style></head>
-<body>${header}<main><h1>${esc(title)}</h1>${body}</main></body></html>`;
+<meta name="color-scheme" content="light dark"><title>${esc(title)} · Callsign console</title><link rel="stylesheet" href="/assets/callsign.css"></head>
+<body class="console">${header}<main><h1>${esc(title)}</h1>${body}</main></body></html>`;
 
 export function consolePage(title: string, f: Frame, body: string): string {
   const nav = NAV.map(

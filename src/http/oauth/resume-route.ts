@@ -1,0 +1,49 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { maskPhone } from '../../domain/phone.ts';
+import { pageForm } from '../described.ts';
+import { signInPage, signUpAccountPage, signUpCodePage } from '../pages/authorize-pages.ts';
+import { consentPage, errorPage } from '../pages/consent-pages.ts';
+import { viewOf } from '../pages/page-language.ts';
+import { linkedState, type PageFlow, pageCountry, pageView } from './page-flow.ts';
+
+/** The services this route uses. */
+type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'pageStateKeys' | 'profiles'>;
+
+/**
+ * `GET /authorize/resume?state=…`: the step a sealed state is at, shown again (the language menu returns here).
+ * It only shows a form: every step still posts with its CSRF token, and nothing is sent or decided by showing.
+ */
+export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/authorize/resume',
+    { schema: { hide: true, querystring: pageForm() } },
+    async (request, reply) => {
+      const { state } = request.query;
+      const csrf = flow.csrfOf(request);
+      const linked = state === undefined ? undefined : await linkedState(c, state);
+      if (!linked || !csrf || state === undefined)
+        return flow.html(
+          reply,
+          400,
+          errorPage(viewOf(request, c.config.defaultLanguage), 'error.signin_expired'),
+        );
+      const { st, client } = linked;
+      const account = st.userId ? (await c.profiles.get(st.userId)).language : undefined;
+      const ctx = {
+        client,
+        csrf,
+        state,
+        view: pageView(c, request, st, account),
+        country: pageCountry(c, request),
+      };
+      const redirectUri = st.req.redirectUri;
+      if (st.userId) return flow.html(reply, 200, consentPage(ctx, st.req.scope), redirectUri);
+      if (st.tempToken) return flow.html(reply, 200, signUpAccountPage(ctx), redirectUri);
+      if (st.phone) return flow.html(reply, 200, signUpCodePage(ctx, maskPhone(st.phone)), redirectUri, true);
+      return flow.html(reply, 200, signInPage(ctx, st.req.loginHint), redirectUri);
+    },
+  );
+}

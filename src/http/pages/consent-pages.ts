@@ -1,0 +1,48 @@
+import type { MessageKey } from '../../i18n/languages.ts';
+import { type FormContext, stepView } from './authorize-pages.ts';
+import { errorBox, hidden, page } from './html.ts';
+import type { View } from './view.ts';
+
+// The hosted authorization page's last steps and its dead ends: consent, signing out, and the error page.
+
+const SCOPE_WORDS: Record<string, MessageKey> = {
+  openid: 'scope.openid',
+  profile: 'scope.profile',
+  'profile:write': 'scope.profile_write',
+  phone: 'scope.phone',
+  email: 'scope.email',
+  kyc: 'scope.kyc',
+  'account:delete': 'scope.account_delete',
+};
+
+export const consentPage = (c: FormContext, scope: string) => {
+  const t = c.view.t;
+  const items = scope
+    .split(' ')
+    .map((s) => `<li>${SCOPE_WORDS[s] ? t(SCOPE_WORDS[s]) : s.replace(/[^a-z0-9:_.-]/gi, '')}</li>`)
+    .join('');
+  return page(
+    stepView(c),
+    t('auth.consent_title'),
+    `<p>${t('auth.would_like', { client: c.client.client_name })}</p><ul class="scopes">${items}</ul>` +
+      `<form method="post" action="/authorize/consent">${hidden('state', c.state)}${hidden('csrf', c.csrf)}<div class="actions">` +
+      `<button type="submit" name="decision" value="allow">${t('auth.allow')}</button>` +
+      `<button type="submit" name="decision" value="deny" class="secondary">${t('auth.deny')}</button></div></form>`,
+  );
+};
+
+/** RP-Initiated Logout: the user is asked before a request that proves nothing ends their sign-in. */
+export const logoutConfirmPage = (v: View, csrf: string) =>
+  page(
+    v,
+    v.t('auth.logout_title'),
+    `<p>${v.t('auth.logout_question')}</p>` +
+      `<form method="post" action="/authorize/logout/confirm">${hidden('csrf', csrf)}<button type="submit">${v.t('auth.sign_out')}</button></form>`,
+  );
+
+export const signedOutPage = (v: View) =>
+  page(v, v.t('auth.signed_out_title'), `<p>${v.t('auth.signed_out')}</p>`);
+
+/** The page for a sign-in that cannot go on; `key` says why. */
+export const errorPage = (v: View, key: MessageKey) =>
+  page(v, v.t('auth.error_title'), `${errorBox(v.t(key))}<p>${v.t('auth.go_back')}</p>`);

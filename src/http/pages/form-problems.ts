@@ -1,0 +1,64 @@
+import type { DomainError, ErrorCode } from '../../domain/errors.ts';
+import type { MessageKey } from '../../i18n/languages.ts';
+import type { View } from './view.ts';
+
+/** What went wrong with a form, in the page's language (HTML-safe), and the field it is about, if one. */
+export interface FormProblem {
+  message: string;
+  field?: string;
+}
+
+// The sign-in pages' one table from a domain error to what the person reads. REST answers keep their English
+// messages (codes are the contract); pages say it in the person's language, beside the field it is about.
+const BY_CODE: Partial<Record<ErrorCode, MessageKey>> = {
+  INVALID_CREDENTIALS: 'error.credentials',
+  ACCOUNT_LOCKED: 'error.locked',
+  INVALID_PHONE: 'error.phone_invalid',
+  PHONE_EXISTS: 'error.phone_exists',
+  PHONE_NOT_FOUND: 'error.credentials',
+  INVALID_PIN: 'error.pin_format',
+  INVALID_OTP: 'error.code_wrong',
+  OTP_EXPIRED: 'error.code_expired',
+  INVALID_HANDLE: 'error.handle_invalid',
+  HANDLE_TAKEN: 'error.handle_taken',
+  HANDLE_RESERVED: 'error.handle_taken',
+  HANDLE_COOLDOWN: 'error.handle_taken',
+  INVALID_TOKEN: 'error.signup_restart',
+  RATE_LIMITED: 'error.too_many',
+  SERVICE_UNAVAILABLE: 'error.failed',
+};
+
+/** An INVALID_REQUEST names its field; the field says what to fix. */
+const BY_FIELD: Record<string, MessageKey> = {
+  name: 'error.name',
+  channel: 'error.channel',
+  code: 'error.code_wrong',
+  phone: 'error.phone_invalid',
+};
+
+/** The fields the sign-in pages show an error beside; any other error is about the whole form. */
+const PAGE_FIELDS = new Set(['phone', 'pin', 'code', 'handle', 'name', 'channel']);
+
+export function formProblem(
+  v: View,
+  err: DomainError,
+  overrides: Partial<Record<ErrorCode, MessageKey>> = {},
+) {
+  const field = typeof err.details.field === 'string' ? err.details.field : undefined;
+  const key =
+    overrides[err.code] ??
+    (err.code === 'INVALID_REQUEST' && field ? BY_FIELD[field] : BY_CODE[err.code]) ??
+    'error.check_input';
+  return {
+    message: v.t(key),
+    field: field && PAGE_FIELDS.has(field) ? field : undefined,
+  } satisfies FormProblem;
+}
+
+/** The error shown beside this field, if the problem is about it. */
+export const errorAt = (problem: FormProblem | undefined, field: string) =>
+  problem?.field === field ? problem.message : undefined;
+
+/** The error shown above the form, if the problem is about no one field. */
+export const errorAbove = (problem: FormProblem | undefined) =>
+  problem && !problem.field ? problem.message : undefined;

@@ -1,0 +1,83 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { serialize } from 'cookie';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Container } from '../../container.ts';
+import { LANGUAGES, supported } from '../../i18n/languages.ts';
+import { STYLESHEET } from './assets/stylesheet.ts';
+import { WEBOTP_SCRIPT } from './assets/webotp-script.ts';
+import { errorPage } from './consent-pages.ts';
+import { page } from './html.ts';
+import { PageError, pageErrorHandler } from './page-errors.ts';
+import { LANGUAGE_COOKIE, viewOf } from './page-language.ts';
+import { sendPage } from './page-reply.ts';
+import { viewIn } from './view.ts';
+
+/** The services these routes use. */
+type Services = Pick<Container, 'config'>;
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+/** A path on this origin (with its query), never another site: the language menu returns only here. */
+export function localPath(back: string | undefined): string | undefined {
+  const controlOrBackslash = [...(back ?? '')].some((ch) => ch === '\\' || ch.charCodeAt(0) < 0x20);
+  if (!back || back.length > 9000 || !back.startsWith('/') || controlOrBackslash) return undefined;
+  const base = 'http://callsign.invalid';
+  const url = new URL(back, base);
+  return url.origin === base ? `${url.pathname}${url.search}` : undefined;
+}
+
+const languageQuery = Type.Object({
+  lang: Type.String({ maxLength: 35, description: `one of ${LANGUAGES.join(', ')}` }),
+  back: Type.Optional(Type.String({ maxLength: 9000, description: 'a path on this service to show again' })),
+});
+
+/** What every hosted page loads from the service: its stylesheet, its small scripts, its language menu. */
+export function hostedRoutes(fastify: FastifyInstance, c: Services) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const asset = (path: string, type: string, body: string) =>
+    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+      reply.header('Content-Type', type).header('Cache-Control', 'public, max-age=86400').send(body),
+    );
+  asset('/assets/callsign.css', 'text/css; charset=utf-8', STYLESHEET);
+  asset('/assets/webotp.js', 'text/javascript; charset=utf-8', WEBOTP_SCRIPT);
+
+  // A menu's request that is not one (no language, a repeated field) gets a page, like every hosted page.
+  app.setErrorHandler(
+    pageErrorHandler(
+      sendPage,
+      (request) => {
+        const v = viewOf(request, c.config.defaultLanguage);
+        const failed = errorPage(v, 'error.failed');
+        return {
+          refused: (key) => errorPage(v, key),
+          tooMany: failed,
+          malformed: errorPage(v, 'error.malformed'),
+          failed,
+          stopping: errorPage(v, 'error.stopping'),
+        };
+      },
+      'language menu',
+    ),
+  );
+
+  // The language menu's answer: the pick is kept in a cookie and the page is shown again in it.
+  app.get('/language', { schema: { hide: true, querystring: languageQuery } }, async (request, reply) => {
+    const lang = supported(request.query.lang);
+    const back = localPath(request.query.back);
+    if (!lang || (request.query.back !== undefined && !back)) throw new PageError(400, 'error.malformed');
+    reply.header(
+      'Set-Cookie',
+      serialize(LANGUAGE_COOKIE, lang, {
+        httpOnly: true,
+        secure: c.config.authUrl.startsWith('https:'),
+        sameSite: 'lax',
+        path: '/',
+        maxAge: YEAR_SECONDS,
+      }),
+    );
+    if (back) return reply.header('Cache-Control', 'no-store').redirect(back, 303);
+    const v = viewIn(lang);
+    return sendPage(reply, 200, page(v, v.t('page.language'), `<p>${v.t('auth.go_back')}</p>`));
+  });
+}

@@ -1,0 +1,60 @@
+import { type CountryCode, getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
+import { isPhoneCountry } from '../../config/look-settings.ts';
+import type { Language } from '../../i18n/languages.ts';
+import { sortedCountries } from './country-names.ts';
+import { esc, type FieldNotes } from './html.ts';
+import type { View } from './view.ts';
+
+/** A country's flag, from the regional indicator letters of its code. */
+const flag = (code: string) =>
+  String.fromCodePoint(...[...code].map((ch) => 0x1f1e6 + ch.charCodeAt(0) - 65));
+
+const optionsByLanguage = new Map<Language, string>();
+
+/**
+ * Every country with phone numbers as the picker's options (flag, name in the language, calling code kept left
+ * to right), sorted as the language's readers sort; made once per language.
+ */
+function countryOptions(lang: Language): string {
+  let options = optionsByLanguage.get(lang);
+  if (!options) {
+    options = sortedCountries(lang, getCountries())
+      .map(([code, name]) => {
+        const calling = `+${getCountryCallingCode(code as CountryCode)}`;
+        return `<option value="${code}">${esc(`${flag(code)} ${name} (\u2066${calling}\u2069)`)}</option>`;
+      })
+      .join('');
+    optionsByLanguage.set(lang, options);
+  }
+  return options;
+}
+
+/** The country the picker starts on: the browser's language's region (`hi-IN`), else DEFAULT_COUNTRY. */
+export function suggestedCountry(
+  languages: string[],
+  fallback: CountryCode | undefined,
+): CountryCode | undefined {
+  for (const tag of languages) {
+    const region = tag
+      .split(/[-_]/)
+      .find((part, i) => i > 0 && /^[A-Za-z]{2}$/.test(part))
+      ?.toUpperCase();
+    if (isPhoneCountry(region)) return region;
+  }
+  return fallback;
+}
+
+/**
+ * The phone field: a native select of countries (flag, name, calling code), so it works without JavaScript,
+ * beside the number. A number typed with `+` needs no country; one without is read in the chosen country.
+ */
+export function phoneField(v: View, phone: string, country: CountryCode | undefined, notes: FieldNotes = {}) {
+  const all = countryOptions(v.lang);
+  const options = country
+    ? all.replace(`<option value="${country}">`, `<option value="${country}" selected>`)
+    : all;
+  const hint = `<p class="hint" id="phone-hint">${v.t('auth.phone_hint')}</p>`;
+  const error = notes.error ? `<p class="field-error" id="phone-error" role="alert">${notes.error}</p>` : '';
+  const described = `phone-hint${notes.error ? ' phone-error' : ''}`;
+  return `<div class="field"><label for="phone">${v.t('auth.phone')}</label>${hint}<div class="phone"><select id="country" name="country" aria-label="${v.t('auth.country')}" aria-describedby="phone-hint"><option value="">+</option>${options}</select><input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" required value="${esc(phone)}" aria-describedby="${described}"${notes.error ? ' aria-invalid="true"' : ''}></div>${error}</div>`;
+}

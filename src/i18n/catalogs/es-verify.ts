@@ -1,0 +1,60 @@
+import type { VerifyCatalog } from './en-verify.ts';
+
+export const esVerify: VerifyCatalog = {
+  'verify.title': 'Verifica tu identidad',
+  'verify.intro':
+    'Necesitamos tu país, tu fecha de nacimiento y una foto de un documento de identidad. El selfie es opcional; con él tu verificación alcanza el nivel superior.',
+  'verify.country': 'País',
+  'verify.choose_country': 'Elige tu país',
+  'verify.birthday': 'Fecha de nacimiento',
+  'verify.document_kind': 'Tipo de documento',
+  'verify.choose_document': 'Elige un documento',
+  'document.passport': 'Pasaporte',
+  'document.national_id': 'Documento nacional de identidad',
+  'document.driving_licence': 'Permiso de conducir',
+  'document.residence_permit': 'Permiso de residencia',
+  'verify.document': 'Foto del documento',
+  'verify.document_hint':
+    'JPEG, PNG o WebP, 10 MB como máximo cada una: el anverso y, si lo tiene, el reverso.',
+  'verify.selfie': 'Selfie',
+  'verify.selfie_hint': 'Opcional. Una foto de tu cara, 10 MB como máximo.',
+  'verify.submit': 'Enviar',
+  'verify.verified_title': 'Identidad verificada',
+  'verify.verified': 'Tu identidad está verificada. Puedes volver a la app.',
+  'verify.rejected_title': 'Verificación no aceptada',
+  'verify.rejected':
+    'No pudimos aceptar tus documentos. La app te dirá por qué; puedes intentarlo de nuevo desde allí.',
+  'verify.pending_title': 'Gracias',
+  'verify.pending':
+    'Tus documentos se enviaron y serán revisados. Puedes volver a la app; allí verás el resultado.',
+  'verify.unknown_title': 'Enlace no válido',
+  'verify.unknown':
+    'Este enlace de verificación no es válido. Empieza la verificación de nuevo desde la app.',
+  'verify.expired_title': 'Enlace caducado',
+  'verify.expired':
+    'Este enlace de verificación ha caducado (los enlaces duran 30 minutos). Empieza de nuevo desde la app.',
+  'verify.used_title': 'Enlace ya usado',
+  'verify.used': 'Este enlace de verificación ya se ha usado. Vuelve a la app para ver tu estado.',
+  'verify.too_many_title': 'Demasiados intentos',
+  'verify.too_many': 'Demasiados intentos desde tu red. Espera un minuto e inténtalo de nuevo.',
+  'verify.failed_title': 'Algo salió mal',
+  'verify.failed':
+    'Algo salió mal por nuestra parte. Tu enlace sigue funcionando: inténtalo de nuevo en un momento.',
+  'verify.unreadable_title': 'Formulario no aceptado',
+  'verify.unreadable': 'No se pudo leer el formulario. Vuelve atrás, revisa las fotos e inténtalo de nuevo.',
+  'verify.error.country': 'Elige tu país.',
+  'verify.error.birthday_format': 'Escribe tu fecha de nacimiento como AAAA-MM-DD.',
+  'verify.error.birthday_unreal': 'Escribe tu fecha de nacimiento real.',
+  'verify.error.underage': 'Debes tener al menos 18 años para verificar tu identidad.',
+  'verify.error.document_kind': 'Elige el tipo de tu documento.',
+  'verify.error.document_missing': 'Añade una foto de tu documento.',
+  'verify.error.documents_too_many': 'Añade como máximo dos fotos del documento: anverso y reverso.',
+  'verify.error.selfies_too_many': 'Añade un solo selfie.',
+  'verify.error.files_too_many': 'Añade como máximo dos fotos del documento y un selfie.',
+  'verify.error.photo_too_large': 'Cada foto debe ocupar como máximo 10 MB.',
+  'verify.error.photo_type': 'Las fotos deben ser imágenes JPEG, PNG o WebP.',
+  'verify.error.photo_pixels': 'Esta foto tiene demasiados píxeles (60 megapíxeles como máximo).',
+  'verify.error.form_unreadable': 'No se pudo leer el formulario. Envíalo de nuevo.',
+  'verify.error.form_expired': 'Este formulario ha caducado o no viene de esta página. Inténtalo de nuevo.',
+  'verify.error.not_multipart': 'Envía el formulario tal como se muestra en esta página.',
+};
