@@ -92,6 +92,8 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   jwksRoutes(app, c);
   avatarRoutes(app, c);
   homeRoutes(app, c);
+  // BRAND_LOGO_URL is fetched once, before the pages show it (at most the fetch's 5 s).
+  await c.logos.loadInstanceLogo(c.config.look.brand.logoUrl);
   await app.register(async (hosted) => hostedRoutes(hosted, c));
   await app.register(async (rest) => restSurface(rest, c));
   await app.register(async (oauth) => oauthSurface(oauth, c));

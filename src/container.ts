@@ -20,6 +20,7 @@ import { Events } from './domain/events.ts';
 import { KeyReencryption } from './domain/key-reencryption.ts';
 import { KeyRing } from './domain/key-ring.ts';
 import type { KycService } from './domain/kyc/kyc.ts';
+import type { LogoService } from './domain/logos.ts';
 import type { MessageRecords } from './domain/messaging/message-records.ts';
 import type { Messenger } from './domain/messaging/messenger.ts';
 import type { MessageReceipts } from './domain/messaging/receipts.ts';
@@ -94,6 +95,8 @@ export interface Container {
   tokens: AccessTokens;
   webhooks: WebhookEndpointService;
   kyc: KycService;
+  /** client and instance logos, fetched once and served from here */
+  logos: LogoService;
   adminUsers: AdminUserService;
   /** the console's sign-ins (only with ADMIN_TOKEN) */
   consoleSessions: ConsoleSessionService;

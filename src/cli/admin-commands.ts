@@ -1,16 +1,17 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { call, type Json, table } from './admin-http.ts';
+import { BRANDING_HELP, BRANDING_OPTIONS, brandingFields, CLIENT_COLUMNS } from './client-options.ts';
 
 // `callsign clients|api-keys|keys|actions ...`
 
 export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] [--scope "openid profile"]
                  [--grant-type authorization_code --grant-type refresh_token] [--public | --auth-method M]
-                 [--first-party] [--backchannel-logout-uri URI] [--json]
+                 [--first-party] [--backchannel-logout-uri URI] ${BRANDING_HELP} [--json]
   clients list [--json]            clients show CLIENT_ID [--json]
   clients update CLIENT_ID [--name NAME] [--redirect-uri URI ...] [--scope S] [--grant-type G ...]
                  [--first-party | --third-party] [--backchannel-logout-uri URI | --no-backchannel-logout]
-                 [--json]
+                 ${BRANDING_HELP} [--json]
   clients delete CLIENT_ID
   clients logouts CLIENT_ID [--status pending|delivered|failed] [--limit N] [--before TIME] [--json]
   clients replay-logout LOGOUT_ID [--json]
@@ -33,6 +34,7 @@ const OPTIONS = {
   'no-backchannel-logout': { type: 'boolean' },
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   'no-post-logout-redirect': { type: 'boolean' },
+  ...BRANDING_OPTIONS,
   now: { type: 'boolean' },
   status: { type: 'string' },
   limit: { type: 'string' },
@@ -40,17 +42,6 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-const CLIENT_COLUMNS = [
-  'client_id',
-  'client_name',
-  'token_endpoint_auth_method',
-  'scope',
-  'redirect_uris',
-  'grant_types',
-  'first_party',
-  'backchannel_logout_uri',
-  'post_logout_redirect_uris',
-];
 // P109: a client's back-channel logouts
 const LOGOUT_COLUMNS = [
   'id',
@@ -176,6 +167,7 @@ async function clientCommand(
         ...(o['post-logout-redirect-uri']
           ? { post_logout_redirect_uris: o['post-logout-redirect-uri'] }
           : {}),
+        ...brandingFields(o),
       })) as Json;
       const secret = c.client_secret ? `\nclient_secret: ${c.client_secret}   (shown once: keep it now)` : '';
       return out(c, `client_id: ${c.client_id}${secret}`);
@@ -213,6 +205,7 @@ async function clientCommand(
           : o['no-post-logout-redirect']
             ? { post_logout_redirect_uris: [] }
             : {}),
+        ...brandingFields(o),
       })) as Json;
       return out(c, table([c], CLIENT_COLUMNS));
     }

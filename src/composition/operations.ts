@@ -3,11 +3,13 @@ import { ClientService } from '../domain/clients.ts';
 import { ConnectedApps } from '../domain/connected-apps.ts';
 import { ConsoleSessionService } from '../domain/console-sessions.ts';
 import { KycService } from '../domain/kyc/kyc.ts';
+import { LogoService } from '../domain/logos.ts';
 import { AuthorizationService } from '../domain/oauth/authorization.ts';
 import { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
 import type { SessionService } from '../domain/sessions.ts';
 import { WebhookEndpointService } from '../domain/webhook-endpoints.ts';
+import { imageFetcher } from '../providers/image-fetcher.ts';
 import { manualKycProvider } from '../providers/kyc/kyc-provider.ts';
 import { sandboxKycProvider } from '../providers/kyc/sandbox.ts';
 import { CodeExchanges } from '../storage/code-exchanges.ts';
@@ -21,7 +23,9 @@ export function clientAndOperatorServices(
 ) {
   const { config, db, clock, random, events, tokens } = f;
   const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
-  const clients = new ClientService({ db, clock, random, sessions, allowPrivateNetworks });
+  const fetchImage = imageFetcher({ allowPrivateNetworks });
+  const logos = new LogoService({ db, clock, fetchImage, logger: f.logger });
+  const clients = new ClientService({ db, clock, random, sessions, allowPrivateNetworks, logos });
   const connectedApps = new ConnectedApps({ db, clock, sessions });
   const webhooks = new WebhookEndpointService({
     db,
@@ -42,6 +46,7 @@ export function clientAndOperatorServices(
   });
   const codeExchanges = new CodeExchanges(db);
   return {
+    logos,
     clients,
     connectedApps,
     webhooks,

@@ -22,6 +22,11 @@ export class AdminUserService {
   constructor(private readonly d: AdminUserDeps) {}
 
   /** One live account by id, phone number (any format libphonenumber reads) or handle (with or without @). */
+  /** The newest live accounts, newest first. */
+  newest(limit = 50): Promise<UserRow[]> {
+    return usersRepo.newestLive(this.d.db, limit);
+  }
+
   async find(query: string | undefined): Promise<UserRow | undefined> {
     const q = typeof query === 'string' ? query.trim() : '';
     if (!q)

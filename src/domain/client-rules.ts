@@ -1,3 +1,4 @@
+import { type ClientBranding, parseBranding } from './client-branding.ts';
 import { fieldError } from './errors.ts';
 import { parseOutboundUrl } from './webhook-addresses.ts';
 
@@ -14,7 +15,7 @@ export const OAUTH_SCOPES = [
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 
-export interface ClientSpec {
+export interface ClientSpec extends ClientBranding {
   client_name: string;
   redirect_uris: string[];
   grant_types: string[];
@@ -152,5 +153,6 @@ export function parseClientSpec(
         ? null
         : parseOutboundUrl(body.backchannel_logout_uri, 'backchannel_logout_uri', allowPrivateNetworks),
     post_logout_redirect_uris: [...new Set(logoutUris as string[])],
+    ...parseBranding(body, allowPrivateNetworks),
   };
 }

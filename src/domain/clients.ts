@@ -6,10 +6,12 @@ import { backchannelLogoutsRepo, type LogoutRow } from '../storage/repositories/
 import { type ClientRow, clientsRepo } from '../storage/repositories/clients.ts';
 import { consentsRepo } from '../storage/repositories/consents.ts';
 import { sessionsRepo } from '../storage/repositories/sessions.ts';
+import { BRANDING_FIELDS } from './client-branding.ts';
 import { newClientId, parseClientSpec, webOrigins } from './client-rules.ts';
 import { safeEqual, sha256 } from './crypto.ts';
 import { DomainError } from './errors.ts';
 import { isUuid } from './ids.ts';
+import type { LogoService } from './logos.ts';
 import { parseSendLogPage } from './paging.ts';
 import type { SessionService } from './sessions.ts';
 
@@ -18,8 +20,9 @@ export interface ClientDeps {
   clock: Clock;
   random: Random;
   sessions: SessionService;
-  /** D33: whether a back-channel logout URI may be http or a private address */
+  /** D33: whether a back-channel logout URI or a logo may be http or a private address */
   allowPrivateNetworks: boolean;
+  logos: LogoService;
 }
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
@@ -42,9 +45,11 @@ export class ClientService {
     body: Record<string, unknown>,
   ): Promise<{ client: ClientRow; client_secret: string | null }> {
     const spec = parseClientSpec(body, this.d);
+    const logo_image = spec.logo_uri ? await this.d.logos.fetchLogo(spec.logo_uri, 'logo_uri') : null;
     const secret = spec.token_endpoint_auth_method === 'none' ? null : this.d.random.token(32);
     const client = await clientsRepo.insert(this.d.db, {
       ...spec,
+      logo_image,
       client_id: newClientId((n) => this.d.random.token(n)),
       client_secret_hash: secret ? sha256(secret) : null,
       created_at: this.d.clock.now(),
@@ -90,7 +95,7 @@ export class ClientService {
 
   /**
    * Name, redirect URIs, scopes, grant types, the first-party flag, the back-channel logout URI (null
-   * removes it, P109) and the post-logout redirect URIs change; the authentication method does not (it decides whether there is a secret).
+   * removes it, P109), the post-logout redirect URIs and the branding change; the authentication method does not (it decides whether there is a secret).
    * Tokens already issued keep the scopes they were granted.
    */
   async updateClient(clientId: string, body: Record<string, unknown>): Promise<ClientRow> {
@@ -104,12 +109,18 @@ export class ClientService {
         first_party: current.first_party,
         backchannel_logout_uri: current.backchannel_logout_uri,
         post_logout_redirect_uris: current.post_logout_redirect_uris,
+        ...Object.fromEntries(BRANDING_FIELDS.map((field) => [field, current[field]])),
         ...body,
         token_endpoint_auth_method: current.token_endpoint_auth_method,
       },
       this.d,
     );
-    const updated = await clientsRepo.update(this.d.db, clientId, spec);
+    // A logo is fetched once: again only when its address changes.
+    const logo_image =
+      spec.logo_uri === current.logo_uri
+        ? current.logo_image
+        : spec.logo_uri && (await this.d.logos.fetchLogo(spec.logo_uri, 'logo_uri'));
+    const updated = await clientsRepo.update(this.d.db, clientId, { ...spec, logo_image });
     this.#cache.delete(clientId);
     this.#origins = undefined;
     if (!updated) throw notFound('client');

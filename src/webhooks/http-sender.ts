@@ -1,8 +1,8 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { addressAllowed } from '../domain/webhook-addresses.ts';
+import { checkedTarget, type Resolver, systemResolver } from './outbound-addresses.ts';
+
+export type { Resolver };
 
 /** D32: the receiver has 10 s to answer. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -15,8 +15,6 @@ export interface Attempt {
   latencyMs: number;
 }
 
-export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
-
 export interface SenderOptions {
   allowPrivateNetworks: boolean;
   timeoutMs?: number;
@@ -24,12 +22,9 @@ export interface SenderOptions {
   resolve?: Resolver;
 }
 
-const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
-
 /**
- * POSTs one signed envelope (or a back-channel logout, P109, with its own headers). The host is
- * resolved here, every address is checked, and the connection goes to the checked addresses (the socket's
- * own lookup answers them), so a second DNS answer can't swap in another host between check and connect. No redirects are followed; 2xx alone delivers.
+ * POSTs one signed envelope (or a back-channel logout, P109, with its own headers), to the addresses D33
+ * allows (outbound-addresses.ts). No redirects are followed; 2xx alone delivers.
  */
 export class WebhookSender {
   // No cap per host: the workers' slots bound the attempts in flight (P113), and a request queued behind a
@@ -54,31 +49,9 @@ export class WebhookSender {
       latencyMs: Math.round(performance.now() - started),
     });
     const target = new URL(url);
-    if (target.protocol === 'http:' && !this.options.allowPrivateNetworks)
-      return done(null, 'refused: http is allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS (D33)');
-    const hostname = target.hostname.replace(/^\[(.*)\]$/, '$1');
-    let addresses: { address: string; family: number }[];
-    try {
-      addresses = isIP(hostname)
-        ? [{ address: hostname, family: isIP(hostname) }]
-        : await this.#resolve(hostname);
-    } catch (err) {
-      return done(
-        null,
-        `DNS lookup failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-    const refused = addresses.find((a) => !addressAllowed(a.address, this.options.allowPrivateNetworks));
-    if (refused || addresses.length === 0)
-      return done(
-        null,
-        `refused: ${hostname} resolves to ${refused?.address ?? 'nothing'}, a blocked address (D33)`,
-      );
-
-    const lookup: LookupFunction = (_host, opts, callback) => {
-      if (opts.all) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
-    };
+    const checked = await checkedTarget(target, this.options.allowPrivateNetworks, this.#resolve);
+    if ('refused' in checked) return done(null, checked.refused);
+    const { lookup } = checked;
     return new Promise<Attempt>((resolve) => {
       let settled = false;
       const settle = (statusCode: number | null, error: string | null) => {

@@ -33,7 +33,12 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
       assert.equal(res.body.data[0].pin_locked_until, null);
     }
     assert.deepEqual((await adminRequest(t, 'GET', '/users?q=nobody_here')).body.data, []);
-    assert.equal((await adminRequest(t, 'GET', '/users')).status, 400);
+    assert.equal((await adminRequest(t, 'GET', '/users?q=')).status, 400);
+    // Without a search, the newest accounts, newest first.
+    t.clock.advance(1);
+    const later = await signUp(t);
+    const newest = (await adminRequest(t, 'GET', '/users')).body.data.map((u: { id: string }) => u.id);
+    assert.deepEqual(newest.slice(0, 2), [later.user.id, s.user.id]);
     const detail = (await adminRequest(t, 'GET', `/users/${s.user.id}`)).body;
     assert.equal(detail.name, 'Grace');
     assert.equal(detail.sessions.length, 1);

@@ -93,6 +93,30 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
     ]);
     const noLogoutBack = cli('clients', 'update', client.client_id, '--no-post-logout-redirect', '--json');
     assert.deepEqual(JSON.parse(noLogoutBack.out).post_logout_redirect_uris, []);
+    // How the client shows itself on the sign-in pages; an empty value removes a field.
+    const branded = cli(
+      'clients',
+      'update',
+      client.client_id,
+      '--policy-uri',
+      'https://shop.example/privacy',
+      '--tos-uri',
+      'https://shop.example/terms',
+      '--client-uri',
+      'https://shop.example/',
+      '--brand-color',
+      '#1D4ED8',
+      '--json',
+    );
+    assert.equal(branded.code, 0, branded.err);
+    const brand = JSON.parse(branded.out);
+    assert.deepEqual(
+      [brand.policy_uri, brand.tos_uri, brand.client_uri, brand.brand_color],
+      ['https://shop.example/privacy', 'https://shop.example/terms', 'https://shop.example/', '#1d4ed8'],
+    );
+    const unbranded = cli('clients', 'update', client.client_id, '--brand-color', '', '--json');
+    assert.equal(JSON.parse(unbranded.out).brand_color, null);
+    assert.equal(JSON.parse(unbranded.out).policy_uri, 'https://shop.example/privacy');
     const both = cli('clients', 'update', client.client_id, '--first-party', '--third-party');
     assert.equal(both.code, 1);
     assert.match(both.err, /exclude each other/);

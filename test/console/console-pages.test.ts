@@ -130,6 +130,8 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await page.getByLabel('email').check();
     await page.getByLabel(/Back-channel logout URI/).fill('https://shop.example/logout');
     await page.getByLabel(/Post-logout redirect URIs/).fill('https://shop.example/bye');
+    await page.getByLabel('Privacy policy URL').fill('https://shop.example/privacy');
+    await page.getByLabel('Brand colour (#rrggbb)').fill('#0F766E');
     await submit('Save');
     assert.equal(await notice(), 'Saved.');
     await snap('client-edit');
@@ -138,6 +140,8 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.equal(saved.first_party, true);
     assert.equal(saved.backchannel_logout_uri, 'https://shop.example/logout', 'P109');
     assert.deepEqual(saved.post_logout_redirect_uris, ['https://shop.example/bye']);
+    assert.deepEqual([saved.policy_uri, saved.brand_color], ['https://shop.example/privacy', '#0f766e']);
+    assert.match(await page.content(), /Secret \(HTTP Basic\)/, 'the authentication method in words');
     assert.equal(
       await page.getByLabel(/Back-channel logout URI/).inputValue(),
       'https://shop.example/logout',
@@ -293,14 +297,19 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
   });
 
   test('users: find by phone, see profile, sessions and KYC, revoke a session, lock and unlock', async () => {
+    t.clock.advance(1);
     const s = await signUp(t, { name: 'Lin' });
     await page.goto(`${base}/console/users`);
+    // Before any search: the newest accounts, this one first.
+    assert.equal(await page.getByRole('heading', { name: 'Newest accounts' }).count(), 1);
+    assert.equal(await page.locator('tbody tr:first-child a').textContent(), `@${s.handle}`);
     await page.getByLabel('Phone number, handle or user id').fill(s.phone);
     await submit('Find');
     await snap('users-search');
     await page.getByRole('link', { name: `@${s.handle}` }).click();
     assert.equal(await heading(), `@${s.handle}`);
     assert.match((await page.locator('main').textContent()) ?? '', /KYCnone/);
+    assert.match((await page.locator('main').textContent()) ?? '', /Language–/, 'no language set: a dash');
     await snap('user');
     await submit('Revoke');
     assert.equal(await notice(), 'Session revoked.');

@@ -57,7 +57,7 @@ export function clientRoutes(fastify: FastifyInstance, c: Services) {
         tags,
         security,
         params: idParam,
-        summary: 'Change name, redirect URIs, scope, grant types, first_party or backchannel_logout_uri',
+        summary: 'Change name, redirect URIs, scope, grant types, first_party, logout URIs or branding',
         response: adminAnswer(AdminClient),
         body: clientFields,
       },

@@ -21,6 +21,11 @@ export const adminClient = (c: ClientRow) => ({
   first_party: c.first_party,
   backchannel_logout_uri: c.backchannel_logout_uri, // P109
   post_logout_redirect_uris: c.post_logout_redirect_uris,
+  logo_uri: c.logo_uri,
+  client_uri: c.client_uri,
+  policy_uri: c.policy_uri,
+  tos_uri: c.tos_uri,
+  brand_color: c.brand_color,
   created_at: c.created_at,
 });
 

@@ -32,6 +32,11 @@ export const AdminClient = Type.Object({
   first_party: Type.Boolean(),
   backchannel_logout_uri: text,
   post_logout_redirect_uris: Type.Array(Type.String()),
+  logo_uri: text,
+  client_uri: text,
+  policy_uri: text,
+  tos_uri: text,
+  brand_color: text,
   created_at: dateTime(),
 });
 

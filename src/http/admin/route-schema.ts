@@ -23,4 +23,10 @@ export const clientFields = described({
   first_party: 'true: no consent page',
   backchannel_logout_uri: 'where ended sessions are announced (OIDC Back-Channel Logout); null removes it',
   post_logout_redirect_uris: 'the only addresses a logout may send the browser back to',
+  logo_uri:
+    'https URL of a JPEG, PNG or WebP logo; fetched once and served from this service; null removes it',
+  client_uri: "the client's home page, linked from its name on the sign-in pages",
+  policy_uri: 'its privacy policy, linked from the sign-in and consent pages',
+  tos_uri: 'its terms of service, linked from the sign-in and consent pages',
+  brand_color: '#rrggbb; adjusted on the pages until it reads well (WCAG AA)',
 });

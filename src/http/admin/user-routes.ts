@@ -22,12 +22,13 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
       schema: {
         tags,
         security,
-        summary: 'Find a live account by id, phone number or handle (?q=)',
+        summary: 'Find a live account by id, phone number or handle (?q=); without q, the 50 newest accounts',
         response: adminAnswer(listOf(AdminUser)),
         querystring: Type.Object({ q: Type.Optional(Type.String()) }),
       },
     },
     async (request) => {
+      if (request.query.q === undefined) return { data: (await c.adminUsers.newest()).map(adminUser) };
       const user = await c.adminUsers.find(request.query.q);
       return { data: user ? [adminUser(user)] : [] };
     },

@@ -66,9 +66,9 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
 export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console/users', hide, async (request, reply) => {
     const q = one(formOf(request.query).q).trim();
-    const found = q
-      ? (await ctx.api(request, 'GET', `/users?q=${encodeURIComponent(q)}`)).body.data
-      : undefined;
+    // Without a search, the newest accounts.
+    const found =
+      (await ctx.api(request, 'GET', q ? `/users?q=${encodeURIComponent(q)}` : '/users')).body.data ?? [];
     return ctx.page(reply, usersPage(ctx.frame(request, '/console/users'), q, found));
   });
   app.get('/console/users/:id', hide, async (request, reply) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BRANDING_FIELDS } from '../../domain/client-branding.ts';
 import { clientCreatedPage, clientEditPage, clientsPage } from '../pages/console/clients-pages.ts';
 import { keyCreatedPage, keysPage } from '../pages/console/keys-pages.ts';
 import { overviewPage } from '../pages/console/overview-page.ts';
@@ -24,6 +25,8 @@ const clientBody = (f: Form) => ({
   first_party: one(f.first_party) === 'true',
   backchannel_logout_uri: one(f.backchannel_logout_uri).trim() || null, // P109: empty removes it
   post_logout_redirect_uris: lines(one(f.post_logout_redirect_uris)),
+  // How it shows itself on the sign-in pages; an empty field removes it.
+  ...Object.fromEntries(BRANDING_FIELDS.map((field) => [field, one(f[field]).trim() || null])),
 });
 
 /** A log of sends (webhook deliveries, back-channel logouts): its newest 100, of the page's `?status=`. */
@@ -70,6 +73,7 @@ export function clientPages(app: FastifyInstance, ctx: ConsoleContext) {
           scope: list(f.scope).join(' '),
           backchannel_logout_uri: one(f.backchannel_logout_uri),
           post_logout_redirect_uris: one(f.post_logout_redirect_uris),
+          ...Object.fromEntries(BRANDING_FIELDS.map((field) => [field, one(f[field])])),
         }),
         400,
       );

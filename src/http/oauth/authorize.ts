@@ -25,6 +25,7 @@ type Services = Pick<
   | 'clients'
   | 'clock'
   | 'config'
+  | 'logos'
   | 'otp'
   | 'pageStateKeys'
   | 'profiles'
@@ -67,7 +68,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       idTokenHint: (token) => c.tokens.idTokenHint(token),
     });
     if (!checked.ok && 'page' in checked)
-      return html(reply, 400, errorPage(viewOf(request, c.config.defaultLanguage), `error.${checked.page}`));
+      return html(reply, 400, errorPage(viewOf(request, c), `error.${checked.page}`));
     if (!checked.ok) {
       const { redirectUri, error, description, state } = checked.redirect;
       return redirectTo(reply, redirectUri, { error, error_description: description, state });
@@ -149,7 +150,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
 
 /** The authorization page's error pages, in the request's language. */
 function authorizeErrors(c: Services, request: FastifyRequest): ErrorPages {
-  const v = viewOf(request, c.config.defaultLanguage);
+  const v = viewOf(request, c);
   return {
     refused: (key) => errorPage(v, key),
     tooMany: errorPage(v, 'error.too_many'),

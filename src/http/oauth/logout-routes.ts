@@ -17,7 +17,7 @@ import {
 } from './page-cookies.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'authorization' | 'clients' | 'config' | 'random' | 'tokens'>;
+type Services = Pick<Container, 'authorization' | 'clients' | 'config' | 'logos' | 'random' | 'tokens'>;
 
 /** The parameters of OIDC RP-Initiated Logout 1.0 §2 that a cross-site form post is sent on with. */
 const LOGOUT_PARAMS = [
@@ -58,7 +58,7 @@ export function logoutRoutes(
   const cookie = (name: string, value: string, maxAge: number) =>
     pageCookie(c.config.authUrl, name, value, maxAge);
 
-  const view = (request: FastifyRequest) => viewOf(request, c.config.defaultLanguage);
+  const view = (request: FastifyRequest) => viewOf(request, c);
   const endSignOn = async (request: FastifyRequest, reply: FastifyReply) => {
     await c.authorization.endSso(cookieOf(request, SSO_COOKIE));
     reply.header('Set-Cookie', cookie(SSO_COOKIE, '', 0));

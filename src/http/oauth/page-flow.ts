@@ -22,7 +22,7 @@ import { CSRF_COOKIE, cookieOf, pageCookie, SSO_COOKIE } from './page-cookies.ts
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'authorization' | 'clients' | 'clock' | 'config' | 'pageStateKeys' | 'profiles' | 'rateLimiter'
+  'authorization' | 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'profiles' | 'rateLimiter'
 >;
 
 /** What the page's forms carry, sealed (page-state.ts). */
@@ -70,11 +70,11 @@ async function checkedForm(
 
 /** A page of the flow in the person's language: their pick, the client's ui_locales, the account's, the browser's. */
 export const pageView = (
-  c: Pick<Services, 'config'>,
+  c: Pick<Services, 'config' | 'logos'>,
   request: FastifyRequest,
   st: PageState,
   account?: string | null,
-) => viewOf(request, c.config.defaultLanguage, { uiLocales: st.req.uiLocales, account }, undefined);
+) => viewOf(request, c, { uiLocales: st.req.uiLocales, account }, undefined);
 
 /** The phone field's country: the one the form last sent, else the browser's region, else DEFAULT_COUNTRY. */
 export const pageCountry = (c: Pick<Services, 'config'>, request: FastifyRequest, sent?: string) =>

@@ -9,7 +9,7 @@ import { viewOf } from '../pages/page-language.ts';
 import { linkedState, type PageFlow, pageCountry, pageView } from './page-flow.ts';
 
 /** The services this route uses. */
-type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'pageStateKeys' | 'profiles'>;
+type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'profiles'>;
 
 /**
  * `GET /authorize/resume?state=…`: the step a sealed state is at, shown again (the language menu returns here).
@@ -25,11 +25,7 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
       const csrf = flow.csrfOf(request);
       const linked = state === undefined ? undefined : await linkedState(c, state);
       if (!linked || !csrf || state === undefined)
-        return flow.html(
-          reply,
-          400,
-          errorPage(viewOf(request, c.config.defaultLanguage), 'error.signin_expired'),
-        );
+        return flow.html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
       const { st, client } = linked;
       const account = st.userId ? (await c.profiles.get(st.userId)).language : undefined;
       const ctx = {

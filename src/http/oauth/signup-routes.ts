@@ -33,6 +33,7 @@ type Services = Pick<
   | 'clients'
   | 'clock'
   | 'config'
+  | 'logos'
   | 'otp'
   | 'pageStateKeys'
   | 'profiles'
@@ -51,7 +52,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       const csrf = csrfOf(request);
       const linked = state === undefined ? undefined : await linkedState(c, state);
       if (!linked || !csrf || state === undefined)
-        return html(reply, 400, errorPage(viewOf(request, c.config.defaultLanguage), 'error.signin_expired'));
+        return html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
       const view = pageView(c, request, linked.st);
       const ctx = { client: linked.client, csrf, state, view, country: pageCountry(c, request) };
       return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
@@ -101,7 +102,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       // A PIN of 4-6 digits that was refused was refused as too easy to guess.
       const pinRule = { INVALID_PIN: isWellFormedPin(pin) ? 'error.pin_weak' : 'error.pin_format' } as const;
       const page = (problem: DomainError) =>
-        signUpAccountPage({ ...ctx, problem: formProblem(ctx.view, problem, pinRule) });
+        signUpAccountPage({ ...ctx, problem: formProblem(ctx.view, problem, pinRule) }, { handle, name });
       return retry(reply, err, page, st.req.redirectUri);
     }
   });

@@ -1,10 +1,11 @@
 import type { CountryCode } from 'libphonenumber-js/max';
+import { logoPath } from '../../domain/logos.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { errorAbove, errorAt, type FormProblem } from './form-problems.ts';
 import { errorBox, esc, field, hidden, page } from './html.ts';
 import { phoneField } from './phone-field.ts';
-import type { View } from './view.ts';
+import type { Brand, View } from './view.ts';
 
 // D38: the hosted authorization page. Its English labels and button names are a contract: integrators' browser
 // tests find "Phone number", "PIN", "Code", "Handle", "Name", "Continue", "Allow", "Deny", "Create account".
@@ -33,7 +34,24 @@ const intro = (c: FormContext) =>
 export const stepView = (c: FormContext, path = '/authorize/resume'): View => ({
   ...c.view,
   back: `${path}?state=${encodeURIComponent(c.state)}`,
+  brand: clientBrand(c.client, c.view),
 });
+
+/** The client's own brand on its pages: its name, logo and colour (else the instance's colour), its site. */
+export const clientBrand = (client: ClientRow, v: View): Brand => ({
+  name: client.client_name,
+  logo: client.logo_image ? logoPath(client.logo_image) : undefined,
+  accent: client.brand_color ?? v.brand.accent,
+  link: client.client_uri ?? undefined,
+});
+
+/** Links to the client's privacy policy and terms, where it registered them. */
+export function clientLinks(c: FormContext): string {
+  const link = (href: string | null, key: 'auth.policy' | 'auth.terms') =>
+    href ? `<a href="${esc(href)}" rel="noopener noreferrer" target="_blank">${c.view.t(key)}</a>` : '';
+  const links = link(c.client.policy_uri, 'auth.policy') + link(c.client.tos_uri, 'auth.terms');
+  return links ? `<p class="links">${links}</p>` : '';
+}
 
 const PIN_ATTRS = 'type="password" inputmode="numeric" pattern="[0-9]{4,6}" maxlength="6" required';
 
@@ -51,7 +69,7 @@ export const signInPage = (c: FormContext, phone = '') => {
             error: errorAt(c.problem, 'pin'),
           }),
       ) +
-      `<p>${t('auth.new_here')} <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">${t('auth.create_account')}</a></p>`,
+      `<p>${t('auth.new_here')} <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">${t('auth.create_account')}</a></p>${clientLinks(c)}`,
   );
 };
 
@@ -75,7 +93,7 @@ export const signUpPhonePage = (c: FormContext, phone = '', channels: readonly C
   return page(
     stepView(c, '/authorize/signup'),
     t('auth.signup_title'),
-    `${intro(c)}<p>${t('auth.will_send_code')}</p>${form('/authorize/signup/send', c, fields + channelChoice(c.view, channels))}<p>${t('auth.have_account')} <a href="/authorize/signin?state=${encodeURIComponent(c.state)}">${t('auth.sign_in')}</a></p>`,
+    `${intro(c)}<p>${t('auth.will_send_code')}</p>${form('/authorize/signup/send', c, fields + channelChoice(c.view, channels))}<p>${t('auth.have_account')} <a href="/authorize/signin?state=${encodeURIComponent(c.state)}">${t('auth.sign_in')}</a></p>${clientLinks(c)}`,
   );
 };
 
@@ -122,7 +140,8 @@ export const signUpCodePage = (c: FormContext, maskedPhone: string) =>
     )}<script src="/assets/webotp.js" defer></script>`,
   );
 
-export const signUpAccountPage = (c: FormContext) => {
+/** The PIN and handle step; a refused try keeps the handle and name typed (never the PIN). */
+export const signUpAccountPage = (c: FormContext, typed: { handle?: string; name?: string } = {}) => {
   const t = c.view.t;
   return page(
     stepView(c),
@@ -138,16 +157,21 @@ export const signUpAccountPage = (c: FormContext) => {
           field(
             t('auth.handle'),
             'handle',
-            'autocomplete="username" autocapitalize="none" spellcheck="false" required',
+            `autocomplete="username" autocapitalize="none" spellcheck="false" required value="${esc(typed.handle ?? '')}"`,
             {
               hint: t('auth.handle_rules'),
               error: errorAt(c.problem, 'handle'),
             },
           ) +
-          field(t('auth.name'), 'name', 'autocomplete="name" maxlength="100"', {
-            hint: t('page.optional'),
-            error: errorAt(c.problem, 'name'),
-          }),
+          field(
+            t('auth.name'),
+            'name',
+            `autocomplete="name" maxlength="100" value="${esc(typed.name ?? '')}"`,
+            {
+              hint: t('page.optional'),
+              error: errorAt(c.problem, 'name'),
+            },
+          ),
       ),
   );
 };

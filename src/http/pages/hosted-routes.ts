@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { LANGUAGES, supported } from '../../i18n/languages.ts';
+import { accentStylesheet } from './accent.ts';
 import { STYLESHEET } from './assets/stylesheet.ts';
 import { WEBOTP_SCRIPT } from './assets/webotp-script.ts';
 import { errorPage } from './consent-pages.ts';
@@ -14,7 +15,7 @@ import { sendPage } from './page-reply.ts';
 import { viewIn } from './view.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'config'>;
+type Services = Pick<Container, 'config' | 'logos'>;
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 
@@ -32,22 +33,39 @@ const languageQuery = Type.Object({
   back: Type.Optional(Type.String({ maxLength: 9000, description: 'a path on this service to show again' })),
 });
 
+const hexParam = Type.Object({ hex: Type.String({ pattern: '^[0-9a-f]{6}\\.css$' }) });
+const logoParam = Type.Object({ name: Type.String({ maxLength: 40 }) });
+
+/** A brand's colour made readable, and the logos fetched once: both named by content, so cached for good. */
+function brandAssets(fastify: FastifyInstance, c: Services) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const forGood = 'public, max-age=31536000, immutable';
+  app.get('/assets/accent/:hex', { schema: { hide: true, params: hexParam } }, async (request, reply) =>
+    reply
+      .header('Content-Type', 'text/css; charset=utf-8')
+      .header('Cache-Control', forGood)
+      .send(accentStylesheet(`#${request.params.hex.slice(0, 6)}`)),
+  );
+  app.get('/assets/logos/:name', { schema: { hide: true, params: logoParam } }, async (request, reply) => {
+    const logo = await c.logos.find(request.params.name);
+    if (!logo) throw new PageError(404, 'error.malformed');
+    return reply
+      .header('Content-Type', 'image/webp')
+      .header('Cache-Control', forGood)
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(logo);
+  });
+}
+
 /** What every hosted page loads from the service: its stylesheet, its small scripts, its language menu. */
 export function hostedRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const asset = (path: string, type: string, body: string) =>
-    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
-      reply.header('Content-Type', type).header('Cache-Control', 'public, max-age=86400').send(body),
-    );
-  asset('/assets/callsign.css', 'text/css; charset=utf-8', STYLESHEET);
-  asset('/assets/webotp.js', 'text/javascript; charset=utf-8', WEBOTP_SCRIPT);
-
-  // A menu's request that is not one (no language, a repeated field) gets a page, like every hosted page.
+  // A request for an asset or the menu that is not one (no language, an unknown logo) gets a page, like every hosted page.
   app.setErrorHandler(
     pageErrorHandler(
       sendPage,
       (request) => {
-        const v = viewOf(request, c.config.defaultLanguage);
+        const v = viewOf(request, c);
         const failed = errorPage(v, 'error.failed');
         return {
           refused: (key) => errorPage(v, key),
@@ -60,6 +78,14 @@ export function hostedRoutes(fastify: FastifyInstance, c: Services) {
       'language menu',
     ),
   );
+
+  const asset = (path: string, type: string, body: string) =>
+    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+      reply.header('Content-Type', type).header('Cache-Control', 'public, max-age=86400').send(body),
+    );
+  asset('/assets/callsign.css', 'text/css; charset=utf-8', STYLESHEET);
+  asset('/assets/webotp.js', 'text/javascript; charset=utf-8', WEBOTP_SCRIPT);
+  brandAssets(app, c);
 
   // The language menu's answer: the pick is kept in a cookie and the page is shown again in it.
   app.get('/language', { schema: { hide: true, querystring: languageQuery } }, async (request, reply) => {

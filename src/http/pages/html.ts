@@ -36,15 +36,30 @@ function languageMenu(v: View): string {
   return `<footer class="language"><form method="get" action="/language">${v.back ? hidden('back', v.back) : ''}<label for="language-menu">${label}</label><span class="row"><select id="language-menu" name="lang">${options}</select><button type="submit" class="secondary">${v.t('page.change_language')}</button></span></form></footer>`;
 }
 
+/** Whose page it is, above its heading: the logo (served from here) and the name, linked to its site. */
+function brandBar(v: View): string {
+  const { name, logo, link } = v.brand;
+  if (!name && !logo) return '';
+  const img = logo ? `<img src="${esc(logo)}" alt="" width="48" height="48">` : '';
+  const label = name ? `<strong>${esc(name)}</strong>` : '';
+  const named =
+    link && name ? `<a href="${esc(link)}" rel="noopener noreferrer" target="_blank">${label}</a>` : label;
+  return `<div class="brand">${img}${named}</div>`;
+}
+
 /**
- * D38: a server-rendered page in the view's language and direction, styled by the service's one stylesheet.
- * `title` and `body` are HTML already (the view's messages come escaped); the security headers are the route's.
+ * D38: a server-rendered page in the view's language and direction, styled by the service's one stylesheet
+ * (and the brand's colour, made readable by /assets/accent/). `title` and `body` are HTML already (the view's
+ * messages come escaped); the security headers are the route's.
  */
-export function page(v: View, title: string, body: string, top = ''): string {
+export function page(v: View, title: string, body: string): string {
+  const accent = v.brand.accent
+    ? `<link rel="stylesheet" href="/assets/accent/${v.brand.accent.slice(1)}.css">`
+    : '';
   return `<!doctype html>
 <html lang="${v.lang}" dir="${v.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark"><title>${title}</title><link rel="stylesheet" href="/assets/callsign.css"></head>
-<body><main class="card">${top}<h1>${title}</h1>${body}</main>${languageMenu(v)}</body></html>`;
+<meta name="color-scheme" content="light dark"><title>${title}</title><link rel="stylesheet" href="/assets/callsign.css">${accent}</head>
+<body><main class="card">${brandBar(v)}<h1>${title}</h1>${body}</main>${languageMenu(v)}</body></html>`;
 }
 
 /** An error about the whole form (HTML-safe text), read out as soon as the page shows. */

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Container } from '../../container.ts';
 import { acceptedLanguages, type Language, pickLanguage } from '../../i18n/languages.ts';
 import { cookieOf } from '../oauth/page-cookies.ts';
 import { type View, viewIn } from './view.ts';
@@ -30,15 +31,20 @@ export function pageLanguage(request: FastifyRequest, fallback: Language, wishes
   );
 }
 
+/** What every hosted page knows of the service: its default language and its own brand. */
+export type PageSite = Pick<Container, 'config' | 'logos'>;
+
 /**
- * The view a hosted page is rendered in. The language menu shows the page again at `back`; a GET can be shown
- * again at its own URL, a form's answer only where its route says.
+ * The view a hosted page is rendered in, under the instance's brand. The language menu shows the page again
+ * at `back`; a GET can be shown again at its own URL, a form's answer only where its route says.
  */
 export function viewOf(
   request: FastifyRequest,
-  fallback: Language,
+  site: PageSite,
   wishes: LanguageWishes = {},
   back: string | undefined = request.method === 'GET' ? request.url : undefined,
 ): View {
-  return viewIn(pageLanguage(request, fallback, wishes), back);
+  const { name, color } = site.config.look.brand;
+  const brand = { name, accent: color, logo: site.logos.instanceLogo };
+  return viewIn(pageLanguage(request, site.config.defaultLanguage, wishes), back, brand);
 }

@@ -22,6 +22,8 @@ export function sendPage(
     widget,
   }: { formTarget?: string; images?: boolean; scripts?: boolean; widget?: WidgetPolicy } = {},
 ) {
+  // A page that shows an image of this service's own (a logo) may load images from here, and only then.
+  const withImages = images || body.includes('<img src="/');
   const script = scripts ? " script-src 'self';" : widget ? ` script-src${sources(widget.script)};` : '';
   const frame = widget ? ` frame-src${sources(widget.frame)};` : '';
   const connect = widget?.connect.length ? ` connect-src${sources(widget.connect)};` : '';
@@ -34,7 +36,7 @@ export function sendPage(
     .header('X-Content-Type-Options', 'nosniff')
     .header(
       'Content-Security-Policy',
-      `default-src 'none'; style-src 'self'${widget ? ` 'unsafe-inline'${sources(widget.style)}` : ''};${images ? " img-src 'self';" : ''}${script}${frame}${connect} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src 'self'${widget ? ` 'unsafe-inline'${sources(widget.style)}` : ''};${withImages ? " img-src 'self';" : ''}${script}${frame}${connect} form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
     )
     .send(body);
 }

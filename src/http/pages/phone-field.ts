@@ -1,4 +1,9 @@
-import { type CountryCode, getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
+import {
+  type CountryCode,
+  getCountries,
+  getCountryCallingCode,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js/max';
 import { isPhoneCountry } from '../../config/look-settings.ts';
 import type { Language } from '../../i18n/languages.ts';
 import { sortedCountries } from './country-names.ts';
@@ -48,8 +53,14 @@ export function suggestedCountry(
  * The phone field: a native select of countries (flag, name, calling code), so it works without JavaScript,
  * beside the number. A number typed with `+` needs no country; one without is read in the chosen country.
  */
-export function phoneField(v: View, phone: string, country: CountryCode | undefined, notes: FieldNotes = {}) {
+export function phoneField(v: View, phone: string, picked: CountryCode | undefined, notes: FieldNotes = {}) {
   const all = countryOptions(v.lang);
+  // A number already typed in international form shows its own country.
+  const typed =
+    phone.trim().startsWith('+') && phone.length <= 40
+      ? parsePhoneNumberFromString(phone)?.country
+      : undefined;
+  const country = typed ?? picked;
   const options = country
     ? all.replace(`<option value="${country}">`, `<option value="${country}" selected>`)
     : all;

@@ -25,7 +25,7 @@ import {
 import type { View } from '../pages/view.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clock' | 'config' | 'kyc' | 'random' | 'rateLimiter'>;
+type Services = Pick<Container, 'clock' | 'config' | 'kyc' | 'logos' | 'random' | 'rateLimiter'>;
 
 const CSRF_COOKIE = 'callsign_verify_csrf';
 const FIELDS = ['csrf', 'country', 'birthday', 'document_kind'] as const;
@@ -51,23 +51,19 @@ async function usableLink(
   const { token } = request.params;
   const back = `/verify/${encodeURIComponent(token)}`;
   if ((await c.rateLimiter.hit([['verify_page_address', request.ip]])).exceeded) {
-    sendPage(reply, 429, tooManyPage(viewOf(request, c.config.defaultLanguage, {}, back))).header(
-      'Retry-After',
-      '60',
-    );
+    sendPage(reply, 429, tooManyPage(viewOf(request, c, {}, back))).header('Retry-After', '60');
     return undefined;
   }
   const link = await c.kyc.openLink(token);
-  if (!('problem' in link))
-    return { token, view: viewOf(request, c.config.defaultLanguage, { account: link.language }, back) };
-  const view = viewOf(request, c.config.defaultLanguage, {}, back);
+  if (!('problem' in link)) return { token, view: viewOf(request, c, { account: link.language }, back) };
+  const view = viewOf(request, c, {}, back);
   sendPage(reply, link.problem === 'unknown' ? 404 : 410, linkProblemPage(view, link.problem));
   return undefined;
 }
 
 /** The verification page's error pages, in the request's language. */
 function verifyErrors(c: Services, request: FastifyRequest): ErrorPages {
-  const v = viewOf(request, c.config.defaultLanguage);
+  const v = viewOf(request, c);
   return {
     refused: () => unreadablePage(v),
     tooMany: tooManyPage(v),

@@ -61,6 +61,12 @@ export const usersRepo = {
   findLiveByPhone: (q: Queryable, phone: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE phone = $1 AND deleted_at IS NULL', [phone]),
 
+  /** The newest live accounts, newest first (the console's Users page). */
+  newestLive: (q: Queryable, limit: number) =>
+    q.query<UserRow>('SELECT * FROM users WHERE deleted_at IS NULL ORDER BY created_at DESC, id LIMIT $1', [
+      limit,
+    ]),
+
   findLiveById: (q: Queryable, id: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id]),
 

@@ -25,17 +25,17 @@ button.secondary{color:var(--accent);background:transparent}
 .notice{color:var(--notice);background:var(--notice-bg);border:1px solid var(--notice);border-radius:8px;padding:.75rem}`;
 
 const HOSTED = `main.card{max-width:28rem;margin:0 auto;padding:1.5rem 1rem;background:var(--card)}
-@media (min-width:40rem){body{padding:2.5rem 1rem}main.card{border:1px solid var(--line);border-radius:12px;padding:2rem}}
+@media (min-width:40rem){body:not(.console){padding:2.5rem 1rem}main.card{border:1px solid var(--line);border-radius:12px;padding:2rem}}
 .field{margin:0 0 1rem}.hint{margin:0 0 .35rem;color:var(--muted);font-size:.9rem}
 .field-error{color:var(--error);font-weight:600;margin:.35rem 0 0}
-main form>button{width:100%;margin:.5rem 0 1rem}.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin:.5rem 0 1rem}
+main.card form>button{width:100%;margin:.5rem 0 1rem}.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin:.5rem 0 1rem}
 .actions button{flex:1 1 8rem;margin:0}.phone{display:flex;gap:.5rem}.phone select{flex:0 1 9.5rem;min-width:0}
 .phone input{flex:1 1 10rem;min-width:0}.brand{display:flex;align-items:center;gap:.75rem;margin:0 0 1rem}
 .brand img{width:48px;height:48px;border-radius:10px;object-fit:contain}.brand strong{font-size:1.1rem}
 .muted{color:var(--muted)}ul.scopes{padding-inline-start:1.25rem}ul.scopes li{margin:.35rem 0}
 .links{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.95rem}.links a{display:inline-block;padding:.6rem 0}
 footer.language{max-width:28rem;margin:0 auto;padding:1rem 1rem 2rem}footer.language label{font-weight:400;color:var(--muted)}
-footer.language .row{display:flex;gap:.5rem}footer.language select{flex:1 1 auto;min-width:0}`;
+footer.language .row{display:flex;gap:.5rem}footer.language select{flex:1 1 auto;min-width:0}footer.language button{white-space:nowrap}`;
 
 const CONSOLE = `body.console{font-size:15px}
 .console header{background:#1f2937;color:#fff;padding:.5rem 1rem;display:flex;gap:.5rem 1.2rem;align-items:center;flex-wrap:wrap}
@@ -47,12 +47,14 @@ const CONSOLE = `body.console{font-size:15px}
 .console th,.console td{border:1px solid var(--line);padding:.35rem .5rem;text-align:start;vertical-align:top;font-size:.9rem}
 .console th{background:var(--bg)}.console label{margin:.6rem 0 .15rem}.console input,.console select,.console textarea{max-width:36rem}
 .console label.inline{display:inline-flex;gap:.35rem;align-items:center;font-weight:400;margin-inline-end:1rem;min-height:44px}
-.console form.inline{display:inline}.console form.stacked>button{display:flex;margin-top:1rem}
+.console form.inline{display:inline}.console form.block>button{display:block;margin-top:1rem}
+.console form.search .row{display:flex;gap:.5rem;max-width:36rem}.console form.search input{flex:1 1 auto}
 .console fieldset{border:1px solid var(--line);border-radius:8px;max-width:36rem}
 .console .secret{font:1rem monospace;background:var(--notice-bg);border:1px solid var(--line);padding:.6rem;word-break:break-all}
 .console .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));gap:1rem}
 .console figure{margin:0;background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.6rem}
 .console figcaption{font-weight:600}.console .photos img{max-width:min(22rem,100%);max-height:16rem;border:1px solid var(--line);margin:.3rem}
-.console svg text{fill:var(--muted);font-size:10px}.console svg .bar{fill:var(--accent)}.console svg .axis{stroke:var(--line)}`;
+.console svg{display:block;max-width:40rem}.console svg text{fill:var(--muted);font-size:10px}.console svg .bar{fill:var(--accent)}
+.console svg .bar.none{fill:var(--line)}.console svg .axis{stroke:var(--muted)}`;
 
 export const STYLESHEET = `${COLOURS}\n${BASE}\n${HOSTED}\n${CONSOLE}\n`;

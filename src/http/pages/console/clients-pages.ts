@@ -22,9 +22,28 @@ export interface Client {
   first_party: boolean;
   backchannel_logout_uri: string | null;
   post_logout_redirect_uris: string[];
+  logo_uri: string | null;
+  client_uri: string | null;
+  policy_uri: string | null;
+  tos_uri: string | null;
+  brand_color: string | null;
   created_at: string;
   client_secret?: string;
 }
+
+/** How a client authenticates at the token endpoint, in words. */
+const AUTH_METHODS: Record<string, string> = {
+  none: 'Public: PKCE, no secret',
+  client_secret_basic: 'Secret (HTTP Basic)',
+  client_secret_post: 'Secret (in the form)',
+};
+export const authMethod = (method: string) => AUTH_METHODS[method] ?? method;
+
+/** How the client shows itself on the sign-in and consent pages. */
+const branding = (
+  v: Partial<Record<'logo_uri' | 'client_uri' | 'policy_uri' | 'tos_uri' | 'brand_color', string | null>>,
+) =>
+  `<fieldset><legend>On the sign-in pages (optional)</legend>${text('Logo URL (https; JPEG, PNG or WebP, fetched once)', 'logo_uri', v.logo_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Home page URL', 'client_uri', v.client_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Privacy policy URL', 'policy_uri', v.policy_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Terms of service URL', 'tos_uri', v.tos_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Brand colour (#rrggbb)', 'brand_color', v.brand_color ?? '', 'pattern="#[0-9a-fA-F]{6}" maxlength="7"')}</fieldset>`;
 
 /** P109: a back-channel logout as the admin API shows it. */
 export interface Logout {
@@ -66,7 +85,7 @@ export const clientsPage = (f: Frame, clients: Client[], draft: Record<string, s
       clients.map((c) => [
         `<a href="/console/clients/${encodeURIComponent(c.client_id)}">${esc(c.client_name)}</a>`,
         `<code>${esc(c.client_id)}</code>`,
-        esc(c.token_endpoint_auth_method),
+        esc(authMethod(c.token_endpoint_auth_method)),
         esc(c.scope),
         c.first_party ? 'yes' : 'no',
         c.redirect_uris.map(esc).join('<br>'),
@@ -86,7 +105,8 @@ export const clientsPage = (f: Frame, clients: Client[], draft: Record<string, s
 <option value="none">Public (PKCE only, no secret)</option></select>
 <p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', false)}</p>` +
           logoutRedirects(draft.post_logout_redirect_uris ?? '') +
-          logoutUri(draft.backchannel_logout_uri),
+          logoutUri(draft.backchannel_logout_uri) +
+          branding(draft),
         'Register',
         'block',
       )}`,
@@ -129,7 +149,7 @@ export const clientEditPage = (f: Frame, c: Client, logouts: Logout[], status: s
   consolePage(
     `Client: ${c.client_name}`,
     f,
-    `<p>Client ID <code>${esc(c.client_id)}</code>, ${esc(c.token_endpoint_auth_method)}, registered ${when(c.created_at)}</p>${postForm(
+    `<p>Client ID <code>${esc(c.client_id)}</code>, ${esc(authMethod(c.token_endpoint_auth_method))}, registered ${when(c.created_at)}</p>${postForm(
       `/console/clients/${encodeURIComponent(c.client_id)}`,
       f.csrf,
       text('Name', 'client_name', c.client_name, 'required maxlength="100"') +
@@ -137,7 +157,8 @@ export const clientEditPage = (f: Frame, c: Client, logouts: Logout[], status: s
         scopeBoxes(c.scope.split(' ')) +
         `<p>${checkbox('First party (skips the consent screen)', 'first_party', 'true', c.first_party)}</p>` +
         logoutRedirects(c.post_logout_redirect_uris.join('\n')) +
-        logoutUri(c.backchannel_logout_uri),
+        logoutUri(c.backchannel_logout_uri) +
+        branding(c),
       'Save',
       'block',
     )}${c.backchannel_logout_uri || logouts.length || status ? logoutLog(f, c, logouts, status) : ''}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${postForm(

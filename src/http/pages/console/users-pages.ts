@@ -45,27 +45,27 @@ const sessionsShown = (u: AdminUser) => {
 };
 
 const search = (q: string) =>
-  `<form method="get" action="/console/users" role="search"><label for="q">Phone number, handle or user id</label>
-<input type="search" id="q" name="q" value="${esc(q)}" required> <button type="submit">Find</button></form>`;
+  `<form method="get" action="/console/users" role="search" class="search"><label for="q">Phone number, handle or user id</label>
+<span class="row"><input type="search" id="q" name="q" value="${esc(q)}" required><button type="submit">Find</button></span></form>`;
 
-export const usersPage = (f: Frame, q: string, found: AdminUser[] | undefined) =>
+/** Users: a search, and without one the newest accounts. */
+export const usersPage = (f: Frame, q: string, found: AdminUser[]) =>
   consolePage(
     'Users',
     f,
     search(q) +
-      (found === undefined
-        ? ''
-        : table(
-            ['Handle', 'Name', 'Phone', 'KYC', 'Created'],
-            found.map((u) => [
-              `<a href="/console/users/${u.id}">@${esc(u.handle)}</a>`,
-              esc(u.name),
-              esc(u.phone),
-              esc(u.kyc_status),
-              when(u.created_at),
-            ]),
-            'No account matches.',
-          )),
+      (q ? '' : '<h2>Newest accounts</h2>') +
+      table(
+        ['Handle', 'Name', 'Phone', 'KYC', 'Created'],
+        found.map((u) => [
+          `<a href="/console/users/${u.id}">@${esc(u.handle)}</a>`,
+          esc(u.name),
+          esc(u.phone),
+          esc(u.kyc_status),
+          when(u.created_at),
+        ]),
+        q ? 'No account matches.' : 'No accounts yet.',
+      ),
   );
 
 export const userPage = (f: Frame, u: AdminUser) => {
@@ -90,7 +90,8 @@ export const userPage = (f: Frame, u: AdminUser) => {
         ['Name', esc(u.name)],
         ['Phone', esc(u.phone)],
         ['E-mail', esc(u.email)],
-        ['Country / language', `${esc(u.country)} / ${esc(u.language)}`],
+        ['Country', esc(u.country ?? '–')],
+        ['Language', esc(u.language ?? '–')],
         [
           'KYC',
           `${esc(u.kyc?.status)}${u.kyc?.level ? ` (${esc(u.kyc.level)})` : ''}${u.kyc_country ? `, ${esc(u.kyc_country)}` : ''}`,

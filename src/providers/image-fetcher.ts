@@ -1,0 +1,70 @@
+import http from 'node:http';
+import https from 'node:https';
+import { checkedTarget, type Resolver, systemResolver } from '../webhooks/outbound-addresses.ts';
+
+/** A logo is small: at most 1 MB, fetched within 5 s. */
+export const IMAGE_MAX_BYTES = 1024 * 1024;
+export const IMAGE_TIMEOUT_MS = 5000;
+
+export type Fetched = { data: Buffer } | { refused: string };
+export type ImageFetcher = (url: string) => Promise<Fetched>;
+
+export interface ImageFetcherOptions {
+  allowPrivateNetworks: boolean;
+  /** DNS by default; tests map names to addresses of their choosing */
+  resolve?: Resolver;
+  timeoutMs?: number;
+}
+
+/**
+ * GETs an image from an address an operator gave (a client's logo_uri, BRAND_LOGO_URL) under the webhook
+ * rules of D33: only the addresses they allow, no redirects, 200 alone, at most IMAGE_MAX_BYTES, within the
+ * time allowed. What the bytes are is for the caller to check.
+ */
+export function imageFetcher(options: ImageFetcherOptions): ImageFetcher {
+  const resolve = options.resolve ?? systemResolver;
+  const timeoutMs = options.timeoutMs ?? IMAGE_TIMEOUT_MS;
+  return async (url) => {
+    const target = new URL(url);
+    const checked = await checkedTarget(target, options.allowPrivateNetworks, resolve);
+    if ('refused' in checked) return checked;
+    return new Promise<Fetched>((settle) => {
+      let done = false;
+      const finish = (answer: Fetched) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        request.destroy();
+        settle(answer);
+      };
+      const request = (target.protocol === 'https:' ? https : http).get(
+        target,
+        {
+          lookup: checked.lookup,
+          headers: { accept: 'image/png, image/jpeg, image/webp', 'user-agent': 'Callsign-Logos' },
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          if (status !== 200)
+            return finish({
+              refused: `the server answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+            });
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > IMAGE_MAX_BYTES)
+              finish({ refused: `the image is larger than ${IMAGE_MAX_BYTES} bytes` });
+            else chunks.push(chunk);
+          });
+          response.once('end', () => finish({ data: Buffer.concat(chunks) }));
+          response.once('error', () => finish({ refused: 'the connection broke mid-answer' }));
+        },
+      );
+      const timer = setTimeout(() => finish({ refused: `no answer within ${timeoutMs} ms` }), timeoutMs);
+      request.once('error', (err) =>
+        finish({ refused: `${(err as NodeJS.ErrnoException).code ?? 'connection failed'}: ${err.message}` }),
+      );
+    });
+  };
+}

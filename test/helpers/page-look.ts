@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+
+// What every hosted page must be, measured in the browser: readable at 360x740 without sideways scrolling,
+// touch targets of at least 44x44 px, no axe-core violation of impact serious or critical, in light and dark;
+// and a screenshot of each, under test-artifacts/pages/.
+
+const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
+export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'pages');
+
+export const VIEWPORTS = [
+  { width: 360, height: 740 },
+  { width: 1280, height: 800 },
+];
+export const SCHEMES = ['light', 'dark'] as const;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown }[];
+}
+
+/** axe-core's serious and critical findings (WCAG 2.x A and AA rules) on the page as it is now. */
+async function seriousViolations(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page, untyped there
+    const axe = (window as any).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+    });
+    return result.violations as Violation[];
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Buttons, inputs and selects a person taps that are smaller than 44 px (44x44 for buttons, 44 high for fields). */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const small: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('button, input:not([type=hidden]), select')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue; // not shown (a noscript fallback)
+      const isButton = el.tagName === 'BUTTON';
+      if (box.height < 44 || (isButton && box.width < 44))
+        small.push(`${el.tagName.toLowerCase()}[name=${el.getAttribute('name')}] ${box.width}x${box.height}`);
+    }
+    return small;
+  });
+}
+
+/** The page's checks at every viewport and colour scheme, with a screenshot of each. */
+export async function checkLook(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    for (const colorScheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme });
+      const where = `${name} at ${viewport.width}x${viewport.height}, ${colorScheme}`;
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${where}: scrolls sideways by ${overflow} px`);
+      assert.deepEqual(await smallTargets(page), [], `${where}: targets under 44 px`);
+      const violations = await seriousViolations(page);
+      assert.deepEqual(
+        violations.map(
+          (v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`,
+        ),
+        [],
+        `${where}: axe-core`,
+      );
+      await page.screenshot({
+        path: join(ARTIFACTS, `${name}-${viewport.width}-${colorScheme}.png`),
+        fullPage: true,
+      });
+    }
+  }
+}
