@@ -23,8 +23,8 @@ export interface SenderOptions {
 }
 
 /**
- * POSTs one signed envelope (or a back-channel logout, P109, with its own headers), to the addresses D33
- * allows (outbound-addresses.ts). No redirects are followed; 2xx alone delivers.
+ * POSTs one signed envelope (or a back-channel logout, P109, with its own headers), only to the addresses
+ * the webhook URL rules allow (outbound-addresses.ts). No redirects are followed; 2xx alone delivers.
  */
 export class WebhookSender {
   // No cap per host: the workers' slots bound the attempts in flight (P113), and a request queued behind a

@@ -49,12 +49,12 @@ describe('the language of the hosted pages', () => {
     });
     assert.equal(htmlTag(hindi.body), '<html lang="hi" dir="ltr">');
     assert.equal(h1(hindi.body), 'साइन इन करें');
-    assert.match(String(hindi.body), /<option value="IN" selected>/);
+    assert.match(String(hindi.body), /<option value="IN" selected[ >]/);
     const none = await t.request('GET', authorizeUrl(params()), { headers: { 'accept-language': 'de, nl' } });
     assert.equal(htmlTag(none.body), '<html lang="en" dir="ltr">');
     assert.doesNotMatch(
       String(none.body),
-      /<option value="[A-Z]{2}" selected>/,
+      /<option value="[A-Z]{2}" selected[ >]/,
       'no region, no DEFAULT_COUNTRY',
     );
     const other = await createTestApp({
@@ -64,7 +64,7 @@ describe('the language of the hosted pages', () => {
       const id = (await registerClient(other)).client_id;
       const page = await other.request('GET', authorizeUrl(authorizationParams(id, pkce().challenge)));
       assert.equal(h1(page.body), 'Ingia');
-      assert.match(String(page.body), /<option value="KE" selected>/);
+      assert.match(String(page.body), /<option value="KE" selected[ >]/);
     } finally {
       await other.close();
     }

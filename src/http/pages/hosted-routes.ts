@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { LANGUAGES, supported } from '../../i18n/languages.ts';
 import { accentStylesheet } from './accent.ts';
+import { PHONE_SCRIPT } from './assets/phone-script.ts';
 import { STYLESHEET } from './assets/stylesheet.ts';
 import { WEBOTP_SCRIPT } from './assets/webotp-script.ts';
 import { errorPage } from './consent-pages.ts';
@@ -85,6 +86,7 @@ export function hostedRoutes(fastify: FastifyInstance, c: Services) {
     );
   asset('/assets/callsign.css', 'text/css; charset=utf-8', STYLESHEET);
   asset('/assets/webotp.js', 'text/javascript; charset=utf-8', WEBOTP_SCRIPT);
+  asset('/assets/phone.js', 'text/javascript; charset=utf-8', PHONE_SCRIPT);
   brandAssets(app, c);
 
   // The language menu's answer: the pick is kept in a cookie and the page is shown again in it.

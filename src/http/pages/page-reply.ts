@@ -24,7 +24,13 @@ export function sendPage(
 ) {
   // A page that shows an image of this service's own (a logo) may load images from here, and only then.
   const withImages = images || body.includes('<img src="/');
-  const script = scripts ? " script-src 'self';" : widget ? ` script-src${sources(widget.script)};` : '';
+  // Likewise scripts: a page that loads one of this service's own scripts may run scripts from here, only then.
+  const script =
+    scripts || body.includes('<script src="/')
+      ? " script-src 'self';"
+      : widget
+        ? ` script-src${sources(widget.script)};`
+        : '';
   const frame = widget ? ` frame-src${sources(widget.frame)};` : '';
   const connect = widget?.connect.length ? ` connect-src${sources(widget.connect)};` : '';
   return reply

@@ -2,8 +2,10 @@ import {
   type CountryCode,
   getCountries,
   getCountryCallingCode,
+  getExampleNumber,
   parsePhoneNumberFromString,
 } from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/mobile/examples';
 import { isPhoneCountry } from '../../config/look-settings.ts';
 import type { Language } from '../../i18n/languages.ts';
 import { sortedCountries } from './country-names.ts';
@@ -13,6 +15,19 @@ import type { View } from './view.ts';
 /** A country's flag, from the regional indicator letters of its code. */
 const flag = (code: string) =>
   String.fromCodePoint(...[...code].map((ch) => 0x1f1e6 + ch.charCodeAt(0) - 65));
+
+/**
+ * How the country writes a mobile number of its own, as a pattern for the page's as-you-type grouping: its
+ * example number in national form, its national prefix left out, each digit an "x" ("(xxx) xxx-xxxx").
+ */
+function nationalPattern(code: CountryCode): string | undefined {
+  const example = getExampleNumber(code, examples);
+  if (!example) return undefined;
+  let formatted = example.formatNational();
+  const digitsOf = (s: string) => s.replace(/\D/g, '').length;
+  while (digitsOf(formatted) > example.nationalNumber.length) formatted = formatted.replace(/^\D*\d/, '');
+  return formatted.trim().replace(/\d/g, 'x');
+}
 
 const optionsByLanguage = new Map<Language, string>();
 
@@ -26,7 +41,9 @@ function countryOptions(lang: Language): string {
     options = sortedCountries(lang, getCountries())
       .map(([code, name]) => {
         const calling = `+${getCountryCallingCode(code as CountryCode)}`;
-        return `<option value="${code}">${esc(`${flag(code)} ${name} (\u2066${calling}\u2069)`)}</option>`;
+        const pattern = nationalPattern(code as CountryCode);
+        const f = pattern ? ` data-f="${esc(pattern)}"` : '';
+        return `<option value="${code}"${f}>${esc(`${flag(code)} ${name} (\u2066${calling}\u2069)`)}</option>`;
       })
       .join('');
     optionsByLanguage.set(lang, options);
@@ -62,10 +79,10 @@ export function phoneField(v: View, phone: string, picked: CountryCode | undefin
       : undefined;
   const country = typed ?? picked;
   const options = country
-    ? all.replace(`<option value="${country}">`, `<option value="${country}" selected>`)
+    ? all.replace(`<option value="${country}"`, `<option value="${country}" selected`)
     : all;
   const hint = `<p class="hint" id="phone-hint">${v.t('auth.phone_hint')}</p>`;
   const error = notes.error ? `<p class="field-error" id="phone-error" role="alert">${notes.error}</p>` : '';
   const described = `phone-hint${notes.error ? ' phone-error' : ''}`;
-  return `<div class="field"><label for="phone">${v.t('auth.phone')}</label>${hint}<div class="phone"><select id="country" name="country" aria-label="${v.t('auth.country')}" aria-describedby="phone-hint"><option value="">+</option>${options}</select><input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" required value="${esc(phone)}" aria-describedby="${described}"${notes.error ? ' aria-invalid="true"' : ''}></div>${error}</div>`;
+  return `<script src="/assets/phone.js" defer></script><div class="field"><label for="phone">${v.t('auth.phone')}</label>${hint}<div class="phone"><select id="country" name="country" aria-label="${v.t('auth.country')}" aria-describedby="phone-hint"><option value="">+</option>${options}</select><input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" required value="${esc(phone)}" aria-describedby="${described}"${notes.error ? ' aria-invalid="true"' : ''}></div>${error}</div>`;
 }
