@@ -38,12 +38,17 @@ async function seriousViolations(page: Page): Promise<Violation[]> {
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** Buttons, inputs and selects a person taps that are smaller than 44 px (44x44 for buttons, 44 high for fields). */
+/**
+ * Buttons, inputs and selects a person taps that are smaller than 44 px (44x44 for buttons, 44 high for
+ * fields and for a checkbox with its label).
+ */
 async function smallTargets(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const small: string[] = [];
     for (const el of document.querySelectorAll<HTMLElement>('button, input:not([type=hidden]), select')) {
-      const box = el.getBoundingClientRect();
+      // A checkbox is tapped through its label too: the label is its target.
+      const tapped = el.matches('[type=checkbox], [type=radio]') ? (el.closest('label') ?? el) : el;
+      const box = tapped.getBoundingClientRect();
       if (box.width === 0 && box.height === 0) continue; // not shown (a noscript fallback)
       const isButton = el.tagName === 'BUTTON';
       if (box.height < 44 || (isButton && box.width < 44))
@@ -53,9 +58,25 @@ async function smallTargets(page: Page): Promise<string[]> {
   });
 }
 
+/** Why the first thing the keyboard reaches shows no focus ring (3 px outline), if it does not. */
+async function unseenFocus(page: Page): Promise<string | undefined> {
+  await page.keyboard.press('Tab');
+  const problem = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'nothing takes the keyboard’s focus';
+    const style = getComputedStyle(el);
+    return style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2
+      ? undefined
+      : `${el.tagName.toLowerCase()} shows no focus ring`;
+  });
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  return problem;
+}
+
 /** The page's checks at every viewport and colour scheme, with a screenshot of each. */
 export async function checkLook(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  assert.equal(await unseenFocus(page), undefined, `${name}: a visible focus`);
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport);
     for (const colorScheme of SCHEMES) {

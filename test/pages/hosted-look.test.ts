@@ -91,6 +91,11 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
       await page.waitForLoadState('load');
       assert.equal(await page.getAttribute('html', 'lang'), lang, state);
       assert.equal(await page.getAttribute('html', 'dir'), lang === 'ar' ? 'rtl' : 'ltr', state);
+      // Numbers stay left to right in every language: the phone number, its country code, codes and PINs.
+      for (const direction of await page
+        .locator('input[type=tel], input[inputmode=numeric], .phone')
+        .evaluateAll((els) => els.map((el) => getComputedStyle(el).direction)))
+        assert.equal(direction, 'ltr', `${lang} ${state}`);
       const bytes = await transfer(page, lastHtml);
       assert.ok(bytes < TRANSFER_LIMIT, `${lang} ${state}: ${bytes} bytes`);
       await checkLook(page, `${lang}-${state}`);

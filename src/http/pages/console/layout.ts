@@ -58,11 +58,12 @@ export const hiddenCsrf = (csrf: string) => `<input type="hidden" name="csrf" va
 export const postForm = (action: string, csrf: string, inner: string, button: string, cls = 'inline') =>
   `<form class="${cls}" method="post" action="${esc(action)}">${hiddenCsrf(csrf)}${inner}<button type="submit">${esc(button)}</button></form>`;
 
+/** A table that scrolls within itself on a narrow screen, not the page. */
 export const table = (headers: string[], rows: string[][], empty = 'Nothing here yet.') =>
   rows.length
-    ? `<table><thead><tr>${headers.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    ? `<div class="table"><table><thead><tr>${headers.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
         .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`)
-        .join('')}</tbody></table>`
+        .join('')}</tbody></table></div>`
     : `<p>${esc(empty)}</p>`;
 
 export const text = (label: string, name: string, value = '', attrs = '') =>
