@@ -179,3 +179,31 @@ test('P15: WEB_CONCURRENCY above 1 needs PostgreSQL', () => {
   assert.equal(loadConfig({ WEB_CONCURRENCY: '2', DATABASE_URL: 'postgres://db/x' }).webConcurrency, 2);
   assert.ok(problems({ WEB_CONCURRENCY: 'many' }).length);
 });
+
+test('the hosted pages’ settings: DEFAULT_COUNTRY, BRAND_COLOR and BRAND_LOGO_URL are checked at start', () => {
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (err) {
+      return (err as ConfigError).problems;
+    }
+  };
+  const problems = problemsOf({
+    DEFAULT_COUNTRY: 'XX',
+    BRAND_COLOR: 'blue',
+    BRAND_LOGO_URL: 'http://127.0.0.1/logo.png',
+  });
+  for (const name of ['DEFAULT_COUNTRY', 'BRAND_COLOR', 'BRAND_LOGO_URL'])
+    assert.ok(problems.some((p) => p.startsWith(name)), `${name} in ${JSON.stringify(problems)}`);
+  const look = loadConfig({
+    DEFAULT_COUNTRY: 'ng',
+    BRAND_COLOR: '#0A7B3E',
+    BRAND_NAME: 'Kopi Bank',
+    BRAND_LOGO_URL: 'https://cdn.example/logo.png',
+  }).look;
+  assert.deepEqual(look, {
+    defaultCountry: 'NG',
+    brand: { name: 'Kopi Bank', logoUrl: 'https://cdn.example/logo.png', color: '#0a7b3e' },
+  });
+});
