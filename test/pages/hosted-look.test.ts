@@ -211,6 +211,30 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
     }
   });
 
+  test('WebOTP: where the browser offers the code from the SMS, it fills the field and the form goes on', async () => {
+    const phone = uniquePhone();
+    const context = await browser.newContext();
+    // Chromium offers the WebOTP API only on Android; here it answers the code the SMS carried.
+    await context.exposeFunction('codeFromSms', () => t.sms.lastCode(phone));
+    // As text: the page runs it as it is, with nothing the test's compiler adds.
+    await context.addInitScript(`
+      window.OTPCredential = function () {};
+      Object.defineProperty(navigator, 'credentials', {
+        value: { get: async () => ({ type: 'otp', code: await window.codeFromSms() }) },
+      });
+    `);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${authorizeUrl('en')}&prompt=create`);
+      await page.fill('input[name=phone]', phone);
+      await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+      await page.waitForSelector('input[name=handle]', { timeout: 10_000 });
+      assert.equal(await page.locator('h1').innerText(), 'Choose your PIN and handle');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('with JavaScript off, a sign-up on the page still reaches the app', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, locale: 'ar' });
     const page = await context.newPage();
