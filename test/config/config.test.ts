@@ -195,7 +195,10 @@ test('the hosted pages’ settings: DEFAULT_COUNTRY, BRAND_COLOR and BRAND_LOGO_
     BRAND_LOGO_URL: 'http://127.0.0.1/logo.png',
   });
   for (const name of ['DEFAULT_COUNTRY', 'BRAND_COLOR', 'BRAND_LOGO_URL'])
-    assert.ok(problems.some((p) => p.startsWith(name)), `${name} in ${JSON.stringify(problems)}`);
+    assert.ok(
+      problems.some((p) => p.startsWith(name)),
+      `${name} in ${JSON.stringify(problems)}`,
+    );
   const look = loadConfig({
     DEFAULT_COUNTRY: 'ng',
     BRAND_COLOR: '#0A7B3E',
