@@ -11,7 +11,9 @@ import {
   authorizationParams,
   authorizeUrl,
   pkce,
+  postSignIn,
   REDIRECT,
+  signInForm,
 } from '../helpers/oauth.ts';
 
 // A client's brand on its pages (RFC 7591's logo_uri, client_uri, policy_uri, tos_uri, and brand_color), and
@@ -118,6 +120,26 @@ describe('branding', () => {
     const plain = await signInPage(res.body.client_id);
     assert.doesNotMatch(String(plain.body), /<img /);
     assert.doesNotMatch(String(plain.headers['content-security-policy']), /img-src/);
+  });
+
+  test('the consent page shows the client’s logo, name, policy and terms too', async () => {
+    const res = await register({
+      logo_uri: `${site.base}/logo.png`,
+      policy_uri: 'https://duka.example/privacy',
+      tos_uri: 'https://duka.example/terms',
+    });
+    const s = await signUp(t);
+    const { state, csrf } = await signInForm(t, authorizationParams(res.body.client_id, pkce().challenge));
+    const consent = await postSignIn(t, { state, csrf }, s);
+    const html = String(consent.body);
+    assert.match(html, /<h1>Allow access\?<\/h1>/);
+    assert.match(
+      html,
+      /<div class="brand"><img src="\/assets\/logos\/[A-Za-z0-9_-]{22}\.webp"[^>]*><strong>Duka<\/strong><\/div>/,
+    );
+    assert.match(html, /<a href="https:\/\/duka.example\/privacy"[^>]*>Privacy policy<\/a>/);
+    assert.match(html, /<a href="https:\/\/duka.example\/terms"[^>]*>Terms of service<\/a>/);
+    assert.match(String(consent.headers['content-security-policy']), /img-src 'self';/);
   });
 
   test('a logo that is not a JPEG, PNG or WebP, too large, moved or not allowed is refused, naming the field', async () => {
