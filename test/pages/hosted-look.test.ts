@@ -181,15 +181,21 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
     });
   }
 
-  test('the proof-of-work page and the language page, in en, ar and hi', async () => {
+  /** Another instance on the same database, listening, with these settings; closed after `use`. */
+  async function instance(env: Record<string, string>, use: (origin: string) => Promise<void>) {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const strict = await createTestApp({
-      env: { ADMIN_TOKEN, BASE_URL: origin, CHALLENGE_MODE: 'always' },
-      shareWith: t,
-    });
-    await strict.app.listen({ port, host: '127.0.0.1' });
+    const other = await createTestApp({ env: { ADMIN_TOKEN, BASE_URL: origin, ...env }, shareWith: t });
+    await other.app.listen({ port, host: '127.0.0.1' });
     try {
+      await use(origin);
+    } finally {
+      await other.close();
+    }
+  }
+
+  test('the proof-of-work page and the language page, in en, ar and hi', () =>
+    instance({ CHALLENGE_MODE: 'always' }, async (origin) => {
       for (const lang of ['en', 'ar', 'hi']) {
         const { context, page, check, submit } = await visitor(lang, origin);
         try {
@@ -206,10 +212,36 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
           await context.close();
         }
       }
-    } finally {
-      await strict.close();
-    }
-  });
+    }));
+
+  test('the hosted CAPTCHA page, in en, ar and hi', () =>
+    instance(
+      {
+        CHALLENGE_MODE: 'always',
+        CAPTCHA_PROVIDER: 'turnstile',
+        CAPTCHA_SECRET: 'captcha-secret-for-the-look',
+        CAPTCHA_SITE_KEY: 'captcha-site-key',
+        CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/siteverify',
+      },
+      async (origin) => {
+        for (const lang of ['en', 'ar', 'hi']) {
+          const { context, page, check, submit } = await visitor(lang, origin);
+          try {
+            // The vendor's widget, served here as an empty script: no request leaves this machine.
+            await page.route('https://challenges.cloudflare.com/**', (route) =>
+              route.fulfill({ contentType: 'text/javascript', body: '' }),
+            );
+            await page.goto(`${authorizeUrl(lang, origin)}&prompt=create`);
+            await page.fill('input[name=phone]', uniquePhone());
+            await submit();
+            assert.equal(await page.locator('.cf-turnstile').count(), 1);
+            await check('captcha');
+          } finally {
+            await context.close();
+          }
+        }
+      },
+    ));
 
   test('WebOTP: where the browser offers the code from the SMS, it fills the field and the form goes on', async () => {
     const phone = uniquePhone();
