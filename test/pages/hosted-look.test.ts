@@ -15,6 +15,9 @@ import { checkLook } from '../helpers/page-look.ts';
 // (HTML, stylesheet, scripts) under 60 KB; screenshots in test-artifacts/pages/.
 
 const TRANSFER_LIMIT = 60 * 1024;
+// One browser on one address walks every page many times: the per-address limits have tests of their own.
+const RATE_LIMITS =
+  'otp_send_address=1000/3600,oauth_authorize_address=10000/60,verify_page_address=10000/60,signin_address=1000/900';
 
 describe('the hosted pages on a small phone and a desktop, light and dark', () => {
   let t: TestApp;
@@ -28,7 +31,7 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { ADMIN_TOKEN, BASE_URL: base } });
+    t = await createTestApp({ env: { ADMIN_TOKEN, BASE_URL: base, RATE_LIMITS } });
     await t.app.listen({ port, host: '127.0.0.1' });
     // The app the browser returns to: a real server, so the browser lands somewhere.
     app = createServer((_req, res) =>
@@ -185,7 +188,10 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
   async function instance(env: Record<string, string>, use: (origin: string) => Promise<void>) {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const other = await createTestApp({ env: { ADMIN_TOKEN, BASE_URL: origin, ...env }, shareWith: t });
+    const other = await createTestApp({
+      env: { ADMIN_TOKEN, BASE_URL: origin, RATE_LIMITS, ...env },
+      shareWith: t,
+    });
     await other.app.listen({ port, host: '127.0.0.1' });
     try {
       await use(origin);
@@ -275,6 +281,7 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
       const phone = uniquePhone();
       await page.fill('input[name=phone]', phone);
       await page.click('main form button[type=submit]');
+      await page.waitForSelector('input[name=code]');
       await page.fill('input[name=code]', t.sms.lastCode(phone));
       await page.click('main form button[type=submit]');
       await page.fill('input[name=pin]', '480715');
