@@ -66,7 +66,7 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
         typeof formOf(request.query).notice === 'string' ? one(formOf(request.query).notice) : undefined,
       ...extra,
     }),
-    page: (reply, body, status = 200) => sendPage(reply, status, body, { images: true }),
+    page: (reply, body, status = 200) => sendPage(reply, status, body),
     seeOther: (reply, path, notice) =>
       reply.redirect(
         notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path,

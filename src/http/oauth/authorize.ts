@@ -7,9 +7,9 @@ import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/author
 import { parsePhoneIn } from '../../domain/phone.ts';
 import { described, pageForm } from '../described.ts';
 import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
-import { errorPage } from '../pages/consent-pages.ts';
+import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { formProblem } from '../pages/form-problems.ts';
-import { type ErrorPages, PageError, pageErrorHandler } from '../pages/page-errors.ts';
+import { PageError, pageErrorHandler } from '../pages/page-errors.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
@@ -144,20 +144,8 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   logoutRoutes(app, c, (request) => limit(request));
 
   app.setErrorHandler(
-    pageErrorHandler(flow.html, (request) => authorizeErrors(c, request), 'authorization page'),
+    pageErrorHandler(flow.html, (request) => errorPagesIn(viewOf(request, c)), 'authorization page'),
   );
-}
-
-/** The authorization page's error pages, in the request's language. */
-function authorizeErrors(c: Services, request: FastifyRequest): ErrorPages {
-  const v = viewOf(request, c);
-  return {
-    refused: (key) => errorPage(v, key),
-    tooMany: errorPage(v, 'error.too_many'),
-    malformed: errorPage(v, 'error.malformed'),
-    failed: errorPage(v, 'error.failed'),
-    stopping: errorPage(v, 'error.stopping'),
-  };
 }
 
 /** The sign-in form: phone and PIN, under the REST surface's limits and lock. */

@@ -90,9 +90,9 @@ export function pageFlow(c: Services) {
   const cookie = (name: string, value: string, maxAge: number) =>
     pageCookie(c.config.authUrl, name, value, maxAge);
 
-  /** D38: forms only to us and to the client being returned to; scripts only where the page has its own. */
-  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string, scripts = false) =>
-    sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined, scripts });
+  /** D38: forms only to us and to the client being returned to. */
+  const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
+    sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined });
 
   /** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
   const redirectTo = (
@@ -160,10 +160,9 @@ export function pageFlow(c: Services) {
     err: unknown,
     render: (problem: DomainError) => string,
     redirectUri: string,
-    scripts = false,
   ) => {
     if (!(err instanceof DomainError) || err.code === 'INTERNAL_ERROR') throw err;
-    return html(reply, REST_STATUS[err.code], render(err), redirectUri, scripts);
+    return html(reply, REST_STATUS[err.code], render(err), redirectUri);
   };
 
   return { cookie, html, redirectTo, limit, csrfOf, formState, sealed, proceed, signedIn, retry };

@@ -38,7 +38,7 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
       const redirectUri = st.req.redirectUri;
       if (st.userId) return flow.html(reply, 200, consentPage(ctx, st.req.scope), redirectUri);
       if (st.tempToken) return flow.html(reply, 200, signUpAccountPage(ctx), redirectUri);
-      if (st.phone) return flow.html(reply, 200, signUpCodePage(ctx, maskPhone(st.phone)), redirectUri, true);
+      if (st.phone) return flow.html(reply, 200, signUpCodePage(ctx, maskPhone(st.phone)), redirectUri);
       return flow.html(reply, 200, signInPage(ctx, st.req.loginHint), redirectUri);
     },
   );

@@ -82,7 +82,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
     } catch (err) {
       const page = (problem: DomainError) =>
         signUpCodePage({ ...ctx, problem: formProblem(ctx.view, problem) }, maskPhone(st.phone as string));
-      return retry(reply, err, page, st.req.redirectUri, true);
+      return retry(reply, err, page, st.req.redirectUri);
     }
   });
 
@@ -149,16 +149,14 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       // The code's text is in the page's language.
       await c.otp.sendCode(e164, 'signup', { proof, channel, language: ctx.view.lang });
       const codePage = signUpCodePage({ ...ctx, state: sealed({ ...st, phone: e164 }) }, maskPhone(e164));
-      return html(reply, 200, codePage, st.req.redirectUri, true);
+      return html(reply, 200, codePage, st.req.redirectUri);
     } catch (err) {
       // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends
       // again, or the person completes the operator's hosted CAPTCHA.
       if (err instanceof DomainError && err.code === 'CHALLENGE_REQUIRED' && phone)
         return c.config.captcha
           ? captchaPage(reply, ctx, phone, c.config.captcha)
-          : sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object), {
-              scripts: true,
-            });
+          : sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object));
       const page = (problem: DomainError) =>
         signUpPhonePage(
           { ...ctx, problem: formProblem(ctx.view, problem) },

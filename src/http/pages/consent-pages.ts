@@ -1,6 +1,7 @@
 import type { MessageKey } from '../../i18n/languages.ts';
 import { clientLinks, type FormContext, stepView } from './authorize-pages.ts';
 import { errorBox, hidden, page } from './html.ts';
+import type { ErrorPages } from './page-errors.ts';
 import type { View } from './view.ts';
 
 // The hosted authorization page's last steps and its dead ends: consent, signing out, and the error page.
@@ -46,3 +47,12 @@ export const signedOutPage = (v: View) =>
 /** The page for a sign-in that cannot go on; `key` says why. */
 export const errorPage = (v: View, key: MessageKey) =>
   page(v, v.t('auth.error_title'), `${errorBox(v.t(key))}<p>${v.t('auth.go_back')}</p>`);
+
+/** The sign-in surface's error pages (and those of the pages' assets and menu), in the view's language. */
+export const errorPagesIn = (v: View): ErrorPages => ({
+  refused: (key) => errorPage(v, key),
+  tooMany: errorPage(v, 'error.too_many'),
+  malformed: errorPage(v, 'error.malformed'),
+  failed: errorPage(v, 'error.failed'),
+  stopping: errorPage(v, 'error.stopping'),
+});

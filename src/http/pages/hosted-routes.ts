@@ -8,7 +8,7 @@ import { accentStylesheet } from './accent.ts';
 import { PHONE_SCRIPT } from './assets/phone-script.ts';
 import { STYLESHEET } from './assets/stylesheet.ts';
 import { WEBOTP_SCRIPT } from './assets/webotp-script.ts';
-import { errorPage } from './consent-pages.ts';
+import { errorPagesIn } from './consent-pages.ts';
 import { page } from './html.ts';
 import { PageError, pageErrorHandler } from './page-errors.ts';
 import { LANGUAGE_COOKIE, viewOf } from './page-language.ts';
@@ -61,25 +61,11 @@ function brandAssets(fastify: FastifyInstance, c: Services) {
 /** What every hosted page loads from the service: its stylesheet, its small scripts, its language menu. */
 export function hostedRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  // A request for an asset or the menu that is not one (no language, an unknown logo) gets a page, like every hosted page.
+  // A request for an asset or the menu that is not one (no language, an unknown logo) gets a page, like
+  // every hosted page.
   app.setErrorHandler(
-    pageErrorHandler(
-      sendPage,
-      (request) => {
-        const v = viewOf(request, c);
-        const failed = errorPage(v, 'error.failed');
-        return {
-          refused: (key) => errorPage(v, key),
-          tooMany: failed,
-          malformed: errorPage(v, 'error.malformed'),
-          failed,
-          stopping: errorPage(v, 'error.stopping'),
-        };
-      },
-      'language menu',
-    ),
+    pageErrorHandler(sendPage, (request) => errorPagesIn(viewOf(request, c)), 'hosted asset'),
   );
-
   const asset = (path: string, type: string, body: string) =>
     app.get(path, { schema: { hide: true } }, async (_request, reply) =>
       reply.header('Content-Type', type).header('Cache-Control', 'public, max-age=86400').send(body),

@@ -5,32 +5,25 @@ const sources = (origins: string[] | undefined) => (origins?.length ? ` ${origin
 
 /**
  * D38: every hosted page goes out with no framing, no referrer, no caching, no scripts, styles only from the
- * service's own stylesheet, and forms that post only to the page itself (and to `formTarget`, the client being returned to, when there is one). Images
- * only where a page shows some (the console's KYC photos), and only from this origin; scripts only on the page
- * that solves a challenge or reads a code (WebOTP), and only their own files from this origin; and, on the page
- * that shows an operator's hosted CAPTCHA, exactly the origins its vendor documents for the widget (whose
- * frames set inline styles, which only that page allows).
+ * service's own stylesheet, and forms that post only to the page itself (and to `formTarget`, the client
+ * being returned to, when there is one). Images and scripts are allowed only from this origin, and only on a
+ * page that shows one of its own (a logo, the console's KYC photos; the phone field's grouping, the
+ * challenge, WebOTP): the page's own markup says so, and user text, escaped, never can. On the page that
+ * shows an operator's hosted CAPTCHA, exactly the origins its vendor documents for the widget (whose frames
+ * set inline styles, which only that page allows).
  */
 export function sendPage(
   reply: FastifyReply,
   status: number,
   body: string,
-  {
-    formTarget,
-    images = false,
-    scripts = false,
-    widget,
-  }: { formTarget?: string; images?: boolean; scripts?: boolean; widget?: WidgetPolicy } = {},
+  { formTarget, widget }: { formTarget?: string; widget?: WidgetPolicy } = {},
 ) {
-  // A page that shows an image of this service's own (a logo) may load images from here, and only then.
-  const withImages = images || body.includes('<img src="/');
-  // Likewise scripts: a page that loads one of this service's own scripts may run scripts from here, only then.
-  const script =
-    scripts || body.includes('<script src="/')
-      ? " script-src 'self';"
-      : widget
-        ? ` script-src${sources(widget.script)};`
-        : '';
+  const withImages = body.includes('<img src="/');
+  const script = body.includes('<script src="/')
+    ? " script-src 'self';"
+    : widget
+      ? ` script-src${sources(widget.script)};`
+      : '';
   const frame = widget ? ` frame-src${sources(widget.frame)};` : '';
   const connect = widget?.connect.length ? ` connect-src${sources(widget.connect)};` : '';
   return reply
