@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { AA_CONTRAST, accentColours, contrast } from '../../src/http/pages/accent.ts';
+import { imageFetcher } from '../../src/providers/image-fetcher.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
@@ -57,6 +58,8 @@ describe('branding', () => {
       '/huge.png': (res) =>
         res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2 * 1024 * 1024)),
       '/brand.png': (res) => res.writeHead(200, { 'content-type': 'image/png' }).end(logo),
+      // answers the headers, then never the body
+      '/slow.png': (res) => res.writeHead(200, { 'content-type': 'image/png' }).write(Buffer.alloc(10)),
     });
     env = {
       ADMIN_TOKEN,
@@ -163,6 +166,26 @@ describe('branding', () => {
       const res = await register({ [field]: value });
       assert.equal(res.status, 400, value);
       assert.match(res.body.error_description, new RegExp(`\\(${field}\\)$`), value);
+    }
+  });
+
+  test('a logo server that does not finish its answer in time is given up on', async () => {
+    const fetch = imageFetcher({ allowPrivateNetworks: true, timeoutMs: 50 });
+    assert.deepEqual(await fetch(`${site.base}/slow.png`), { refused: 'no answer within 50 ms' });
+  });
+
+  test('a BRAND_LOGO_URL that cannot be fetched is logged, and the pages show the name alone', async () => {
+    const other = await createTestApp({ env: { ...env, BRAND_LOGO_URL: `${site.base}/missing-brand.png` } });
+    try {
+      const s = await signUp(other);
+      const verify = await other.request('POST', '/kyc/initiate', { token: s.access_token });
+      const html = String(
+        (await other.request('GET', new URL(verify.body.data.verification_url).pathname)).body,
+      );
+      assert.match(html, /<div class="brand"><strong>Kopi Bank<\/strong><\/div>/);
+      assert.ok(other.logs.some((line) => line.includes('BRAND_LOGO_URL could not be fetched')));
+    } finally {
+      await other.close();
     }
   });
 
