@@ -2,7 +2,7 @@ import type { DomainError } from '../../domain/errors.ts';
 import { COUNTRY_CODES } from '../../domain/kyc/countries.ts';
 import type { LinkProblem } from '../../domain/kyc/kyc.ts';
 import { DOCUMENT_KINDS } from '../../domain/kyc/kyc-rules.ts';
-import type { MessageKey } from '../../i18n/languages.ts';
+import type { Language, MessageKey } from '../../i18n/languages.ts';
 import { sortedCountries } from './country-names.ts';
 import { errorAbove, errorAt, type FormProblem } from './form-problems.ts';
 import { errorBox, esc, field, hidden, page } from './html.ts';
@@ -33,6 +33,18 @@ const options = (items: [string, string][], selected: string | undefined, prompt
 const select = (label: string, name: string, inner: string, error?: string) =>
   `<div class="field"><label for="${name}">${label}</label><select id="${name}" name="${name}" required${error ? ` aria-describedby="${name}-error" aria-invalid="true"` : ''}>${inner}</select>${error ? `<p class="field-error" id="${name}-error" role="alert">${error}</p>` : ''}</div>`;
 
+const countriesByLanguage = new Map<Language, [string, string][]>();
+
+/** The page's countries, named and sorted in its language; worked out once per language. */
+function verifyCountries(lang: Language): [string, string][] {
+  let list = countriesByLanguage.get(lang);
+  if (!list) {
+    list = sortedCountries(lang, COUNTRY_CODES);
+    countriesByLanguage.set(lang, list);
+  }
+  return list;
+}
+
 const IMAGE_TYPES = 'accept="image/jpeg,image/png,image/webp"';
 
 const DOCUMENT_NAMES: Record<(typeof DOCUMENT_KINDS)[number], MessageKey> = {
@@ -51,7 +63,7 @@ export const verifyFormPage = (f: VerifyForm) => {
     t('verify.title'),
     `<p>${t('verify.intro')}</p>${errorBox(errorAbove(f.problem))}
 <form method="post" action="${esc(f.action)}" enctype="multipart/form-data">${hidden('csrf', f.csrf)}
-${select(t('verify.country'), 'country', options(sortedCountries(f.view.lang, COUNTRY_CODES), f.values?.country, t('verify.choose_country')), at('country'))}
+${select(t('verify.country'), 'country', options(verifyCountries(f.view.lang), f.values?.country, t('verify.choose_country')), at('country'))}
 ${field(t('verify.birthday'), 'birthday', `type="date" required max="${f.maxBirthday}" value="${esc(f.values?.birthday ?? '')}" autocomplete="bday"`, { error: at('birthday') })}
 ${select(t('verify.document_kind'), 'document_kind', options(documents, f.values?.document_kind, t('verify.choose_document')), at('document_kind'))}
 ${field(t('verify.document'), 'document', `type="file" ${IMAGE_TYPES} multiple required`, { hint: t('verify.document_hint'), error: at('document') })}
