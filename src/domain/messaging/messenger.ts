@@ -70,6 +70,12 @@ export interface Carried {
   providerMessageId?: string;
 }
 
+/** No route and no fallback carries this channel to the number. */
+const noRoute = (requested: Channel) =>
+  fieldError('INVALID_REQUEST', 'channel', `codes cannot be sent to this number by ${requested}`, {
+    reason: 'no_route',
+  });
+
 export class Messenger {
   constructor(private readonly d: MessengerDeps) {}
 
@@ -95,10 +101,7 @@ export class Messenger {
   /** The channel a code to this number would go by first; INVALID_REQUEST when no channel can carry it. */
   channelFor(to: string, requested: Channel): Channel {
     const first = this.#attempts(to, requested)[0];
-    if (!first)
-      throw fieldError('INVALID_REQUEST', 'channel', `codes cannot be sent to this number by ${requested}`, {
-        reason: 'no_route',
-      });
+    if (!first) throw noRoute(requested);
     return first[0];
   }
 
@@ -132,7 +135,7 @@ export class Messenger {
   /** The pairs to try: those not set aside (all of them when every one is), after `after` for a re-send. */
   #toTry(to: string, requested: Channel, after: Kind['after']): Array<[Channel, MessagingProvider]> {
     let all = this.#attempts(to, requested);
-    if (!all.length) this.channelFor(to, requested);
+    if (!all.length) throw noRoute(requested);
     if (after) {
       const carrier = all.findIndex(([c, p]) => c === after.channel && p.name === after.provider);
       all = all.slice(carrier + 1).filter(([, p]) => p.name !== after.provider);
