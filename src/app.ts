@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { proxyTrust } from './config/trust-proxy.ts';
 import type { Container } from './container.ts';
 import { adminSurface } from './http/admin/index.ts';
 import { apiV1Surface } from './http/api-v1/index.ts';
@@ -56,7 +57,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: c.logger as FastifyBaseLogger,
     genReqId: requestId,
-    trustProxy: c.config.trustProxy,
+    trustProxy: proxyTrust(c.config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Strings stay strings: a PIN sent as a number is a client bug to report, not to coerce.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },

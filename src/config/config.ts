@@ -12,6 +12,7 @@ import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type MessagingSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 import { breakerSettings, captchaSettings, smsDestinations } from './sms-settings.ts';
+import { type TrustProxy, trustProxySetting, trustProxyWarnings } from './trust-proxy.ts';
 
 export { readDotEnv } from './env-reader.ts';
 
@@ -72,7 +73,8 @@ export interface Config {
   /** DEFAULT_LANGUAGE: the language when nothing asks for another */
   defaultLanguage: Language;
   look: LookSettings;
-  trustProxy: boolean;
+  /** which X-Forwarded-For hops are this service's own proxies */
+  trustProxy: TrustProxy;
   logLevel: string;
   /** `LOG_FORMAT`: pretty lines on a terminal, JSON otherwise (`auto`), or one of them always */
   logFormat: LogFormat;
@@ -146,7 +148,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     enumerationProtection: r.bool('ENUMERATION_PROTECTION', false),
     defaultLanguage: r.oneOf<Language>('DEFAULT_LANGUAGE', LANGUAGES, 'en'),
     look: lookSettings(r),
-    trustProxy: r.bool('TRUST_PROXY', false),
+    trustProxy: trustProxySetting(r),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     logFormat: r.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     rateLimits,
@@ -231,6 +233,7 @@ function productionProblems(c: Config): string[] {
  */
 export function configWarnings(config: Config): string[] {
   return [
+    ...trustProxyWarnings(config.trustProxy, config.appEnv === 'production'),
     ...(config.keyEncryptionKeyFallback
       ? [
           'KEY_ENCRYPTION_KEY_FALLBACK is set: run `npx callsign keys reencrypt`, and remove the fallback 30 days after KEY_ENCRYPTION_KEY changed (P99)',

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
-import { COUNTRY_CODES } from '../domain/kyc/countries.ts';
+import { isDestinationKey } from '../domain/sms-destinations.ts';
 import { CHANNELS, type Channel } from '../providers/messaging/provider.ts';
 import type { Config, SmsProviderName } from './config.ts';
 import type { Env, EnvReader } from './env-reader.ts';
@@ -127,8 +127,8 @@ function checkedSettings(file: Static<typeof FileSchema>, found: string[]): Mess
   }
   const routes = file.routes.map((route, i) => {
     for (const country of route.countries)
-      if (country !== '*' && !COUNTRY_CODES.includes(country))
-        found.push(`routes.${i}.countries: "${country}" is not an ISO 3166-1 alpha-2 code or *`);
+      if (country !== '*' && !isDestinationKey(country))
+        found.push(`routes.${i}.countries: "${country}" is not an ISO 3166-1 alpha-2 code, 001 or *`);
     const channels: MessagingRoute['channels'] = {};
     for (const channel of CHANNELS) {
       for (const name of route[channel] ?? []) {

@@ -1,9 +1,9 @@
 // The SMS defence's settings: where codes may go, the country breaker, and a hosted CAPTCHA.
-import { COUNTRY_CODES } from '../domain/kyc/countries.ts';
 import { type BreakerSettings, DEFAULT_BREAKER } from '../domain/sms-breaker.ts';
 import {
   DEFAULT_BLOCKED_NUMBER_TYPES,
   type DestinationPolicy,
+  isDestinationKey,
   NUMBER_TYPES,
 } from '../domain/sms-destinations.ts';
 import {
@@ -13,13 +13,15 @@ import {
 } from '../providers/captcha/siteverify.ts';
 import type { EnvReader } from './env-reader.ts';
 
-/** Where codes may go: countries allowed and blocked (ISO 3166-1 alpha-2), number types refused. */
+/** Where codes may go: countries allowed and blocked (ISO 3166-1 alpha-2, or 001), number types refused. */
 export function smsDestinations(r: EnvReader): DestinationPolicy {
   const countries = (name: string) => {
     const list = r.list(name);
     for (const code of list ?? [])
-      if (!COUNTRY_CODES.includes(code))
-        r.problems.push(`${name}: "${code}" is not an ISO 3166-1 alpha-2 code`);
+      if (!isDestinationKey(code))
+        r.problems.push(
+          `${name}: "${code}" is not an ISO 3166-1 alpha-2 code (or 001: numbers with no country)`,
+        );
     return list && new Set(list);
   };
   const types = r.list('SMS_BLOCKED_NUMBER_TYPES') ?? [...DEFAULT_BLOCKED_NUMBER_TYPES];

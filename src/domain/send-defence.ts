@@ -10,7 +10,7 @@
 //   whose breaker is open does; `off`: none does.
 // - While a country's breaker is open, at most `open_cap` codes an hour go there, challenge or not: past it,
 //   RATE_LIMITED with `details.scope: "country"`.
-// - A number with no country passes the breaker (there is no country to count it against).
+// - A number with no country counts under `001`, like a country of its own (sms-destinations.ts).
 // - With SMS_DAILY_LIMIT, at most that many text messages go a UTC day across all countries: past it,
 //   RATE_LIMITED with `details.scope: "daily_limit"` and Retry-After to the next UTC midnight; the operator is
 //   told by an error log line when 80% and when all of it is spent.

@@ -3,8 +3,11 @@
 //
 // Rules it enforces:
 // - A code goes only to a country the operator allows (`SMS_ALLOWED_COUNTRIES`; unset, every country) and
-//   not to one they block (`SMS_BLOCKED_COUNTRIES`); a number with no country (a non-geographic one) is
-//   outside any allow list.
+//   not to one they block (`SMS_BLOCKED_COUNTRIES`).
+// - A number libphonenumber gives no region (satellite, international networks, global freephone and
+//   premium: +881, +882, +883, +870, +979, +800, +808) counts under the key `001`, libphonenumber's region
+//   for them, in every breaker, budget, metric and operator view; codes go there only when
+//   `SMS_ALLOWED_COUNTRIES` names `001`.
 // - A code never goes to a number whose type the operator refuses (`SMS_BLOCKED_NUMBER_TYPES`, by default
 //   premium-rate, shared-cost, UAN, voicemail and pager numbers), as libphonenumber's full metadata types it;
 //   a number it cannot type is not refused for its type.
@@ -12,6 +15,7 @@
 // - The configured test numbers are exempt (the caller does not ask for them).
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { fieldError } from './errors.ts';
+import { COUNTRY_CODES } from './kyc/countries.ts';
 
 /** The number types refused when the operator names none. */
 export const DEFAULT_BLOCKED_NUMBER_TYPES = [
@@ -46,9 +50,17 @@ export interface DestinationPolicy {
 
 export type DestinationRefusal = 'country_not_allowed' | 'number_type_not_allowed';
 
+/** The key of numbers with no country: libphonenumber's region for non-geographic entities. */
+export const NON_GEOGRAPHIC = '001';
+
+/** What operators name a destination by: an ISO 3166-1 alpha-2 code, or `001` for numbers with no country. */
+export const isDestinationKey = (code: string) => code === NON_GEOGRAPHIC || COUNTRY_CODES.includes(code);
+
 /** Why a code may not go to this E.164 number; undefined when it may. */
 export function destinationRefusal(e164: string, policy: DestinationPolicy): DestinationRefusal | undefined {
   const { country, type } = facts(e164);
+  const nonGeographicRefused = country === NON_GEOGRAPHIC && !policy.allowedCountries?.has(NON_GEOGRAPHIC);
+  if (nonGeographicRefused) return 'country_not_allowed';
   if (policy.allowedCountries && (!country || !policy.allowedCountries.has(country)))
     return 'country_not_allowed';
   if (country && policy.blockedCountries.has(country)) return 'country_not_allowed';
@@ -76,12 +88,13 @@ function facts(e164: string): { country?: string; type?: string } {
   let known = remembered.get(e164);
   if (!known) {
     const number = parsePhoneNumberFromString(e164);
-    known = { country: number?.country, type: number?.getType() };
+    const country = number?.country ?? (number ? NON_GEOGRAPHIC : undefined);
+    known = { country, type: number?.getType() };
     if (remembered.size >= REMEMBERED_MAX) remembered.clear();
     remembered.set(e164, known);
   }
   return known;
 }
 
-/** The country of an E.164 number, if it has one. */
+/** The country of an E.164 number: its region, or `001` for a number with none. */
 export const countryOf = (e164: string): string | undefined => facts(e164).country;

@@ -153,6 +153,27 @@ describe('configuration (D35, D39)', () => {
     );
   });
 
+  test('TRUST_PROXY: no proxy, a number of hops, the proxies’ addresses, or every hop (warned of in production)', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1, 'one hop, not "true"');
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,2001:db8::/32' }).trustProxy, [
+      '10.0.0.0/8',
+      '192.0.2.7',
+      '2001:db8::/32',
+    ]);
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    for (const wrong of ['yes', '10.0.0.0/33', '10.0.0.1,example.com', '11', '::1/129'])
+      assert.match(problems({ TRUST_PROXY: wrong }).join('\n'), /TRUST_PROXY must be false, a number/, wrong);
+    const everyHop = configWarnings(loadConfig({ ...production, TRUST_PROXY: 'true' }));
+    assert.equal(everyHop.length, 1);
+    assert.match(everyHop[0], /TRUST_PROXY=true trusts every X-Forwarded-For hop/);
+    assert.deepEqual(configWarnings(loadConfig({ ...production, TRUST_PROXY: '1' })), []);
+    assert.deepEqual(configWarnings(loadConfig({ TRUST_PROXY: 'true' })), [], 'development: no warning');
+  });
+
   test('D28: the default limits are the spec table; RATE_LIMITS overrides them by name', () => {
     assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_phone, { limit: 3, windowSeconds: 3600 });
     assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_address, { limit: 10, windowSeconds: 3600 });

@@ -59,6 +59,39 @@ describe('per-address limits count an IPv6 client by its /64', () => {
     assert.equal((await send(proxied, via('2001:db8:7:8::1'))).status, 200);
   });
 
+  test('TRUST_PROXY=1 or the proxy’s address: the client is the address the proxy appended, whatever it wrote', async () => {
+    for (const setting of ['1', '10.0.0.0/8']) {
+      const app = await createTestApp({
+        env: { RATE_LIMITS: 'otp_send_address=2/3600', TRUST_PROXY: setting },
+      });
+      try {
+        // The client wrote X-Forwarded-For: 198.18.0.7; the load balancer (10.0.0.1) appended what it saw.
+        const through = (written: string, seen: string) => ({
+          ip: '10.0.0.1',
+          forwardedFor: `${written}, ${seen}`,
+        });
+        assert.equal((await send(app, through('198.18.0.7', '203.0.113.9'))).status, 200, setting);
+        const counted = await app.c.db.query<{ key: string }>(
+          "SELECT key FROM rate_counters WHERE key LIKE 'otp_send_address:%'",
+        );
+        if (!app.c.config.redisUrl)
+          assert.deepEqual(
+            counted.map((k) => k.key),
+            ['otp_send_address:203.0.113.9'],
+            `${setting}: counted by the proxy's view of the client`,
+          );
+        // Ten spoofed values from one address are one client: the second send is its last.
+        const statuses: number[] = [];
+        for (let i = 0; i < 10; i++)
+          statuses.push((await send(app, through(`198.18.${i}.${i + 1}`, '203.0.113.9'))).status);
+        assert.deepEqual(statuses, [200, ...Array(9).fill(429)], setting);
+        assert.equal((await send(app, through('198.18.0.7', '203.0.113.10'))).status, 200, 'another client');
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
   test('over the IPv6 loopback: ::1 is counted, and stopped at the limit', async () => {
     const app = await createTestApp({ env: { RATE_LIMITS: 'otp_send_address=2/3600' } });
     try {

@@ -87,19 +87,30 @@ describe('the language of the hosted pages', () => {
     assert.match(String(again.body), /<option value="bn" lang="bn">বাংলা<\/option>/);
   });
 
-  test('the menu returns only to this service, and only for a language spoken here', async () => {
+  test('the menu returns only to this service: a back that would leave it falls back to the menu’s own page', async () => {
     for (const back of [
       '//evil.example/x',
       'https://evil.example/',
       '/\\evil.example',
       'javascript:alert(1)',
       '/a\nb',
+      // each of these normalises to //evil.example...: judged after normalisation, not as typed
+      '/.//evil.example',
+      '/a/..//evil.example/x',
+      '/%2e//evil.example',
+      '/%2E%2e//evil.example',
+      '/x/%2e%2e/%2e//evil.example',
     ]) {
       const res = await t.request('GET', `/language?${new URLSearchParams({ lang: 'fr', back })}`);
-      assert.equal(res.status, 400, back);
-      assert.equal(res.headers['set-cookie'], undefined, back);
+      assert.equal(res.status, 200, back);
+      assert.equal(res.headers.location, undefined, back);
+      assert.match(String(res.headers['set-cookie']), /^callsign_lang=fr;/, back);
       assert.match(String(res.headers['content-type']), /^text\/html/);
+      assert.match(String(res.body), /<html lang="fr"/, back);
     }
+    const normalised = await t.request('GET', '/language?lang=fr&back=/a/./b/../authorize%3Fx%3D1');
+    assert.equal(normalised.status, 303);
+    assert.equal(normalised.headers.location, '/a/authorize?x=1');
     const unknown = await t.request('GET', '/language?lang=xx&back=/');
     assert.equal(unknown.status, 400);
     const missing = await t.request('GET', '/language');

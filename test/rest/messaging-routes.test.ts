@@ -170,6 +170,25 @@ describe('MESSAGING_CONFIG: routes, failover, fallback', () => {
     await send(mobile('NG'));
   });
 
+  test('a vendor refusing one number (a 4xx) fails that message over and leaves the provider in use', async () => {
+    await send(mobile('NG'));
+    termii.failWith = 400; // e.g. a destination the account is not enabled for
+    const before = termii.requests.length;
+    try {
+      for (let i = 0; i < 7; i++) assert.equal((await send(mobile('NG'))).status, 200, `failed over ${i}`);
+      assert.equal(termii.requests.length, before + 7, 'asked every time: refusals do not set it aside');
+    } finally {
+      termii.failWith = 0;
+    }
+    const ng = mobile('NG');
+    await send(ng);
+    assert.equal(
+      (termii.requests.at(-1)?.json as { to?: string }).to,
+      ng.slice(1),
+      'Termii carries the next',
+    );
+  });
+
   test('only when every provider failed: INTERNAL_ERROR, and the code it tried to send does not work', async () => {
     const ng = mobile('NG');
     termii.failWith = 500;

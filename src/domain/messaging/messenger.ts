@@ -17,7 +17,13 @@
 import type { Logger } from 'pino';
 import type { MessagingRoute } from '../../config/messaging-config.ts';
 import type { Language } from '../../i18n/languages.ts';
-import type { Channel, MessagingProvider, OutgoingMessage } from '../../providers/messaging/provider.ts';
+import {
+  type Channel,
+  type MessagingProvider,
+  type OutgoingMessage,
+  ProviderError,
+  type ProviderFailure,
+} from '../../providers/messaging/provider.ts';
 import type { MessageAttempt } from '../../storage/repositories/messages.ts';
 import { fieldError } from '../errors.ts';
 import { maskPhone } from '../phone.ts';
@@ -183,7 +189,8 @@ export class Messenger {
           error,
           ms: Math.round(performance.now() - started),
         });
-        this.#failed(to, channel, provider.name, error);
+        const failure = err instanceof ProviderError ? err.failure : 'unavailable';
+        this.#failed(to, channel, provider.name, error, failure);
       }
     }
     const last = toTry.at(-1);
@@ -191,11 +198,11 @@ export class Messenger {
     throw new MessagingFailed(`no provider carried the message (${toTry.length} tried)`);
   }
 
-  #failed(to: string, channel: Channel, provider: string, error: string) {
-    const setAside = this.d.health.failed(provider);
+  #failed(to: string, channel: Channel, provider: string, error: string, failure: ProviderFailure) {
+    const setAside = this.d.health.failed(provider, failure);
     this.d.onAttempt?.(channel, provider, false);
     this.d.logger.warn(
-      { provider, channel, to: maskPhone(to), err: error, setAside },
+      { provider, channel, to: maskPhone(to), err: error, failure, setAside },
       setAside ? 'message provider failed, set aside for a while' : 'message provider failed',
     );
   }

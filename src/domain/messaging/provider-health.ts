@@ -3,8 +3,12 @@
 // Rules it enforces:
 // - A provider that failed FAILURES_BEFORE_SKIP times in a row is skipped for SKIP_SECONDS (by the service's
 //   clock), then tried again; one success clears its count.
+// - Only the provider's own failures count: no answer, a timeout, a 5xx, its own throttling. A refusal of one
+//   message (a 4xx for a number or country the vendor will not take, a refusal status in its answer) does
+//   not: that message goes on to the next route, and the provider stays in use for everyone else.
 // - Each process keeps its own count: a provider is set aside by the sends that met its failures.
 import type { Clock } from '../../providers/clock.ts';
+import type { ProviderFailure } from '../../providers/messaging/provider.ts';
 
 export const FAILURES_BEFORE_SKIP = 5;
 export const SKIP_SECONDS = 60;
@@ -24,8 +28,9 @@ export class ProviderHealth {
     this.#skippedUntil.delete(provider);
   }
 
-  /** Counts a failure; answers true when it sets the provider aside. */
-  failed(provider: string): boolean {
+  /** Counts a failure of the provider's own; answers true when it sets the provider aside. */
+  failed(provider: string, failure: ProviderFailure): boolean {
+    if (failure === 'refused') return false;
     const failures = (this.#failures.get(provider) ?? 0) + 1;
     this.#failures.set(provider, failures);
     if (failures < FAILURES_BEFORE_SKIP) return false;

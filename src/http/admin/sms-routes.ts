@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { fieldError } from '../../domain/errors.ts';
-import { COUNTRY_CODES } from '../../domain/kyc/countries.ts';
+import { isDestinationKey } from '../../domain/sms-destinations.ts';
 import { nullable } from '../openapi-types.ts';
 import { adminAnswer, listOf } from './responses.ts';
 import { security } from './route-schema.ts';
@@ -32,7 +32,7 @@ const totals = Type.Object({
 });
 
 const CountryTraffic = Type.Object({
-  country: Type.String({ description: 'ISO 3166-1 alpha-2' }),
+  country: Type.String({ description: 'ISO 3166-1 alpha-2, or 001 for numbers with no country' }),
   last_hour: totals,
   last_24h: totals,
   breaker: Type.Enum(['open', 'closed']),
@@ -88,8 +88,8 @@ export function smsRoutes(fastify: FastifyInstance, c: Services) {
     },
     async (request) => {
       const country = request.params.cc.toUpperCase();
-      if (!COUNTRY_CODES.includes(country))
-        throw fieldError('INVALID_REQUEST', 'cc', 'cc must be an ISO 3166-1 alpha-2 country code');
+      if (!isDestinationKey(country))
+        throw fieldError('INVALID_REQUEST', 'cc', 'cc must be an ISO 3166-1 alpha-2 country code, or 001');
       const { state } = request.body;
       await c.smsBreaker.override(country, state);
       return { country, override: state === 'auto' ? null : state };

@@ -10,6 +10,7 @@ import { STYLESHEET } from './assets/stylesheet.ts';
 import { WEBOTP_SCRIPT } from './assets/webotp-script.ts';
 import { errorPagesIn } from './consent-pages.ts';
 import { page } from './html.ts';
+import { localPath, MAX_BACK_LENGTH } from './local-path.ts';
 import { PageError, pageErrorHandler } from './page-errors.ts';
 import { LANGUAGE_COOKIE, viewOf } from './page-language.ts';
 import { sendPage } from './page-reply.ts';
@@ -20,18 +21,11 @@ type Services = Pick<Container, 'config' | 'logos'>;
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 
-/** A path on this origin (with its query), never another site: the language menu returns only here. */
-export function localPath(back: string | undefined): string | undefined {
-  const controlOrBackslash = [...(back ?? '')].some((ch) => ch === '\\' || ch.charCodeAt(0) < 0x20);
-  if (!back || back.length > 9000 || !back.startsWith('/') || controlOrBackslash) return undefined;
-  const base = 'http://callsign.invalid';
-  const url = new URL(back, base);
-  return url.origin === base ? `${url.pathname}${url.search}` : undefined;
-}
-
 const languageQuery = Type.Object({
   lang: Type.String({ maxLength: 35, description: `one of ${LANGUAGES.join(', ')}` }),
-  back: Type.Optional(Type.String({ maxLength: 9000, description: 'a path on this service to show again' })),
+  back: Type.Optional(
+    Type.String({ maxLength: MAX_BACK_LENGTH, description: 'a path on this service to show again' }),
+  ),
 });
 
 const hexParam = Type.Object({ hex: Type.String({ pattern: '^[0-9a-f]{6}\\.css$' }) });
@@ -75,11 +69,12 @@ export function hostedRoutes(fastify: FastifyInstance, c: Services) {
   asset('/assets/phone.js', 'text/javascript; charset=utf-8', PHONE_SCRIPT);
   brandAssets(app, c);
 
-  // The language menu's answer: the pick is kept in a cookie and the page is shown again in it.
+  // The language menu's answer: the pick is kept in a cookie and the page is shown again in it. A `back` that
+  // would leave this service is not followed: the menu's own page says to go back instead.
   app.get('/language', { schema: { hide: true, querystring: languageQuery } }, async (request, reply) => {
     const lang = supported(request.query.lang);
+    if (!lang) throw new PageError(400, 'error.malformed');
     const back = localPath(request.query.back);
-    if (!lang || (request.query.back !== undefined && !back)) throw new PageError(400, 'error.malformed');
     reply.header(
       'Set-Cookie',
       serialize(LANGUAGE_COOKIE, lang, {

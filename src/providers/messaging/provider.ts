@@ -31,8 +31,21 @@ export interface MessagingProvider {
   send(message: OutgoingMessage): Promise<SentMessage>;
 }
 
+/**
+ * Why a vendor did not take a message: `unavailable`, the vendor itself failed (no answer, a timeout, a 5xx,
+ * its own throttling); `refused`, it turned down this one message (a 4xx, a refusal status in its answer).
+ */
+export type ProviderFailure = 'unavailable' | 'refused';
+
 /** The vendor did not take the message; the next provider is tried. Its message names no secret. */
-export class ProviderError extends Error {}
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly failure: ProviderFailure = 'refused',
+  ) {
+    super(message);
+  }
+}
 
 /**
  * A vendor's HTTP call, with the rules every provider shares: a 5 s timeout, no redirects followed, and any
@@ -46,11 +59,15 @@ export async function callVendor(vendor: string, url: string, init: RequestInit,
   } catch (err) {
     throw new ProviderError(
       `${vendor} unreachable: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}`,
+      'unavailable',
     );
   }
   const text = await res.text().catch(() => '');
   if (res.status < 200 || res.status > 299)
-    throw new ProviderError(`${vendor} answered ${res.status}: ${text.slice(0, 200)}`);
+    throw new ProviderError(
+      `${vendor} answered ${res.status}: ${text.slice(0, 200)}`,
+      res.status >= 500 ? 'unavailable' : 'refused',
+    );
   try {
     return text ? (JSON.parse(text) as unknown) : undefined;
   } catch {

@@ -23,6 +23,9 @@ export interface VonageSettings {
  * Vonage's SMS API (`POST /sms/json`, form-encoded, the key and secret in the form). Vonage answers 200 even
  * when it refuses a message: each message's `status` other than "0" is a failure, named by its `error-text`.
  */
+/** Vonage's statuses that are its own trouble, not the message's: 1 Throttled, 5 Internal Error. */
+const VONAGE_UNAVAILABLE = new Set(['1', '5']);
+
 export class VonageSms implements MessagingProvider {
   readonly channels: readonly Channel[] = ['sms'];
   constructor(
@@ -60,6 +63,7 @@ export class VonageSms implements MessagingProvider {
     if (status !== '0')
       throw new ProviderError(
         `Vonage refused the message: status ${String(status)} ${String(fieldOf(first, 'error-text') ?? '')}`.trim(),
+        VONAGE_UNAVAILABLE.has(String(status)) ? 'unavailable' : 'refused',
       );
     const id = fieldOf(first, 'message-id');
     return typeof id === 'string' ? { providerMessageId: id } : {};
