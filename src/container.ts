@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { backgroundWork } from './composition/background.ts';
 import { identityServices } from './composition/identity.ts';
-import { messagingFor } from './composition/messaging.ts';
+import { messageReceiptsFor, messagingFor } from './composition/messaging.ts';
 import { clientAndOperatorServices } from './composition/operations.ts';
 import type { Config } from './config/config.ts';
 import { resolveSecrets, type Secrets } from './config/secrets.ts';
@@ -174,11 +174,13 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     const rateLimiter = rateLimiterOf(config, db, redis, clock);
     const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
     const codeKeys = keysFor('message-codes');
-    const messaging = messagingFor({ config, db, clock, random, logger, metrics, codeKeys });
+    const messagingParts = { config, db, clock, random, logger, metrics, codeKeys };
+    const messaging = messagingFor(messagingParts);
     const { messenger } = messaging;
     const base = { config, secrets, logger, db, clock, random, events, tokens, messenger, keysFor };
     const foundation = { ...base, rateLimiter, metrics };
     const identity = identityServices(foundation);
+    const messageReceipts = messageReceiptsFor(messagingParts, { ...messaging, defence: identity.defence });
     const { sessions } = identity;
     const services = clientAndOperatorServices(foundation, sessions, {
       webhookSecrets: sealing.webhook_secrets,
@@ -207,6 +209,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       rateLimiter,
       ...identity,
       ...messaging,
+      messageReceipts,
       ...background,
       ...services,
       pageStateKeys: keysFor('authorization-page-state'),

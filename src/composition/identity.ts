@@ -137,6 +137,7 @@ export function identityServices(f: Foundation) {
   const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
   return {
     otp,
+    defence,
     challenges,
     smsBreaker: breaker,
     sessions,

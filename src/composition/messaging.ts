@@ -4,7 +4,7 @@ import { MessageLog } from '../domain/messaging/message-log.ts';
 import { MessageRecords } from '../domain/messaging/message-records.ts';
 import { Messenger } from '../domain/messaging/messenger.ts';
 import { ProviderHealth } from '../domain/messaging/provider-health.ts';
-import { MessageReceipts } from '../domain/messaging/receipts.ts';
+import { MessageReceipts, type MessageReceiptsDeps } from '../domain/messaging/receipts.ts';
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Clock } from '../providers/clock.ts';
@@ -49,23 +49,32 @@ export function messagingFor(p: MessagingParts) {
     onAttempt: (channel, provider, ok) =>
       metrics.messages.inc({ channel, provider, outcome: ok ? 'accepted' : 'failed' }),
   });
-  const messageReceipts = new MessageReceipts({
-    db: p.db,
-    clock: p.clock,
-    logger: p.logger,
-    messenger,
-    log,
-    onReceipt: (channel, provider, outcome, deliveredAfter) => {
-      metrics.messages.inc({ channel, provider, outcome });
-      if (deliveredAfter !== undefined)
-        metrics.messageDelivery.observe({ channel, provider }, deliveredAfter);
-    },
-  });
   const receiptReaders = new Map<string, ReceiptReader>();
   for (const c of providers) {
     const reader = receiptReaderOf(c);
     if (reader) receiptReaders.set(c.name, reader);
   }
   const messageRecords = new MessageRecords({ db: p.db, clock: p.clock });
-  return { messenger, messageReceipts, receiptReaders, messageRecords };
+  return { messenger, messageLog: log, receiptReaders, messageRecords };
+}
+
+/** What applies delivery receipts: a failed code's one re-send passes the SMS defence like a first send. */
+export function messageReceiptsFor(
+  p: MessagingParts,
+  parts: { messenger: Messenger; messageLog: MessageLog; defence: MessageReceiptsDeps['defence'] },
+) {
+  const { metrics } = p;
+  return new MessageReceipts({
+    db: p.db,
+    clock: p.clock,
+    logger: p.logger,
+    messenger: parts.messenger,
+    log: parts.messageLog,
+    defence: parts.defence,
+    onReceipt: (channel, provider, outcome, deliveredAfter) => {
+      metrics.messages.inc({ channel, provider, outcome });
+      if (deliveredAfter !== undefined)
+        metrics.messageDelivery.observe({ channel, provider }, deliveredAfter);
+    },
+  });
 }

@@ -14,9 +14,13 @@
 // - With SMS_DAILY_LIMIT, at most that many text messages go a UTC day across all countries: past it,
 //   RATE_LIMITED with `details.scope: "daily_limit"` and Retry-After to the next UTC midnight; the operator is
 //   told by an error log line when 80% and when all of it is spent.
+// - A re-send of a code whose delivery failed spends the day's budget and counts for the country's breaker
+//   like a first send; it is skipped (and the reason recorded) while the country's breaker is open or once the
+//   budget is spent, since an attacker aiming codes at unreachable numbers would otherwise double the spend.
 
 import type { Logger } from 'pino';
 import { REFUSALS, type SendRefusal } from '../storage/repositories/sms-traffic.ts';
+import { DomainError } from './errors.ts';
 import type { PersonCheck, SendProof } from './person-check.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { SmsBreaker } from './sms-breaker.ts';
@@ -29,6 +33,9 @@ import {
 } from './sms-destinations.ts';
 
 export type ChallengeMode = 'off' | 'breaker' | 'always';
+
+/** Why a failed code's re-send was not made. */
+export type ResendRefusal = 'daily_limit' | 'country_breaker';
 
 export interface SendDefenceDeps {
   breaker: SmsBreaker;
@@ -98,6 +105,30 @@ export class SendDefence {
       }
       throw exceeded;
     }
+  }
+
+  /**
+   * Whether the re-send of a failed code may go: undefined when it may (the day's budget is spent for it),
+   * else why not. A re-send is never challenged: no person is there to solve it.
+   */
+  async admitResend(phone: string): Promise<ResendRefusal | undefined> {
+    const country = countryOf(phone);
+    if (country && (await this.d.breaker.isOpen(country))) return 'country_breaker';
+    try {
+      await this.spend(phone);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'RATE_LIMITED') return 'daily_limit';
+      throw err;
+    }
+    return undefined;
+  }
+
+  /** A re-send went: counted as sent for the country's breaker and the metrics. */
+  async resent(phone: string): Promise<void> {
+    const country = countryOf(phone);
+    if (!country) return;
+    await this.d.breaker.sent(country);
+    this.sent(country);
   }
 
   /** A code went to the country (its count for the breaker is written with the code). */

@@ -14,6 +14,7 @@
 import type { Logger } from 'pino';
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
+import { all } from '../storage/sql.ts';
 import {
   type CountryTotals,
   type RefusalCounts,
@@ -137,6 +138,11 @@ export class SmsBreaker {
   /** An operator's override of the country's breaker (`auto`: the traffic decides again). */
   async override(country: string, state: 'open' | 'closed' | 'auto'): Promise<void> {
     await smsTrafficRepo.setOverride(this.d.db, country, state, this.d.clock.now());
+  }
+
+  /** A code went to the country outside a code's own send (a re-send): it counts as sent there. */
+  sent(country: string): Promise<unknown> {
+    return all(this.d.db, smsTrafficRepo.countSent(country, this.d.clock.now()));
   }
 
   /** A send to the country was refused, for this reason. */

@@ -245,3 +245,89 @@ describe('delivery receipts', () => {
     assert.equal(await recordOf('tw', sid), undefined);
   });
 });
+
+describe('a failed code’s re-send passes the SMS defence like a first send', () => {
+  const ADMIN = 'admin-token-for-resend-defence-0123456789';
+  const tw = new VendorServer(vendors.twilio('AC1', TW_TOKEN));
+  const vg = new VendorServer(vendors.vonage('vk', 'vs'));
+  let t: TestApp;
+  before(async () => {
+    const [twUrl, vgUrl] = await Promise.all([tw.start(), vg.start()]);
+    const path = writeConfig({
+      providers: {
+        tw: {
+          type: 'twilio',
+          account_sid: 'AC1',
+          auth_token: TW_TOKEN,
+          from: '+15005550006',
+          api_url: twUrl,
+        },
+        vg: { type: 'vonage', api_key: 'vk', api_secret: 'vs', from: 'Callsign', api_url: vgUrl },
+      },
+      routes: [{ countries: ['*'], sms: ['tw', 'vg'] }],
+    });
+    t = await createTestApp({
+      env: { SMS_PROVIDER: '', MESSAGING_CONFIG: path, SMS_DAILY_LIMIT: '3', ADMIN_TOKEN: ADMIN },
+    });
+  });
+  after(async () => {
+    await t.close();
+    await Promise.all([tw.close(), vg.close()]);
+  });
+
+  const send = (phone: string) =>
+    t.request('POST', '/auth/otp/send', { body: { phone, purpose: 'signup' }, ip: uniqueIp() });
+  /** Twilio reports its newest message failed; answers that message's record. */
+  const failed = async () => {
+    const sid = (tw.lastAnswer as { sid: string }).sid;
+    const fields = { MessageSid: sid, MessageStatus: 'undelivered', AccountSid: 'AC1' };
+    const res = await t.request('POST', '/hooks/messages/tw', {
+      body: new URLSearchParams(fields).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': vendors.twilioSignature(TW_TOKEN, `${RECEIPTS}/tw`, fields),
+      },
+    });
+    assert.equal(res.status, 200);
+    return (
+      await t.request('GET', `/admin/v1/messages/${(await messagesRepo.byVendorId(t.c.db, 'tw', sid))?.id}`, {
+        token: ADMIN,
+      })
+    ).body;
+  };
+  const usSent = async () =>
+    (await t.request('GET', '/admin/v1/sms/countries', { token: ADMIN })).body.data.find(
+      (c: { country: string }) => c.country === 'US',
+    )?.last_hour.sent;
+
+  test('a re-send spends the day’s budget and counts for the breaker; past the budget it is skipped', async () => {
+    assert.equal((await send(uniquePhone())).status, 200, 'the budget’s first message');
+    const first = await failed();
+    assert.equal(vg.requests.length, 1, 're-sent: the budget’s second message');
+    assert.equal(first.resend_skipped, null);
+    assert.equal(await usSent(), 2, 'the re-send counts as sent for the country');
+    assert.equal((await send(uniquePhone())).status, 200, 'the budget’s third message');
+    const second = await failed();
+    assert.equal(vg.requests.length, 1, 'the budget is spent: no re-send');
+    assert.equal(second.resend_skipped, 'daily_limit');
+    assert.equal(second.resent, true, 'claimed: never tried again');
+    assert.equal(await usSent(), 3);
+    const over = await send(uniquePhone());
+    assert.equal(over.status, 429);
+    assert.equal(over.body.error.details.scope, 'daily_limit');
+  });
+
+  test('no re-send to a country whose breaker is open', async () => {
+    t.clock.advance(86_400); // a new day's budget
+    assert.equal((await send(uniquePhone())).status, 200);
+    const held = await t.request('POST', '/admin/v1/sms/countries/us/breaker', {
+      token: ADMIN,
+      body: { state: 'open' },
+    });
+    assert.equal(held.status, 200);
+    const before = vg.requests.length;
+    const record = await failed();
+    assert.equal(vg.requests.length, before, 'not re-sent');
+    assert.equal(record.resend_skipped, 'country_breaker');
+  });
+});

@@ -22,6 +22,8 @@ export interface MessageView {
   /** seconds from sent to the first delivery receipt */
   delivery_seconds: number | null;
   resent: boolean;
+  /** why the re-send of this failed code was not made: `daily_limit` or `country_breaker` */
+  resend_skipped: string | null;
   price: number | null;
   created_at: string;
   delivered_at: string | null;
@@ -40,6 +42,7 @@ const viewOf = (m: MessageRow): MessageView => ({
   latency_ms: m.attempts.find((a) => a.ok)?.ms ?? null,
   delivery_seconds: m.delivered_at ? (m.delivered_at.getTime() - m.created_at.getTime()) / 1000 : null,
   resent: m.resent,
+  resend_skipped: m.resend_skipped,
   price: m.price === null ? null : Number(m.price),
   created_at: m.created_at.toISOString(),
   delivered_at: m.delivered_at?.toISOString() ?? null,

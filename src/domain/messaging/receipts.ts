@@ -5,6 +5,9 @@
 // - A receipt changes only the message the provider that sent it knows by that id; any other is ignored.
 // - A receipt of `failed` or `undelivered` re-sends the same code once, while it lives, through the providers
 //   after the one that failed, or the fallback channel (storage/rules/message-resend.ts).
+// - The re-send passes the SMS defence as a first send does (send-defence.ts): it spends the day's budget and
+//   counts for the country's breaker, and is skipped, with the reason recorded on the message, when either
+//   stops it.
 import type { Logger } from 'pino';
 import { pickLanguage } from '../../i18n/languages.ts';
 import type { Clock } from '../../providers/clock.ts';
@@ -16,6 +19,7 @@ import { claimResend } from '../../storage/rules/message-resend.ts';
 import { maskPhone } from '../phone.ts';
 import type { MessageLog } from './message-log.ts';
 import type { Messenger } from './messenger.ts';
+import type { SendDefence } from '../send-defence.ts';
 
 export interface MessageReceiptsDeps {
   db: Database;
@@ -23,6 +27,8 @@ export interface MessageReceiptsDeps {
   logger: Logger;
   messenger: Messenger;
   log: MessageLog;
+  /** the budget and the breaker a re-send passes */
+  defence: Pick<SendDefence, 'admitResend' | 'resent'>;
   /** told of each receipt, with the seconds from send to delivery when it reports one */
   onReceipt?: (channel: string, provider: string, status: string, deliveredAfter?: number) => void;
 }
@@ -45,6 +51,12 @@ export class MessageReceipts {
   private async resend(messageId: string): Promise<void> {
     const claim = await claimResend(this.d.db, messageId, this.d.clock.now());
     if (!claim) return;
+    const refusal = await this.d.defence.admitResend(claim.phone);
+    if (refusal) {
+      await messagesRepo.markResendSkipped(this.d.db, messageId, refusal);
+      this.d.logger.warn({ to: maskPhone(claim.phone), reason: refusal }, 'a failed code was not re-sent');
+      return;
+    }
     const channel = claim.channel as Channel;
     const code = {
       value: this.d.log.openCode(claim.sealed_code),
@@ -56,6 +68,7 @@ export class MessageReceipts {
         after: { channel, provider: claim.provider },
         language: pickLanguage([claim.language], 'en'),
       })
+      .then(() => this.d.defence.resent(claim.phone))
       .catch((err: Error) =>
         this.d.logger.warn(
           { to: maskPhone(claim.phone), err: err.message },

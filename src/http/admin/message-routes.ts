@@ -36,6 +36,12 @@ const Message = Type.Object({
   latency_ms: nullable(Type.Integer({ description: 'how long the provider that took it took to answer' })),
   delivery_seconds: nullable(Type.Number({ description: 'from sent to the first delivery receipt' })),
   resent: Type.Boolean({ description: 'a re-send was made of it, or it is one' }),
+  resend_skipped: nullable(
+    Type.String({
+      description:
+        'why the re-send of this failed code was not made: daily_limit (the day’s budget was spent) or country_breaker',
+    }),
+  ),
   price: nullable(Type.Number()),
   created_at: Type.String(),
   delivered_at: nullable(Type.String()),

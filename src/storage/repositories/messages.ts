@@ -47,13 +47,14 @@ export interface MessageRow {
   history: Array<{ status: MessageStatus; at: string }>;
   attempts: MessageAttempt[];
   resent: boolean;
+  resend_skipped: string | null;
   price: string | null;
   created_at: Date;
   delivered_at: Date | null;
 }
 
 const COLUMNS = sql`id, phone, country, kind, otp_id, channel, provider, provider_message_id, status, history,
-  attempts, resent, price, created_at, delivered_at`;
+  attempts, resent, resend_skipped, price, created_at, delivered_at`;
 
 export interface MessageFilter {
   phone?: string;
@@ -108,6 +109,10 @@ export const messagesRepo = {
             ELSE delivered_at END
         WHERE id = ${id}`,
     ),
+
+  /** The re-send of this failed code was not made, for this reason. */
+  markResendSkipped: (q: Queryable, id: string, reason: string) =>
+    all(q, sql`UPDATE messages SET resend_skipped = ${reason} WHERE id = ${id}`),
 
   /** Per provider over the period: messages sent and those the vendor reported delivered (or read). */
   deliveryByProvider: (q: Queryable, since: Date) =>
