@@ -214,6 +214,7 @@ export class OtpService {
       case 'burnt':
         return new DomainError('RATE_LIMITED', 'too many attempts for this code; request a new one', {
           field: 'code',
+          scope: 'otp_attempts',
         });
       case 'gone':
         return noLongerValid();

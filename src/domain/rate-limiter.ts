@@ -24,6 +24,24 @@ export interface RateLimitState {
 }
 
 /**
+ * RATE_LIMITED from a named limit: `details.scope` names it as operators set it in RATE_LIMITS, and the limit's
+ * own state goes on the answer's X-RateLimit-* headers, whatever other limit the request was counted against.
+ */
+export class RateLimitExceeded extends DomainError {
+  constructor(
+    scope: string,
+    readonly limitState: RateLimitState,
+    retryAfterSeconds: number,
+  ) {
+    super('RATE_LIMITED', 'too many requests; try again later', {
+      scope,
+      retry_after: limitState.resetAt.toISOString(),
+      retry_after_seconds: retryAfterSeconds,
+    });
+  }
+}
+
+/**
  * Fixed windows aligned to the epoch, so every instance (and the injected clock in tests) agrees on
  * which window a hit falls in.
  */
@@ -40,7 +58,7 @@ export class RateLimiter {
    */
   async hit(
     subjects: Array<[RateLimitName, string]>,
-  ): Promise<{ state: RateLimitState; exceeded: DomainError | null }> {
+  ): Promise<{ state: RateLimitState; exceeded: RateLimitExceeded | null }> {
     const now = this.clock.now().getTime();
     const results = await Promise.all(
       subjects.map(async ([name, subject]) => {
@@ -51,6 +69,7 @@ export class RateLimiter {
         const key = name.endsWith('_address') ? addressBucket(subject) : subject;
         const count = await this.counter.hit(`${name}:${key}`, new Date(start), windowSeconds);
         return {
+          name,
           limit,
           remaining: Math.max(0, limit - count),
           resetAt: new Date(start + windowMs),
@@ -61,14 +80,13 @@ export class RateLimiter {
     const state = results.reduce((a, b) => (b.remaining < a.remaining ? b : a));
     const over = results.filter((r) => r.over);
     if (!over.length) return { state, exceeded: null };
-    const resetAt = new Date(Math.max(...over.map((r) => r.resetAt.getTime())));
-    const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000));
+    // The limit that refused is the one whose window ends last: it decides when a request may come again.
+    const refusing = over.reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
+    const retryAfterSeconds = Math.max(1, Math.ceil((refusing.resetAt.getTime() - now) / 1000));
+    const refusedState = { limit: refusing.limit, remaining: 0, resetAt: refusing.resetAt };
     return {
-      state: { ...state, remaining: 0, resetAt },
-      exceeded: new DomainError('RATE_LIMITED', 'too many requests; try again later', {
-        retry_after: resetAt.toISOString(),
-        retry_after_seconds: retryAfterSeconds,
-      }),
+      state: refusedState,
+      exceeded: new RateLimitExceeded(refusing.name, refusedState, retryAfterSeconds),
     };
   }
 }

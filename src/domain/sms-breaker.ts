@@ -14,13 +14,13 @@
 import type { Logger } from 'pino';
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
-import { all } from '../storage/sql.ts';
 import {
   type CountryTotals,
   type RefusalCounts,
   type SendRefusal,
   smsTrafficRepo,
 } from '../storage/repositories/sms-traffic.ts';
+import { all } from '../storage/sql.ts';
 
 type TrafficOfPeriod = CountryTotals & { conversion: number | null; refused: RefusalCounts };
 

@@ -59,6 +59,13 @@ test('D28: the authorization page counts per client address (60/min by default)'
     const over = await t.request('GET', url, { ip: '192.0.2.8' });
     assert.equal(over.status, 429);
     assert.match(String(over.headers['content-type']), /text\/html/);
+    // The page says how long to wait, in whole minutes, and the headers describe the limit that refused.
+    const wait = Number(over.headers['retry-after']);
+    assert.ok(wait >= 1 && wait <= 60);
+    assert.equal(over.headers['x-ratelimit-limit'], '2');
+    assert.match(String(over.body), /Too many attempts\. Try again in 1 minute\./);
+    const hindi = await t.request('GET', url, { ip: '192.0.2.8', headers: { 'accept-language': 'hi' } });
+    assert.match(String(hindi.body), /1 मिनट बाद फिर कोशिश करें/);
     assert.equal((await t.request('GET', url, { ip: '192.0.2.9' })).status, 200);
   } finally {
     await t.close();

@@ -151,6 +151,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     const sixth = await verify(phone, code);
     assert.equal(sixth.status, 429);
     assert.equal(sixth.body.error.code, 'RATE_LIMITED');
+    assert.equal(sixth.body.error.details.scope, 'otp_attempts');
     assert.equal((await verify(phone, code)).body.error.code, 'INVALID_OTP', 'the code is burnt');
   });
 
@@ -199,6 +200,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     const fourth = await send(phone);
     assert.equal(fourth.status, 429);
     assert.equal(fourth.body.error.code, 'RATE_LIMITED');
+    assert.equal(fourth.body.error.details.scope, 'otp_send_phone');
     assert.equal(fourth.headers['x-ratelimit-remaining'], '0');
     const retry = Number(fourth.headers['retry-after']);
     assert.ok(retry >= 1 && retry <= 3600);
@@ -220,6 +222,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     const res = await send(uniquePhone(), 'signup', ip);
     assert.equal(res.status, 429);
     assert.equal(res.body.error.code, 'RATE_LIMITED');
+    assert.equal(res.body.error.details.scope, 'otp_send_address');
     assert.equal(res.headers['x-ratelimit-limit'], '10');
   });
 

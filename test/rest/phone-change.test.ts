@@ -61,6 +61,27 @@ describe('P74: moving an account to a new phone number', () => {
     assert.equal(again.status, 200);
   });
 
+  test('a request without valid credentials spends nothing of the number’s codes: only its address is counted', async () => {
+    const s = await signUp(t);
+    const target = uniquePhone();
+    for (const token of [undefined, 'not-a-token', `${s.access_token}x`]) {
+      for (let i = 0; i < 2; i++) {
+        const refused = await t.request('POST', '/users/me/phone', {
+          token,
+          body: { phone: target },
+          ip: uniqueIp(),
+        });
+        assert.equal(refused.status, 401);
+        assert.equal(refused.headers['x-ratelimit-limit'], '100', 'the address’s REST limit');
+      }
+    }
+    for (let i = 0; i < 3; i++)
+      assert.equal((await start(s, target)).status, 200, `the owner's code ${i + 1} of 3`);
+    const fourth = await start(s, target);
+    assert.equal(fourth.status, 429, 'the 3 an hour are the owner’s own');
+    assert.equal(fourth.body.error.details.scope, 'otp_send_phone');
+  });
+
   test('bad numbers: malformed (INVALID_PHONE), the same one, and one another account has (PHONE_EXISTS)', async () => {
     const s = await signUp(t);
     const other = await signUp(t);

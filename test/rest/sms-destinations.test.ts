@@ -107,6 +107,14 @@ describe('codes to one block of 1,000 numbers', () => {
     const over = await send(t, '+16503001099');
     assert.equal(over.status, 429);
     assert.equal(over.body.error.code, 'RATE_LIMITED');
+    // The headers and details describe the limit that refused (10 an hour to the block), not the per-phone 3.
+    assert.equal(over.body.error.details.scope, 'otp_send_prefix');
+    assert.equal(over.headers['x-ratelimit-limit'], '10');
+    assert.equal(over.headers['x-ratelimit-remaining'], '0');
+    const now = t.clock.now().getTime();
+    const hourEnd = Math.floor(now / 3_600_000) * 3_600_000 + 3_600_000;
+    assert.equal(over.headers['x-ratelimit-reset'], String(hourEnd / 1000));
+    assert.equal(over.headers['retry-after'], String(Math.ceil((hourEnd - now) / 1000)));
     await nothingSent(t, '+16503001099');
     // The same block on the hosted page's and the phone change's paths is spent too.
     const user = await signUp(t);

@@ -17,9 +17,9 @@ import type { Database } from '../../storage/db.ts';
 import { messagesRepo } from '../../storage/repositories/messages.ts';
 import { claimResend } from '../../storage/rules/message-resend.ts';
 import { maskPhone } from '../phone.ts';
+import type { SendDefence } from '../send-defence.ts';
 import type { MessageLog } from './message-log.ts';
 import type { Messenger } from './messenger.ts';
-import type { SendDefence } from '../send-defence.ts';
 
 export interface MessageReceiptsDeps {
   db: Database;

@@ -112,7 +112,7 @@ function consoleErrors() {
   const readable = signInPage('', 'The request could not be read.');
   const pages = {
     refused: () => readable,
-    tooMany: signInPage('', 'Too many attempts from your address. Wait a few minutes.'),
+    tooMany: () => signInPage('', 'Too many attempts from your address. Wait a few minutes.'),
     malformed: readable,
     failed: signInPage('', 'Something went wrong on our side; the details are in the server log.'),
     stopping: signInPage('', 'The service is restarting. Try again in a few seconds.'),

@@ -1,5 +1,6 @@
 import type { MessageKey } from '../../i18n/languages.ts';
 import { clientLinks, type FormContext, stepView } from './authorize-pages.ts';
+import { tooManyMessage } from './form-problems.ts';
 import { errorBox, hidden, page } from './html.ts';
 import type { ErrorPages } from './page-errors.ts';
 import type { View } from './view.ts';
@@ -51,7 +52,8 @@ export const errorPage = (v: View, key: MessageKey) =>
 /** The sign-in surface's error pages (and those of the pages' assets and menu), in the view's language. */
 export const errorPagesIn = (v: View): ErrorPages => ({
   refused: (key) => errorPage(v, key),
-  tooMany: errorPage(v, 'error.too_many'),
+  tooMany: (wait) =>
+    page(v, v.t('auth.error_title'), `${errorBox(tooManyMessage(v, wait))}<p>${v.t('auth.go_back')}</p>`),
   malformed: errorPage(v, 'error.malformed'),
   failed: errorPage(v, 'error.failed'),
   stopping: errorPage(v, 'error.stopping'),

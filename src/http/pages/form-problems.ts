@@ -39,12 +39,23 @@ const BY_FIELD: Record<string, MessageKey> = {
 /** The fields the sign-in pages show an error beside; any other error is about the whole form. */
 const PAGE_FIELDS = new Set(['phone', 'pin', 'code', 'handle', 'name', 'channel']);
 
+/** Too many attempts, and how long to wait (whole minutes, rounded up) where the limit says. */
+export function tooManyMessage(v: View, retryAfterSeconds: unknown): string {
+  if (typeof retryAfterSeconds !== 'number') return v.t('error.too_many');
+  return v.t('error.too_many_wait', { minutes: Math.max(1, Math.ceil(retryAfterSeconds / 60)) });
+}
+
 export function formProblem(
   v: View,
   err: DomainError,
   overrides: Partial<Record<ErrorCode, MessageKey>> = {},
 ) {
   const field = typeof err.details.field === 'string' ? err.details.field : undefined;
+  if (err.code === 'RATE_LIMITED' && !overrides.RATE_LIMITED)
+    return {
+      message: tooManyMessage(v, err.details.retry_after_seconds),
+      field: field && PAGE_FIELDS.has(field) ? field : undefined,
+    } satisfies FormProblem;
   const key =
     overrides[err.code] ??
     (err.code === 'INVALID_REQUEST' && field ? BY_FIELD[field] : BY_CODE[err.code]) ??

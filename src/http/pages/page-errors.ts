@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
+import { headersOfRefusal } from '../plugins/rate-limit-headers.ts';
 
 // The hosted pages' one error table: whatever goes wrong, the user sees a page of the surface's own, in their
 // language, never a JSON body or a stack. A page's own refusal (PageError) shows its message with its status;
@@ -22,7 +23,8 @@ export class PageError extends Error {
 export interface ErrorPages {
   /** a page's own refusal, with its message */
   refused(key: MessageKey): string;
-  tooMany: string;
+  /** too many requests; the seconds to wait where the limit says */
+  tooMany(retryAfterSeconds?: number): string;
   malformed: string;
   failed: string;
   /** the server is stopping */
@@ -38,7 +40,12 @@ export function pageErrorHandler(
   return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const pages = pagesFor(request);
     if (err instanceof PageError) return send(reply, err.status, pages.refused(err.key));
-    if (err instanceof DomainError && err.code === 'RATE_LIMITED') return send(reply, 429, pages.tooMany);
+    if (err instanceof DomainError && err.code === 'RATE_LIMITED') {
+      const wait = err.details.retry_after_seconds;
+      headersOfRefusal(reply, err);
+      if (typeof wait === 'number') reply.header('Retry-After', String(wait));
+      return send(reply, 429, pages.tooMany(typeof wait === 'number' ? wait : undefined));
+    }
     if (err instanceof DomainError && err.code === 'SERVICE_UNAVAILABLE')
       return send(reply, 503, pages.stopping);
     const status = (err as { statusCode?: number }).statusCode ?? 500;

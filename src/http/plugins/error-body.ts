@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainError } from '../../domain/errors.ts';
+import { headersOfRefusal } from './rate-limit-headers.ts';
 
 /**
  * The `{error, error_description}` answer of a domain error on the OAuth-style surfaces, once their table has
@@ -18,6 +19,9 @@ export function sendErrorBody(
     request.log.error({ err: failure.err }, `${failure.surface} request failed`);
     return reply.status(status).send({ error, error_description: 'something went wrong on our side' });
   }
-  if (status === 429) reply.header('Retry-After', String(domain?.details.retry_after_seconds ?? 60));
+  if (status === 429) {
+    reply.header('Retry-After', String(domain?.details.retry_after_seconds ?? 60));
+    headersOfRefusal(reply, domain);
+  }
   return reply.status(status).send({ error, error_description: domain?.message });
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../../domain/errors.ts';
 import { REST_STATUS } from './error-statuses.ts';
+import { headersOfRefusal } from './rate-limit-headers.ts';
 
 interface AjvError {
   instancePath: string;
@@ -58,5 +59,6 @@ export function restErrorHandler(err: unknown, request: FastifyRequest, reply: F
     const message = domain?.message ?? 'something went wrong on our side; try again later';
     return sendRestError(reply, 'INTERNAL_ERROR', message, {});
   }
+  headersOfRefusal(reply, domain);
   return sendRestError(reply, domain.code, domain.message, domain.details);
 }

@@ -41,7 +41,9 @@ function optionalCount(counted: Promise<void>): Promise<void> {
 
 /**
  * Runs before validation on every REST route: authenticates where the route asks for it, then counts the
- * request against its limits (D28) and sets X-RateLimit-* on the answer, whatever the outcome.
+ * request against its limits (D28) and sets X-RateLimit-* on the answer, whatever the outcome. A request whose
+ * credentials fail counts only against its address: the route's own limits (a phone number's codes among
+ * them) are spent by authenticated callers alone, so nobody can use up a stranger's quota without a token.
  */
 export function registerRestGuards(app: FastifyInstance, c: Services) {
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -54,7 +56,8 @@ export function registerRestGuards(app: FastifyInstance, c: Services) {
         authError = err;
       }
     }
-    const subjects = config.rateLimit ? config.rateLimit(request) : restLimits(request);
+    const ownLimits = !authError;
+    const subjects = ownLimits && config.rateLimit ? config.rateLimit(request) : restLimits(request);
     const counted = countRequest(c, reply, subjects);
     try {
       await (config.rateLimitOptional ? optionalCount(counted) : counted);

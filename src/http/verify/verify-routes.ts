@@ -66,7 +66,7 @@ function verifyErrors(c: Services, request: FastifyRequest): ErrorPages {
   const v = viewOf(request, c);
   return {
     refused: () => unreadablePage(v),
-    tooMany: tooManyPage(v),
+    tooMany: () => tooManyPage(v),
     malformed: unreadablePage(v),
     failed: somethingWrongPage(v),
     stopping: somethingWrongPage(v),

@@ -61,6 +61,8 @@ export const arPages: PageCatalog = {
   'error.signup_restart': 'ابدأ التسجيل من جديد.',
   'error.start_again': 'ابدأ من جديد من التطبيق.',
   'error.too_many': 'محاولات كثيرة جدًا. انتظر قليلًا وحاول مرة أخرى.',
+  'error.too_many_wait':
+    'محاولات كثيرة جدًا. حاول مرة أخرى بعد {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}.',
   'error.malformed': 'الطلب غير صالح.',
   'error.failed': 'حدث خطأ من جهتنا. حاول لاحقًا.',
   'error.stopping': 'تتم إعادة تشغيل الخدمة. حاول بعد بضع ثوانٍ.',

@@ -61,6 +61,8 @@ export const enPages = {
   'error.signup_restart': 'Start the sign-up again.',
   'error.start_again': 'Start again from the application.',
   'error.too_many': 'Too many attempts. Wait a while and try again.',
+  'error.too_many_wait':
+    'Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
   'error.malformed': 'The request was malformed.',
   'error.failed': 'Something went wrong on our side. Try again later.',
   'error.stopping': 'The service is restarting. Try again in a few seconds.',

@@ -63,6 +63,8 @@ export const esPages: PageCatalog = {
   'error.signup_restart': 'Empieza el registro de nuevo.',
   'error.start_again': 'Empieza de nuevo desde la aplicación.',
   'error.too_many': 'Demasiados intentos. Espera un rato e inténtalo de nuevo.',
+  'error.too_many_wait':
+    'Demasiados intentos. Vuelve a intentarlo en {minutes, plural, one {# minuto} other {# minutos}}.',
   'error.malformed': 'La solicitud no era válida.',
   'error.failed': 'Algo salió mal por nuestra parte. Inténtalo más tarde.',
   'error.stopping': 'El servicio se está reiniciando. Inténtalo en unos segundos.',

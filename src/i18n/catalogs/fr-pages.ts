@@ -67,6 +67,8 @@ export const frPages: PageCatalog = {
   'error.signup_restart': 'Recommencez l’inscription.',
   'error.start_again': 'Recommencez depuis l’application.',
   'error.too_many': 'Trop de tentatives. Patientez un peu et réessayez.',
+  'error.too_many_wait':
+    'Trop de tentatives. Réessayez dans {minutes, plural, one {# minute} other {# minutes}}.',
   'error.malformed': 'La requête était mal formée.',
   'error.failed': 'Un problème est survenu de notre côté. Réessayez plus tard.',
   'error.stopping': 'Le service redémarre. Réessayez dans quelques secondes.',

@@ -60,6 +60,7 @@ export const hiPages: PageCatalog = {
   'error.signup_restart': 'साइन अप फिर से शुरू करें।',
   'error.start_again': 'ऐप्लिकेशन से फिर शुरू करें।',
   'error.too_many': 'बहुत ज़्यादा कोशिशें। थोड़ी देर रुककर फिर कोशिश करें।',
+  'error.too_many_wait': 'बहुत ज़्यादा कोशिशें। {minutes, plural, one {# मिनट} other {# मिनट}} बाद फिर कोशिश करें।',
   'error.malformed': 'अनुरोध सही रूप में नहीं था।',
   'error.failed': 'हमारी तरफ़ से कुछ गड़बड़ हो गई। बाद में फिर कोशिश करें।',
   'error.stopping': 'सेवा फिर से शुरू हो रही है। कुछ सेकंड में फिर कोशिश करें।',

@@ -63,6 +63,7 @@ export const idPages: PageCatalog = {
   'error.signup_restart': 'Mulai pendaftaran lagi.',
   'error.start_again': 'Mulai lagi dari aplikasi.',
   'error.too_many': 'Terlalu banyak percobaan. Tunggu sebentar lalu coba lagi.',
+  'error.too_many_wait': 'Terlalu banyak percobaan. Coba lagi dalam {minutes, plural, other {# menit}}.',
   'error.malformed': 'Permintaan tidak valid.',
   'error.failed': 'Ada yang salah di pihak kami. Coba lagi nanti.',
   'error.stopping': 'Layanan sedang dimulai ulang. Coba lagi dalam beberapa detik.',

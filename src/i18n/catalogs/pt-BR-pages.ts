@@ -61,6 +61,8 @@ export const ptBRPages: PageCatalog = {
   'error.signup_restart': 'Comece o cadastro de novo.',
   'error.start_again': 'Comece de novo pelo aplicativo.',
   'error.too_many': 'Tentativas demais. Aguarde um pouco e tente de novo.',
+  'error.too_many_wait':
+    'Tentativas demais. Tente de novo em {minutes, plural, one {# minuto} other {# minutos}}.',
   'error.malformed': 'A solicitação não era válida.',
   'error.failed': 'Algo deu errado do nosso lado. Tente mais tarde.',
   'error.stopping': 'O serviço está reiniciando. Tente em alguns segundos.',

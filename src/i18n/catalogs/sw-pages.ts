@@ -62,6 +62,8 @@ export const swPages: PageCatalog = {
   'error.signup_restart': 'Anza usajili tena.',
   'error.start_again': 'Anza tena kutoka kwenye programu.',
   'error.too_many': 'Majaribio mengi mno. Subiri kidogo ujaribu tena.',
+  'error.too_many_wait':
+    'Majaribio mengi mno. Jaribu tena baada ya {minutes, plural, one {dakika #} other {dakika #}}.',
   'error.malformed': 'Ombi halikuwa sahihi.',
   'error.failed': 'Kuna hitilafu upande wetu. Jaribu tena baadaye.',
   'error.stopping': 'Huduma inaanza upya. Jaribu tena baada ya sekunde chache.',

@@ -63,6 +63,7 @@ export const trPages: PageCatalog = {
   'error.signup_restart': 'Kaydı yeniden başlatın.',
   'error.start_again': 'Uygulamadan yeniden başlayın.',
   'error.too_many': 'Çok fazla deneme. Biraz bekleyip tekrar deneyin.',
+  'error.too_many_wait': 'Çok fazla deneme. {minutes, plural, other {# dakika}} sonra tekrar deneyin.',
   'error.malformed': 'İstek hatalıydı.',
   'error.failed': 'Bizim tarafımızda bir sorun oluştu. Daha sonra tekrar deneyin.',
   'error.stopping': 'Hizmet yeniden başlatılıyor. Birkaç saniye sonra tekrar deneyin.',
