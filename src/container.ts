@@ -24,6 +24,7 @@ import type { LogoService } from './domain/logos.ts';
 import type { MessageRecords } from './domain/messaging/message-records.ts';
 import type { Messenger } from './domain/messaging/messenger.ts';
 import type { MessageReceipts } from './domain/messaging/receipts.ts';
+import type { SendQueue } from './domain/messaging/send-queue.ts';
 import type { AuthorizationService } from './domain/oauth/authorization.ts';
 import type { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
 import type { OtpService } from './domain/otp.ts';
@@ -62,6 +63,8 @@ export interface Container {
   keys: KeyRing;
   rateLimiter: RateLimiter;
   otp: OtpService;
+  /** the sends that leave a request's path, waited for as the service stops */
+  sendQueue: SendQueue;
   /** carries codes and notices to phones by the configured routes */
   messenger: Messenger;
   /** the messages sent, as operators read them */
@@ -219,6 +222,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       tokens,
       async close() {
         await worker.stop();
+        await identity.sendQueue.drain();
         sender.close();
         keys.stopAutoReload();
         if (redis && ownsRedis) await redis.quit().catch(() => redis.disconnect());

@@ -11,6 +11,7 @@ import { CaptchaCheck } from '../domain/captcha-check.ts';
 import { ChallengeService } from '../domain/challenges.ts';
 import type { Events } from '../domain/events.ts';
 import type { Messenger } from '../domain/messaging/messenger.ts';
+import { SendQueue } from '../domain/messaging/send-queue.ts';
 import { OtpService } from '../domain/otp.ts';
 import type { PersonCheck } from '../domain/person-check.ts';
 import { PhoneChangeService } from '../domain/phone-change.ts';
@@ -84,6 +85,7 @@ export function identityServices(f: Foundation) {
     logger,
     onSend: (country, outcome) => metrics.otpSends.inc({ country, outcome }),
   });
+  const sendQueue = new SendQueue(logger);
   const otp = new OtpService({
     db,
     clock,
@@ -94,6 +96,8 @@ export function identityServices(f: Foundation) {
     enumerationProtection: config.enumerationProtection,
     defaultLanguage: config.defaultLanguage,
     defence,
+    sendQueue,
+    logger,
     onVerified: (country) => metrics.otpVerifications.inc({ country }),
   });
   const sessions = new SessionService({
@@ -138,6 +142,7 @@ export function identityServices(f: Foundation) {
   return {
     otp,
     defence,
+    sendQueue,
     challenges,
     smsBreaker: breaker,
     sessions,

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { MessageKey } from '../i18n/languages.ts';
 import { type Language, translate } from '../i18n/languages.ts';
 import { addSeconds, type Clock } from '../providers/clock.ts';
@@ -8,18 +9,21 @@ import { otpsRepo } from '../storage/repositories/otps.ts';
 import { smsTrafficRepo } from '../storage/repositories/sms-traffic.ts';
 import { tempTokensRepo } from '../storage/repositories/temp-tokens.ts';
 import { usersRepo } from '../storage/repositories/users.ts';
-import { storeOtp, submitOtp, withdrawOtp } from '../storage/rules/otp-codes.ts';
+import { submitOtp } from '../storage/rules/otp-codes.ts';
 import { consumeTempToken } from '../storage/rules/temp-tokens.ts';
-import { hmac, sha256 } from './crypto.ts';
+import { sha256 } from './crypto.ts';
 import { DomainError, fieldError } from './errors.ts';
-import { MessagingFailed, type Messenger } from './messaging/messenger.ts';
+import type { Messenger } from './messaging/messenger.ts';
+import type { SendQueue } from './messaging/send-queue.ts';
 import type { SendProof } from './person-check.ts';
 import { maskPhone } from './phone.ts';
 import type { PurposeKeys } from './purpose-keys.ts';
 import type { SendDefence } from './send-defence.ts';
 import { countryOf } from './sms-destinations.ts';
+import { codeHash, OTP_TTL_SECONDS, StoredCodes } from './stored-codes.ts';
 
-export const OTP_TTL_SECONDS = 300;
+export { OTP_TTL_SECONDS };
+
 export const TEMP_TOKEN_TTL_SECONDS = 600;
 /** Spec "Limits": 5 verifications per code (D6). */
 export const OTP_MAX_ATTEMPTS = 5;
@@ -57,16 +61,17 @@ export interface OtpDeps {
   defaultLanguage: Language;
   /** the toll-fraud defence beyond where codes may go: the country breaker, its challenge and its cap */
   defence: SendDefence;
+  /** carries the sends that leave the request's path */
+  sendQueue: SendQueue;
+  logger: Logger;
   /** told of each code entered, by country, for the metrics */
   onVerified?: (country: string) => void;
 }
 
 export class OtpService {
-  constructor(private readonly d: OtpDeps) {}
-
-  // D6: only a keyed hash is stored; the key is not in the database.
-  private hashCode(phone: string, purpose: string, code: string, key = this.d.codeKeys.current) {
-    return hmac(key, `${phone}\n${purpose}\n${code}`).toString('base64url');
+  readonly #codes: StoredCodes;
+  constructor(private readonly d: OtpDeps) {
+    this.#codes = new StoredCodes(d);
   }
 
   /** D6: a new code for a normalised phone; sign-up and a phone change need a number nobody has. */
@@ -75,10 +80,10 @@ export class OtpService {
     purpose: OtpPurpose,
     { proof = {}, channel = 'sms', language = this.d.defaultLanguage }: SendOptions = {},
   ): Promise<{ expires_in: number; message: string; channel: Channel }> {
-    const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
+    const test = this.d.testPhoneNumbers.has(phone);
     // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
     const planned = this.d.messenger.channelFor(phone, channel);
-    if (!this.d.testPhoneNumbers.has(phone)) await this.d.defence.admit(phone, proof);
+    if (!test) await this.d.defence.admit(phone, proof);
     const message = `Verification code sent to ${maskPhone(phone)}`;
     const answer = { expires_in: OTP_TTL_SECONDS, message, channel: planned };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
@@ -93,60 +98,30 @@ export class OtpService {
         : fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
     }
     if (codeless) {
-      if (purpose !== 'pin_reset' && !this.d.testPhoneNumbers.has(phone)) await this.d.defence.spend(phone);
-      await this.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
+      if (purpose !== 'pin_reset' && !test) await this.d.defence.spend(phone);
+      await this.#codes.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
       if (purpose !== 'pin_reset')
-        await this.deliver(() =>
+        await this.#codes.deliver(() =>
           this.d.messenger.sendNotice(phone, translate(language, TAKEN_NUMBER_NOTICE[purpose]), language),
         );
       return answer;
     }
-
     const fixed = this.d.testPhoneNumbers.get(phone);
-    if (!fixed) await this.d.defence.spend(phone);
-    const code = fixed ?? this.d.random.digits(6);
-    const { id, createdAt } = await this.store(phone, purpose, code, country);
-    if (fixed) return answer;
-    let carried: Channel;
-    try {
-      const sent = { value: code, otpId: id, expiresAt: addSeconds(createdAt, OTP_TTL_SECONDS) };
-      const send = () => this.d.messenger.sendCode(phone, channel, sent, { language });
-      carried = (await this.deliver(send)).channel;
-    } catch (err) {
-      // D37: a failed send leaves no usable code behind, and no code counted as sent.
-      await this.d.db.transaction(async (tx) => {
-        await withdrawOtp(tx, id, this.d.clock.now());
-        if (country) await smsTrafficRepo.uncountSent(tx, country, createdAt);
-      });
-      throw err;
+    if (fixed) {
+      await this.#codes.store(phone, purpose, fixed);
+      return answer;
     }
-    if (country) this.d.defence.sent(country);
+    // A PIN reset under enumeration protection: an unknown number gets no message, so the owner's message
+    // leaves the request's path (budget and all), and both answer after the same work.
+    if (purpose === 'pin_reset' && this.d.enumerationProtection) {
+      const code = await this.#codes.storeCode(phone, purpose);
+      this.d.sendQueue.hand(() => this.#codes.spendAndSend(phone, code, { channel, language }));
+      return answer;
+    }
+    await this.d.defence.spend(phone);
+    const code = await this.#codes.storeCode(phone, purpose);
+    const carried = await this.#codes.send(phone, code, { channel, language });
     return { ...answer, channel: carried };
-  }
-
-  /**
-   * D6: the phone's code for this purpose, replacing the one before; with a country, the code is counted as
-   * sent there in the same statement. Answers its id and when it was made.
-   */
-  private async store(phone: string, purpose: OtpPurpose, code: string, sentTo?: string) {
-    const [now, id, codeHash] = [
-      this.d.clock.now(),
-      this.d.random.uuid(),
-      this.hashCode(phone, purpose, code),
-    ];
-    const otp = { id, phone, purpose, codeHash, createdAt: now, expiresAt: addSeconds(now, OTP_TTL_SECONDS) };
-    await storeOtp(this.d.db, otp, sentTo ? smsTrafficRepo.countSent(sentTo, now) : undefined);
-    return { id, createdAt: now };
-  }
-
-  /** D37: a message no provider carried is INTERNAL_ERROR. */
-  private async deliver<T>(send: () => Promise<T>): Promise<T> {
-    try {
-      return await send();
-    } catch (err) {
-      if (!(err instanceof MessagingFailed)) throw err;
-      throw new DomainError('INTERNAL_ERROR', 'the message could not be sent; try again later');
-    }
   }
 
   /** D7: a right code for the phone (E.164) and purpose answers a temp token for the next step. */
@@ -191,7 +166,7 @@ export class OtpService {
     if (otp.expires_at <= now)
       return fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
     // P99: a code sent before KEY_ENCRYPTION_KEY changed was hashed with the fallback's key.
-    const submittedHashes = this.d.codeKeys.all.map((key) => this.hashCode(phone, purpose, codeInput, key));
+    const submittedHashes = this.d.codeKeys.all.map((key) => codeHash(phone, purpose, codeInput, key));
     const outcome = await submitOtp(tx, {
       otpId: otp.id,
       submittedHashes,

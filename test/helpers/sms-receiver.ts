@@ -12,6 +12,17 @@ export class SmsReceiver {
   /** the status the next requests are answered with (500 simulates a failing gateway) */
   status = 202;
   #server: Server | undefined;
+  /** requests that arrived, answered or held */
+  received = 0;
+  /** while true, requests are held unanswered (a slow vendor) until release() */
+  holding = false;
+  #held: Array<() => void> = [];
+
+  /** Answers every held request and holds no more. */
+  release(): void {
+    this.holding = false;
+    for (const answer of this.#held.splice(0)) answer();
+  }
 
   async start(): Promise<string> {
     this.#server = createServer((req, res) => {
@@ -20,8 +31,13 @@ export class SmsReceiver {
         raw += c;
       });
       req.on('end', () => {
-        if (this.status < 300) this.inbox.push(JSON.parse(raw));
-        res.writeHead(this.status).end();
+        this.received++;
+        const answer = () => {
+          if (this.status < 300) this.inbox.push(JSON.parse(raw));
+          res.writeHead(this.status).end();
+        };
+        if (this.holding) this.#held.push(answer);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => this.#server?.listen(0, '127.0.0.1', resolve));

@@ -68,6 +68,46 @@ describe('ENUMERATION_PROTECTION holds on every path that checks a code', () => 
     }
   });
 
+  test(
+    'a PIN reset answers before its message is carried, for a registered and an unregistered number alike',
+    { timeout: 30_000 },
+    async () => {
+      const registered = (await signUp(t)).phone;
+      const unregistered = uniquePhone();
+      t.clock.advance(3600); // the sign-up's own code is out of this hour's per-number count
+      const send = async (phone: string) => {
+        const a = comparable(
+          await t.request('POST', '/auth/otp/send', {
+            body: { phone, purpose: 'pin_reset' },
+            ip: uniqueIp(),
+          }),
+        );
+        a.body.data.message = a.body.data.message.replace(/\d/g, '#');
+        return a;
+      };
+      // The gateway holds every request: an answer that waited for it would never come.
+      t.sms.holding = true;
+      const delivered = t.sms.inbox.length;
+      let withAccount: ReturnType<typeof comparable>;
+      let without: ReturnType<typeof comparable>;
+      try {
+        withAccount = await send(registered);
+        without = await send(unregistered);
+        assert.equal(t.sms.inbox.length, delivered, 'neither answer waited for the gateway');
+      } finally {
+        t.sms.release();
+      }
+      assert.deepEqual(withAccount, without);
+      await t.c.sendQueue.drain();
+      assert.equal(t.sms.messagesTo(unregistered).length, 0);
+      const verified = await t.request('POST', '/auth/otp/verify', {
+        body: { phone: registered, code: t.sms.lastCode(registered), purpose: 'pin_reset' },
+        ip: uniqueIp(),
+      });
+      assert.equal(verified.status, 200, 'the owner’s code came, after the answer');
+    },
+  );
+
   test('the hosted sign-up page answers a registered number as any other', async () => {
     const client = await registerClient(t, { token_endpoint_auth_method: 'none' });
     const registered = (await signUp(t)).phone;
