@@ -32,11 +32,16 @@ const MASKED_QUERY_FIELDS = new Set([
   'login_hint',
   'q',
   'id_token_hint',
+  // the hosted page's sealed state (the language menu's way back carries it), and a way back that may hold
+  // it or a verification link's token
+  'state',
+  'back',
 ]);
 
 /**
  * A request's URL as logged: the verification link's token (a one-time credential, D38) and the query
- * parameters above are masked.
+ * parameters above are masked. The sealed state of the authorization page (`state`) and the language menu's
+ * `back` are masked too: either may carry a step of someone's sign-up.
  */
 function loggableUrl(url: string): string {
   const q = url.indexOf('?');

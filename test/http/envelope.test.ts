@@ -218,7 +218,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     for (const logged of [
       '/api/v1/users?phone=[redacted]&limit=5',
       '/authorize?client_id=rp&login_hint=[redacted]',
-      '/authorize/logout?id_token_hint=[redacted]&state=kept',
+      '/authorize/logout?id_token_hint=[redacted]&state=[redacted]',
       '/admin/v1/users?q=[redacted]',
     ])
       assert.ok(all.includes(`"url":"${logged}"`), logged);

@@ -150,6 +150,50 @@ describe('the hosted forms', () => {
     assert.match(String(stale.body), /This sign-in has expired/);
   });
 
+  test('the sealed state belongs to its browser: another one holding the URL gets the start page; logs mask it', async () => {
+    const step = await atAccountStep('en');
+    const back = (/name="back" value="([^"]+)"/.exec(String(step.page.body))?.[1] as string).replaceAll(
+      '&amp;',
+      '&',
+    );
+    const sealedState = new URLSearchParams(back.split('?')[1]).get('state') as string;
+    for (const cookie of ['callsign_csrf=another-browser', undefined]) {
+      const other = await t.request('GET', back, { headers: cookie ? { cookie } : {} });
+      assert.equal(other.status, 200, String(cookie));
+      assert.equal(h1(other.body), 'Sign in', 'the start of the same request, not the account step');
+      assert.doesNotMatch(String(other.body), /name="handle"/);
+      assert.ok(!String(other.body).includes(sealedState), 'a state of its own, not the one in the URL');
+      if (!cookie)
+        assert.match(String(other.headers['set-cookie']), /^callsign_csrf=/, 'a CSRF cookie of its own');
+    }
+    // Its own CSRF token beside the copied state does not finish the sign-up either.
+    const forged = await t.request('POST', '/authorize/signup/create', {
+      body: new URLSearchParams({
+        state: sealedState,
+        csrf: 'another-browser',
+        pin: '482916',
+        handle: 'taken_over',
+      }).toString(),
+      headers: formHeaders('another-browser'),
+      ip: uniqueIp(),
+    });
+    assert.equal(forged.status, 400);
+    assert.match(String(forged.body), /This sign-in has expired/);
+    assert.equal(
+      (await step.create({ pin: '482916', handle: `own_${Date.now() % 1e6}` })).status,
+      302,
+      'its own browser goes on',
+    );
+    // The request log holds neither the sealed state nor a way back.
+    t.logs.length = 0;
+    await t.request('GET', back, { headers: { cookie: 'callsign_csrf=x' } });
+    await t.request('GET', `/language?${new URLSearchParams({ lang: 'fr', back })}`);
+    const logged = t.logs.join('\n');
+    assert.ok(!logged.includes(sealedState.slice(0, 40)), 'the state is masked');
+    assert.ok(logged.includes('"url":"/authorize/resume?state=[redacted]"'));
+    assert.ok(logged.includes('"url":"/language?lang=fr&back=[redacted]"'));
+  });
+
   test('every hosted page loads only the service’s own stylesheet and scripts: nothing inline', async () => {
     const page = await t.request('GET', `/authorize?${new URLSearchParams(params())}`);
     const policy = String(page.headers['content-security-policy']);

@@ -11,8 +11,9 @@ import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { formProblem } from '../pages/form-problems.ts';
 import { PageError, pageErrorHandler } from '../pages/page-errors.ts';
 import { viewOf } from '../pages/page-language.ts';
+import { browserTag } from './browser-binding.ts';
 import { logoutRoutes } from './logout-routes.ts';
-import { CSRF_COOKIE, cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
+import { cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
 import { type Body, type PageFlow, type PageState, pageCountry, pageFlow, pageView } from './page-flow.ts';
 import { resumeRoute } from './resume-route.ts';
 import { signupRoutes } from './signup-routes.ts';
@@ -58,7 +59,7 @@ const authorizationParams = described({
 export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const flow = pageFlow(c);
-  const { cookie, html, redirectTo, limit, csrfOf, sealed, proceed } = flow;
+  const { html, redirectTo, limit, csrfFor, sealed, proceed } = flow;
 
   /** An authorization request, from the query of a GET or the form of a POST (OIDC Core §3.1.2.1). */
   const authorize = async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
@@ -73,16 +74,12 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       const { redirectUri, error, description, state } = checked.redirect;
       return redirectTo(reply, redirectUri, { error, error_description: description, state });
     }
-    let csrf = csrfOf(request);
-    if (!csrf) {
-      csrf = c.random.token(32);
-      reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
-    }
-    const st: PageState = { req: checked.request };
+    const csrf = csrfFor(request, reply);
+    const st: PageState = { req: checked.request, browser: browserTag(csrf) };
     const ctx: FormContext = {
       client: checked.client,
       csrf,
-      state: sealed(st),
+      state: sealed(st, csrf),
       view: pageView(c, request, st),
       country: pageCountry(c, request),
     };

@@ -17,12 +17,21 @@ import { sendPage } from '../pages/page-reply.ts';
 import { seal, unseal } from '../pages/page-state.ts';
 import { suggestedCountry } from '../pages/phone-field.ts';
 import { REST_STATUS } from '../plugins/error-statuses.ts';
+import { browserTag, sealedForBrowser } from './browser-binding.ts';
 import { CSRF_COOKIE, cookieOf, pageCookie, SSO_COOKIE } from './page-cookies.ts';
 
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'authorization' | 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'profiles' | 'rateLimiter'
+  | 'authorization'
+  | 'clients'
+  | 'clock'
+  | 'config'
+  | 'logos'
+  | 'pageStateKeys'
+  | 'profiles'
+  | 'random'
+  | 'rateLimiter'
 >;
 
 /** What the page's forms carry, sealed (page-state.ts). */
@@ -34,7 +43,12 @@ export interface PageState {
   userId?: string;
   authTime?: number;
   pinVersion?: number;
+  /** the browser it was sealed for: a digest of its CSRF cookie (browser-binding.ts) */
+  browser: string;
 }
+
+/** A state as a route makes it, before it is bound to its browser. */
+export type UnboundState = Omit<PageState, 'browser'>;
 
 export type Body = Record<string, unknown>;
 
@@ -59,7 +73,8 @@ async function checkedForm(
   const st =
     form.state === undefined ? undefined : unseal<PageState>(c.pageStateKeys, form.state, c.clock.now());
   const client = st && (await c.clients.findClient(st.req.clientId));
-  if (!st || !client || form.state === undefined) throw new PageError(400, 'error.signin_expired');
+  if (!st || !client || form.state === undefined || !sealedForBrowser(st, csrf))
+    throw new PageError(400, 'error.signin_expired');
   const view = pageView(c, request, st);
   return {
     st,
@@ -116,10 +131,21 @@ export function pageFlow(c: Services) {
 
   const csrfOf = (request: FastifyRequest) => cookieOf(request, CSRF_COOKIE);
 
+  /** This browser's CSRF token; one is made and set as its cookie when it has none. */
+  const csrfFor = (request: FastifyRequest, reply: FastifyReply) => {
+    const existing = csrfOf(request);
+    if (existing) return existing;
+    const csrf = c.random.token(32);
+    reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
+    return csrf;
+  };
+
   /** Every form post: the CSRF double-submit matches and the sealed state is intact, fresh and its client live. */
   const formState = (request: FastifyRequest, form: FormFields | undefined) => checkedForm(c, request, form);
 
-  const sealed = (st: PageState) => seal(c.pageStateKeys, st, c.clock.now());
+  /** The state sealed for the browser whose CSRF token this is. */
+  const sealed = (st: UnboundState, csrf: string) =>
+    seal(c.pageStateKeys, { ...st, browser: browserTag(csrf) }, c.clock.now());
 
   /** Signed in: consent if this client needs it, else the code goes back to the client. */
   const proceed = async (reply: FastifyReply, ctx: FormContext, st: PageState, who: SignedIn) => {
@@ -132,12 +158,10 @@ export function pageFlow(c: Services) {
           error_description: 'the user has not allowed this application these scopes',
           state: st.req.state,
         });
-      const state = sealed({
-        req: st.req,
-        userId: who.userId,
-        authTime: who.authTime.getTime(),
-        pinVersion: who.pinVersion,
-      });
+      const state = sealed(
+        { req: st.req, userId: who.userId, authTime: who.authTime.getTime(), pinVersion: who.pinVersion },
+        ctx.csrf,
+      );
       // Signed in, the page can speak the account's own language.
       const view = pageView(c, reply.request, st, (await c.profiles.get(who.userId)).language);
       return html(reply, 200, consentPage({ ...ctx, view, state }, st.req.scope), st.req.redirectUri);
@@ -165,14 +189,26 @@ export function pageFlow(c: Services) {
     return html(reply, REST_STATUS[err.code], render(err), redirectUri);
   };
 
-  return { cookie, html, redirectTo, limit, csrfOf, formState, sealed, proceed, signedIn, retry };
+  return { cookie, html, redirectTo, limit, csrfOf, csrfFor, formState, sealed, proceed, signedIn, retry };
 }
 
 export type PageFlow = ReturnType<typeof pageFlow>;
 
-/** The sealed state of a link between the page's forms (sign-in and sign-up), with its live client. */
-export async function linkedState(c: Pick<Services, 'clients' | 'clock' | 'pageStateKeys'>, state: unknown) {
-  const st = unseal<PageState>(c.pageStateKeys, state, c.clock.now());
+/**
+ * The sealed state of a link between the page's forms (sign-in and sign-up, the language menu's way back),
+ * with its live client, as this browser may use it: a state sealed for another browser is only its
+ * authorization request, sealed anew for this one, so the link shows the request's start.
+ */
+export async function linkedState(
+  c: Pick<Services, 'clients' | 'clock' | 'pageStateKeys'>,
+  flow: Pick<PageFlow, 'sealed'>,
+  sealedState: unknown,
+  csrf: string,
+) {
+  const st = unseal<PageState>(c.pageStateKeys, sealedState, c.clock.now());
   const client = st && (await c.clients.findClient(st.req.clientId));
-  return st && client ? { st, client } : undefined;
+  if (!st || !client || typeof sealedState !== 'string') return undefined;
+  if (sealedForBrowser(st, csrf)) return { st, client, state: sealedState };
+  const start: PageState = { req: st.req, browser: browserTag(csrf) };
+  return { st: start, client, state: flow.sealed({ req: st.req }, csrf) };
 }

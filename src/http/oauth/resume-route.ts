@@ -21,12 +21,10 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
     '/authorize/resume',
     { schema: { hide: true, querystring: pageForm() } },
     async (request, reply) => {
-      const { state } = request.query;
-      const csrf = flow.csrfOf(request);
-      const linked = state === undefined ? undefined : await linkedState(c, state);
-      if (!linked || !csrf || state === undefined)
-        return flow.html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
-      const { st, client } = linked;
+      const csrf = flow.csrfFor(request, reply);
+      const linked = await linkedState(c, flow, request.query.state, csrf);
+      if (!linked) return flow.html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
+      const { st, client, state } = linked;
       const account = st.userId ? (await c.profiles.get(st.userId)).language : undefined;
       const ctx = {
         client,

@@ -43,18 +43,22 @@ type Services = Pick<
 /** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24). */
 export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { html, limit, csrfOf, formState, sealed, signedIn, retry } = flow;
+  const { html, limit, csrfFor, formState, sealed, signedIn, retry } = flow;
 
   /** The page's links between sign-in and sign-up: the same request, its state carried in the query. */
   const linkedPage = (path: string, show: (ctx: FormContext, hint?: string) => string) =>
     app.get(path, { schema: { hide: true, querystring: pageForm() } }, async (request, reply) => {
-      const { state } = request.query;
-      const csrf = csrfOf(request);
-      const linked = state === undefined ? undefined : await linkedState(c, state);
-      if (!linked || !csrf || state === undefined)
-        return html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
+      const csrf = csrfFor(request, reply);
+      const linked = await linkedState(c, flow, request.query.state, csrf);
+      if (!linked) return html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
       const view = pageView(c, request, linked.st);
-      const ctx = { client: linked.client, csrf, state, view, country: pageCountry(c, request) };
+      const ctx = {
+        client: linked.client,
+        csrf,
+        state: linked.state,
+        view,
+        country: pageCountry(c, request),
+      };
       return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
     });
   const channels = offeredChannels(c.config.messaging);
@@ -76,7 +80,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       return html(
         reply,
         200,
-        signUpAccountPage({ ...ctx, state: sealed({ req: st.req, tempToken: temp_token }) }),
+        signUpAccountPage({ ...ctx, state: sealed({ req: st.req, tempToken: temp_token }, ctx.csrf) }),
         st.req.redirectUri,
       );
     } catch (err) {
@@ -148,7 +152,10 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       const channel = request.body.channel ? parseChannel(request.body.channel) : undefined;
       // The code's text is in the page's language.
       await c.otp.sendCode(e164, 'signup', { proof, channel, language: ctx.view.lang });
-      const codePage = signUpCodePage({ ...ctx, state: sealed({ ...st, phone: e164 }) }, maskPhone(e164));
+      const codePage = signUpCodePage(
+        { ...ctx, state: sealed({ ...st, phone: e164 }, ctx.csrf) },
+        maskPhone(e164),
+      );
       return html(reply, 200, codePage, st.req.redirectUri);
     } catch (err) {
       // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends
