@@ -34,6 +34,7 @@ const NEVER = blockList([
   ['100::', 64], // discard
   ['fd00:ec2::254', 128], // AWS metadata over IPv6
   ['64:ff9b::', 96], // NAT64: an IPv4 address in disguise
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): likewise
   ['2002::', 16], // 6to4: likewise
   ['2001::', 32], // Teredo: likewise
 ]);
@@ -51,12 +52,17 @@ const PRIVATE = blockList([
 // Kept apart from the lists above: node's BlockList matches IPv4 addresses against IPv6 rules through this
 // very prefix, so in a shared list it would catch every IPv4 address.
 const IPV4_MAPPED = blockList([['::ffff:0:0', 96]]);
+// IPv4-compatible addresses (::a.b.c.d, deprecated by RFC 4291): an IPv4 address in disguise. Kept apart too,
+// since the prefix holds the loopback ::1, which the private list decides.
+const IPV4_COMPATIBLE = blockList([['::', 96]]);
 
 export function addressKind(address: string): AddressKind {
   const family = isIP(address);
   if (family === 0) return 'never';
   // The "IPv4-mapped ranges refused": ::ffff:a.b.c.d is never a webhook receiver's real address.
   if (family === 6 && IPV4_MAPPED.check(address, 'ipv6')) return 'never';
+  if (family === 6 && IPV4_COMPATIBLE.check(address, 'ipv6') && !PRIVATE.check(address, 'ipv6'))
+    return 'never';
   const type = family === 6 ? 'ipv6' : 'ipv4';
   if (NEVER.check(address, type)) return 'never';
   if (PRIVATE.check(address, type)) return 'private';

@@ -86,6 +86,17 @@ describe('delivery receipts', () => {
     });
   };
   const recordOf = async (provider: string, id: string) => messagesRepo.byVendorId(t.c.db, provider, id);
+  /** The service's time as a vendor writes it in a callback: Unix seconds. */
+  const unixNow = (secondsAgo = 0) => String(Math.floor(t.clock.now().getTime() / 1000) - secondsAgo);
+  /** Vonage's signed receipt for its newest message. */
+  const vonageReceipt = (status: string, timestamp: string) => {
+    const id = (vg.lastAnswer as { messages: Array<{ 'message-id': string }> }).messages[0]['message-id'];
+    const dlr = vendors.vonageSigned(VONAGE_SIG, { messageId: id, status, msisdn: '1', timestamp });
+    return t.request('POST', '/hooks/messages/vg', {
+      body: new URLSearchParams(dlr).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  };
 
   test('each message names where its receipts go; a signed receipt is recorded', async () => {
     await send(uniquePhone());
@@ -146,7 +157,7 @@ describe('delivery receipts', () => {
       messageId: vonageId,
       status: 'failed',
       msisdn: phone.slice(1),
-      timestamp: '1700000000',
+      timestamp: unixNow(),
     });
     const res = await t.request('POST', '/hooks/messages/vg', {
       body: new URLSearchParams(dlr).toString(),
@@ -200,7 +211,7 @@ describe('delivery receipts', () => {
               field: 'messages',
               value: {
                 messaging_product: 'whatsapp',
-                statuses: [{ id: wamid, status: 'read', timestamp: '1700000000', recipient_id: '1' }],
+                statuses: [{ id: wamid, status: 'read', timestamp: unixNow(), recipient_id: '1' }],
               },
             },
           ],
@@ -224,6 +235,28 @@ describe('delivery receipts', () => {
     });
     assert.equal(res.status, 200);
     assert.equal((await recordOf('meta', wamid))?.status, 'read');
+  });
+
+  test('a receipt dated more than a day ago is answered and ignored; one applied already is not recorded twice', async () => {
+    const phone = uniquePhone();
+    await send(phone);
+    const sid = (tw.lastAnswer as { sid: string }).sid;
+    assert.equal((await twilioReceipt('sent')).status, 200);
+    assert.equal((await twilioReceipt('sent')).status, 200, 'a vendor’s retry');
+    assert.equal((await twilioReceipt('undelivered')).status, 200);
+    assert.equal((await twilioReceipt('undelivered')).status, 200, 'replayed');
+    assert.deepEqual(
+      (await recordOf('tw', sid))?.history.map((h) => h.status),
+      ['queued', 'sent', 'undelivered'],
+    );
+    // The failure re-sent the code once by Vonage; its receipts are dated.
+    const vonageId = (vg.lastAnswer as { messages: Array<{ 'message-id': string }> }).messages[0][
+      'message-id'
+    ];
+    assert.equal((await vonageReceipt('delivered', unixNow(25 * 3600))).status, 200, 'answered');
+    assert.equal((await recordOf('vg', vonageId))?.status, 'queued', 'but a day-old receipt changes nothing');
+    assert.equal((await vonageReceipt('delivered', unixNow(60))).status, 200);
+    assert.equal((await recordOf('vg', vonageId))?.status, 'delivered');
   });
 
   test('a sealed code goes once it expires; a message goes after 30 days', async () => {

@@ -31,6 +31,12 @@ const RANGES: [string, AddressKind][] = [
   ['::ffff:8.8.8.8', 'never'],
   ['::ffff:a9fe:a9fe', 'never'], // 169.254.169.254, mapped and written in hex
   ['64:ff9b::a9fe:a9fe', 'never'], // NAT64
+  ['64:ff9b:1::a9fe:a9fe', 'never'], // local-use NAT64
+  ['64:ff9b:1:ffff::1', 'never'],
+  ['::a9fe:a9fe', 'never'], // IPv4-compatible: 169.254.169.254
+  ['::8.8.8.8', 'never'],
+  ['::10.0.0.1', 'never'],
+  ['64:ff9b:2::1', 'public'], // outside both NAT64 prefixes
   ['2002:a9fe:a9fe::1', 'never'], // 6to4
   ['224.0.0.1', 'never'], // multicast
   ['255.255.255.255', 'never'],
@@ -96,6 +102,17 @@ describe('SSRF guard on webhook sends (D33)', () => {
         assert.equal(d.status, 'pending', e.address);
         assert.match(d.last_error, /refused: .* blocked address \(D33\)/, e.address);
         assert.equal(d.last_status_code, null);
+      }
+    });
+
+    test('a literal local-use NAT64 or IPv4-compatible address is refused when the endpoint is registered', async () => {
+      for (const host of ['[64:ff9b:1::a9fe:a9fe]', '[::a9fe:a9fe]', '[::8.8.8.8]']) {
+        const res = await t.request('POST', '/admin/v1/webhook-endpoints', {
+          token: ADMIN_TOKEN,
+          body: { url: `https://${host}/hook`, events: ['user.created'] },
+        });
+        assert.equal(res.status, 400, host);
+        assert.match(res.body.error_description, /url must not point at/, host);
       }
     });
 

@@ -3,6 +3,10 @@
 //
 // Rules it enforces:
 // - A receipt changes only the message the provider that sent it knows by that id; any other is ignored.
+// - A receipt the vendor dates more than RECEIPT_MAX_AGE_SECONDS ago is ignored (a replayed or long-delayed
+//   callback); one without a date (Twilio's) is taken as new.
+// - A status the message's history holds already is not recorded twice: a vendor's retry or a replay of a
+//   receipt changes nothing, counts nothing and re-sends nothing.
 // - A receipt of `failed` or `undelivered` re-sends the same code once, while it lives, through the providers
 //   after the one that failed, or the fallback channel (storage/rules/message-resend.ts).
 // - The re-send passes the SMS defence as a first send does (send-defence.ts): it spends the day's budget and
@@ -33,14 +37,19 @@ export interface MessageReceiptsDeps {
   onReceipt?: (channel: string, provider: string, status: string, deliveredAfter?: number) => void;
 }
 
+/** How old a vendor's dated receipt may be and still count: a day. */
+export const RECEIPT_MAX_AGE_SECONDS = 24 * 3600;
+
 export class MessageReceipts {
   constructor(private readonly d: MessageReceiptsDeps) {}
 
   async apply(provider: string, receipt: Receipt): Promise<void> {
+    const now = this.d.clock.now();
+    const ageSeconds = receipt.reportedAt ? (now.getTime() - receipt.reportedAt.getTime()) / 1000 : 0;
+    if (ageSeconds > RECEIPT_MAX_AGE_SECONDS) return;
     const message = await messagesRepo.byVendorId(this.d.db, provider, receipt.providerMessageId);
     if (!message) return;
-    const now = this.d.clock.now();
-    await messagesRepo.addStatus(this.d.db, message.id, receipt.status, now);
+    if (!(await messagesRepo.addStatus(this.d.db, message.id, receipt.status, now))) return;
     const delivered = receipt.status === 'delivered' && !message.delivered_at;
     const after = delivered ? (now.getTime() - message.created_at.getTime()) / 1000 : undefined;
     this.d.onReceipt?.(message.channel, provider, receipt.status, after);

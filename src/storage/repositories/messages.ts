@@ -99,16 +99,22 @@ export const messagesRepo = {
         ORDER BY created_at DESC, id LIMIT ${f.limit}`,
     ),
 
-  /** A status the vendor reported, added to the message's history; `delivered_at` set by the first delivery. */
-  addStatus: (q: Queryable, id: string, status: MessageStatus, at: Date) =>
-    all(
-      q,
-      sql`UPDATE messages SET status = ${status},
+  /**
+   * A status the vendor reported, added to the message's history; `delivered_at` set by the first delivery.
+   * A status the history holds already is not added again: answers false, and nothing changed.
+   */
+  addStatus: async (q: Queryable, id: string, status: MessageStatus, at: Date) =>
+    (
+      await all(
+        q,
+        sql`UPDATE messages SET status = ${status},
           history = history || ${JSON.stringify([{ status, at: at.toISOString() }])}::jsonb,
           delivered_at = CASE WHEN ${status} IN ('delivered', 'read') THEN coalesce(delivered_at, ${at}::timestamptz)
             ELSE delivered_at END
-        WHERE id = ${id}`,
-    ),
+        WHERE id = ${id} AND NOT history @> ${JSON.stringify([{ status }])}::jsonb
+        RETURNING id`,
+      )
+    ).length > 0,
 
   /** The re-send of this failed code was not made, for this reason. */
   markResendSkipped: (q: Queryable, id: string, reason: string) =>

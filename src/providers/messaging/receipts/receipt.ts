@@ -16,6 +16,14 @@ export interface ReceiptRequest {
 export interface Receipt {
   providerMessageId: string;
   status: DeliveryStatus;
+  /** when the vendor says the status came about, where its callback says (Vonage, Meta) */
+  reportedAt?: Date;
+}
+
+/** `reportedAt` from a Unix time in seconds, as vendors write it in callbacks; nothing when it is not one. */
+export function reportedAt(value: string | undefined): { reportedAt?: Date } {
+  if (!value || !/^\d{1,12}$/.test(value)) return {};
+  return { reportedAt: new Date(Number(value) * 1000) };
 }
 
 export interface ReceiptReader {

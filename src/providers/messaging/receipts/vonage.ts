@@ -11,6 +11,7 @@ import {
   type Receipt,
   type ReceiptReader,
   type ReceiptRequest,
+  reportedAt,
   sameSignature,
 } from './receipt.ts';
 
@@ -54,6 +55,7 @@ export class VonageReceipts implements ReceiptReader {
     const expected = vonageSignature(fields, this.secret, this.method);
     if (!sameSignature(expected.toLowerCase(), fields.sig?.toLowerCase())) return undefined;
     const status = STATUSES[fields.status ?? ''];
-    return fields.messageId && status ? [{ providerMessageId: fields.messageId, status }] : [];
+    if (!fields.messageId || !status) return [];
+    return [{ providerMessageId: fields.messageId, status, ...reportedAt(fields.timestamp) }];
   }
 }

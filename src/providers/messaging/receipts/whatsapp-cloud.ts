@@ -11,6 +11,7 @@ import {
   type Receipt,
   type ReceiptReader,
   type ReceiptRequest,
+  reportedAt,
   sameSignature,
 } from './receipt.ts';
 
@@ -22,7 +23,9 @@ const STATUSES: Record<string, DeliveryStatus> = {
 };
 
 interface Webhook {
-  entry?: Array<{ changes?: Array<{ value?: { statuses?: Array<{ id?: string; status?: string }> } }> }>;
+  entry?: Array<{
+    changes?: Array<{ value?: { statuses?: Array<{ id?: string; status?: string; timestamp?: string }> } }>;
+  }>;
 }
 
 export class WhatsAppCloudReceipts implements ReceiptReader {
@@ -45,7 +48,7 @@ export class WhatsAppCloudReceipts implements ReceiptReader {
       for (const change of entry.changes ?? [])
         for (const s of change.value?.statuses ?? []) {
           const status = STATUSES[s.status ?? ''];
-          if (s.id && status) receipts.push({ providerMessageId: s.id, status });
+          if (s.id && status) receipts.push({ providerMessageId: s.id, status, ...reportedAt(s.timestamp) });
         }
     return receipts;
   }
