@@ -53,7 +53,15 @@ function personCheck(f: Foundation): PersonCheck {
   const { captcha } = config;
   if (captcha) {
     const verifier = new SiteverifyCaptcha(captcha);
-    return new CaptchaCheck({ db, clock, verifier, provider: captcha.provider, siteKey: captcha.siteKey });
+    const hostnames = captcha.hostnames ?? [new URL(config.authUrl).hostname];
+    return new CaptchaCheck({
+      db,
+      clock,
+      verifier,
+      provider: captcha.provider,
+      siteKey: captcha.siteKey,
+      hostnames,
+    });
   }
   return new ChallengeService({
     db,

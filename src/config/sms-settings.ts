@@ -67,5 +67,6 @@ export function captchaSettings(r: EnvReader): CaptchaSettings | undefined {
   if (!secret) r.problems.push("CAPTCHA_SECRET is required with CAPTCHA_PROVIDER (the widget's secret key)");
   if (!siteKey) r.problems.push("CAPTCHA_SITE_KEY is required with CAPTCHA_PROVIDER (the widget's site key)");
   const verifyUrl = r.url('CAPTCHA_VERIFY_URL', CAPTCHA_VENDORS[provider].verifyUrl);
-  return { provider, secret: secret ?? '', siteKey: siteKey ?? '', verifyUrl };
+  const hostnames = r.list('CAPTCHA_HOSTNAMES')?.map((host) => host.toLowerCase());
+  return { provider, secret: secret ?? '', siteKey: siteKey ?? '', verifyUrl, hostnames };
 }

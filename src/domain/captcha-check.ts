@@ -7,11 +7,16 @@
 // - A token is used once here, whatever the vendor says of it: its first presentation is recorded for as long
 //   as the vendors keep a token valid (storage/rules/challenge-uses.ts), before the vendor is asked.
 // - The vendor is told the address the send came from.
+// - A token counts only when the vendor says it was made on one of the service's own sites (its `hostname`:
+//   the hosted pages' host, or those CAPTCHA_HOSTNAMES names), and, where the widget set an action, for the
+//   action of a code's send (CAPTCHA_ACTION): a token solved on another site, or for another purpose of the
+//   same site, is refused as not passed.
 // - When the vendor cannot answer, the send is not let through: SERVICE_UNAVAILABLE.
 
 import {
   CaptchaUnavailable,
   type CaptchaVendor,
+  type CaptchaVerdict,
   type CaptchaVerifier,
 } from '../providers/captcha/siteverify.ts';
 import type { Clock } from '../providers/clock.ts';
@@ -23,6 +28,8 @@ import type { CaptchaWidget, PersonCheck, SendProof } from './person-check.ts';
 
 /** How long a token is held as used: the longest either vendor keeps one valid (Turnstile: 300 s). */
 export const CAPTCHA_TOKEN_TTL_SECONDS = 300;
+/** The action the hosted page's widget is drawn with; a client's own widget sets the same, or none. */
+export const CAPTCHA_ACTION = 'otp_send';
 /** Tokens are at most 2,048 characters (Turnstile's documented bound, and above hCaptcha's). */
 const MAX_TOKEN_LENGTH = 4096;
 
@@ -32,6 +39,8 @@ export interface CaptchaCheckDeps {
   verifier: CaptchaVerifier;
   provider: CaptchaVendor;
   siteKey: string;
+  /** the hosts a widget's token may come from */
+  hostnames: readonly string[];
 }
 
 export class CaptchaCheck implements PersonCheck {
@@ -50,13 +59,17 @@ export class CaptchaCheck implements PersonCheck {
     const heldUntil = new Date(this.d.clock.now().getTime() + CAPTCHA_TOKEN_TTL_SECONDS * 1000);
     if (!(await useChallenge(this.d.db, `captcha:${sha256(captchaToken)}`, heldUntil)))
       throw await this.required('this CAPTCHA token was used already; complete the CAPTCHA again');
-    let accepted: boolean;
+    let verdict: CaptchaVerdict;
     try {
-      accepted = await this.d.verifier.verify(captchaToken, address);
+      verdict = await this.d.verifier.verify(captchaToken, address);
     } catch (err) {
       if (!(err instanceof CaptchaUnavailable)) throw err;
       throw new DomainError('SERVICE_UNAVAILABLE', 'the CAPTCHA could not be checked; try again shortly');
     }
-    if (!accepted) throw await this.required('the CAPTCHA was not passed; complete it again');
+    const ownSite =
+      verdict.hostname !== undefined && this.d.hostnames.includes(verdict.hostname.toLowerCase());
+    const rightAction = verdict.action === undefined || verdict.action === CAPTCHA_ACTION;
+    if (!verdict.success || !ownSite || !rightAction)
+      throw await this.required('the CAPTCHA was not passed; complete it again');
   }
 }

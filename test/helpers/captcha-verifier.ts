@@ -18,7 +18,8 @@ export class CaptchaVerifier {
   readonly calls: VerifyCall[] = [];
   /** the status the next calls are answered with (500 simulates an outage) */
   status = 200;
-  readonly #passing = new Set<string>();
+  /** each token handed out, with the site and action its widget was on */
+  readonly #passing = new Map<string, { hostname: string; action?: string }>();
   #tokens = 0;
   #server: Server | undefined;
 
@@ -32,21 +33,30 @@ export class CaptchaVerifier {
     return this.vendor === 'turnstile' ? '/turnstile/v0/siteverify' : '/siteverify';
   }
 
-  /** A token the widget would give a person who passed it. */
-  pass(): string {
+  /**
+   * A token the widget would give a person who passed it, on a page of `hostname` (the service's own by
+   * default) and, for Turnstile, drawn with `action` (the hosted page's by default).
+   */
+  pass(on: { hostname?: string; action?: string | null } = {}): string {
     const token = `${this.vendor}-token-${++this.#tokens}-${'x'.repeat(40)}`;
-    this.#passing.add(token);
+    const action = on.action === null ? undefined : (on.action ?? 'otp_send');
+    this.#passing.set(token, { hostname: on.hostname ?? 'callsign.test', action });
     return token;
   }
 
-  #answer(form: Record<string, string>): { success: boolean; 'error-codes': string[] } {
+  #answer(form: Record<string, string>): Record<string, unknown> {
     const fail = (code: string) => ({ success: false, 'error-codes': [code] });
     if (form.secret !== this.secret) return fail('invalid-input-secret');
     if (!form.response) return fail('missing-input-response');
     if (this.vendor === 'hcaptcha' && form.sitekey !== this.siteKey) return fail('sitekey-secret-mismatch');
-    if (!this.#passing.delete(form.response))
+    const made = this.#passing.get(form.response);
+    if (!made || !this.#passing.delete(form.response))
       return fail(this.vendor === 'turnstile' ? 'timeout-or-duplicate' : 'invalid-or-already-seen-response');
-    return { success: true, 'error-codes': [] };
+    // Both vendors name the site's host; Turnstile also the widget's action (empty when it set none).
+    const at = { challenge_ts: new Date().toISOString(), hostname: made.hostname };
+    return this.vendor === 'turnstile'
+      ? { success: true, 'error-codes': [], ...at, action: made.action ?? '', cdata: '' }
+      : { success: true, 'error-codes': [], ...at, credit: false };
   }
 
   async start(): Promise<string> {

@@ -73,6 +73,43 @@ describe('CAPTCHA_PROVIDER=turnstile', () => {
     );
   });
 
+  test('a token made on another site, or for another action, is not passed; no action at all is', async () => {
+    for (const on of [{ hostname: 'evil.example' }, { action: 'login' }]) {
+      const refused = await send(t, uniquePhone(), { captcha_token: vendor.pass(on) });
+      assert.equal(refused.status, 403, JSON.stringify(on));
+      assert.equal(refused.body.error.code, 'CHALLENGE_REQUIRED', JSON.stringify(on));
+      assert.match(refused.body.error.message, /not passed/);
+    }
+    assert.equal(
+      (await send(t, uniquePhone(), { captcha_token: vendor.pass({ action: null }) })).status,
+      200,
+    );
+    // CAPTCHA_HOSTNAMES names the sites whose widgets count (an app's own web page beside the hosted one).
+    const other = await createTestApp({
+      env: {
+        CHALLENGE_MODE: 'always',
+        CAPTCHA_PROVIDER: 'turnstile',
+        CAPTCHA_SECRET: SECRET,
+        CAPTCHA_SITE_KEY: SITE_KEY,
+        CAPTCHA_VERIFY_URL: t.c.config.captcha?.verifyUrl ?? '',
+        CAPTCHA_HOSTNAMES: 'app.example, Callsign.test',
+      },
+    });
+    try {
+      for (const hostname of ['app.example', 'callsign.test'])
+        assert.equal(
+          (await send(other, uniquePhone(), { captcha_token: vendor.pass({ hostname }) })).status,
+          200,
+        );
+      assert.equal(
+        (await send(other, uniquePhone(), { captcha_token: vendor.pass({ hostname: 'x.example' }) })).status,
+        403,
+      );
+    } finally {
+      await other.close();
+    }
+  });
+
   test('when the vendor cannot answer, no code goes: SERVICE_UNAVAILABLE', async () => {
     const phone = uniquePhone();
     vendor.status = 500;

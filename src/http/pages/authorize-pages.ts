@@ -1,4 +1,5 @@
 import type { CountryCode } from 'libphonenumber-js/max';
+import { CAPTCHA_ACTION } from '../../domain/captcha-check.ts';
 import { logoPath } from '../../domain/logos.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
@@ -119,7 +120,7 @@ export const signUpCaptchaPage = (
     stepView(c, '/authorize/signup'),
     c.view.t('auth.signup_title'),
     `${intro(c)}<p>${c.view.t('auth.show_person', { phone })}</p>${needsScript(c.view)}
-<form method="post" action="/authorize/signup/send">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}<div class="${esc(widget.widgetClass)}" data-sitekey="${esc(widget.siteKey)}"></div><button type="submit">${c.view.t('auth.continue')}</button></form>
+<form method="post" action="/authorize/signup/send">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}<div class="${esc(widget.widgetClass)}" data-sitekey="${esc(widget.siteKey)}" data-action="${CAPTCHA_ACTION}"></div><button type="submit">${c.view.t('auth.continue')}</button></form>
 <script src="${esc(widget.script)}" async defer></script>`,
   );
 

@@ -12,6 +12,8 @@ export interface CaptchaSettings {
   siteKey: string;
   /** the vendor's siteverify endpoint (a local verifier in tests) */
   verifyUrl: string;
+  /** CAPTCHA_HOSTNAMES: the sites whose widgets' tokens count; unset, the hosted pages' host alone */
+  hostnames?: string[];
 }
 
 /** The origins a page showing the widget must allow, per kind of resource, as the vendor documents them. */
@@ -56,10 +58,24 @@ export const CAPTCHA_VENDORS: Record<
 /** The vendor could not give an answer (unreachable, timed out, or not a 2xx with JSON). */
 export class CaptchaUnavailable extends Error {}
 
-export interface CaptchaVerifier {
-  /** Whether the vendor accepts the token; throws CaptchaUnavailable when it cannot tell. */
-  verify(token: string, remoteIp: string | undefined): Promise<boolean>;
+/** What the vendor says of a token: whether it passed, and on which site and for which action it was made. */
+export interface CaptchaVerdict {
+  success: boolean;
+  /** the host of the page the widget was on */
+  hostname?: string;
+  /** the action the widget was drawn with (Turnstile's `data-action`), where it set one */
+  action?: string;
 }
+
+export interface CaptchaVerifier {
+  /** The vendor's verdict on the token; throws CaptchaUnavailable when it cannot tell. */
+  verify(token: string, remoteIp: string | undefined): Promise<CaptchaVerdict>;
+}
+
+const textOf = (answer: object, name: string): string | undefined => {
+  const value = (answer as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
 
 export class SiteverifyCaptcha implements CaptchaVerifier {
   constructor(
@@ -67,7 +83,7 @@ export class SiteverifyCaptcha implements CaptchaVerifier {
     private readonly timeoutMs = 5000,
   ) {}
 
-  async verify(token: string, remoteIp: string | undefined): Promise<boolean> {
+  async verify(token: string, remoteIp: string | undefined): Promise<CaptchaVerdict> {
     const { provider, secret, siteKey, verifyUrl } = this.settings;
     const form = new URLSearchParams({ secret, response: token });
     if (remoteIp) form.set('remoteip', remoteIp);
@@ -88,6 +104,10 @@ export class SiteverifyCaptcha implements CaptchaVerifier {
     const answer: unknown = await res.json().catch(() => undefined);
     if (res.status < 200 || res.status > 299 || typeof answer !== 'object' || answer === null)
       throw new CaptchaUnavailable(`${provider} answered ${res.status}`);
-    return 'success' in answer && answer.success === true;
+    return {
+      success: 'success' in answer && answer.success === true,
+      hostname: textOf(answer, 'hostname'),
+      action: textOf(answer, 'action'),
+    };
   }
 }
