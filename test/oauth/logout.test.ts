@@ -87,6 +87,53 @@ describe('logout needs proof or confirmation (OIDC RP-Initiated Logout 1.0 ยง2-ย
     assert.ok(!(await stillSignedIn(cookie)), 'the cookie, sent again, signs in no one');
   });
 
+  test('client_id with a registered post-logout URI and no hint: asked first, then back there with state', async () => {
+    const { cookie } = await signedIn();
+    const page = await logout(
+      { client_id: pub.client_id, post_logout_redirect_uri: BYE, state: 'rp-7' },
+      cookie,
+    );
+    assert.equal(page.status, 200);
+    assert.match(String(page.body), /Sign out\?/);
+    assert.ok(await stillSignedIn(cookie), 'nothing ended before the user said so');
+    assert.match(String(page.headers['content-security-policy']), /form-action 'self' https:\/\/rp\.example/);
+    const fields = Object.fromEntries(
+      [...String(page.body).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+        m[1],
+        m[2],
+      ]),
+    );
+    const confirm = (form: Record<string, string>) =>
+      t.request('POST', '/authorize/logout/confirm', {
+        body: new URLSearchParams(form).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      });
+    // The way back is checked again when posted: an address the client did not register goes nowhere.
+    const tampered = await confirm({ ...fields, post_logout_redirect_uri: 'https://evil.example/' });
+    assert.equal(tampered.status, 200);
+    assert.equal(tampered.headers.location, undefined);
+    const again = await signedIn();
+    const done = await t.request('POST', '/authorize/logout/confirm', {
+      body: new URLSearchParams(fields).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: again.cookie.replace(/callsign_csrf=[^;]+/, `callsign_csrf=${fields.csrf}`),
+      },
+    });
+    assert.equal(done.status, 302);
+    assert.equal(done.headers.location, `${BYE}?state=rp-7`);
+    assert.ok(!(await stillSignedIn(again.cookie)));
+    const unregistered = await logout(
+      { client_id: pub.client_id, post_logout_redirect_uri: REDIRECT },
+      cookie,
+    );
+    assert.doesNotMatch(
+      String(unregistered.body),
+      /name="post_logout_redirect_uri"/,
+      'a login URI is no way back',
+    );
+  });
+
   test('with a valid hint: the sign-on ends, and the browser goes back only to a registered post-logout URI', async () => {
     const a = await signedIn();
     t.clock.advance(2 * 3600); // an expired ID token still names its client and user

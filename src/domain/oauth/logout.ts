@@ -4,13 +4,13 @@
 // - The request alone ends nothing unless it carries a valid id_token_hint: an ID token of ours (its
 //   signature and issuer checked; expired or not), issued to a live client, naming the user who is
 //   signed in here (or anyone, when nobody is). Otherwise the user is asked, on a page whose button
-//   posts back with a CSRF token, and is then shown "You are signed out", going nowhere: a forged
-//   logout link can neither sign anyone out nor send a browser somewhere.
+//   posts back with a CSRF token: a forged logout link cannot sign anyone out.
 // - With a valid hint, the single sign-on ends at once.
-// - The browser goes back only with a valid hint, only to one of the hint's client's
-//   post_logout_redirect_uris (compared exactly), with `state` added. A client_id that disagrees with
-//   the hint, or an address that is not registered, sends it nowhere. A login redirect URI is never a
-//   logout destination.
+// - The browser goes back only to one of the client's post_logout_redirect_uris (compared exactly), with
+//   `state` added: the hint's client, or, without a valid hint, the live client `client_id` names (§2: a
+//   relying party whose session already ended has no ID token left to send). Without a valid hint it goes
+//   there only after the user said "Sign out". A client_id that disagrees with a valid hint, or an address
+//   that is not registered, sends it nowhere. A login redirect URI is never a logout destination.
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 
 export interface LogoutDeps {
@@ -20,13 +20,31 @@ export interface LogoutDeps {
   findClient(clientId: string): Promise<ClientRow | undefined>;
 }
 
+/** Where the browser goes after a logout: a client's registered post-logout URI, and the state to add. */
+export interface LogoutReturn {
+  clientId: string;
+  uri: string;
+  state?: string;
+}
+
 export type LogoutDecision =
-  /** ask the user first */
-  | { kind: 'confirm' }
+  /** ask the user first; then go back to `afterwards` if there is one */
+  | { kind: 'confirm'; afterwards?: LogoutReturn }
   /** end the single sign-on now, then go back to `redirect` if there is one */
   | { kind: 'end'; redirect?: string };
 
-const CONFIRM: LogoutDecision = { kind: 'confirm' };
+/** The address to send the browser to: the URI with `state`, if the live client registered it; else none. */
+export async function logoutRedirect(
+  back: LogoutReturn | undefined,
+  d: Pick<LogoutDeps, 'findClient'>,
+): Promise<string | undefined> {
+  if (!back) return undefined;
+  const client = await d.findClient(back.clientId);
+  if (!client?.post_logout_redirect_uris.includes(back.uri)) return undefined;
+  const url = new URL(back.uri);
+  if (back.state !== undefined) url.searchParams.set('state', back.state);
+  return url.toString();
+}
 
 /** `signedInUserId`: whose single sign-on this browser holds, if any. */
 export async function decideLogout(
@@ -35,15 +53,19 @@ export async function decideLogout(
   d: LogoutDeps,
 ): Promise<LogoutDecision> {
   const { post_logout_redirect_uri: uri, id_token_hint: hint, client_id: clientId, state } = p;
-  if (typeof hint !== 'string' || !hint) return CONFIRM;
-  const hinted = await d.idTokenHint(hint);
-  if (!hinted) return CONFIRM;
-  if (clientId !== undefined && clientId !== hinted.aud) return CONFIRM;
-  if (signedInUserId !== undefined && signedInUserId !== hinted.sub) return CONFIRM;
-  const client = await d.findClient(hinted.aud);
-  if (!client) return CONFIRM;
-  if (typeof uri !== 'string' || !client.post_logout_redirect_uris.includes(uri)) return { kind: 'end' };
-  const url = new URL(uri);
-  if (typeof state === 'string') url.searchParams.set('state', state);
-  return { kind: 'end', redirect: url.toString() };
+  const hinted = typeof hint === 'string' && hint ? await d.idTokenHint(hint) : undefined;
+  const disagrees = hinted !== undefined && clientId !== undefined && clientId !== hinted.aud;
+  const returningClient = hinted?.aud ?? (typeof clientId === 'string' ? clientId : undefined);
+  const back =
+    !disagrees && returningClient !== undefined && typeof uri === 'string'
+      ? { clientId: returningClient, uri, ...(typeof state === 'string' ? { state } : {}) }
+      : undefined;
+  const redirect = await logoutRedirect(back, d);
+  const proven =
+    hinted !== undefined &&
+    !disagrees &&
+    (signedInUserId === undefined || signedInUserId === hinted.sub) &&
+    (await d.findClient(hinted.aud)) !== undefined;
+  if (proven) return { kind: 'end', redirect };
+  return { kind: 'confirm', afterwards: redirect ? back : undefined };
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
-import { decideLogout } from '../../domain/oauth/logout.ts';
+import { decideLogout, logoutRedirect } from '../../domain/oauth/logout.ts';
 import { described, pageForm } from '../described.ts';
 import { errorPage, logoutConfirmPage, signedOutPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
@@ -15,6 +15,7 @@ import {
   pageCookie,
   SSO_COOKIE,
 } from './page-cookies.ts';
+import { formTarget } from './page-flow.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'authorization' | 'clients' | 'config' | 'logos' | 'random' | 'tokens'>;
@@ -81,7 +82,10 @@ export function logoutRoutes(
         csrf = c.random.token(32);
         reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
       }
-      return sendPage(reply, 200, logoutConfirmPage(view(request), csrf));
+      // D38: the form may lead on to the client's own address, after the user confirms.
+      const back = decision.afterwards;
+      const formTo = back ? { formTarget: formTarget(back.uri) } : {};
+      return sendPage(reply, 200, logoutConfirmPage(view(request), csrf, back), formTo);
     }
     await endSignOn(request, reply);
     if (decision.redirect)
@@ -97,7 +101,9 @@ export function logoutRoutes(
   );
 
   // The user's own "Sign out" on the confirmation page: the CSRF double-submit must match.
-  const confirmForm = { schema: { hide: true, body: pageForm() } };
+  const confirmForm = {
+    schema: { hide: true, body: pageForm('client_id', 'post_logout_redirect_uri', 'return_state') },
+  };
   app.post('/authorize/logout/confirm', confirmForm, async (request, reply) => {
     await limit(request);
     const csrf = cookieOf(request, CSRF_COOKIE);
@@ -105,6 +111,11 @@ export function logoutRoutes(
     if (!csrf || sent === undefined || !safeEqual(csrf, sent))
       return sendPage(reply, 400, errorPage(view(request), 'error.form_expired'));
     await endSignOn(request, reply);
+    // The way back the confirmation page carried, checked again against the client's registered addresses.
+    const { client_id: clientId, post_logout_redirect_uri: uri, return_state: state } = request.body ?? {};
+    const back = clientId && uri ? { clientId, uri, state } : undefined;
+    const redirect = await logoutRedirect(back, { findClient: (id) => c.clients.findClient(id) });
+    if (redirect) return reply.header('Referrer-Policy', 'no-referrer').redirect(redirect, 302);
     return sendPage(reply, 200, signedOutPage(view(request)));
   });
 }

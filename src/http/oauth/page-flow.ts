@@ -53,7 +53,7 @@ export type UnboundState = Omit<PageState, 'browser'>;
 export type Body = Record<string, unknown>;
 
 /** CSP form-action source for the client's redirect URI: its origin, or its private-use scheme (RFC 8252). */
-function formTarget(uri: string): string {
+export function formTarget(uri: string): string {
   const u = new URL(uri);
   return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
 }

@@ -1,3 +1,4 @@
+import type { LogoutReturn } from '../../domain/oauth/logout.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
 import { clientLinks, type FormContext, stepView } from './authorize-pages.ts';
 import { tooManyMessage } from './form-problems.ts';
@@ -34,13 +35,20 @@ export const consentPage = (c: FormContext, scope: string) => {
 };
 
 /** RP-Initiated Logout: the user is asked before a request that proves nothing ends their sign-in. */
-export const logoutConfirmPage = (v: View, csrf: string) =>
-  page(
+/** "Sign out?", with the way back to the client it carries (checked again when it is posted). */
+export const logoutConfirmPage = (v: View, csrf: string, back?: LogoutReturn) => {
+  const way = back
+    ? hidden('client_id', back.clientId) +
+      hidden('post_logout_redirect_uri', back.uri) +
+      (back.state === undefined ? '' : hidden('return_state', back.state))
+    : '';
+  return page(
     v,
     v.t('auth.logout_title'),
     `<p>${v.t('auth.logout_question')}</p>` +
-      `<form method="post" action="/authorize/logout/confirm">${hidden('csrf', csrf)}<button type="submit">${v.t('auth.sign_out')}</button></form>`,
+      `<form method="post" action="/authorize/logout/confirm">${hidden('csrf', csrf)}${way}<button type="submit">${v.t('auth.sign_out')}</button></form>`,
   );
+};
 
 export const signedOutPage = (v: View) =>
   page(v, v.t('auth.signed_out_title'), `<p>${v.t('auth.signed_out')}</p>`);
