@@ -30,3 +30,18 @@ export const errorBody = (codes: string) =>
       examples: [{ error: 'invalid_request', error_description: 'token is required' }],
     },
   );
+
+/** A page: an HTML document for a browser, documented as `text/html`. */
+export const htmlPage = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: Type.String({ description: 'an HTML document' }) } },
+});
+
+/** Plain text, documented as `text/plain`. */
+export const plainText = (description: string) => ({
+  description,
+  content: { 'text/plain': { schema: Type.String() } },
+});
+
+/** A redirect: no body, the address in `Location`. */
+export const redirect = (description: string) => ({ description, type: 'null' });

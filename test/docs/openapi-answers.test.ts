@@ -191,3 +191,47 @@ test('a user, a client and an operator get the answers the document gives', asyn
   assert.ok(seen >= 50, `${seen} answers checked`);
   assert.deepEqual(wrong, []);
 });
+
+/** Whether a documented body says what it holds: a JSON schema with fields, items or a type; HTML or text. */
+function typed(mediaType: string, schema: Record<string, unknown> | undefined): boolean {
+  if (!schema) return false;
+  if (mediaType !== 'application/json')
+    return typeof schema.type === 'string' || typeof schema.format === 'string';
+  if (schema.$ref || schema.anyOf || schema.oneOf || schema.allOf) return true;
+  if (schema.type === 'object')
+    return (
+      Object.keys((schema.properties as object | undefined) ?? {}).length > 0 ||
+      schema.additionalProperties === false
+    );
+  return typeof schema.type === 'string';
+}
+
+test('every operation documents a typed success: JSON by schema, HTML as text/html, empty as 204 or a redirect', async () => {
+  const spec = (await t.request('GET', '/openapi.json')).body as {
+    paths: Record<
+      string,
+      Record<
+        string,
+        { responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> }
+      >
+    >;
+  };
+  const untyped: string[] = [];
+  for (const [path, operations] of Object.entries(spec.paths))
+    for (const [method, operation] of Object.entries(operations)) {
+      const name = `${method.toUpperCase()} ${path}`;
+      const successes = Object.entries(operation.responses).filter(([status]) => /^[23]/.test(status));
+      if (!successes.length) untyped.push(`${name}: no success documented`);
+      for (const [status, answer] of successes) {
+        if (status === '204' || status.startsWith('3')) {
+          if (answer.content) untyped.push(`${name} ${status}: a body where none is sent`);
+          continue;
+        }
+        const media = Object.entries(answer.content ?? {});
+        if (!media.length) untyped.push(`${name} ${status}: no content`);
+        for (const [type, { schema }] of media)
+          if (!typed(type, schema)) untyped.push(`${name} ${status} ${type}: untyped`);
+      }
+    }
+  assert.deepEqual(untyped, []);
+});

@@ -7,7 +7,7 @@ import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import type { AccessClaims, AccessTokens } from '../access-tokens.ts';
 import type { ClientService } from '../clients.ts';
 import type { SessionService } from '../sessions.ts';
-import { userinfoClaims } from './claims.ts';
+import { type UserClaims, userinfoClaims } from './claims.ts';
 import type { TokenResponse } from './grants/access-response.ts';
 import { authorizationCodeGrant, authorizationCodeParameters } from './grants/authorization-code.ts';
 import { refreshTokenGrant, refreshTokenParameters } from './grants/refresh-token.ts';
@@ -103,7 +103,7 @@ export class TokenEndpointService {
   }
 
   /** OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives (D17). */
-  async userinfo(accessToken: string | undefined): Promise<Record<string, unknown>> {
+  async userinfo(accessToken: string | undefined): Promise<UserClaims> {
     const { user, scope } = await this.holderOf(accessToken);
     return userinfoClaims(user, scope);
   }

@@ -10,9 +10,9 @@ import {
   AdminApiKey,
   adminAnswer,
   CreatedApiKey,
-  Described,
   listOf,
   NoContent,
+  Reencrypted,
 } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
@@ -96,9 +96,7 @@ export function signingKeyRoutes(fastify: FastifyInstance, c: Services) {
         tags,
         security,
         summary: 'Seal again with KEY_ENCRYPTION_KEY what its fallback sealed',
-        response: adminAnswer(
-          Described('per kind (signing_keys, webhook_secrets, kyc_photos): {resealed, unreadable}'),
-        ),
+        response: adminAnswer(Reencrypted),
         description:
           'Rewrites every signing key, webhook secret and KYC photo stored sealed with KEY_ENCRYPTION_KEY_FALLBACK, so that the fallback can go once the refresh tokens it tagged have expired (30 days). Per kind: rows sealed again, and rows that neither key opens (left as they are). Safe to run again.',
       },

@@ -12,11 +12,39 @@ export const adminAnswer = <T extends object>(answer: T, status = 200) => ({
   '5xx': adminError,
 });
 
+/** Codes and sign-ins per hour over the last 24 hours, for the console's overview. */
+export const Overview = Type.Object({
+  end: Type.String({ description: 'the end of the last hour counted' }),
+  hours: Type.Integer(),
+  series: Type.Object(
+    {
+      signups: Type.Array(Type.Integer()),
+      signins: Type.Array(Type.Integer()),
+      otp_sends: Type.Array(Type.Integer()),
+      webhook_failures: Type.Array(Type.Integer()),
+    },
+    { description: 'one count per hour, oldest first' },
+  ),
+  active_sessions: Type.Integer(),
+});
+
+const Resealed = Type.Object({
+  resealed: Type.Integer({ description: 'rows sealed again with KEY_ENCRYPTION_KEY' }),
+  unreadable: Type.Integer({ description: 'rows neither key opens, left as they are' }),
+});
+
+/** What `keys reencrypt` did, per kind of sealed data. */
+export const Reencrypted = Type.Object({
+  signing_keys: Resealed,
+  webhook_secrets: Resealed,
+  kyc_photos: Resealed,
+});
+
 /** A list: `{data: [...]}`. */
 export const listOf = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });
 
 /** Nothing: 204. */
-export const NoContent = Type.Unsafe<undefined>({ description: 'done; no body' });
+export const NoContent = Type.Unsafe<undefined>({ type: 'null', description: 'done; no body' });
 
 const text = nullable(Type.String());
 const when = nullable(dateTime());

@@ -5,7 +5,7 @@ import type { Container } from '../../container.ts';
 import { overview } from '../../domain/overview.ts';
 import { restConnectedApp } from '../rest/presenters.ts';
 import { adminSession, adminUser } from './presenters.ts';
-import { AccountDetail, AdminUser, adminAnswer, Described, listOf, NoContent } from './responses.ts';
+import { AccountDetail, AdminUser, adminAnswer, listOf, NoContent, Overview } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
 /** The services these routes use. */
@@ -105,9 +105,7 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
         tags,
         security,
         summary: 'Counts per hour over the last 24 hours, and active sessions',
-        response: adminAnswer(
-          Described('signups, signins and otp_sends per hour over the last 24 hours, and active_sessions'),
-        ),
+        response: adminAnswer(Overview),
       },
     },
     async () => overview(c.db, c.clock),

@@ -120,6 +120,7 @@ export function webhookSecretRoutes(fastify: FastifyInstance, c: Services) {
         summary:
           'New signing secret (shown once); the old one signs too for expires_in seconds (default 86400)',
         body: Type.Union([Type.Object({ expires_in: Type.Optional(Type.Integer()) }), Type.Null()]),
+        response: adminAnswer(WithSecret(AdminWebhookEndpoint)),
       },
     },
     async (request) => {

@@ -14,7 +14,7 @@ export const apiAnswer = <T extends object>(answer: T, status = 200) => ({
 });
 
 /** Nothing: 204. */
-export const NoContent = Type.Unsafe<undefined>({ description: 'done; no body' });
+export const NoContent = Type.Unsafe<undefined>({ type: 'null', description: 'done; no body' });
 
 /**
  * A user as a token's scopes show it: `phone` needs `phone`, `email` needs `email`, name and avatar need

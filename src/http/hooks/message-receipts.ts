@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { plainText } from '../openapi-types.ts';
 import { badTextPath } from '../plugins/text-guard.ts';
 
 /** The services these routes use. */
@@ -49,7 +50,24 @@ export async function messageReceiptRoutes(fastify: FastifyInstance, c: Services
 
   app.post(
     '/hooks/messages/:provider',
-    { schema: { tags: ['Hooks'], summary: 'A delivery receipt from a messaging provider', params } },
+    {
+      schema: {
+        tags: ['Hooks'],
+        summary: 'A delivery receipt from a messaging provider',
+        params,
+        response: {
+          200: Type.Object(
+            {
+              success: Type.Literal(true),
+              data: Type.Object({
+                received: Type.Integer({ description: 'the receipts the callback held' }),
+              }),
+            },
+            { description: 'taken (a receipt of an unknown message, or a day old, changes nothing)' },
+          ),
+        },
+      },
+    },
     async (request, reply) => {
       const reader = readerOf(request.params.provider);
       const receipts = reader.read({
@@ -66,7 +84,14 @@ export async function messageReceiptRoutes(fastify: FastifyInstance, c: Services
 
   app.get(
     '/hooks/messages/:provider',
-    { schema: { tags: ['Hooks'], summary: 'A provider’s check of its receipts address (Meta)', params } },
+    {
+      schema: {
+        tags: ['Hooks'],
+        summary: 'A provider’s check of its receipts address (Meta)',
+        params,
+        response: { 200: plainText('the challenge Meta sent (hub.challenge)') },
+      },
+    },
     async (request, reply) => {
       const query = Object.fromEntries(new URL(request.url, 'http://callsign').searchParams);
       const challenge = readerOf(request.params.provider).verifySubscription?.(query);

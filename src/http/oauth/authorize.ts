@@ -6,6 +6,7 @@ import type { Container } from '../../container.ts';
 import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
 import { described, pageForm } from '../described.ts';
+import { htmlPage, redirect } from '../openapi-types.ts';
 import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
 import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { formProblem } from '../pages/form-problems.ts';
@@ -101,6 +102,12 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   };
   // D24 places an error in U+0000 like any other: the error page, or a redirect once the client is known.
   const ownNulCheck = { ownNulCheck: true };
+  const authorizeAnswers = {
+    200: htmlPage('the sign-in, sign-up or consent page'),
+    302: redirect('back to the client’s redirect_uri with `code` (or `error`), `state` and `iss`'),
+    303: redirect('a cross-site form post, sent on as a GET to /authorize'),
+    '4xx': htmlPage('an error page: the client or its redirect_uri cannot be trusted with the error'),
+  };
   app.get(
     '/authorize',
     {
@@ -108,6 +115,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
         tags: ['OAuth'],
         summary: 'Authorization endpoint (hosted page)',
         querystring: authorizationParams,
+        response: authorizeAnswers,
       },
       config: ownNulCheck,
     },
@@ -123,6 +131,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
         summary: 'Authorization endpoint, the request as a form (same as GET)',
         consumes: ['application/x-www-form-urlencoded'],
         body: authorizationParams,
+        response: authorizeAnswers,
       },
       config: ownNulCheck,
     },

@@ -43,15 +43,39 @@ export const Introspection = Type.Object(
   { additionalProperties: true, description: 'whether the token is active, and if so what it says' },
 );
 
-/** OpenID Connect Core §5.3.2: the claims of the token's scopes. */
-export const UserinfoClaims = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'sub, and the claims of the granted scopes (profile, phone, email, kyc)',
-});
+/** OpenID Connect Core §5.3.2: the claims of the token's scopes; a claim without a value is left out. */
+export const UserinfoClaims = Type.Object(
+  {
+    sub: Type.String({ description: 'the user id' }),
+    name: Type.Optional(Type.String({ description: 'profile' })),
+    picture: Type.Optional(Type.String({ description: 'profile' })),
+    updated_at: Type.Optional(Type.Integer({ description: 'profile: Unix seconds' })),
+    phone: Type.Optional(Type.String({ description: 'phone: E.164' })),
+    phone_verified: Type.Optional(Type.Boolean({ description: 'phone' })),
+    phone_number: Type.Optional(Type.String({ description: 'phone: E.164 (OIDC Core §5.1)' })),
+    phone_number_verified: Type.Optional(Type.Boolean({ description: 'phone' })),
+    email: Type.Optional(Type.String({ description: 'email' })),
+    email_verified: Type.Optional(Type.Boolean({ description: 'email' })),
+    kyc_status: Type.Optional(Type.String({ description: 'kyc: NONE, PENDING, VERIFIED or REJECTED' })),
+    kyc_country: Type.Optional(Type.String({ description: 'kyc: ISO 3166-1 alpha-2' })),
+  },
+  {
+    additionalProperties: false,
+    description: 'sub, and the claims of the granted scopes (profile, phone, email, kyc)',
+    examples: [
+      {
+        sub: '0b6f6c2e-5f57-4b8a-9a43-2f4b1c1d9e10',
+        phone_number: '+14155550123',
+        phone_number_verified: true,
+      },
+    ],
+  },
+);
 
 /** RFC 7009 §2.2: an empty object. */
 export const Revoked = Type.Object(
   {},
-  { description: 'the token and its session are revoked (or were unknown)' },
+  { additionalProperties: false, description: 'the token and its session are revoked (or were unknown)' },
 );
 
 /** RFC 7517: the public keys that verify our tokens, by `kid`. */

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { ok } from './envelope.ts';
 import { restConnectedApp } from './presenters.ts';
-import { callerOf, envelopeResponses, secured } from './schemas.ts';
+import { ConnectedApp, restAnswer } from './responses.ts';
+import { callerOf, secured } from './schemas.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'connectedApps'>;
@@ -18,8 +19,9 @@ export function connectedAppRoutes(fastify: FastifyInstance, c: Services) {
       schema: {
         ...secured,
         summary: 'The applications the caller allowed, the most recently allowed first',
-        response: envelopeResponses(
-          '{apps: [{client_id, client_name, scopes, granted_at, active_sessions, last_used_at}]}',
+        response: restAnswer(
+          Type.Object({ apps: Type.Array(ConnectedApp) }),
+          'the applications, the most recently allowed first',
         ),
       },
       config: { auth: true },
@@ -37,7 +39,13 @@ export function connectedAppRoutes(fastify: FastifyInstance, c: Services) {
         ...secured,
         summary: 'Withdraw the caller’s consent to an application: its sessions end, and it must ask again',
         params: Type.Object({ client_id: Type.String() }),
-        response: envelopeResponses('{revoked: true, sessions_revoked}'),
+        response: restAnswer(
+          Type.Object({
+            revoked: Type.Literal(true),
+            sessions_revoked: Type.Integer({ description: 'the sessions of the application that ended' }),
+          }),
+          'the consent is withdrawn',
+        ),
       },
       config: { auth: true },
     },

@@ -26,15 +26,6 @@ export const idParams = <K extends string>(name: K) =>
   Type.Object({ [name]: Type.String() } as { [P in K]: ReturnType<typeof Type.String> });
 
 /** Describes the envelope in the OpenAPI document without constraining what is sent. */
-export const envelopeResponses = (description: string) => ({
-  200: { description, type: 'object', additionalProperties: true },
-  '4xx': {
-    description: 'error envelope {success: false, error: {code, message, details}}',
-    type: 'object',
-    additionalProperties: true,
-  },
-});
-
 export const secured = { security: [{ bearer: [] }], tags: ['REST'] };
 
 /** The caller of a route that needs a bearer token (`config.auth`), as its guard authenticated them. */
