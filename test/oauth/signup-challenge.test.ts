@@ -110,7 +110,7 @@ describe('the hosted sign-up page shows the operator’s hosted CAPTCHA instead'
       if (m.type() === 'error') blocked.push(m.text());
     });
     // The vendor's script, served here as the widget would behave: it puts its token in the form.
-    const token = vendor.pass();
+    const token = vendor.pass({ hostname: '127.0.0.1' }); // the page's host, as the vendor reports it
     await page.route('https://challenges.cloudflare.com/turnstile/v0/api.js', (route) =>
       route.fulfill({
         contentType: 'text/javascript',
