@@ -1,23 +1,28 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
-import { call, type Json, table } from './admin-http.ts';
+import { call, type Json, labelled, table } from './admin-http.ts';
 import { BRANDING_HELP, BRANDING_OPTIONS, brandingFields, CLIENT_COLUMNS } from './client-options.ts';
 
 // `callsign clients|api-keys|keys|actions ...`
 
 export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] [--scope "openid profile"]
                  [--grant-type authorization_code --grant-type refresh_token] [--public | --auth-method M]
-                 [--first-party] [--backchannel-logout-uri URI] ${BRANDING_HELP} [--json]
-  clients list [--json]            clients show CLIENT_ID [--json]
+                 [--first-party] [--backchannel-logout-uri URI] [--post-logout-redirect-uri URI ...]
+                 ${BRANDING_HELP} [--json]
+  clients list [--json]
+  clients show CLIENT_ID [--json]
   clients update CLIENT_ID [--name NAME] [--redirect-uri URI ...] [--scope S] [--grant-type G ...]
                  [--first-party | --third-party] [--backchannel-logout-uri URI | --no-backchannel-logout]
+                 [--post-logout-redirect-uri URI ... | --no-post-logout-redirect]
                  ${BRANDING_HELP} [--json]
   clients delete CLIENT_ID
   clients logouts CLIENT_ID [--status pending|delivered|failed] [--limit N] [--before TIME] [--json]
   clients replay-logout LOGOUT_ID [--json]
   api-keys create --name NAME [--json]
-  api-keys list [--json]           api-keys revoke KEY_ID
-  keys rotate [--now] [--json]     keys reencrypt [--json]
+  api-keys list [--json]
+  api-keys revoke KEY_ID
+  keys rotate [--now] [--json]
+  keys reencrypt [--json]
   keys pin-pepper [--json]
   actions list [--limit N] [--before ID] [--json]`;
 
@@ -178,7 +183,7 @@ async function clientCommand(
     }
     case 'clients show': {
       const c = (await call(config, 'GET', `/clients/${encodeURIComponent(id ?? '')}`)) as Json;
-      return out(c, table([c], CLIENT_COLUMNS));
+      return out(c, labelled(c, CLIENT_COLUMNS));
     }
     case 'clients update': {
       // P54: what a PATCH changes; the authentication method is fixed at registration.
@@ -207,7 +212,7 @@ async function clientCommand(
             : {}),
         ...brandingFields(o),
       })) as Json;
-      return out(c, table([c], CLIENT_COLUMNS));
+      return out(c, labelled(c, CLIENT_COLUMNS));
     }
     case 'clients delete':
       await call(config, 'DELETE', `/clients/${encodeURIComponent(id ?? '')}`);

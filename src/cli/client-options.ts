@@ -10,7 +10,7 @@ export const BRANDING_OPTIONS = {
 } as const;
 
 export const BRANDING_HELP =
-  '[--logo-uri URI] [--client-uri URI] [--policy-uri URI] [--tos-uri URI] [--brand-color "#RRGGBB"] (an empty value removes one)';
+  '[--logo-uri URI] [--client-uri URI] [--policy-uri URI] [--tos-uri URI]\n                 [--brand-color "#RRGGBB"] (an empty value removes one)';
 
 /** The branding fields given, by their API names; an empty value removes the field. */
 export function brandingFields(

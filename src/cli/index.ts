@@ -7,16 +7,17 @@ import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
 import { KYC_HELP, kycCommand } from './kyc-commands.ts';
 import { MESSAGES_HELP, messagesCommand } from './messages-commands.ts';
 import { SMS_HELP, smsCommand } from './sms-commands.ts';
+import { usageOf } from './usage.ts';
 import { WEBHOOKS_HELP, webhookCommand } from './webhook-commands.ts';
 
-const HELP = `callsign <command>
+const HELP = `Usage: callsign <command> [options]
 
 Commands:
   serve      start the HTTP server and the periodic jobs (the default)
   worker     run the background work only: webhook delivery, purge of deleted accounts, housekeeping
              (with METRICS_TOKEN, also GET /metrics on PORT)
   migrate    apply database migrations and exit
-  help       show this text
+  help       show this text (help COMMAND, or COMMAND --help: that command's usage)
 ${ADMIN_HELP}
 ${WEBHOOKS_HELP}
 ${SMS_HELP}
@@ -30,9 +31,29 @@ Configuration comes from environment variables and a .env file (see docs/configu
 /** `--help` or `-h` anywhere asks for the usage, whatever the command: nothing starts. */
 const asksForHelp = (argv: string[]) => argv.some((a) => a === '--help' || a === '-h');
 
+/** The commands that take an action (`clients create`, `sms countries`, ...). */
+const GROUPS = new Set(['clients', 'api-keys', 'keys', 'actions', 'webhooks', 'sms', 'kyc', 'messages']);
+const SINGLE = new Set(['serve', 'worker', 'migrate']);
+
+/** A command's usage, or the whole help for `help` and anything unknown. */
+const usageFor = (command: string | undefined) =>
+  (command && (GROUPS.has(command) || SINGLE.has(command)) && usageOf(HELP, command, GROUPS.has(command))) ||
+  HELP;
+
 async function main(argv: string[]) {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
-  const command = asksForHelp(argv) ? 'help' : (positionals[0] ?? 'serve');
+  const named = positionals[0];
+  if (asksForHelp(argv) || named === 'help') {
+    process.stdout.write(`${usageFor(named === 'help' ? positionals[1] : named)}\n`);
+    return;
+  }
+  const command = named ?? 'serve';
+  // A command that takes an action, named without one: its usage, as a mistake.
+  if (GROUPS.has(command) && positionals[1] === undefined) {
+    process.stderr.write(`${usageFor(command)}\n`);
+    process.exitCode = 2;
+    return;
+  }
   const env = { ...readDotEnv(), ...process.env };
   switch (command) {
     case 'serve':
@@ -72,11 +93,8 @@ async function main(argv: string[]) {
     case 'messages':
       process.stdout.write(`${await messagesCommand(loadConfig(env), argv)}\n`);
       return;
-    case 'help':
-      process.stdout.write(`${HELP}\n`);
-      return;
     default:
-      process.stderr.write(`unknown command "${command}"\n\n${HELP}\n`);
+      process.stderr.write(`callsign: unknown command "${command}"\n\n${HELP}\n`);
       process.exitCode = 2;
   }
 }

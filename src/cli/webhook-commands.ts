@@ -5,13 +5,15 @@ import { call, type Json, table } from './admin-http.ts';
 // `callsign webhooks ...` (D32)
 
 export const WEBHOOKS_HELP = `  webhooks create --url URL [--event TYPE ...] [--description TEXT] [--disabled] [--json]
-  webhooks list [--json]           webhooks show ENDPOINT_ID [--json]
+  webhooks list [--json]
+  webhooks show ENDPOINT_ID [--json]
   webhooks update ENDPOINT_ID [--url URL] [--event TYPE ... | --all-events] [--description TEXT]
                   [--enable | --disable] [--json]
   webhooks roll-secret ENDPOINT_ID [--expires-in SECONDS] [--json]
   webhooks delete ENDPOINT_ID
   webhooks deliveries ENDPOINT_ID [--status pending|delivered|failed] [--limit N] [--json]
-  webhooks delivery DELIVERY_ID [--json]       webhooks replay DELIVERY_ID [--json]`;
+  webhooks delivery DELIVERY_ID [--json]
+  webhooks replay DELIVERY_ID [--json]`;
 
 const OPTIONS = {
   url: { type: 'string' },

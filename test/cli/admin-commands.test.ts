@@ -68,7 +68,14 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
     assert.equal(patched.backchannel_logout_uri, null);
     assert.deepEqual(patched.redirect_uris, ['https://shop.example/cb'], 'what is not given is kept');
     const shown = cli('clients', 'show', client.client_id);
-    assert.match(shown.out, /Shop 2 +client_secret_basic +openid phone +https:\/\/shop\.example\/cb/);
+    for (const line of [
+      /^client_name: +Shop 2$/m,
+      /^token_endpoint_auth_method: +client_secret_basic$/m,
+      /^scope: +openid phone$/m,
+      /^redirect_uris: +https:\/\/shop\.example\/cb$/m,
+      /^logo_uri: +-$/m,
+    ])
+      assert.match(shown.out, line, 'each field labelled');
     const relisted = cli(
       'clients',
       'update',

@@ -182,18 +182,63 @@ describe('the callsign command', () => {
     }
   });
 
-  test('--help, help and <command> --help print the usage and exit 0, starting nothing', () => {
-    for (const args of [['--help'], ['help'], ['-h'], ['serve', '--help'], ['clients', 'create', '--help']]) {
-      const r = spawnSync(process.execPath, [BIN, ...args], {
-        env: baseEnv,
-        cwd: CHILD_CWD,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [BIN, ...args], {
+      env: baseEnv,
+      cwd: CHILD_CWD,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+  test('--help, help and <command> --help start with Usage: and exit 0, starting nothing', () => {
+    for (const args of [['--help'], ['help'], ['-h']]) {
+      const r = run(...args);
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stdout, /^callsign <command>/, args.join(' '));
+      assert.match(r.stdout, /^Usage: callsign <command> \[options\]\n/, args.join(' '));
       assert.doesNotMatch(r.stdout, /listening on/, args.join(' '));
     }
+    for (const args of [
+      ['serve', '--help'],
+      ['help', 'serve'],
+    ]) {
+      const r = run(...args);
+      assert.equal(r.status, 0, args.join(' '));
+      assert.match(r.stdout, /^Usage: callsign serve\n\n {2}serve +start the HTTP server/, args.join(' '));
+      assert.doesNotMatch(r.stdout, /listening on/);
+    }
+    for (const args of [
+      ['clients', 'create', '--help'],
+      ['clients', '--help'],
+      ['help', 'clients'],
+    ]) {
+      const r = run(...args);
+      assert.equal(r.status, 0, args.join(' '));
+      assert.match(r.stdout, /^Usage: callsign clients <action> \[options\]\n/, args.join(' '));
+      assert.match(r.stdout, /clients create --name NAME/);
+      assert.doesNotMatch(r.stdout, /webhooks create/, 'that command’s usage alone');
+    }
+  });
+
+  test('a command that takes an action, named without one, prints its usage and exits 2', () => {
+    for (const command of ['clients', 'webhooks', 'sms', 'kyc', 'messages', 'keys', 'api-keys', 'actions']) {
+      const r = run(command);
+      assert.equal(r.status, 2, command);
+      assert.match(r.stderr, new RegExp(`^Usage: callsign ${command} <action> \\[options\\]\\n`), command);
+    }
+  });
+
+  test('every option the operator docs name is in --help', () => {
+    const help = run('--help').stdout;
+    const docs = readdirSync('docs')
+      .filter((f) => f.endsWith('.md') && !/decisions|benchmark/.test(f))
+      .map((f) => readFileSync(`docs/${f}`, 'utf8'));
+    const named = new Set(
+      [readFileSync('README.md', 'utf8'), ...docs].flatMap(
+        (text) => text.match(/(?<![\w-])--[a-z][a-z0-9-]+/g) ?? [],
+      ),
+    );
+    const missing = [...named].filter((option) => option !== '--help' && !help.includes(option));
+    assert.deepEqual(missing, []);
   });
 
   test('a port already in use says which variable to set', async () => {
