@@ -124,6 +124,12 @@ export class AccessTokens {
     } catch (err) {
       if (err instanceof errors.JWTExpired)
         throw new DomainError('TOKEN_EXPIRED', 'access token has expired');
+      // A token of ours for another client (an OAuth client's, on the REST surface): say so, it is the fix.
+      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'aud')
+        throw new DomainError('INVALID_TOKEN', 'access token was issued to another client', {
+          reason: 'audience',
+          expected_audience: audience,
+        });
       throw new DomainError('INVALID_TOKEN', 'access token is invalid');
     }
   }

@@ -60,3 +60,51 @@ describe('user-facing docs', () => {
     }
   });
 });
+
+describe('links in the README and docs/', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(new URL('docs/', ROOT))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+  const anchorOf = (heading: string) =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s-]/gu, '')
+      .replace(/\s/g, '-');
+
+  test('every relative link points at a file (and heading) inside the repository; nothing names ../shared', () => {
+    const root = new URL('.', ROOT).pathname;
+    const wrong: string[] = [];
+    for (const page of pages) {
+      const text = read(page);
+      if (text.includes('../shared')) wrong.push(`${page}: names ../shared, outside the repository`);
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
+        const [path, anchor] = target.split('#');
+        const resolved = new URL(path, new URL(page, ROOT));
+        if (!resolved.pathname.startsWith(root)) wrong.push(`${page}: ${target} leaves the repository`);
+        else if (!existsSync(resolved)) wrong.push(`${page}: ${target} points at nothing`);
+        else if (anchor && path.endsWith('.md')) {
+          const headings = [...readFileSync(resolved, 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) =>
+            anchorOf(m[1]),
+          );
+          if (!headings.includes(anchor)) wrong.push(`${page}: ${target} names no heading there`);
+        }
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  test('configuration.md lists every rate limit with its default', async () => {
+    const { DEFAULT_RATE_LIMITS } = await import('../../src/config/rate-limits.ts');
+    const text = read('docs/configuration.md');
+    for (const [name, { limit, windowSeconds }] of Object.entries(DEFAULT_RATE_LIMITS)) {
+      const shown = limit === Number.MAX_SAFE_INTEGER ? 'no limit' : `${limit} / ${windowSeconds} s`;
+      assert.ok(text.includes(`| \`${name}\` | ${shown} |`), `${name}: ${shown}`);
+    }
+  });
+});

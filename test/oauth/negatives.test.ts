@@ -711,6 +711,12 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const me = await t.request('GET', '/users/me', { token: oauth.access_token });
     assert.equal(me.status, 401);
     assert.equal(me.body.error.code, 'INVALID_TOKEN');
+    assert.equal(me.body.error.message, 'access token was issued to another client');
+    assert.deepEqual(
+      me.body.error.details,
+      { reason: 'audience', expected_audience: 'callsign' },
+      'the cause named',
+    );
     const restRefresh = await t.request('POST', '/auth/refresh', {
       body: { refresh_token: oauth.refresh_token },
     });
