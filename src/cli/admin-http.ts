@@ -48,8 +48,8 @@ export async function call(
 /** One record as text: a line per field, `name: value`, the values aligned; lists joined with commas. */
 export function labelled(row: Json, fields: string[]): string {
   const width = Math.max(...fields.map((f) => f.length)) + 2;
-  const valueOf = (v: unknown) => (Array.isArray(v) ? v.join(', ') || '-' : String(v ?? '-'));
-  return fields.map((f) => `${`${f}:`.padEnd(width)}${valueOf(row[f])}`).join('\n');
+  const shown = (v: unknown) => (Array.isArray(v) ? v.join(', ') || '-' : String(v ?? '-'));
+  return fields.map((f) => `${`${f}:`.padEnd(width)}${shown(row[f])}`).join('\n');
 }
 
 /** Rows as text, one per line, columns two spaces apart; lists joined with commas. */

@@ -71,11 +71,10 @@ function personCheck(f: Foundation): PersonCheck {
   });
 }
 
-/** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
-export function identityServices(f: Foundation) {
-  const { config, db, clock, random, events, tokens, messenger, logger } = f;
+/** The SMS defence: the proof of a person, the country breaker, and what a send must pass. */
+function smsDefence(f: Foundation) {
+  const { config, db, clock, logger, metrics } = f;
   const challenges = personCheck(f);
-  const { metrics } = f;
   const breaker = new SmsBreaker({
     db,
     clock,
@@ -93,6 +92,13 @@ export function identityServices(f: Foundation) {
     logger,
     onSend: (country, outcome) => metrics.otpSends.inc({ country, outcome }),
   });
+  return { challenges, breaker, defence };
+}
+
+/** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
+export function identityServices(f: Foundation) {
+  const { config, db, clock, random, events, tokens, messenger, logger, metrics } = f;
+  const { challenges, breaker, defence } = smsDefence(f);
   const sendQueue = new SendQueue(logger);
   const otp = new OtpService({
     db,

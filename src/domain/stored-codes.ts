@@ -2,10 +2,10 @@
 // is carried to the phone.
 //
 // Rules it enforces:
-// - D6: only a keyed hash of a code is stored; the key is not in the database.
+// - Only a keyed hash of a code is stored; the key is not in the database.
 // - A code is counted as sent to its country in the statement that stores it.
-// - D37: a code no provider carried is withdrawn (no usable code is left behind) and its count as sent is
-//   taken back; the caller hears INTERNAL_ERROR.
+// - A code no provider carried is withdrawn (no usable code is left behind) and its count as sent is taken
+//   back; the caller hears INTERNAL_ERROR (D37).
 // - A send off the request's path spends the day's budget there; a code the budget cannot pay for is
 //   withdrawn like one that failed.
 import type { Language } from '../i18n/languages.ts';
