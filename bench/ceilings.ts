@@ -41,7 +41,7 @@ export async function rs256Ceiling(seconds: number): Promise<number> {
 
 /** PIN verifications per second with the service's own hasher, as many in flight as there are cores. */
 export async function pinHashCeiling(seconds: number): Promise<number> {
-  const { PinHasher } = await import('../src/domain/pin-hasher.ts');
+  const { PinHasher } = await import('../src/domain/accounts/pin-hasher.ts');
   const hasher = new PinHasher(Buffer.alloc(32, 9), availableParallelism());
   const hash = await hasher.hash('480715');
   let n = 0;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import type { AccessTokens } from '../domain/access-tokens.ts';
-import type { WebhookEndpointService } from '../domain/webhook-endpoints.ts';
+import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
+import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';

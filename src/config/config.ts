@@ -1,16 +1,14 @@
 import { resolve } from 'node:path';
 // The version, read at build time in the bundle (P84) and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
-import type { ChallengeMode } from '../domain/send-defence.ts';
-import type { BreakerSettings } from '../domain/sms-breaker.ts';
-import type { DestinationPolicy } from '../domain/sms-destinations.ts';
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import type { LogFormat } from '../logger.ts';
 import type { CaptchaSettings } from '../providers/captcha/siteverify.ts';
 import { type Env, EnvReader } from './env-reader.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
-import { type MessagingSettings, smsSettings } from './messaging-config.ts';
+import { type SmsSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
+import type { BreakerSettings, ChallengeMode, DestinationPolicy } from './sms-defence-settings.ts';
 import { breakerSettings, captchaSettings, smsDestinations } from './sms-settings.ts';
 import { type TrustProxy, trustProxySetting, trustProxyWarnings } from './trust-proxy.ts';
 
@@ -20,9 +18,8 @@ export { readDotEnv } from './env-reader.ts';
 export const MEMORY_DATABASE_URL = 'memory://';
 
 export type AppEnv = 'development' | 'staging' | 'production';
-export type SmsProviderName = 'console' | 'http' | 'twilio';
 
-export interface Config {
+export interface Config extends SmsSettings {
   appEnv: AppEnv;
   port: number;
   host: string;
@@ -36,15 +33,6 @@ export interface Config {
   adminToken: string | undefined;
   /** P75: bearer token of GET /metrics; unset, the route does not exist */
   metricsToken: string | undefined;
-  smsProvider: SmsProviderName;
-  smsHttpUrl: string | undefined;
-  twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
-  /** the providers, routes and fallbacks of MESSAGING_CONFIG, or SMS_PROVIDER as one provider for SMS */
-  messaging: MessagingSettings;
-  /** whether the messaging came from MESSAGING_CONFIG */
-  messagingConfigured: boolean;
-  /** SMS_APP_HASH: Android's SMS Retriever hash, put in each code's text */
-  smsAppHash: string | undefined;
   testPhoneNumbers: ReadonlyMap<string, string>;
   /** where codes may go: SMS_ALLOWED_COUNTRIES, SMS_BLOCKED_COUNTRIES, SMS_BLOCKED_NUMBER_TYPES */
   smsDestinations: DestinationPolicy;

@@ -1,6 +1,5 @@
 import { type CountryCode, getCountries } from 'libphonenumber-js/max';
-import { DomainError } from '../domain/errors.ts';
-import { parseOutboundUrl } from '../domain/webhook-addresses.ts';
+import { outboundUrlProblem } from '../providers/outbound-addresses.ts';
 import type { EnvReader } from './env-reader.ts';
 
 /** The instance's own brand on pages that belong to no client (and where a client sets none). */
@@ -41,13 +40,11 @@ function instanceBrand(r: EnvReader): InstanceBrand {
     color = undefined;
   }
   let logoUrl = r.str('BRAND_LOGO_URL');
-  try {
-    if (logoUrl)
-      logoUrl = parseOutboundUrl(logoUrl, 'BRAND_LOGO_URL', r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false));
-  } catch (err) {
-    r.problems.push(err instanceof DomainError ? err.message : 'BRAND_LOGO_URL must be an https URL');
-    logoUrl = undefined;
-  }
+  const allowPrivate = r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false);
+  const problem =
+    logoUrl === undefined ? undefined : outboundUrlProblem(logoUrl, 'BRAND_LOGO_URL', allowPrivate);
+  if (problem) r.problems.push(problem);
+  if (logoUrl !== undefined) logoUrl = problem ? undefined : new URL(logoUrl).toString();
   return { name: r.str('BRAND_NAME')?.slice(0, 100), logoUrl, color: color?.toLowerCase() };
 }
 

@@ -3,11 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
-import { isDestinationKey } from '../domain/sms-destinations.ts';
 import { CHANNELS, type Channel } from '../providers/messaging/provider.ts';
-import type { Config, SmsProviderName } from './config.ts';
 import type { Env, EnvReader } from './env-reader.ts';
 import { channelsOf, PROVIDER_SCHEMAS, PROVIDER_TYPES, type ProviderConfig } from './messaging-providers.ts';
+import { isDestinationKey } from './sms-defence-settings.ts';
 
 /** One route: the countries it serves (or `*`), and per channel the providers to try, in order. */
 export interface MessagingRoute {
@@ -151,10 +150,20 @@ function checkedSettings(file: Static<typeof FileSchema>, found: string[]): Mess
 /** Every channel falls back to SMS when only SMS_PROVIDER is set (one provider, SMS, every country). */
 const SMS_ONLY_FALLBACK = { whatsapp: 'sms', voice: 'sms' } as const;
 
-type SmsSettings = Pick<
-  Config,
-  'smsProvider' | 'smsHttpUrl' | 'twilio' | 'messaging' | 'messagingConfigured' | 'smsAppHash'
->;
+export type SmsProviderName = 'console' | 'http' | 'twilio';
+
+/** How codes and notices are sent, as the configuration says. */
+export interface SmsSettings {
+  smsProvider: SmsProviderName;
+  smsHttpUrl: string | undefined;
+  twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
+  /** the providers, routes and fallbacks of MESSAGING_CONFIG, or SMS_PROVIDER as one provider for SMS */
+  messaging: MessagingSettings;
+  /** whether the messaging came from MESSAGING_CONFIG */
+  messagingConfigured: boolean;
+  /** SMS_APP_HASH: Android's SMS Retriever hash, put in each code's text */
+  smsAppHash: string | undefined;
+}
 
 /** D37: MESSAGING_CONFIG, or SMS_PROVIDER and what it needs as its one provider; not both. */
 export function smsSettings(r: EnvReader, env: Env): SmsSettings {
@@ -185,7 +194,7 @@ export function smsSettings(r: EnvReader, env: Env): SmsSettings {
   const smsHttpUrl = r.str('SMS_HTTP_URL');
   if (smsProvider === 'http' && !smsHttpUrl)
     r.problems.push('SMS_HTTP_URL is required when SMS_PROVIDER=http');
-  let twilio: Config['twilio'];
+  let twilio: SmsSettings['twilio'];
   if (smsProvider === 'twilio') {
     const required = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
     for (const name of required)

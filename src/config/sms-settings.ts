@@ -1,17 +1,19 @@
 // The SMS defence's settings: where codes may go, the country breaker, and a hosted CAPTCHA.
-import { type BreakerSettings, DEFAULT_BREAKER } from '../domain/sms-breaker.ts';
-import {
-  DEFAULT_BLOCKED_NUMBER_TYPES,
-  type DestinationPolicy,
-  isDestinationKey,
-  NUMBER_TYPES,
-} from '../domain/sms-destinations.ts';
+
 import {
   CAPTCHA_VENDORS,
   type CaptchaSettings,
   type CaptchaVendor,
 } from '../providers/captcha/siteverify.ts';
 import type { EnvReader } from './env-reader.ts';
+import {
+  type BreakerSettings,
+  DEFAULT_BLOCKED_NUMBER_TYPES,
+  DEFAULT_BREAKER,
+  type DestinationPolicy,
+  isDestinationKey,
+  NUMBER_TYPES,
+} from './sms-defence-settings.ts';
 
 /** Where codes may go: countries allowed and blocked (ISO 3166-1 alpha-2, or 001), number types refused. */
 export function smsDestinations(r: EnvReader): DestinationPolicy {

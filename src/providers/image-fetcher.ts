@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { checkedTarget, type Resolver, systemResolver } from '../webhooks/outbound-addresses.ts';
+import { checkedTarget, type Resolver, systemResolver } from './outbound-addresses.ts';
 
 /** A logo is small: at most 1 MB, fetched within 5 s. */
 export const IMAGE_MAX_BYTES = 1024 * 1024;

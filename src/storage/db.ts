@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import pg from 'pg';
-import { MEMORY_DATABASE_URL } from '../config/config.ts';
 import { lockDataDir } from './pglite-lock.ts';
+
+/** The DATABASE_URL that asks for an embedded database in memory (the configuration's MEMORY_DATABASE_URL). */
+const IN_MEMORY_URL = 'memory://';
 
 export type Row = Record<string, unknown>;
 
@@ -230,6 +232,6 @@ export async function storageWarnings(db: Database): Promise<string[]> {
 
 export async function openDatabase(databaseUrl: string | undefined, dataDir: string): Promise<Database> {
   if (!databaseUrl) return openPglite(`${dataDir}/pglite`);
-  if (databaseUrl === MEMORY_DATABASE_URL) return openPglite('memory');
+  if (databaseUrl === IN_MEMORY_URL) return openPglite('memory');
   return postgresDatabase(databaseUrl);
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { AccessTokens } from '../domain/access-tokens.ts';
-import { afterFailure } from '../domain/webhook-rules.ts';
+import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
+import { afterFailure } from '../domain/webhooks/webhook-rules.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { backchannelLogoutsRepo, type ClaimedLogout } from '../storage/repositories/backchannel-logouts.ts';

@@ -1,4 +1,4 @@
-import { HARD_DELETE_AFTER_SECONDS } from '../domain/account-deletion.ts';
+import { HARD_DELETE_AFTER_SECONDS } from '../domain/accounts/account-deletion.ts';
 import { addSeconds } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { usersRepo } from '../storage/repositories/users.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { afterFailure } from '../domain/webhook-rules.ts';
+import { afterFailure } from '../domain/webhooks/webhook-rules.ts';
 import { type Clock, unixSeconds } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import {

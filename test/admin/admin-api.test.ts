@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
-import { CLIENT_CACHE_SECONDS } from '../../src/domain/clients.ts';
-import type { Device } from '../../src/domain/device.ts';
-import { NEXT_KEY_PUBLISHED_SECONDS, RETIRED_KEY_PUBLISHED_SECONDS } from '../../src/domain/key-ring.ts';
+import type { Device } from '../../src/domain/accounts/device.ts';
+import { CLIENT_CACHE_SECONDS } from '../../src/domain/clients/clients.ts';
+import {
+  NEXT_KEY_PUBLISHED_SECONDS,
+  RETIRED_KEY_PUBLISHED_SECONDS,
+} from '../../src/domain/sessions/key-ring.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { mergePatch } from '../../src/domain/merge-patch.ts';
+import { mergePatch } from '../../src/domain/profiles/merge-patch.ts';
 import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, accessTokenFor, registerClient } from '../helpers/oauth.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { test } from 'node:test';
-import { PinHasher } from '../../src/domain/pin-hasher.ts';
+import { PinHasher } from '../../src/domain/accounts/pin-hasher.ts';
 
 const HASHES = 16;
 /** libuv's default thread pool, which the argon2 binding and node's crypto share. */

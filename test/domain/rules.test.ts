@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { newClientId } from '../../src/domain/client-rules.ts';
+import { maskIp, parseDevice } from '../../src/domain/accounts/device.ts';
+import { assertAcceptablePin } from '../../src/domain/accounts/pin-rules.ts';
+import { newClientId } from '../../src/domain/clients/client-rules.ts';
 import { decrypt, deriveKey, encrypt } from '../../src/domain/crypto.ts';
-import { maskIp, parseDevice } from '../../src/domain/device.ts';
 import type { DomainError } from '../../src/domain/errors.ts';
-import { handleProblem } from '../../src/domain/handle-rules.ts';
 import { maskPhone, parsePhone } from '../../src/domain/phone.ts';
-import { assertAcceptablePin } from '../../src/domain/pin-rules.ts';
+import { handleProblem } from '../../src/domain/profiles/handle-rules.ts';
 
 const code = (fn: () => unknown) => {
   try {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import type { Secrets } from '../../src/config/secrets.ts';
-import { KeyRing } from '../../src/domain/key-ring.ts';
 import { PurposeKeys } from '../../src/domain/purpose-keys.ts';
+import { KeyRing } from '../../src/domain/sessions/key-ring.ts';
 import { systemClock } from '../../src/providers/clock.ts';
 import { type Database, pgliteDatabase, postgresDatabase, type Queryable } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';

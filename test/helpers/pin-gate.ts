@@ -1,4 +1,4 @@
-import { PinHasher } from '../../src/domain/pin-hasher.ts';
+import { PinHasher } from '../../src/domain/accounts/pin-hasher.ts';
 import { type Answer, type TestApp, uniqueIp } from './app.ts';
 
 /**

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { BACKCHANNEL_LOGOUT_EVENT, LOGOUT_TOKEN_TTL_SECONDS } from '../../src/domain/access-tokens.ts';
-import { RETRY_DELAYS_SECONDS } from '../../src/domain/webhook-rules.ts';
+import {
+  BACKCHANNEL_LOGOUT_EVENT,
+  LOGOUT_TOKEN_TTL_SECONDS,
+} from '../../src/domain/sessions/access-tokens.ts';
+import { RETRY_DELAYS_SECONDS } from '../../src/domain/webhooks/webhook-rules.ts';
 import { addSeconds } from '../../src/providers/clock.ts';
 import { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { BackchannelLogoutWorker } from '../../src/workers/backchannel-logout.ts';

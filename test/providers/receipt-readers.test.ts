@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import type { ReceiptRequest } from '../../src/providers/messaging/receipts/receipt.ts';
-import { TwilioReceipts } from '../../src/providers/messaging/receipts/twilio.ts';
-import { VonageReceipts } from '../../src/providers/messaging/receipts/vonage.ts';
+import { TwilioReceipts } from '../../src/providers/messaging/receipts/twilio-receipts.ts';
+import { VonageReceipts } from '../../src/providers/messaging/receipts/vonage-receipts.ts';
 import { twilioSignature } from '../helpers/vendors.ts';
 
 // The receipt readers against callbacks signed as each vendor documents it, computed here on their own:

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { phoneChangedNotice } from '../../src/domain/phone-change.ts';
+import { phoneChangedNotice } from '../../src/domain/accounts/phone-change.ts';
 import {
   createTestApp,
   events,

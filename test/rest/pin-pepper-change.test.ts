@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Secrets } from '../../src/config/secrets.ts';
-import { keyIdOf, pepperKeyId } from '../../src/domain/pin-hasher.ts';
+import { keyIdOf, pepperKeyId } from '../../src/domain/accounts/pin-hasher.ts';
 import {
   createTestApp,
   type SignedUp,

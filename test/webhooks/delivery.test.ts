@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { EVENT_TYPES } from '../../src/domain/events.ts';
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhook-rules.ts';
+import { EVENT_TYPES } from '../../src/domain/webhooks/events.ts';
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhooks/webhook-rules.ts';
 import { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { CLAIM_LEASE_SECONDS, slotsPerReceiver } from '../../src/workers/claimed-sends.ts';

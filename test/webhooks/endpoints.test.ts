@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { DEFAULT_ROLL_OVERLAP_SECONDS } from '../../src/domain/webhook-endpoints.ts';
+import { DEFAULT_ROLL_OVERLAP_SECONDS } from '../../src/domain/webhooks/webhook-endpoints.ts';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';

@@ -1,5 +1,5 @@
+import { COUNTRY_CODES } from '../../i18n/countries.ts';
 import { fieldError } from '../errors.ts';
-import { COUNTRY_CODES } from './countries.ts';
 
 /** Spec "Limits": the verification URL lives 1800 s. */
 export const KYC_URL_LIFETIME_SECONDS = 1800;

@@ -1,3 +1,5 @@
+// The KYC room: identity verification. It owns the verification link and page's submissions, documents and
+// photos, the provider's decision or an operator's, and the countries a document may come from.
 import type { Metadata } from 'sharp';
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { KycDecision, KycProvider } from '../../providers/kyc/kyc-provider.ts';
@@ -7,10 +9,10 @@ import { kycRepo, type VerificationRow, type VerificationStatus } from '../../st
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
-import { type Events, payloads } from '../events.ts';
 import { isUuid } from '../ids.ts';
-import { imageLibrary } from '../image-library.ts';
+import { imageLibrary } from '../profiles/image-library.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
+import { type Events, payloads } from '../webhooks/events.ts';
 import {
   canSubmit,
   checkPhotoCounts,

@@ -10,7 +10,7 @@ import type { Database } from '../../storage/db.ts';
 import { MessageInserts } from '../../storage/message-inserts.ts';
 import type { MessageAttempt, MessageStatus } from '../../storage/repositories/messages.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
-import { countryOf } from '../sms-destinations.ts';
+import { countryOf } from '../sms-defence/destinations.ts';
 
 export interface LoggedMessage {
   to: string;

@@ -1,3 +1,6 @@
+// The messaging room: carrying a message to a phone. It owns routes, providers' health, failover, the texts,
+// delivery receipts and the re-send of a failed code, message records, and sends off the request's path.
+//
 // Sends a code or a notice to a phone: picks the route for the number's country, tries the requested
 // channel's providers in order, then the fallback channel's, and answers the channel that carried it.
 //
@@ -27,7 +30,7 @@ import {
 import type { MessageAttempt } from '../../storage/repositories/messages.ts';
 import { fieldError } from '../errors.ts';
 import { maskPhone } from '../phone.ts';
-import { countryOf } from '../sms-destinations.ts';
+import { countryOf } from '../sms-defence/destinations.ts';
 import type { MessageLog } from './message-log.ts';
 import type { ProviderHealth } from './provider-health.ts';
 import { type CodeTextSettings, codeText, spokenIntro } from './texts.ts';

@@ -9,7 +9,7 @@
 //   receipt changes nothing, counts nothing and re-sends nothing.
 // - A receipt of `failed` or `undelivered` re-sends the same code once, while it lives, through the providers
 //   after the one that failed, or the fallback channel (storage/rules/message-resend.ts).
-// - The re-send passes the SMS defence as a first send does (send-defence.ts): it spends the day's budget and
+// - The re-send passes the SMS defence as a first send does (sms-defence/send-defence.ts): it spends the day's budget and
 //   counts for the country's breaker, and is skipped, with the reason recorded on the message, when either
 //   stops it.
 import type { Logger } from 'pino';
@@ -21,7 +21,7 @@ import type { Database } from '../../storage/db.ts';
 import { messagesRepo } from '../../storage/repositories/messages.ts';
 import { claimResend } from '../../storage/rules/message-resend.ts';
 import { maskPhone } from '../phone.ts';
-import type { SendDefence } from '../send-defence.ts';
+import type { SendDefence } from '../sms-defence/send-defence.ts';
 import type { MessageLog } from './message-log.ts';
 import type { Messenger } from './messenger.ts';
 

@@ -1,3 +1,6 @@
+// The OAuth room: OAuth 2.0 and OpenID Connect. It owns the authorization request and its checks, codes and
+// consent, the single sign-on of the hosted pages, the token endpoint's grants, client authentication, claims,
+// RP-Initiated Logout, and the protocol's own errors. This file is its entry.
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database } from '../../storage/db.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import type { AdminAction } from '../../domain/admin-actions.ts';
+import type { AdminAction } from '../../domain/operators/admin-actions.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'adminActions'>;

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import { type AdminAction, isKeptAdminAction } from '../../domain/admin-actions.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { type AdminAction, isKeptAdminAction } from '../../domain/operators/admin-actions.ts';
 import { CONSOLE_CALL_HEADER } from '../console/console-context.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { adminErrorHandler } from './admin-errors.ts';

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/key-ring.ts';
+import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/sessions/key-ring.ts';
 import { dateTime } from '../openapi-types.ts';
 import { adminAction, adminApiKey } from './presenters.ts';
 import {

@@ -1,4 +1,4 @@
-import { presentEvents } from '../../domain/webhook-rules.ts';
+import { presentEvents } from '../../domain/webhooks/webhook-rules.ts';
 import type { AdminActionRow } from '../../storage/repositories/admin-actions.ts';
 import type { ApiKeyRow } from '../../storage/repositories/api-keys.ts';
 import type { LogoutRow } from '../../storage/repositories/backchannel-logouts.ts';

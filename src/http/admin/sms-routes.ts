@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { isDestinationKey } from '../../config/sms-defence-settings.ts';
 import type { Container } from '../../container.ts';
 import { fieldError } from '../../domain/errors.ts';
-import { isDestinationKey } from '../../domain/sms-destinations.ts';
 import { nullable } from '../openapi-types.ts';
 import { adminAnswer, listOf } from './responses.ts';
 import { security } from './route-schema.ts';

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { overview } from '../../domain/overview.ts';
+import { overview } from '../../domain/operators/overview.ts';
 import { restConnectedApp } from '../rest/presenters.ts';
 import { adminSession, adminUser } from './presenters.ts';
 import { AccountDetail, AdminUser, adminAnswer, listOf, NoContent, Overview } from './responses.ts';

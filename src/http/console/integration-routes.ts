@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BRANDING_FIELDS } from '../../domain/client-branding.ts';
+import { BRANDING_FIELDS } from '../../domain/clients/client-branding.ts';
 import { clientCreatedPage, clientEditPage, clientsPage } from '../pages/console/clients-pages.ts';
 import { keyCreatedPage, keysPage } from '../pages/console/keys-pages.ts';
 import { overviewPage } from '../pages/console/overview-page.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/client-rules.ts';
+import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/clients/client-rules.ts';
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
 import { LANGUAGES } from '../../i18n/languages.ts';
 import { oauthAnswer, ProviderMetadata } from './responses.ts';

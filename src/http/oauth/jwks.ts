@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import { JWKS_MAX_AGE_SECONDS } from '../../domain/key-ring.ts';
+import { JWKS_MAX_AGE_SECONDS } from '../../domain/sessions/key-ring.ts';
 import { Jwks, oauthAnswer } from './responses.ts';
 
 /** The services these routes use. */

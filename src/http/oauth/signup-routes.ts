@@ -2,10 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { offeredChannels } from '../../config/messaging-config.ts';
 import type { Container } from '../../container.ts';
+import { isWellFormedPin } from '../../domain/accounts/pin-rules.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { parseChannel } from '../../domain/messaging/texts.ts';
 import { maskPhone, parsePhoneIn } from '../../domain/phone.ts';
-import { isWellFormedPin } from '../../domain/pin-rules.ts';
 import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../providers/captcha/siteverify.ts';
 import { pageForm } from '../described.ts';
 import {

@@ -1,6 +1,6 @@
 import type { CountryCode } from 'libphonenumber-js/max';
-import { CAPTCHA_ACTION } from '../../domain/captcha-check.ts';
-import { logoPath } from '../../domain/logos.ts';
+import { logoPath } from '../../domain/clients/logos.ts';
+import { CAPTCHA_ACTION } from '../../domain/sms-defence/captcha-check.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { errorAbove, errorAt, type FormProblem } from './form-problems.ts';

@@ -1,4 +1,4 @@
-import { COUNTRIES } from '../../domain/kyc/countries.ts';
+import { COUNTRIES } from '../../i18n/countries.ts';
 import type { Language } from '../../i18n/languages.ts';
 
 // Places with their own calling codes but no ISO 3166-1 code of their own.

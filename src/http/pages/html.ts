@@ -1,14 +1,8 @@
 import { LANGUAGES } from '../../i18n/languages.ts';
+import { esc } from './escape.ts';
 import type { View } from './view.ts';
 
-/** Escapes text for HTML element content and quoted attribute values. */
-export const esc = (s: unknown) =>
-  String(s ?? '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+export { esc };
 
 /** Each language in its own name, for the language menu. */
 const ENDONYMS: Record<(typeof LANGUAGES)[number], string> = {

@@ -1,7 +1,7 @@
 import type { DomainError } from '../../domain/errors.ts';
-import { COUNTRY_CODES } from '../../domain/kyc/countries.ts';
 import type { LinkProblem } from '../../domain/kyc/kyc.ts';
 import { DOCUMENT_KINDS } from '../../domain/kyc/kyc-rules.ts';
+import { COUNTRY_CODES } from '../../i18n/countries.ts';
 import type { Language, MessageKey } from '../../i18n/languages.ts';
 import { sortedCountries } from './country-names.ts';
 import { errorAbove, errorAt, type FormProblem } from './form-problems.ts';

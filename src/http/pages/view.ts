@@ -1,5 +1,5 @@
 import { type Language, type MessageKey, RIGHT_TO_LEFT, translate } from '../../i18n/languages.ts';
-import { esc } from './html.ts';
+import { esc } from './escape.ts';
 
 /** Whose page it is: the client's name, logo and colour, or the instance's own. */
 export interface Brand {

@@ -1,5 +1,5 @@
 import type { ClientRow } from '../../../storage/repositories/clients.ts';
-import type { AccessTokens } from '../../access-tokens.ts';
+import type { AccessTokens } from '../../sessions/access-tokens.ts';
 
 /** Spec "Token lifetimes": OAuth access and ID tokens live 1 hour. */
 export const OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;

@@ -7,9 +7,9 @@ import {
 } from '../../../storage/repositories/authorization-codes.ts';
 import type { ClientRow } from '../../../storage/repositories/clients.ts';
 import { burnCode, type CodeExchangeRefusal } from '../../../storage/rules/code-exchange.ts';
-import type { AccessTokens } from '../../access-tokens.ts';
 import { sha256 } from '../../crypto.ts';
-import type { SessionService } from '../../sessions.ts';
+import type { AccessTokens } from '../../sessions/access-tokens.ts';
+import type { SessionService } from '../../sessions/sessions.ts';
 import { idTokenClaims } from '../claims.ts';
 import { OAuthError } from '../oauth-error.ts';
 import { isWellFormedVerifier, verifierMatches } from '../pkce.ts';

@@ -1,7 +1,7 @@
 import type { ClientRow } from '../../../storage/repositories/clients.ts';
-import type { AccessTokens } from '../../access-tokens.ts';
 import { DomainError } from '../../errors.ts';
-import type { SessionService } from '../../sessions.ts';
+import type { AccessTokens } from '../../sessions/access-tokens.ts';
+import type { SessionService } from '../../sessions/sessions.ts';
 import { OAuthError } from '../oauth-error.ts';
 import { accessResponse, type TokenResponse } from './access-response.ts';
 

@@ -1,4 +1,4 @@
-import { OAUTH_SCOPES } from '../../../domain/client-rules.ts';
+import { OAUTH_SCOPES } from '../../../domain/clients/client-rules.ts';
 import { esc } from '../html.ts';
 import {
   checkbox,

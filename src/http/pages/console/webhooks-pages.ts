@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../../domain/events.ts';
+import { EVENT_TYPES } from '../../../domain/webhooks/events.ts';
 import { esc } from '../html.ts';
 import {
   checkbox,

@@ -1,0 +1,245 @@
+// The accounts room: a person's account from sign-up to deletion. It owns sign-up, sign-in with the PIN and
+// its lock, the PIN reset, the PIN's hashing and rules, the device a session is opened from, moving an account
+// to a new phone number, and deleting it. Codes to the phone come from the codes room; sessions from the
+// sessions room.
+import type { Clock } from '../../providers/clock.ts';
+import type { Random } from '../../providers/random.ts';
+import { type Database, type Queryable, uniqueViolation } from '../../storage/db.ts';
+import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
+import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
+import { clearPinFailures, type PinHolder, takePinAttempt } from '../../storage/rules/pin-lock.ts';
+import { resetPinOfPhone } from '../../storage/rules/pin-reset.ts';
+import type { OtpService } from '../codes/otp.ts';
+import { fieldError, invalidCredentials } from '../errors.ts';
+import { parsePhone } from '../phone.ts';
+import { assertAcceptableHandle } from '../profiles/handle-rules.ts';
+import type { AccessTokens } from '../sessions/access-tokens.ts';
+import type { SessionService } from '../sessions/sessions.ts';
+import { type Events, payloads } from '../webhooks/events.ts';
+import { accountLocked, handleTaken, lockedByOperator } from './account-errors.ts';
+import type { NewAccountInput, PinResetInput, SignInInput, SignUpInput } from './account-inputs.ts';
+import { maskIp, parseDevice } from './device.ts';
+import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
+import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
+
+/** Spec "Token lifetimes": REST access tokens say expires_in 900. */
+export const REST_ACCESS_TOKEN_TTL_SECONDS = 900;
+/** D14 */
+export const REST_SCOPE = 'openid profile phone email kyc';
+
+export interface AccountDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  events: Events;
+  otp: OtpService;
+  pins: PinHasher;
+  sessions: SessionService;
+  tokens: AccessTokens;
+  firstPartyClientId: string;
+}
+
+export interface RestTokens {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+/** D13: a display name is 1-100 characters. */
+export function parseName(input: unknown): string | null {
+  if (input === undefined || input === null) return null;
+  const name = typeof input === 'string' ? input.trim() : '';
+  if (name.length < 1 || name.length > 100)
+    throw fieldError('INVALID_REQUEST', 'name', 'name must be 1-100 characters');
+  return name;
+}
+
+/** The REST surface's account flows: sign-up, sign-in, PIN reset, refresh, logout. */
+export class AccountService {
+  constructor(private readonly d: AccountDeps) {}
+
+  private restTokens(userId: string, sessionId: string, refreshToken: string): RestTokens {
+    const access_token = this.d.tokens.issue({
+      sub: userId,
+      aud: this.d.firstPartyClientId,
+      scope: REST_SCOPE,
+      sid: sessionId,
+      ttlSeconds: REST_ACCESS_TOKEN_TTL_SECONDS,
+    });
+    return { access_token, refresh_token: refreshToken, expires_in: REST_ACCESS_TOKEN_TTL_SECONDS };
+  }
+
+  async signUp(body: SignUpInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
+    const device = parseDevice(body.device);
+    const { user, extra: opened } = await this.createAccount(body, (tx, user) =>
+      this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)),
+    );
+    return { user, ...this.restTokens(user.id, opened.session.id, opened.refreshToken) };
+  }
+
+  /**
+   * Creates the account of a verified phone (temp_token, PIN, handle, name) and writes user.created;
+   * `alsoInTx` runs in the same transaction (the REST surface opens its session there).
+   */
+  async createAccount<T>(
+    body: NewAccountInput,
+    alsoInTx: (tx: Queryable, user: UserRow) => Promise<T>,
+  ): Promise<{ user: UserRow; extra: T }> {
+    const { temp_token: tempToken, pin, handle } = body;
+    assertAcceptablePin(pin);
+    assertAcceptableHandle(handle);
+    const name = parseName(body.name);
+    await this.d.otp.assertTempToken(tempToken, 'signup');
+    if (await usersRepo.handleInUse(this.d.db, handle)) throw handleTaken();
+    const pinHash = await this.d.pins.hash(pin);
+    try {
+      return await this.d.db.transaction(async (tx) => {
+        // Consuming the temp_token is the gate; a refused insert rolls it back, so the user may retry.
+        const phone = parsePhone(await this.d.otp.consumeTempToken(tx, tempToken, 'signup'));
+        const user = await usersRepo.insert(tx, {
+          id: this.d.random.uuid(),
+          phone: phone.e164,
+          handle,
+          name,
+          country: phone.country, // D3
+          pinHash,
+          now: this.d.clock.now(),
+        });
+        await this.d.events.emit(tx, 'user.created', payloads.userCreated(user));
+        return { user, extra: await alsoInTx(tx, user) };
+      });
+    } catch (err) {
+      const index = uniqueViolation(err);
+      if (index === 'users_handle_live') throw handleTaken();
+      if (index === 'users_phone_live')
+        throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
+      throw err;
+    }
+  }
+
+  private sessionInput(userId: string, device: ReturnType<typeof parseDevice>, ip: string) {
+    return { userId, clientId: this.d.firstPartyClientId, device, ipAddress: maskIp(ip), scope: REST_SCOPE };
+  }
+
+  /** Phone and PIN, with the lock of D9 (the hosted sign-in page). */
+  checkPin(phoneInput: string, pin: string | undefined): Promise<UserRow> {
+    return this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
+  }
+
+  /**
+   * The PIN of an account already found (account deletion, phone change). P88: the account answered carries
+   * the version of the PIN checked, for the statement that acts on it.
+   */
+  verifyPinOf(user: UserRow, pin: string): Promise<UserRow> {
+    return this.attemptPin({ id: user.id }, pin);
+  }
+
+  /** D9: a PIN check, and a correct PIN resets the count of wrong ones. */
+  private async attemptPin(account: PinHolder, pin: unknown): Promise<UserRow> {
+    const user = await this.correctPin(account, pin);
+    await clearPinFailures(this.d.db, user.id);
+    return { ...user, failed_pin_attempts: 0, locked_until: null };
+  }
+
+  /**
+   * D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. The
+   * account when the PIN is correct, its count of wrong ones not yet reset: that is the caller's to write.
+   */
+  private async correctPin(account: PinHolder, pin: unknown): Promise<UserRow> {
+    if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
+    const attempt = await takePinAttempt(this.d.db, account, this.d.clock.now());
+    if (!attempt.taken) {
+      switch (attempt.refusal) {
+        case 'no_account':
+          await this.d.pins.verifyNothing(pin);
+          throw invalidCredentials();
+        case 'locked_by_operator':
+          throw lockedByOperator();
+        case 'locked_by_failures':
+          throw accountLocked(attempt.lockedUntil);
+      }
+    }
+    const user = attempt.account;
+    if (await this.d.pins.verify(user.pin_hash, pin)) {
+      await this.rehashIfOutdated(user, pin);
+      return user;
+    }
+    // The attempt that reached the threshold locked the account: say so now rather than on the next try.
+    if (user.locked_until) throw accountLocked(user.locked_until);
+    throw invalidCredentials();
+  }
+
+  /**
+   * P87: a correct PIN whose hash was made with other parameters or another pepper than today's is
+   * hashed again with them (or, made before key ids and the current pepper's, only named).
+   */
+  private async rehashIfOutdated(user: UserRow, pin: string): Promise<void> {
+    if (this.d.pins.isCurrent(user.pin_hash)) return;
+    const renewed = await this.d.pins.renewed(user.pin_hash, pin);
+    await usersRepo.replacePinHash(this.d.db, user.id, user.pin_hash, renewed);
+  }
+
+  /** P114: the live accounts' PIN hashes by the pepper that made them, while PIN_PEPPER changes. */
+  async pinPeppers(): Promise<Record<PepperOfHash, number>> {
+    const counts = { current: 0, fallback: 0, unnamed: 0, other: 0 };
+    for (const { key_id, n } of await usersRepo.countByPinKeyId(this.d.db))
+      counts[this.d.pins.pepperOf(key_id)] += n;
+    return counts;
+  }
+
+  /** Phone and PIN: a session of its own, and its tokens. `e164`: the phone, when the caller parsed it already. */
+  async signIn(body: SignInInput, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
+    const device = parseDevice(body.device);
+    const checked = await this.correctPin({ phone: e164 ?? parsePhone(body.phone).e164 }, body.pin);
+    // P51: the account is held while its session opens. An operator's lock, a deletion or a PIN reset that
+    // came during the PIN check (milliseconds of hashing) is seen here, or waits and then ends this session
+    // too. The same statement resets the count of wrong PINs.
+    const held = await this.d.sessions.openForSignIn(
+      this.sessionInput(checked.id, device, ip),
+      checked.pin_version,
+    );
+    if (!held.opened)
+      switch (held.refusal) {
+        case 'account_gone_or_pin_changed':
+          throw invalidCredentials();
+        case 'locked_by_operator':
+          throw lockedByOperator();
+      }
+    const { sessionId, refreshToken } = held;
+    return { user: held.account, ...this.restTokens(held.account.id, sessionId, refreshToken) };
+  }
+
+  /** D10: sets the PIN, unlocks, revokes every session, and signs in on a new one. */
+  async resetPin(body: PinResetInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
+    const { temp_token: tempToken, pin } = body;
+    assertAcceptablePin(pin);
+    const device = parseDevice(body.device);
+    await this.d.otp.assertTempToken(tempToken, 'pin_reset');
+    const pinHash = await this.d.pins.hash(pin);
+    const { user, opened } = await this.d.db.transaction(async (tx) => {
+      const phone = await this.d.otp.consumeTempToken(tx, tempToken, 'pin_reset');
+      // P89: the account that has the number when the PIN is written, not one that has just moved off it.
+      const reset = await resetPinOfPhone(tx, phone, pinHash, this.d.clock.now());
+      if (!reset.reset)
+        switch (reset.refusal) {
+          case 'no_account_with_phone':
+            throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+          case 'locked_by_operator':
+            // Throwing rolls the reset back: it does not lift the operator's lock (P51).
+            throw lockedByOperator();
+        }
+      const user = reset.account;
+      await this.d.sessions.revokeAllOfUser(tx, user.id, 'pin_reset');
+      // The authorization page's sign-ins end too: a reset after a compromise must leave no way back in.
+      await ssoSessionsRepo.removeAllOfUser(tx, user.id);
+      const opened = await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip));
+      return { user, opened };
+    });
+    return { user, ...this.restTokens(user.id, opened.session.id, opened.refreshToken) };
+  }
+
+  async refresh(token: string): Promise<RestTokens> {
+    const rotated = await this.d.sessions.rotate(token, this.d.firstPartyClientId);
+    return this.restTokens(rotated.userId, rotated.sessionId, rotated.refreshToken);
+  }
+}

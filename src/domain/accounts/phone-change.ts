@@ -1,0 +1,110 @@
+import type { Logger } from 'pino';
+import { type Language, pickLanguage, translate } from '../../i18n/languages.ts';
+import type { Clock } from '../../providers/clock.ts';
+import type { Channel } from '../../providers/messaging/provider.ts';
+import { type Database, uniqueViolation } from '../../storage/db.ts';
+import type { UserRow } from '../../storage/repositories/users.ts';
+import { movePhone } from '../../storage/rules/phone-change.ts';
+import type { OtpService } from '../codes/otp.ts';
+import { DomainError, fieldError } from '../errors.ts';
+import type { Messenger } from '../messaging/messenger.ts';
+import { maskPhone, parsePhone } from '../phone.ts';
+import type { ProfileService } from '../profiles/profiles.ts';
+import type { SendProof } from '../sms-defence/person-check.ts';
+import { type Events, payloads } from '../webhooks/events.ts';
+import { pinCheckRefusal } from './account-errors.ts';
+import type { AccountService } from './accounts.ts';
+
+export interface PhoneChangeDeps {
+  db: Database;
+  clock: Clock;
+  events: Events;
+  otp: OtpService;
+  accounts: AccountService;
+  profiles: ProfileService;
+  messenger: Messenger;
+  /** the language of the texts when the account has none */
+  defaultLanguage: Language;
+  logger: Logger;
+}
+
+/** P74: what the previous number is told once an account has moved away from it. */
+/** The notice to the number an account moved away from, in the account's language. */
+export const phoneChangedNotice = (language: Language) => translate(language, 'phone.phone_changed');
+
+/**
+ * P74: a signed-in account moves to a new phone number, proven by a code sent to it and confirmed with the
+ * PIN. Carriers give numbers up and hand them out again; without this, the account stays on a number its
+ * user no longer has, and the number's next owner could reset its PIN.
+ */
+export class PhoneChangeService {
+  constructor(private readonly d: PhoneChangeDeps) {}
+
+  private language(user: { language: string | null }): Language {
+    return pickLanguage([user.language], this.d.defaultLanguage);
+  }
+
+  /**
+   * Step 1: a code to the new number (D6's rules; like sign-up, no live account may have it). `e164`: the
+   * number, when the caller has already parsed it.
+   */
+  async start(
+    userId: string,
+    phoneInput: string,
+    e164?: string,
+    opts: { proof?: SendProof; channel?: Channel; languageWishes?: string[] } = {},
+  ): Promise<{ expires_in: number; message: string; channel: Channel }> {
+    const phone = e164 ?? parsePhone(phoneInput).e164;
+    const user = await this.d.profiles.get(userId);
+    if (phone === user.phone)
+      throw fieldError('INVALID_REQUEST', 'phone', 'this is already the phone number of the account');
+    // The code's text in the account's language, else the one the request asks for.
+    const language = pickLanguage([user.language, ...(opts.languageWishes ?? [])], this.d.defaultLanguage);
+    return this.d.otp.sendCode(phone, 'phone_change', { proof: opts.proof, channel: opts.channel, language });
+  }
+
+  /**
+   * Step 2: the PIN first (an attempt toward D9's lock, as on deletion), then, in one transaction, the
+   * code (5 evaluations; a match is used up) and the move with its user.updated.
+   * Sessions stay: the user is the same. The previous number is told afterwards.
+   */
+  async confirm(userId: string, body: { phone: string; code: string; pin: string }): Promise<UserRow> {
+    const phone = parsePhone(body.phone).e164;
+    const user = await this.d.profiles.get(userId);
+    const checked = await this.d.accounts.verifyPinOf(user, body.pin);
+    let moved: UserRow | DomainError;
+    try {
+      moved = await this.d.db.transaction(async (tx) => {
+        // D6: the code is used up only if the move commits; a wrong one stays counted.
+        const refused = await this.d.otp.submit(tx, phone, 'phone_change', body.code);
+        if (refused) return refused;
+        // P88: not if the PIN was set again since it was checked (a reset after a compromise).
+        const move = await movePhone(tx, {
+          userId,
+          phone,
+          pinVersion: checked.pin_version,
+          now: this.d.clock.now(),
+        });
+        if (!move.moved) throw await pinCheckRefusal(tx, userId);
+        await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(move.account, ['phone']));
+        return move.account;
+      });
+    } catch (err) {
+      // Another account took the number after the code was sent.
+      if (uniqueViolation(err) === 'users_phone_live')
+        throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
+      throw err;
+    }
+    if (moved instanceof DomainError) throw moved;
+    // The move stands whether or not the notice gets through.
+    await this.d.messenger
+      .sendNotice(user.phone, phoneChangedNotice(this.language(user)), this.language(user))
+      .catch((err: Error) =>
+        this.d.logger.warn(
+          { to: maskPhone(user.phone), err: err.message },
+          'the notice of a phone number change could not be sent',
+        ),
+      );
+    return moved;
+  }
+}

@@ -1,0 +1,221 @@
+// The codes room: one-time codes to a phone. It owns making, storing (hashed), sending and checking a code
+// for sign-up, PIN reset and phone change, and the temp token a right code answers. What a send must pass is
+// the SMS defence's; how a message travels is the messaging room's.
+import type { Logger } from 'pino';
+import type { MessageKey } from '../../i18n/languages.ts';
+import { type Language, translate } from '../../i18n/languages.ts';
+import { addSeconds, type Clock } from '../../providers/clock.ts';
+import type { Channel } from '../../providers/messaging/provider.ts';
+import type { Random } from '../../providers/random.ts';
+import type { Database, Queryable } from '../../storage/db.ts';
+import { otpsRepo } from '../../storage/repositories/otps.ts';
+import { smsTrafficRepo } from '../../storage/repositories/sms-traffic.ts';
+import { tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
+import { usersRepo } from '../../storage/repositories/users.ts';
+import { submitOtp } from '../../storage/rules/otp-codes.ts';
+import { consumeTempToken } from '../../storage/rules/temp-tokens.ts';
+import { sha256 } from '../crypto.ts';
+import { DomainError, fieldError } from '../errors.ts';
+import type { Messenger } from '../messaging/messenger.ts';
+import type { SendQueue } from '../messaging/send-queue.ts';
+import { maskPhone } from '../phone.ts';
+import type { PurposeKeys } from '../purpose-keys.ts';
+import { countryOf } from '../sms-defence/destinations.ts';
+import type { SendProof } from '../sms-defence/person-check.ts';
+import type { SendDefence } from '../sms-defence/send-defence.ts';
+import { codeHash, OTP_TTL_SECONDS, StoredCodes } from './stored-codes.ts';
+
+export { OTP_TTL_SECONDS };
+
+export const TEMP_TOKEN_TTL_SECONDS = 600;
+/** Spec "Limits": 5 verifications per code (D6). */
+export const OTP_MAX_ATTEMPTS = 5;
+
+import { OTP_PURPOSES, type OtpPurpose, type PublicPurpose } from './purposes.ts';
+
+export { OTP_PURPOSES, type OtpPurpose, type PublicPurpose };
+
+/** D6 with enumeration protection: what the owner of a number that has an account hears instead of a code. */
+const TAKEN_NUMBER_NOTICE: Record<Exclude<OtpPurpose, 'pin_reset'>, MessageKey> = {
+  signup: 'phone.signup_number_taken',
+  phone_change: 'phone.phone_change_number_taken',
+};
+
+/** How a code is to be sent: the proof of a person, the channel asked for, the language of its text. */
+export interface SendOptions {
+  proof?: SendProof;
+  channel?: Channel;
+  language?: Language;
+}
+
+export interface OtpDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  /** carries codes and notices by the configured routes */
+  messenger: Messenger;
+  /** D35: fixed codes for configured test numbers (never in production) */
+  testPhoneNumbers: ReadonlyMap<string, string>;
+  codeKeys: PurposeKeys;
+  enumerationProtection: boolean;
+  /** the language of a code's text when the caller names none */
+  defaultLanguage: Language;
+  /** the toll-fraud defence beyond where codes may go: the country breaker, its challenge and its cap */
+  defence: SendDefence;
+  /** carries the sends that leave the request's path */
+  sendQueue: SendQueue;
+  logger: Logger;
+  /** told of each code entered, by country, for the metrics */
+  onVerified?: (country: string) => void;
+}
+
+export class OtpService {
+  readonly #codes: StoredCodes;
+  constructor(private readonly d: OtpDeps) {
+    this.#codes = new StoredCodes(d);
+  }
+
+  /** D6: a new code for a normalised phone; sign-up and a phone change need a number nobody has. */
+  async sendCode(
+    phone: string,
+    purpose: OtpPurpose,
+    { proof = {}, channel = 'sms', language = this.d.defaultLanguage }: SendOptions = {},
+  ): Promise<{ expires_in: number; message: string; channel: Channel }> {
+    const test = this.d.testPhoneNumbers.has(phone);
+    // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
+    const planned = this.d.messenger.channelFor(phone, channel);
+    if (!test) await this.d.defence.admit(phone, proof);
+    const message = `Verification code sent to ${maskPhone(phone)}`;
+    const answer = { expires_in: OTP_TTL_SECONDS, message, channel: planned };
+    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
+
+    // D6: without enumeration protection, say plainly why no code is sent; with it, answer the same success,
+    // tell only the phone's owner, and store a decoy that later verifications count and refuse exactly as
+    // they would a real code, so that their answers do not tell the two apart either.
+    const codeless = purpose === 'pin_reset' ? !registered : registered;
+    if (codeless && !this.d.enumerationProtection) {
+      throw purpose === 'pin_reset'
+        ? fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number')
+        : fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
+    }
+    if (codeless) {
+      if (purpose !== 'pin_reset' && !test) await this.d.defence.spend(phone);
+      await this.#codes.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
+      if (purpose !== 'pin_reset')
+        await this.#codes.deliver(() =>
+          this.d.messenger.sendNotice(phone, translate(language, TAKEN_NUMBER_NOTICE[purpose]), language),
+        );
+      return answer;
+    }
+    const fixed = this.d.testPhoneNumbers.get(phone);
+    if (fixed) {
+      await this.#codes.store(phone, purpose, fixed);
+      return answer;
+    }
+    // A PIN reset under enumeration protection: an unknown number gets no message, so the owner's message
+    // leaves the request's path (budget and all), and both answer after the same work.
+    if (purpose === 'pin_reset' && this.d.enumerationProtection) {
+      const code = await this.#codes.storeCode(phone, purpose);
+      this.d.sendQueue.hand(() => this.#codes.spendAndSend(phone, code, { channel, language }));
+      return answer;
+    }
+    await this.d.defence.spend(phone);
+    const code = await this.#codes.storeCode(phone, purpose);
+    const carried = await this.#codes.send(phone, code, { channel, language });
+    return { ...answer, channel: carried };
+  }
+
+  /** D7: a right code for the phone (E.164) and purpose answers a temp token for the next step. */
+  async verify(
+    phone: string,
+    code: string,
+    purpose: PublicPurpose,
+  ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
+    const now = this.d.clock.now();
+    const tempToken = this.d.random.token(32);
+    const refusal = await this.d.db.transaction(async (tx) => {
+      const refused = await this.submit(tx, phone, purpose, code);
+      if (refused) return refused;
+      await tempTokensRepo.insert(tx, {
+        token_hash: sha256(tempToken),
+        phone,
+        purpose,
+        created_at: now,
+        expires_at: addSeconds(now, TEMP_TOKEN_TTL_SECONDS),
+      });
+      return undefined;
+    });
+    if (refusal) throw refusal;
+    return { verified: true, temp_token: tempToken, expires_in: TEMP_TOKEN_TTL_SECONDS };
+  }
+
+  /**
+   * D6: one submission of a code against the phone's current one, in the transaction that acts on it: a
+   * match uses the code up there and then (undefined is answered); otherwise the refusal to throw once
+   * that transaction has committed, so that a wrong submission stays counted.
+   */
+  async submit(
+    tx: Queryable,
+    phone: string,
+    purpose: OtpPurpose,
+    codeInput: string,
+  ): Promise<DomainError | undefined> {
+    if (codeInput.length > 32) throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
+    const now = this.d.clock.now();
+    const otp = await otpsRepo.current(tx, phone, purpose);
+    if (!otp || otp.consumed_at) return noLongerValid();
+    if (otp.expires_at <= now)
+      return fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
+    // P99: a code sent before KEY_ENCRYPTION_KEY changed was hashed with the fallback's key.
+    const submittedHashes = this.d.codeKeys.all.map((key) => codeHash(phone, purpose, codeInput, key));
+    const outcome = await submitOtp(tx, {
+      otpId: otp.id,
+      submittedHashes,
+      maxAttempts: OTP_MAX_ATTEMPTS,
+      now,
+    });
+    switch (outcome.kind) {
+      case 'used': {
+        const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
+        if (country) {
+          await smsTrafficRepo.countVerified(tx, country, now);
+          this.d.onVerified?.(country);
+        }
+        return undefined;
+      }
+      case 'wrong':
+        return fieldError('INVALID_OTP', 'code', 'the code is wrong', {
+          attempts_remaining: outcome.attemptsRemaining,
+        });
+      case 'burnt':
+        return new DomainError('RATE_LIMITED', 'too many attempts for this code; request a new one', {
+          field: 'code',
+          scope: 'otp_attempts',
+        });
+      case 'gone':
+        return noLongerValid();
+    }
+  }
+
+  /** D7: a cheap look before the expensive PIN hash; consumeTempToken is the real gate. */
+  async assertTempToken(token: string, purpose: OtpPurpose): Promise<void> {
+    if (
+      typeof token !== 'string' ||
+      !(await tempTokensRepo.findUsable(this.d.db, sha256(token), purpose, this.d.clock.now()))
+    ) {
+      throw invalidTempToken();
+    }
+  }
+
+  /** D7: single use, 600 s, bound to its purpose; answers the phone it was issued for. */
+  async consumeTempToken(tx: Queryable, token: string, purpose: OtpPurpose): Promise<string> {
+    const consumed = await consumeTempToken(tx, sha256(token), purpose, this.d.clock.now());
+    if (!consumed.consumed) throw invalidTempToken();
+    return consumed.phone;
+  }
+}
+
+const noLongerValid = () => fieldError('INVALID_OTP', 'code', 'the code is wrong or no longer valid');
+
+const invalidTempToken = () =>
+  fieldError('INVALID_TOKEN', 'temp_token', 'temp_token is unknown, used or expired; verify the phone again');

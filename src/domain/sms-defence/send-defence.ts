@@ -1,0 +1,135 @@
+// The SMS defence room: what stands between a request and a paid message. It owns where codes may go, the
+// block and country limits, the per-country breaker and its ledger of codes sent and entered, the proof of a
+// person (proof-of-work challenge or hosted CAPTCHA), and the day's budget. This file is its entry.
+//
+// What a code's send must pass: where it may go, its block of numbers, the country's breaker, the challenge it
+// asks for, the cap on codes to a country whose breaker is open, and the day's budget. Each refusal is
+// counted per country, for the operators.
+//
+// Rules it enforces:
+// - Where codes may go: destinations.ts.
+// - At most `otp_send_prefix` (10) codes an hour go to one block of 1,000 consecutive numbers: past it,
+//   RATE_LIMITED.
+// - CHALLENGE_MODE=always: every send needs a solved challenge; `breaker` (the default): a send to a country
+//   whose breaker is open does; `off`: none does.
+// - While a country's breaker is open, at most `open_cap` codes an hour go there, challenge or not: past it,
+//   RATE_LIMITED with `details.scope: "country"`.
+// - A number with no country counts under `001`, like a country of its own (destinations.ts).
+// - With SMS_DAILY_LIMIT, at most that many text messages go a UTC day across all countries: past it,
+//   RATE_LIMITED with `details.scope: "daily_limit"` and Retry-After to the next UTC midnight; the operator is
+//   told by an error log line when 80% and when all of it is spent.
+// - A re-send of a code whose delivery failed spends the day's budget and counts for the country's breaker
+//   like a first send; it is skipped (and the reason recorded) while the country's breaker is open or once the
+//   budget is spent, since an attacker aiming codes at unreachable numbers would otherwise double the spend.
+
+import type { Logger } from 'pino';
+import type { ChallengeMode, DestinationPolicy } from '../../config/sms-defence-settings.ts';
+import { REFUSALS, type SendRefusal } from '../../storage/repositories/sms-traffic.ts';
+import { DomainError } from '../errors.ts';
+import type { RateLimiter } from '../rate-limiter.ts';
+import type { SmsBreaker } from './breaker.ts';
+import { countryOf, destinationError, destinationRefusal, numberBlock } from './destinations.ts';
+import type { PersonCheck, SendProof } from './person-check.ts';
+
+/** Why a failed code's re-send was not made. */
+export type ResendRefusal = 'daily_limit' | 'country_breaker';
+
+export interface SendDefenceDeps {
+  breaker: SmsBreaker;
+  /** the proof of a person a send may need: the proof-of-work challenge, or a hosted CAPTCHA */
+  challenges: PersonCheck;
+  rateLimiter: RateLimiter;
+  challengeMode: ChallengeMode;
+  /** where codes may go */
+  destinations: DestinationPolicy;
+  /** SMS_DAILY_LIMIT; undefined, no budget */
+  dailyLimit: number | undefined;
+  logger: Logger;
+  /** told of each send's outcome, for the metrics */
+  onSend?: (country: string, outcome: SendOutcome) => void;
+}
+
+/** A send's outcome as the metrics count it: sent, or the reason it was refused (as operators see it counted). */
+export type SendOutcome = 'sent' | (typeof REFUSALS)[SendRefusal];
+
+export class SendDefence {
+  constructor(private readonly d: SendDefenceDeps) {}
+
+  /**
+   * Throws INVALID_PHONE, CHALLENGE_REQUIRED or RATE_LIMITED when a code may not go to this E.164 number;
+   * uses up the proof given.
+   */
+  async admit(phone: string, proof: SendProof): Promise<void> {
+    const country = countryOf(phone);
+    /** Counts the refusal for the operators, then throws it. */
+    const refused = async (reason: SendRefusal, err: unknown): Promise<never> => {
+      if (country) {
+        this.d.onSend?.(country, REFUSALS[reason]);
+        await this.d.breaker.refused(country, reason);
+      }
+      throw err;
+    };
+    const destination = destinationRefusal(phone, this.d.destinations);
+    if (destination) await refused(destination, destinationError(destination));
+    const block = await this.d.rateLimiter.hit([['otp_send_prefix', numberBlock(phone)]]);
+    if (block.exceeded) await refused('prefix', block.exceeded);
+    const open = country ? await this.d.breaker.isOpen(country) : false;
+    if (this.d.challengeMode === 'always' || (this.d.challengeMode === 'breaker' && open))
+      await this.d.challenges.redeem(proof).catch((err: unknown) => refused('challenge', err));
+    if (!open || !country) return;
+    const { exceeded } = await this.d.rateLimiter.hit([['otp_send_country_open', country]]);
+    if (exceeded) {
+      exceeded.details.scope = 'country';
+      await refused('over_cap', exceeded);
+    }
+  }
+
+  /** One text message of the day's budget, before it is sent; RATE_LIMITED past the budget. */
+  async spend(phone: string): Promise<void> {
+    const limit = this.d.dailyLimit;
+    if (!limit) return;
+    const { state, exceeded } = await this.d.rateLimiter.hit([['sms_daily', 'all']]);
+    const spent = limit - state.remaining;
+    if (spent === Math.ceil(limit * 0.8) && spent < limit)
+      this.d.logger.error({ spent, limit }, 'SMS daily budget: 80% spent');
+    if (spent === limit && !exceeded) this.d.logger.error({ spent, limit }, 'SMS daily budget: all spent');
+    if (exceeded) {
+      exceeded.details.scope = 'daily_limit';
+      const country = countryOf(phone);
+      if (country) {
+        this.d.onSend?.(country, 'over_budget');
+        await this.d.breaker.refused(country, 'over_budget');
+      }
+      throw exceeded;
+    }
+  }
+
+  /**
+   * Whether the re-send of a failed code may go: undefined when it may (the day's budget is spent for it),
+   * else why not. A re-send is never challenged: no person is there to solve it.
+   */
+  async admitResend(phone: string): Promise<ResendRefusal | undefined> {
+    const country = countryOf(phone);
+    if (country && (await this.d.breaker.isOpen(country))) return 'country_breaker';
+    try {
+      await this.spend(phone);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'RATE_LIMITED') return 'daily_limit';
+      throw err;
+    }
+    return undefined;
+  }
+
+  /** A re-send went: counted as sent for the country's breaker and the metrics. */
+  async resent(phone: string): Promise<void> {
+    const country = countryOf(phone);
+    if (!country) return;
+    await this.d.breaker.sent(country);
+    this.sent(country);
+  }
+
+  /** A code went to the country (its count for the breaker is written with the code). */
+  sent(country: string): void {
+    this.d.onSend?.(country, 'sent');
+  }
+}

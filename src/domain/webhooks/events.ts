@@ -1,0 +1,143 @@
+import type { Clock } from '../../providers/clock.ts';
+import type { Random } from '../../providers/random.ts';
+import type { Queryable } from '../../storage/db.ts';
+import type { VerificationRow } from '../../storage/repositories/kyc.ts';
+import { type OutboxEvent, outboxRepo } from '../../storage/repositories/outbox.ts';
+import type { SessionRow } from '../../storage/repositories/sessions.ts';
+import type { UserRow } from '../../storage/repositories/users.ts';
+import type { RejectionReason } from '../kyc/kyc-rules.ts';
+
+// The spec's "Event types and data": one entry per event type, so adding an event is one line here.
+export interface EventPayloads {
+  'user.created': {
+    user: { id: string; phone: string; handle: string; name: string | null; created_at: string };
+  };
+  'user.updated': {
+    user: { id: string; handle: string; name: string | null; avatar_url: string | null; updated_at: string };
+    changed_fields: string[];
+  };
+  'user.deleted': { user_id: string; deleted_at: string };
+  'kyc.submitted': { user_id: string; verification_id: string; submitted_at: string };
+  'kyc.verified': {
+    user_id: string;
+    verification_id: string;
+    verified_at: string;
+    country: string;
+    documents: string[];
+  };
+  'kyc.rejected': {
+    user_id: string;
+    verification_id: string;
+    rejected_at: string;
+    reason: RejectionReason;
+    message: string;
+  };
+  'session.created': {
+    user_id: string;
+    session_id: string;
+    device_name: string | null;
+    platform: string;
+    ip_address: string | null;
+  };
+  'session.revoked': { user_id: string; session_id: string; reason: SessionRevokeReason };
+}
+export type EventType = keyof EventPayloads;
+
+/** When each event is emitted (spec table); `satisfies` makes a new payload above need its line here. */
+export const EVENT_CATALOGUE = {
+  'user.created': 'a user signs up',
+  'user.updated': 'a profile is updated',
+  'user.deleted': 'a user deletes the account',
+  'kyc.submitted': 'a user submits an identity verification',
+  'kyc.verified': 'an identity verification is approved',
+  'kyc.rejected': 'an identity verification is rejected',
+  'session.created': 'a user signs in',
+  'session.revoked': 'a session is revoked (logout or security)',
+} as const satisfies Record<EventType, string>;
+
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
+
+/** D34 */
+export type SessionRevokeReason =
+  | 'logout'
+  | 'user_revoked'
+  | 'pin_reset'
+  | 'refresh_token_reuse'
+  | 'account_deleted'
+  | 'admin';
+
+export const payloads = {
+  userCreated: (u: UserRow): EventPayloads['user.created'] => ({
+    user: {
+      id: u.id,
+      phone: u.phone,
+      handle: u.handle,
+      name: u.name,
+      created_at: u.created_at.toISOString(),
+    },
+  }),
+  userUpdated: (u: UserRow, changedFields: string[]): EventPayloads['user.updated'] => ({
+    user: {
+      id: u.id,
+      handle: u.handle,
+      name: u.name,
+      avatar_url: u.avatar_url,
+      updated_at: u.updated_at.toISOString(),
+    },
+    changed_fields: changedFields,
+  }),
+  userDeleted: (u: UserRow): EventPayloads['user.deleted'] => ({
+    user_id: u.id,
+    deleted_at: (u.deleted_at as Date).toISOString(),
+  }),
+  kycSubmitted: (v: VerificationRow): EventPayloads['kyc.submitted'] => ({
+    user_id: v.user_id,
+    verification_id: v.id,
+    submitted_at: (v.submitted_at as Date).toISOString(),
+  }),
+  kycVerified: (v: VerificationRow): EventPayloads['kyc.verified'] => ({
+    user_id: v.user_id,
+    verification_id: v.id,
+    verified_at: (v.decided_at as Date).toISOString(),
+    country: v.country as string,
+    documents: v.documents ?? [],
+  }),
+  kycRejected: (v: VerificationRow): EventPayloads['kyc.rejected'] => ({
+    user_id: v.user_id,
+    verification_id: v.id,
+    rejected_at: (v.decided_at as Date).toISOString(),
+    reason: v.reason as RejectionReason,
+    message: v.message ?? '',
+  }),
+  sessionCreated: (
+    s: Pick<SessionRow, 'id' | 'user_id' | 'device_name' | 'platform' | 'ip_address'>,
+  ): EventPayloads['session.created'] => ({
+    user_id: s.user_id,
+    session_id: s.id,
+    device_name: s.device_name,
+    platform: s.platform,
+    ip_address: s.ip_address,
+  }),
+  sessionRevoked: (s: SessionRow, reason: SessionRevokeReason): EventPayloads['session.revoked'] => ({
+    user_id: s.user_id,
+    session_id: s.id,
+    reason,
+  }),
+};
+
+/** D32: events go into the outbox inside the caller's transaction, so a change and its event commit together. */
+export class Events {
+  constructor(
+    private readonly clock: Clock,
+    private readonly random: Random,
+  ) {}
+
+  /** An event with its id and time, for a statement that writes it with the change it reports. */
+  event<T extends EventType>(type: T, data: EventPayloads[T]): OutboxEvent {
+    return { id: this.random.uuid(), type, data, createdAt: this.clock.now() };
+  }
+
+  emit<T extends EventType>(tx: Queryable, type: T, data: EventPayloads[T]) {
+    return outboxRepo.insert(tx, this.event(type, data));
+  }
+}
