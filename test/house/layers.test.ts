@@ -71,3 +71,15 @@ test('no import circle between files', () => {
   for (const file of graph.keys()) if (!state.has(file)) visit(file);
   assert.deepEqual(circles, []);
 });
+
+test('every error surface answers in src/http/errors/, each table total over the domain codes', () => {
+  const tables: string[] = [];
+  for (const [file] of graph) {
+    const text = readFileSync(join(SRC, file), 'utf8');
+    if (/Partial<Record<ErrorCode/.test(text)) tables.push(`${file}: a partial table of codes`);
+    const mapsCodes = /Record<ErrorCode,/.test(text) || /setErrorHandler\(\s*\(/.test(text);
+    if (mapsCodes && !file.startsWith('http/errors/') && !file.startsWith('domain/'))
+      tables.push(`${file}: maps errors outside http/errors/`);
+  }
+  assert.deepEqual(tables, []);
+});

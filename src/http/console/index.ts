@@ -5,8 +5,8 @@ import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { keepAdminAction } from '../admin/admin-trail.ts';
+import { consoleErrors } from '../errors/console.ts';
 import { consolePage, signInPage } from '../pages/console/layout.ts';
-import { pageErrorHandler } from '../pages/page-errors.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { accountRoutes } from './account-routes.ts';
 import { consoleContext, formOf, one, SESSION_COOKIE, sessionIdOf } from './console-context.ts';
@@ -105,17 +105,4 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
   accountRoutes(app, ctx);
   smsPages(app, ctx);
   messagesPages(app, ctx);
-}
-
-/** The console's error pages: its sign-in form with a message, whatever went wrong. */
-function consoleErrors() {
-  const readable = signInPage('', 'The request could not be read.');
-  const pages = {
-    refused: () => readable,
-    tooMany: () => signInPage('', 'Too many attempts from your address. Wait a few minutes.'),
-    malformed: readable,
-    failed: signInPage('', 'Something went wrong on our side; the details are in the server log.'),
-    stopping: signInPage('', 'The service is restarting. Try again in a few seconds.'),
-  };
-  return pageErrorHandler(sendPage, () => pages, 'console page');
 }

@@ -1,9 +1,9 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
+import { oauthErrorHandler } from '../errors/oauth.ts';
 import { authorizeRoutes } from './authorize.ts';
 import { discoveryRoutes } from './discovery.ts';
-import { oauthErrorHandler } from './oauth-errors.ts';
 import { tokenRoutes } from './token-routes.ts';
 
 /** The OAuth surface: /oauth/* with RFC 6749 errors, and the hosted page with its own error page. */

@@ -9,14 +9,14 @@ import type { AuthorizationRequest } from '../../domain/oauth/authorization-requ
 import { acceptedLanguages } from '../../i18n/languages.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
+import { PageError } from '../errors/pages.ts';
+import { REST_STATUS } from '../errors/rest-statuses.ts';
 import type { FormContext } from '../pages/authorize-pages.ts';
 import { consentPage } from '../pages/consent-pages.ts';
-import { PageError } from '../pages/page-errors.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { seal, unseal } from '../pages/page-state.ts';
 import { suggestedCountry } from '../pages/phone-field.ts';
-import { REST_STATUS } from '../plugins/error-statuses.ts';
 import { browserTag, sealedForBrowser } from './browser-binding.ts';
 import { CSRF_COOKIE, cookieOf, pageCookie, SSO_COOKIE } from './page-cookies.ts';
 

@@ -8,6 +8,8 @@ import { parseChannel } from '../../domain/messaging/texts.ts';
 import { maskPhone, parsePhoneIn } from '../../domain/phone.ts';
 import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../providers/captcha/siteverify.ts';
 import { pageForm } from '../described.ts';
+import { formProblem } from '../errors/page-messages.ts';
+import { PageError } from '../errors/pages.ts';
 import {
   type FormContext,
   signInPage,
@@ -19,8 +21,6 @@ import {
 } from '../pages/authorize-pages.ts';
 import { CHALLENGE_SCRIPT } from '../pages/challenge-script.ts';
 import { errorPage } from '../pages/consent-pages.ts';
-import { formProblem } from '../pages/form-problems.ts';
-import { PageError } from '../pages/page-errors.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { linkedState, type PageFlow, pageCountry, pageView } from './page-flow.ts';

@@ -3,7 +3,7 @@ import { logoPath } from '../../domain/clients/logos.ts';
 import { CAPTCHA_ACTION } from '../../domain/sms-defence/captcha-check.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
-import { errorAbove, errorAt, type FormProblem } from './form-problems.ts';
+import { errorAbove, errorAt, type FormProblem } from '../errors/page-messages.ts';
 import { errorBox, esc, field, hidden, page } from './html.ts';
 import { phoneField } from './phone-field.ts';
 import type { Brand, View } from './view.ts';

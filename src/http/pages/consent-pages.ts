@@ -1,9 +1,9 @@
 import type { LogoutReturn } from '../../domain/oauth/logout.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
+import { tooManyMessage } from '../errors/page-messages.ts';
+import type { ErrorPages } from '../errors/pages.ts';
 import { clientLinks, type FormContext, stepView } from './authorize-pages.ts';
-import { tooManyMessage } from './form-problems.ts';
 import { errorBox, hidden, page } from './html.ts';
-import type { ErrorPages } from './page-errors.ts';
 import type { View } from './view.ts';
 
 // The hosted authorization page's last steps and its dead ends: consent, signing out, and the error page.

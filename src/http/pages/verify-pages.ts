@@ -3,8 +3,8 @@ import type { LinkProblem } from '../../domain/kyc/kyc.ts';
 import { DOCUMENT_KINDS } from '../../domain/kyc/kyc-rules.ts';
 import { COUNTRY_CODES } from '../../i18n/countries.ts';
 import type { Language, MessageKey } from '../../i18n/languages.ts';
+import { errorAbove, errorAt, type FormProblem } from '../errors/page-messages.ts';
 import { sortedCountries } from './country-names.ts';
-import { errorAbove, errorAt, type FormProblem } from './form-problems.ts';
 import { errorBox, esc, field, hidden, page } from './html.ts';
 import type { View } from './view.ts';
 

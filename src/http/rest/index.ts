@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import { restErrorHandler } from '../plugins/rest-errors.ts';
+import { restErrorHandler } from '../errors/rest.ts';
 import { registerRestGuards } from '../plugins/rest-guards.ts';
 import { accountAuthRoutes } from './account-auth.ts';
 import { connectedAppRoutes } from './connected-apps.ts';

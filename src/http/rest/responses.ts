@@ -1,7 +1,7 @@
 // The REST surface's answers, as its routes document them: the envelope around each resource the spec names.
 import { type TSchema, Type } from 'typebox';
+import { REST_STATUS } from '../errors/rest-statuses.ts';
 import { dateTime, nullable } from '../openapi-types.ts';
-import { REST_STATUS } from '../plugins/error-statuses.ts';
 
 /** Spec "Errors": `{success: false, error: {code, message, details}}`. */
 export const restErrorEnvelope = Type.Object(

@@ -36,7 +36,8 @@ export async function refreshTokenGrant(
   try {
     rotated = await d.sessions.rotate(params.refreshToken, client.client_id);
   } catch (err) {
-    if (err instanceof DomainError)
+    // Only a refresh token that does not rotate is the grant's fault; a limit or a stopping server is not.
+    if (err instanceof DomainError && err.code === 'INVALID_REFRESH_TOKEN')
       throw new OAuthError('invalid_grant', 'the refresh token is invalid, expired or revoked');
     throw err;
   }

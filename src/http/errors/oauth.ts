@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { OAuthError, type OAuthErrorCode } from '../../domain/oauth/oauth-error.ts';
-import { sendErrorBody } from '../plugins/error-body.ts';
-import { toDomainError } from '../plugins/rest-errors.ts';
+import { sendErrorBody } from './error-body.ts';
+import { toDomainError } from './rest.ts';
 
 // The OAuth surface's one error table (token, revocation, introspection, userinfo, JWKS, discovery): RFC
 // 6749 §5.2 and RFC 6750 §3.1 bodies, `{error, error_description}`, never cached.
@@ -13,13 +13,40 @@ const OAUTH_STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_token: 401,
 };
 
-/** A domain error met on this surface: a limit, a stopping server, or the request's fault. */
-const DOMAIN_ERRORS: Partial<Record<ErrorCode, [status: number, error: string]>> = {
+const REQUEST_FAULT: [number, string] = [400, 'invalid_request'];
+
+/**
+ * A domain error met on this surface: a limit, a stopping server, or else the request's fault. Every code has
+ * its row, so a new code does not compile until its answer here is chosen.
+ */
+const DOMAIN_ERRORS: Record<ErrorCode, [status: number, error: string]> = {
+  INVALID_REQUEST: REQUEST_FAULT,
+  INVALID_PHONE: REQUEST_FAULT,
+  INVALID_PIN: REQUEST_FAULT,
+  INVALID_HANDLE: REQUEST_FAULT,
+  INVALID_OTP: REQUEST_FAULT,
+  OTP_EXPIRED: REQUEST_FAULT,
+  INVALID_CREDENTIALS: REQUEST_FAULT,
+  INVALID_TOKEN: REQUEST_FAULT,
+  TOKEN_EXPIRED: REQUEST_FAULT,
+  INVALID_REFRESH_TOKEN: REQUEST_FAULT,
+  ACCOUNT_LOCKED: REQUEST_FAULT,
+  FORBIDDEN: REQUEST_FAULT,
+  NOT_FOUND: REQUEST_FAULT,
+  PHONE_NOT_FOUND: REQUEST_FAULT,
+  HANDLE_TAKEN: REQUEST_FAULT,
+  HANDLE_RESERVED: REQUEST_FAULT,
+  PHONE_EXISTS: REQUEST_FAULT,
+  HANDLE_COOLDOWN: REQUEST_FAULT,
   RATE_LIMITED: [429, 'too_many_requests'],
   INTERNAL_ERROR: [500, 'server_error'],
   SERVICE_UNAVAILABLE: [503, 'temporarily_unavailable'],
+  INVALID_EMAIL: REQUEST_FAULT,
+  EMAIL_TAKEN: REQUEST_FAULT,
+  FILE_TOO_LARGE: REQUEST_FAULT,
+  INVALID_FILE_TYPE: REQUEST_FAULT,
+  CHALLENGE_REQUIRED: REQUEST_FAULT,
 };
-const REQUEST_FAULT: [number, string] = [400, 'invalid_request'];
 const SERVER_FAULT: [number, string] = [500, 'server_error'];
 
 export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
@@ -36,6 +63,6 @@ export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: 
       .send({ error: err.error, error_description: err.description });
   }
   const domain = toDomainError(err);
-  const row = domain ? (DOMAIN_ERRORS[domain.code] ?? REQUEST_FAULT) : SERVER_FAULT;
+  const row = domain ? DOMAIN_ERRORS[domain.code] : SERVER_FAULT;
   return sendErrorBody(request, reply, row, domain, { err, surface: 'oauth' });
 }

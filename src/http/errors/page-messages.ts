@@ -1,6 +1,6 @@
 import type { DomainError, ErrorCode } from '../../domain/errors.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
-import type { View } from './view.ts';
+import type { View } from '../pages/view.ts';
 
 /** What went wrong with a form, in the page's language (HTML-safe), and the field it is about, if one. */
 export interface FormProblem {
@@ -8,24 +8,36 @@ export interface FormProblem {
   field?: string;
 }
 
-// The sign-in pages' one table from a domain error to what the person reads. REST answers keep their English
+// The sign-in pages' one table from a domain error to what the person reads (every code has its row, so a new
+// code does not compile until its words are chosen). REST answers keep their English
 // messages (codes are the contract); pages say it in the person's language, beside the field it is about.
-const BY_CODE: Partial<Record<ErrorCode, MessageKey>> = {
-  INVALID_CREDENTIALS: 'error.credentials',
-  ACCOUNT_LOCKED: 'error.locked',
+const BY_CODE: Record<ErrorCode, MessageKey> = {
+  INVALID_REQUEST: 'error.check_input',
   INVALID_PHONE: 'error.phone_invalid',
-  PHONE_EXISTS: 'error.phone_exists',
-  PHONE_NOT_FOUND: 'error.credentials',
   INVALID_PIN: 'error.pin_format',
+  INVALID_HANDLE: 'error.handle_invalid',
   INVALID_OTP: 'error.code_wrong',
   OTP_EXPIRED: 'error.code_expired',
-  INVALID_HANDLE: 'error.handle_invalid',
+  INVALID_CREDENTIALS: 'error.credentials',
+  INVALID_TOKEN: 'error.signup_restart',
+  TOKEN_EXPIRED: 'error.check_input',
+  INVALID_REFRESH_TOKEN: 'error.check_input',
+  ACCOUNT_LOCKED: 'error.locked',
+  FORBIDDEN: 'error.check_input',
+  NOT_FOUND: 'error.check_input',
+  PHONE_NOT_FOUND: 'error.credentials',
   HANDLE_TAKEN: 'error.handle_taken',
   HANDLE_RESERVED: 'error.handle_taken',
+  PHONE_EXISTS: 'error.phone_exists',
   HANDLE_COOLDOWN: 'error.handle_taken',
-  INVALID_TOKEN: 'error.signup_restart',
   RATE_LIMITED: 'error.too_many',
+  INTERNAL_ERROR: 'error.check_input',
   SERVICE_UNAVAILABLE: 'error.failed',
+  INVALID_EMAIL: 'error.check_input',
+  EMAIL_TAKEN: 'error.check_input',
+  FILE_TOO_LARGE: 'error.check_input',
+  INVALID_FILE_TYPE: 'error.check_input',
+  CHALLENGE_REQUIRED: 'error.check_input',
 };
 
 /** An INVALID_REQUEST names its field; the field says what to fix. */
@@ -48,7 +60,7 @@ export function tooManyMessage(v: View, retryAfterSeconds: unknown): string {
 export function formProblem(
   v: View,
   err: DomainError,
-  overrides: Partial<Record<ErrorCode, MessageKey>> = {},
+  overrides: { [code in ErrorCode]?: MessageKey } = {},
 ) {
   const field = typeof err.details.field === 'string' ? err.details.field : undefined;
   if (err.code === 'RATE_LIMITED' && !overrides.RATE_LIMITED)
@@ -58,8 +70,7 @@ export function formProblem(
     } satisfies FormProblem;
   const key =
     overrides[err.code] ??
-    (err.code === 'INVALID_REQUEST' && field ? BY_FIELD[field] : BY_CODE[err.code]) ??
-    'error.check_input';
+    (err.code === 'INVALID_REQUEST' && field ? (BY_FIELD[field] ?? BY_CODE[err.code]) : BY_CODE[err.code]);
   return {
     message: v.t(key),
     field: field && PAGE_FIELDS.has(field) ? field : undefined,

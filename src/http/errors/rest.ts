@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../../domain/errors.ts';
-import { REST_STATUS } from './error-statuses.ts';
-import { headersOfRefusal } from './rate-limit-headers.ts';
+import { headersOfRefusal } from '../plugins/rate-limit-headers.ts';
+import { REST_STATUS } from './rest-statuses.ts';
 
 interface AjvError {
   instancePath: string;

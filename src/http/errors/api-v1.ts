@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { OAuthError, type OAuthErrorCode } from '../../domain/oauth/oauth-error.ts';
-import { sendErrorBody } from '../plugins/error-body.ts';
-import { toDomainError } from '../plugins/rest-errors.ts';
+import { sendErrorBody } from './error-body.ts';
+import { toDomainError } from './rest.ts';
 
 // /api/v1's one error table: every domain error and every OAuth error it can meet, to the status and
 // `error` code the spec's /api/v1 list gives (`{error, error_description}` bodies).

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { sendRestError } from './rest-errors.ts';
+import { sendRestError } from './rest.ts';
 
 /**
  * P103: no path parameter is cut off by the router. Node refuses a request line and headers over 16 KiB

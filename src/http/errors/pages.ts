@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError, type ErrorCode } from '../../domain/errors.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
 import { headersOfRefusal } from '../plugins/rate-limit-headers.ts';
 
@@ -31,6 +31,40 @@ export interface ErrorPages {
   stopping: string;
 }
 
+/**
+ * The page each domain error reaching a hosted surface's handler gets: a limit, a stopping server, or else a
+ * failure of ours (a route shows the errors a person can fix beside their fields, before this handler).
+ * Every code has its row, so a new code does not compile until its page is chosen.
+ */
+const PAGE_OF: Record<ErrorCode, 'tooMany' | 'stopping' | 'failed'> = {
+  INVALID_REQUEST: 'failed',
+  INVALID_PHONE: 'failed',
+  INVALID_PIN: 'failed',
+  INVALID_HANDLE: 'failed',
+  INVALID_OTP: 'failed',
+  OTP_EXPIRED: 'failed',
+  INVALID_CREDENTIALS: 'failed',
+  INVALID_TOKEN: 'failed',
+  TOKEN_EXPIRED: 'failed',
+  INVALID_REFRESH_TOKEN: 'failed',
+  ACCOUNT_LOCKED: 'failed',
+  FORBIDDEN: 'failed',
+  NOT_FOUND: 'failed',
+  PHONE_NOT_FOUND: 'failed',
+  HANDLE_TAKEN: 'failed',
+  HANDLE_RESERVED: 'failed',
+  PHONE_EXISTS: 'failed',
+  HANDLE_COOLDOWN: 'failed',
+  RATE_LIMITED: 'tooMany',
+  INTERNAL_ERROR: 'failed',
+  SERVICE_UNAVAILABLE: 'stopping',
+  INVALID_EMAIL: 'failed',
+  EMAIL_TAKEN: 'failed',
+  FILE_TOO_LARGE: 'failed',
+  INVALID_FILE_TYPE: 'failed',
+  CHALLENGE_REQUIRED: 'failed',
+};
+
 /** The error handler of a hosted surface: `send` writes a page, `what` names the surface in the log. */
 export function pageErrorHandler(
   send: (reply: FastifyReply, status: number, html: string) => unknown,
@@ -40,14 +74,14 @@ export function pageErrorHandler(
   return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const pages = pagesFor(request);
     if (err instanceof PageError) return send(reply, err.status, pages.refused(err.key));
-    if (err instanceof DomainError && err.code === 'RATE_LIMITED') {
+    const page = err instanceof DomainError ? PAGE_OF[err.code] : undefined;
+    if (err instanceof DomainError && page === 'tooMany') {
       const wait = err.details.retry_after_seconds;
       headersOfRefusal(reply, err);
       if (typeof wait === 'number') reply.header('Retry-After', String(wait));
       return send(reply, 429, pages.tooMany(typeof wait === 'number' ? wait : undefined));
     }
-    if (err instanceof DomainError && err.code === 'SERVICE_UNAVAILABLE')
-      return send(reply, 503, pages.stopping);
+    if (page === 'stopping') return send(reply, 503, pages.stopping);
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status >= 400 && status < 500) return send(reply, status, pages.malformed);
     request.log.error({ err }, `${what} failed`);

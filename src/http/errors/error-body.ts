@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainError } from '../../domain/errors.ts';
-import { headersOfRefusal } from './rate-limit-headers.ts';
+import { headersOfRefusal } from '../plugins/rate-limit-headers.ts';
 
 /**
  * The `{error, error_description}` answer of a domain error on the OAuth-style surfaces, once their table has
