@@ -19,6 +19,7 @@ import type { Messenger } from './domain/messaging/messenger.ts';
 import type { MessageReceipts } from './domain/messaging/receipts.ts';
 import type { SendQueue } from './domain/messaging/send-queue.ts';
 import type { AuthorizationService } from './domain/oauth/authorization.ts';
+import type { GrantDeps } from './domain/oauth/grants/index.ts';
 import type { TokenEndpointService } from './domain/oauth/token-endpoint.ts';
 import { AdminActionLog } from './domain/operators/admin-actions.ts';
 import type { AdminUserService } from './domain/operators/admin-users.ts';
@@ -85,6 +86,8 @@ export interface Container {
   /** P102: the apps a user allowed, and withdrawing that */
   connectedApps: ConnectedApps;
   oauthTokens: TokenEndpointService;
+  /** what the token endpoint's grants use (domain/oauth/grants/) */
+  tokenGrants: GrantDeps;
   /** seals the authorization page's state into its forms */
   pageStateKeys: PurposeKeys;
   reencryption: KeyReencryption;

@@ -3,6 +3,7 @@ import { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import { LogoService } from '../domain/clients/logos.ts';
 import { KycService } from '../domain/kyc/kyc.ts';
 import { AuthorizationService } from '../domain/oauth/authorization.ts';
+import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
 import { AdminUserService } from '../domain/operators/admin-users.ts';
 import { ConsoleSessionService } from '../domain/operators/console-sessions.ts';
@@ -53,6 +54,7 @@ export function clientAndOperatorServices(
     kyc,
     authorization: new AuthorizationService({ db, clock, random }),
     oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges }),
+    tokenGrants: { db, clock, sessions, tokens, codeExchanges } satisfies GrantDeps,
     adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
     consoleSessions: new ConsoleSessionService({ db, clock, random, adminToken: config.adminToken ?? '' }),
   };

@@ -8,9 +8,6 @@ import type { ClientService } from '../clients/clients.ts';
 import type { AccessClaims, AccessTokens } from '../sessions/access-tokens.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { type UserClaims, userinfoClaims } from './claims.ts';
-import type { TokenResponse } from './grants/access-response.ts';
-import { authorizationCodeGrant, authorizationCodeParameters } from './grants/authorization-code.ts';
-import { refreshTokenGrant, refreshTokenParameters } from './grants/refresh-token.ts';
 import { OAuthError } from './oauth-error.ts';
 
 export interface TokenEndpointDeps {
@@ -26,19 +23,9 @@ export interface TokenEndpointDeps {
 /** RFC 7662 §2.2: `active`, and for an active token what the resource server may know of it. */
 export type Introspection = { active: false } | ({ active: true } & Record<string, unknown>);
 
-/** POST /oauth/token, /oauth/revoke and /oauth/userinfo: RFC 6749, RFC 7636, RFC 7009, OIDC Core §5.3. */
+/** POST /oauth/revoke, /oauth/introspect and /oauth/userinfo: RFC 7009, RFC 7662, OIDC Core §5.3. */
 export class TokenEndpointService {
   constructor(private readonly d: TokenEndpointDeps) {}
-
-  /** RFC 6749 §4.1.3 with RFC 7636 §4.6: the authorization_code grant. */
-  exchangeCode(client: ClientRow, body: Record<string, unknown>): Promise<TokenResponse> {
-    return authorizationCodeGrant(this.d, client, authorizationCodeParameters(body));
-  }
-
-  /** RFC 6749 §6: the refresh_token grant. */
-  refresh(client: ClientRow, body: Record<string, unknown>): Promise<TokenResponse> {
-    return refreshTokenGrant(this.d, client, refreshTokenParameters(body));
-  }
 
   /**
    * RFC 7009: a refresh token (or an access token) of this client ends its session, and with it every

@@ -57,11 +57,7 @@ export function tooManyMessage(v: View, retryAfterSeconds: unknown): string {
   return v.t('error.too_many_wait', { minutes: Math.max(1, Math.ceil(retryAfterSeconds / 60)) });
 }
 
-export function formProblem(
-  v: View,
-  err: DomainError,
-  overrides: { [code in ErrorCode]?: MessageKey } = {},
-) {
+export function formProblem(v: View, err: DomainError, overrides: { [code in ErrorCode]?: MessageKey } = {}) {
   const field = typeof err.details.field === 'string' ? err.details.field : undefined;
   if (err.code === 'RATE_LIMITED' && !overrides.RATE_LIMITED)
     return {

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import { OAuthError } from '../../domain/oauth/oauth-error.ts';
+import { grantFor } from '../../domain/oauth/grants/index.ts';
 import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { allowBrowserApps } from '../plugins/browser-access.ts';
@@ -9,7 +9,7 @@ import { authenticatedClient } from './client-credentials.ts';
 import { Introspection, oauthAnswer, Revoked, TokenResponse, UserinfoClaims } from './responses.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clients' | 'oauthTokens' | 'rateLimiter'>;
+type Services = Pick<Container, 'clients' | 'oauthTokens' | 'rateLimiter' | 'tokenGrants'>;
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
 const clientFields = {
@@ -43,19 +43,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Services) {
       // D28: 300 requests per minute per client, counted once the client has authenticated.
       const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
       const body = request.body ?? {};
-      switch (body.grant_type) {
-        case 'authorization_code':
-          return c.oauthTokens.exchangeCode(client, body);
-        case 'refresh_token':
-          return c.oauthTokens.refresh(client, body);
-        case undefined:
-          throw new OAuthError('invalid_request', 'grant_type is required');
-        default:
-          throw new OAuthError(
-            'unsupported_grant_type',
-            'grant_type must be authorization_code or refresh_token',
-          );
-      }
+      return grantFor(body.grant_type).issue(c.tokenGrants, client, body);
     },
   );
 

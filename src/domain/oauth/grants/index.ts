@@ -1,0 +1,44 @@
+// The token endpoint's grants, one file each (RFC 6749 §4.1.3 with RFC 7636, §6), looked up by `grant_type`
+// as node-oidc-provider does: each reads its own parameters, then handles the request.
+import type { ClientRow } from '../../../storage/repositories/clients.ts';
+import { OAuthError } from '../oauth-error.ts';
+import type { TokenResponse } from './access-response.ts';
+import {
+  type AuthorizationCodeGrantDeps,
+  authorizationCodeGrant,
+  authorizationCodeParameters,
+} from './authorization-code.ts';
+import { type RefreshTokenGrantDeps, refreshTokenGrant, refreshTokenParameters } from './refresh-token.ts';
+
+/** What every grant may use. */
+export type GrantDeps = AuthorizationCodeGrantDeps & RefreshTokenGrantDeps;
+
+/** A grant: its parameters read from the request's body, and its handling of them. */
+export interface Grant<P> {
+  parameters(body: Record<string, unknown>): P;
+  handle(d: GrantDeps, client: ClientRow, params: P): Promise<TokenResponse>;
+  /** both, in order */
+  issue(d: GrantDeps, client: ClientRow, body: Record<string, unknown>): Promise<TokenResponse>;
+}
+
+const grant = <P>(parameters: Grant<P>['parameters'], handle: Grant<P>['handle']): Grant<P> => ({
+  parameters,
+  handle,
+  issue: (d, client, body) => handle(d, client, parameters(body)),
+});
+
+export const GRANTS = {
+  authorization_code: grant(authorizationCodeParameters, authorizationCodeGrant),
+  refresh_token: grant(refreshTokenParameters, refreshTokenGrant),
+};
+
+export type GrantType = keyof typeof GRANTS;
+export const GRANT_TYPES = Object.keys(GRANTS) as GrantType[];
+
+/** The grant a request names; invalid_request without one, unsupported_grant_type for any other. */
+export function grantFor(grantType: unknown): Grant<unknown> {
+  if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
+  if (typeof grantType === 'string' && Object.hasOwn(GRANTS, grantType))
+    return GRANTS[grantType as GrantType] as Grant<unknown>;
+  throw new OAuthError('unsupported_grant_type', `grant_type must be ${GRANT_TYPES.join(' or ')}`);
+}
