@@ -151,7 +151,10 @@ function rateLimiterOf(config: Config, db: Database, redis: Redis | undefined, c
   return new RateLimiter(new RateHitBatches(store), config.rateLimits, clock);
 }
 
-/** The composition root: the only place that names concrete classes. */
+/**
+ * The composition root: it and the builders of `composition/` it calls are the only places that name
+ * concrete classes; every field of the container is named here.
+ */
 export async function buildContainer(config: Config, parts: ContainerParts = {}): Promise<Container> {
   const logger = parts.logger ?? createLogger(config.logLevel, process.stdout, config.logFormat);
   const clock = parts.clock ?? systemClock;
@@ -213,11 +216,39 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
       random,
       keys,
       rateLimiter,
-      ...identity,
-      ...messaging,
+      // accounts, codes, sessions, profiles and the SMS defence
+      otp: identity.otp,
+      sendQueue: identity.sendQueue,
+      challenges: identity.challenges,
+      smsBreaker: identity.smsBreaker,
+      sessions: identity.sessions,
+      accounts: identity.accounts,
+      profiles: identity.profiles,
+      deletion: identity.deletion,
+      phoneChange: identity.phoneChange,
+      apiUsers: identity.apiUsers,
+      avatars: identity.avatars,
+      // messaging
+      messenger,
+      messageRecords: messaging.messageRecords,
       messageReceipts,
-      ...background,
-      ...services,
+      receiptReaders: messaging.receiptReaders,
+      // clients, OAuth, webhooks, KYC, operators
+      logos: services.logos,
+      clients: services.clients,
+      connectedApps: services.connectedApps,
+      webhooks: services.webhooks,
+      kyc: services.kyc,
+      authorization: services.authorization,
+      oauthTokens: services.oauthTokens,
+      tokenGrants: services.tokenGrants,
+      adminUsers: services.adminUsers,
+      consoleSessions: services.consoleSessions,
+      // work in the background
+      metrics,
+      deliveries: background.deliveries,
+      backchannelLogouts: background.backchannelLogouts,
+      worker,
       pageStateKeys: keysFor('authorization-page-state'),
       reencryption: new KeyReencryption({ db, keys: sealing }),
       adminActions: new AdminActionLog({ db, clock }),
