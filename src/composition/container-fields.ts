@@ -1,0 +1,105 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import type { AccountDeletionService } from '../domain/accounts/account-deletion.ts';
+import type { AccountService } from '../domain/accounts/accounts.ts';
+import type { PhoneChangeService } from '../domain/accounts/phone-change.ts';
+import type { ClientService } from '../domain/clients/clients.ts';
+import type { ConnectedApps } from '../domain/clients/connected-apps.ts';
+import type { LogoService } from '../domain/clients/logos.ts';
+import type { OtpService } from '../domain/codes/otp.ts';
+import type { KycService } from '../domain/kyc/kyc.ts';
+import type { MessageRecords } from '../domain/messaging/message-records.ts';
+import type { Messenger } from '../domain/messaging/messenger.ts';
+import type { MessageReceipts } from '../domain/messaging/receipts.ts';
+import type { SendQueue } from '../domain/messaging/send-queue.ts';
+import type { AuthorizationService } from '../domain/oauth/authorization.ts';
+import type { GrantDeps } from '../domain/oauth/grants/index.ts';
+import type { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
+import type { AdminActionLog } from '../domain/operators/admin-actions.ts';
+import type { AdminUserService } from '../domain/operators/admin-users.ts';
+import type { ConsoleSessionService } from '../domain/operators/console-sessions.ts';
+import type { KeyReencryption } from '../domain/operators/key-reencryption.ts';
+import type { ApiUserService } from '../domain/profiles/api-users.ts';
+import type { AvatarService } from '../domain/profiles/avatars.ts';
+import type { ProfileService } from '../domain/profiles/profiles.ts';
+import type { PurposeKeys } from '../domain/purpose-keys.ts';
+import type { RateLimiter } from '../domain/rate-limiter.ts';
+import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
+import type { KeyRing } from '../domain/sessions/key-ring.ts';
+import type { SessionService } from '../domain/sessions/sessions.ts';
+import type { SmsBreaker } from '../domain/sms-defence/breaker.ts';
+import type { PersonCheck } from '../domain/sms-defence/person-check.ts';
+import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
+import type { Metrics } from '../metrics.ts';
+import type { Clock } from '../providers/clock.ts';
+import type { ReceiptReader } from '../providers/messaging/receipts/receipt.ts';
+import type { Random } from '../providers/random.ts';
+import type { Database } from '../storage/db.ts';
+import type { BackchannelLogoutWorker } from '../workers/backchannel-logout.ts';
+import type { WorkerRunner } from '../workers/runner.ts';
+import type { WebhookDeliveryWorker } from '../workers/webhook-delivery.ts';
+
+// Every service the HTTP surfaces, the workers and the command line are given, by name.
+export interface Container {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  redis: Redis | undefined;
+  clock: Clock;
+  random: Random;
+  keys: KeyRing;
+  rateLimiter: RateLimiter;
+  otp: OtpService;
+  /** the sends that leave a request's path, waited for as the service stops */
+  sendQueue: SendQueue;
+  /** carries codes and notices to phones by the configured routes */
+  messenger: Messenger;
+  /** the messages sent, as operators read them */
+  messageRecords: MessageRecords;
+  /** applies the providers' delivery receipts */
+  messageReceipts: MessageReceipts;
+  /** how each provider's receipts are checked, by its configured name */
+  receiptReaders: ReadonlyMap<string, ReceiptReader>;
+  /** the SMS defence's proof of a person: proof-of-work challenges, or a hosted CAPTCHA */
+  challenges: PersonCheck;
+  /** the SMS defence's country breaker, as operators see and override it */
+  smsBreaker: SmsBreaker;
+  sessions: SessionService;
+  accounts: AccountService;
+  profiles: ProfileService;
+  clients: ClientService;
+  authorization: AuthorizationService;
+  /** P102: the apps a user allowed, and withdrawing that */
+  connectedApps: ConnectedApps;
+  oauthTokens: TokenEndpointService;
+  /** what the token endpoint's grants use (domain/oauth/grants/) */
+  tokenGrants: GrantDeps;
+  /** seals the authorization page's state into its forms */
+  pageStateKeys: PurposeKeys;
+  reencryption: KeyReencryption;
+  adminActions: AdminActionLog;
+  /** P100: a secret of this process by which the admin API knows the console's in-process calls */
+  consoleCallMark: string;
+  deletion: AccountDeletionService;
+  phoneChange: PhoneChangeService;
+  apiUsers: ApiUserService;
+  avatars: AvatarService;
+  tokens: AccessTokens;
+  webhooks: WebhookEndpointService;
+  kyc: KycService;
+  /** client and instance logos, fetched once and served from here */
+  logos: LogoService;
+  adminUsers: AdminUserService;
+  /** the console's sign-ins (only with ADMIN_TOKEN) */
+  consoleSessions: ConsoleSessionService;
+  /** sends due webhook deliveries; the worker runner starts and stops it */
+  deliveries: WebhookDeliveryWorker;
+  /** P109: sends due back-channel logouts; the worker runner starts and stops it */
+  backchannelLogouts: BackchannelLogoutWorker;
+  /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
+  worker: WorkerRunner;
+  /** P75 */
+  metrics: Metrics;
+  close(): Promise<void>;
+}

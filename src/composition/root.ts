@@ -1,0 +1,146 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import type { Secrets } from '../config/secrets.ts';
+import { AdminActionLog } from '../domain/operators/admin-actions.ts';
+import { KeyReencryption } from '../domain/operators/key-reencryption.ts';
+import { PurposeKeys } from '../domain/purpose-keys.ts';
+import { RateLimiter } from '../domain/rate-limiter.ts';
+import { AccessTokens } from '../domain/sessions/access-tokens.ts';
+import { KeyRing } from '../domain/sessions/key-ring.ts';
+import { Events } from '../domain/webhooks/events.ts';
+import { Metrics } from '../metrics.ts';
+import type { Clock } from '../providers/clock.ts';
+import type { Random } from '../providers/random.ts';
+import { RedisRateCounterStore } from '../providers/redis-rate-counter-store.ts';
+import type { Database } from '../storage/db.ts';
+import { DbRateCounterStore } from '../storage/db-rate-counter-store.ts';
+import { RateHitBatches } from '../storage/rate-hit-batches.ts';
+import { webhookDeliveriesRepo } from '../storage/repositories/webhook-deliveries.ts';
+import type { WebhookSender } from '../webhooks/http-sender.ts';
+import { backgroundWork } from './background.ts';
+import type { Container } from './container-fields.ts';
+import { identityServices } from './identity.ts';
+import { messageReceiptsFor, messagingFor } from './messaging.ts';
+import { clientAndOperatorServices } from './operations.ts';
+
+/** What the root opens before anything is composed, and whether it closes each again. */
+export interface Opened {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  random: Random;
+  secrets: Secrets;
+  db: Database;
+  ownsDb: boolean;
+  redis: Redis | undefined;
+  ownsRedis: boolean;
+  webhookSender: WebhookSender | undefined;
+}
+
+/** D29: the limits' counters in Redis when it is configured, else in the database, hits gathered in batches. */
+function rateLimiterOf(config: Config, db: Database, redis: Redis | undefined, clock: Clock) {
+  const store = redis ? new RedisRateCounterStore(redis, config.redisKeyPrefix) : new DbRateCounterStore(db);
+  return new RateLimiter(new RateHitBatches(store), config.rateLimits, clock);
+}
+
+/** Each purpose's keys, from KEY_ENCRYPTION_KEY and its fallback while it changes (P99), and the signing keys. */
+async function keysOf({ secrets, db, clock }: Opened) {
+  const keysFor = (purpose: string) =>
+    PurposeKeys.derive(secrets.keyEncryptionKey, secrets.keyEncryptionKeyFallback, purpose);
+  const sealing = {
+    signing_keys: keysFor('signing-keys'),
+    webhook_secrets: keysFor('webhook-secrets'),
+    kyc_photos: keysFor('kyc-photos'),
+  };
+  const keys = new KeyRing(db, sealing.signing_keys, clock);
+  await keys.load();
+  return { keysFor, sealing, keys };
+}
+
+/** Every service, by name. */
+export async function compose(o: Opened): Promise<Container> {
+  const { config, logger, db, redis, clock, random, secrets } = o;
+  const { keysFor, sealing, keys } = await keysOf(o);
+  const events = new Events(clock, random);
+  const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
+  const rateLimiter = rateLimiterOf(config, db, redis, clock);
+  const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
+  const messagingParts = { config, db, clock, random, logger, metrics, codeKeys: keysFor('message-codes') };
+  const messaging = messagingFor(messagingParts);
+  const { messenger } = messaging;
+  const base = { config, secrets, logger, db, clock, random, events, tokens, messenger, keysFor };
+  const foundation = { ...base, rateLimiter, metrics };
+  const identity = identityServices(foundation);
+  const messageReceipts = messageReceiptsFor(messagingParts, { ...messaging, defence: identity.defence });
+  const services = clientAndOperatorServices(foundation, identity.sessions, {
+    webhookSecrets: sealing.webhook_secrets,
+    kycPhotos: sealing.kyc_photos,
+  });
+  const background = backgroundWork({
+    config,
+    db,
+    clock,
+    logger,
+    tokens,
+    metrics,
+    ...{ webhooks: services.webhooks, sender: o.webhookSender },
+  });
+  const { worker, sender } = background;
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    clock,
+    random,
+    keys,
+    rateLimiter,
+    tokens,
+    metrics,
+    worker,
+    messenger,
+    messageReceipts,
+    pageStateKeys: keysFor('authorization-page-state'),
+    // accounts, codes, sessions, profiles and the SMS defence
+    otp: identity.otp,
+    sendQueue: identity.sendQueue,
+    challenges: identity.challenges,
+    smsBreaker: identity.smsBreaker,
+    sessions: identity.sessions,
+    accounts: identity.accounts,
+    profiles: identity.profiles,
+    deletion: identity.deletion,
+    phoneChange: identity.phoneChange,
+    apiUsers: identity.apiUsers,
+    avatars: identity.avatars,
+    // messaging
+    messageRecords: messaging.messageRecords,
+    receiptReaders: messaging.receiptReaders,
+    // clients, OAuth, webhooks, KYC, operators
+    logos: services.logos,
+    clients: services.clients,
+    connectedApps: services.connectedApps,
+    webhooks: services.webhooks,
+    kyc: services.kyc,
+    authorization: services.authorization,
+    oauthTokens: services.oauthTokens,
+    tokenGrants: services.tokenGrants,
+    adminUsers: services.adminUsers,
+    consoleSessions: services.consoleSessions,
+    // work in the background
+    deliveries: background.deliveries,
+    backchannelLogouts: background.backchannelLogouts,
+    reencryption: new KeyReencryption({ db, keys: sealing }),
+    adminActions: new AdminActionLog({ db, clock }),
+    consoleCallMark: random.token(24),
+    async close() {
+      await worker.stop();
+      await identity.sendQueue.drain();
+      sender.close();
+      keys.stopAutoReload();
+      if (redis && o.ownsRedis) await redis.quit().catch(() => redis.disconnect());
+      if (o.ownsDb) await db.close();
+    },
+  };
+}
