@@ -17,6 +17,15 @@ const VONAGE_SIG = 'vonage-signature-secret';
 const RECEIPTS = 'http://callsign.test/hooks/messages';
 const METRICS_TOKEN = 'metrics-token-for-receipts-0123456789';
 
+/** The Twilio provider of MESSAGING_CONFIG, at a local Twilio. */
+const twilioAt = (apiUrl: string) => ({
+  type: 'twilio',
+  account_sid: 'AC1',
+  auth_token: TW_TOKEN,
+  from: '+15005550006',
+  api_url: apiUrl,
+});
+
 describe('delivery receipts', () => {
   const tw = new VendorServer(vendors.twilio('AC1', TW_TOKEN));
   const meta = new VendorServer(vendors.whatsappCloud('55', 'meta-token'));
@@ -26,14 +35,7 @@ describe('delivery receipts', () => {
     const [twUrl, metaUrl, vgUrl] = await Promise.all([tw.start(), meta.start(), vg.start()]);
     const path = writeConfig({
       providers: {
-        tw: {
-          type: 'twilio',
-          account_sid: 'AC1',
-          auth_token: TW_TOKEN,
-          from: '+15005550006',
-          api_url: twUrl,
-          price: { US: 0.0079 },
-        },
+        tw: { ...twilioAt(twUrl), price: { US: 0.0079 } },
         meta: {
           type: 'whatsapp_cloud',
           phone_number_id: '55',
@@ -288,13 +290,7 @@ describe('a failed code’s re-send passes the SMS defence like a first send', (
     const [twUrl, vgUrl] = await Promise.all([tw.start(), vg.start()]);
     const path = writeConfig({
       providers: {
-        tw: {
-          type: 'twilio',
-          account_sid: 'AC1',
-          auth_token: TW_TOKEN,
-          from: '+15005550006',
-          api_url: twUrl,
-        },
+        tw: twilioAt(twUrl),
         vg: { type: 'vonage', api_key: 'vk', api_secret: 'vs', from: 'Callsign', api_url: vgUrl },
       },
       routes: [{ countries: ['*'], sms: ['tw', 'vg'] }],
