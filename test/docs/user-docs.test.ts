@@ -67,6 +67,7 @@ describe('links in the README and docs/', () => {
     ...readdirSync(new URL('docs/', ROOT))
       .filter((f) => f.endsWith('.md'))
       .map((f) => `docs/${f}`),
+    ...readdirSync(new URL('docs/decisions/', ROOT)).map((f) => `docs/decisions/${f}`),
   ];
   /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
   const anchorOf = (heading: string) =>
@@ -83,7 +84,12 @@ describe('links in the README and docs/', () => {
       const text = read(page);
       if (text.includes('../shared')) wrong.push(`${page}: names ../shared, outside the repository`);
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+        if (target.startsWith('#')) {
+          const own = [...text.matchAll(/^#+ (.+)$/gm)].map((m) => anchorOf(m[1]));
+          if (!own.includes(target.slice(1))) wrong.push(`${page}: ${target} names no heading of its own`);
+          continue;
+        }
         const [path, anchor] = target.split('#');
         const resolved = new URL(path, new URL(page, ROOT));
         if (!resolved.pathname.startsWith(root)) wrong.push(`${page}: ${target} leaves the repository`);
