@@ -165,3 +165,21 @@ describe('ENUMERATION_PROTECTION holds on every path that checks a code', () => 
     assert.equal(taken[1].body.error.details.attempts_remaining, 4);
   });
 });
+
+test('a PIN reset sent after the answer still spends the day’s budget: past it, nothing goes and it is logged', async () => {
+  const t = await createTestApp({ env: { ENUMERATION_PROTECTION: 'true', SMS_DAILY_LIMIT: '1' } });
+  try {
+    const { phone } = await signUp(t); // the sign-up's code is the day's one message
+    const before = t.sms.messagesTo(phone).length;
+    const reset = await t.request('POST', '/auth/otp/send', {
+      body: { phone, purpose: 'pin_reset' },
+      ip: uniqueIp(),
+    });
+    assert.equal(reset.status, 200, 'the answer is the same as ever');
+    await t.c.sendQueue.drain();
+    assert.equal(t.sms.messagesTo(phone).length, before, 'nothing past the budget');
+    assert.ok(t.logs.some((line) => line.includes('a code was not sent')));
+  } finally {
+    await t.close();
+  }
+});

@@ -23,17 +23,12 @@ import type { PurposeKeys } from '../purpose-keys.ts';
 import { countryOf } from '../sms-defence/destinations.ts';
 import type { SendProof } from '../sms-defence/person-check.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
+import type { OtpPurpose, PublicPurpose } from './purposes.ts';
 import { codeHash, OTP_TTL_SECONDS, StoredCodes } from './stored-codes.ts';
-
-export { OTP_TTL_SECONDS };
 
 export const TEMP_TOKEN_TTL_SECONDS = 600;
 /** Spec "Limits": 5 verifications per code (D6). */
 export const OTP_MAX_ATTEMPTS = 5;
-
-import { OTP_PURPOSES, type OtpPurpose, type PublicPurpose } from './purposes.ts';
-
-export { OTP_PURPOSES, type OtpPurpose, type PublicPurpose };
 
 /** D6 with enumeration protection: what the owner of a number that has an account hears instead of a code. */
 const TAKEN_NUMBER_NOTICE: Record<Exclude<OtpPurpose, 'pin_reset'>, MessageKey> = {

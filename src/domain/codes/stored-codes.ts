@@ -117,17 +117,15 @@ export class StoredCodes {
 
   /** Off the request's path: spends the day's budget, then carries the code; a failure is logged. */
   async spendAndSend(phone: string, code: StoredCode, how: { channel: Channel; language: Language }) {
-    try {
-      try {
-        await this.d.defence.spend(phone);
-      } catch (err) {
-        await this.withdraw(code);
-        throw err;
-      }
-      await this.send(phone, code, how);
-    } catch (err) {
+    const notSent = (err: unknown) =>
       this.d.logger.warn({ to: maskPhone(phone), err: (err as Error).message }, 'a code was not sent');
+    try {
+      await this.d.defence.spend(phone);
+    } catch (err) {
+      await this.withdraw(code);
+      return notSent(err);
     }
+    await this.send(phone, code, how).catch(notSent);
   }
 
   /** No usable code left behind, and none counted as sent. */

@@ -33,17 +33,20 @@ export type LogoutDecision =
   /** end the single sign-on now, then go back to `redirect` if there is one */
   | { kind: 'end'; redirect?: string };
 
-/** The address to send the browser to: the URI with `state`, if the live client registered it; else none. */
-export async function logoutRedirect(
-  back: LogoutReturn | undefined,
-  d: Pick<LogoutDeps, 'findClient'>,
-): Promise<string | undefined> {
-  if (!back) return undefined;
-  const client = await d.findClient(back.clientId);
+/** The URI with `state`, if the live client registered it; else none. */
+function registeredReturn(client: ClientRow | undefined, back: LogoutReturn): string | undefined {
   if (!client?.post_logout_redirect_uris.includes(back.uri)) return undefined;
   const url = new URL(back.uri);
   if (back.state !== undefined) url.searchParams.set('state', back.state);
   return url.toString();
+}
+
+/** The address to send the browser to, checked against its client's registered ones; else none. */
+export async function logoutRedirect(
+  back: LogoutReturn | undefined,
+  d: Pick<LogoutDeps, 'findClient'>,
+): Promise<string | undefined> {
+  return back && registeredReturn(await d.findClient(back.clientId), back);
 }
 
 /** `signedInUserId`: whose single sign-on this browser holds, if any. */
@@ -55,17 +58,21 @@ export async function decideLogout(
   const { post_logout_redirect_uri: uri, id_token_hint: hint, client_id: clientId, state } = p;
   const hinted = typeof hint === 'string' && hint ? await d.idTokenHint(hint) : undefined;
   const disagrees = hinted !== undefined && clientId !== undefined && clientId !== hinted.aud;
-  const returningClient = hinted?.aud ?? (typeof clientId === 'string' ? clientId : undefined);
+  // The client the browser would go back to: the hint's, else the one `client_id` names.
+  const clientOf = disagrees
+    ? undefined
+    : (hinted?.aud ?? (typeof clientId === 'string' ? clientId : undefined));
+  const client = clientOf === undefined ? undefined : await d.findClient(clientOf);
   const back =
-    !disagrees && returningClient !== undefined && typeof uri === 'string'
-      ? { clientId: returningClient, uri, ...(typeof state === 'string' ? { state } : {}) }
+    clientOf !== undefined && typeof uri === 'string'
+      ? { clientId: clientOf, uri, ...(typeof state === 'string' ? { state } : {}) }
       : undefined;
-  const redirect = await logoutRedirect(back, d);
+  const redirect = back && registeredReturn(client, back);
   const proven =
     hinted !== undefined &&
     !disagrees &&
     (signedInUserId === undefined || signedInUserId === hinted.sub) &&
-    (await d.findClient(hinted.aud)) !== undefined;
+    client !== undefined;
   if (proven) return { kind: 'end', redirect };
   return { kind: 'confirm', afterwards: redirect ? back : undefined };
 }

@@ -12,7 +12,6 @@ import { htmlPage, redirect } from '../openapi-types.ts';
 import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
 import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
-import { browserTag } from './browser-binding.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
 import { type Body, type PageFlow, type PageState, pageCountry, pageFlow, pageView } from './page-flow.ts';
@@ -76,7 +75,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       return redirectTo(reply, redirectUri, { error, error_description: description, state });
     }
     const csrf = csrfFor(request, reply);
-    const st: PageState = { req: checked.request, browser: browserTag(csrf) };
+    const st: PageState = { req: checked.request };
     const ctx: FormContext = {
       client: checked.client,
       csrf,

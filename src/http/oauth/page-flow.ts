@@ -43,8 +43,8 @@ export interface PageState {
   userId?: string;
   authTime?: number;
   pinVersion?: number;
-  /** the browser it was sealed for: a digest of its CSRF cookie (browser-binding.ts) */
-  browser: string;
+  /** the browser it was sealed for: a digest of its CSRF cookie, set by `sealed` (browser-binding.ts) */
+  browser?: string;
 }
 
 /** A state as a route makes it, before it is bound to its browser. */
@@ -209,6 +209,5 @@ export async function linkedState(
   const client = st && (await c.clients.findClient(st.req.clientId));
   if (!st || !client || typeof sealedState !== 'string') return undefined;
   if (sealedForBrowser(st, csrf)) return { st, client, state: sealedState };
-  const start: PageState = { req: st.req, browser: browserTag(csrf) };
-  return { st: start, client, state: flow.sealed({ req: st.req }, csrf) };
+  return { st: { req: st.req }, client, state: flow.sealed({ req: st.req }, csrf) };
 }
