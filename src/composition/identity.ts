@@ -91,13 +91,14 @@ function smsDefence(f: Foundation) {
     dailyLimit: config.smsDailyLimit,
     logger,
     onSend: (country, outcome) => metrics.otpSends.inc({ country, outcome }),
+    onVerified: (country) => metrics.otpVerifications.inc({ country }),
   });
   return { challenges, breaker, defence };
 }
 
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
 export function identityServices(f: Foundation) {
-  const { config, db, clock, random, events, tokens, messenger, logger, metrics } = f;
+  const { config, db, clock, random, events, tokens, messenger, logger } = f;
   const { challenges, breaker, defence } = smsDefence(f);
   const sendQueue = new SendQueue(logger);
   const otp = new OtpService({
@@ -112,7 +113,6 @@ export function identityServices(f: Foundation) {
     defence,
     sendQueue,
     logger,
-    onVerified: (country) => metrics.otpVerifications.inc({ country }),
   });
   const sessions = new SessionService({
     db,

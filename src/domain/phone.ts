@@ -1,4 +1,5 @@
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { NON_GEOGRAPHIC } from '../config/sms-defence-settings.ts';
 import { fieldError } from './errors.ts';
 
 export interface Phone {
@@ -37,3 +38,27 @@ export function maskPhone(e164: string): string {
   const rest = e164.slice(1 + cc.length);
   return `+${cc}${'*'.repeat(Math.max(0, rest.length - 4))}${rest.slice(-4)}`;
 }
+
+/** What libphonenumber says of a number, remembered for the numbers seen lately (each send asks more than once). */
+const remembered = new Map<string, { country?: string; type?: string }>();
+const REMEMBERED_MAX = 10_000;
+
+/**
+ * An E.164 number's country and type as libphonenumber's full metadata gives them. A number with no region
+ * (satellite, international networks, global freephone and premium) has the country `001`, libphonenumber's
+ * region for them; a number libphonenumber cannot read has neither.
+ */
+export function phoneFacts(e164: string): { country?: string; type?: string } {
+  let known = remembered.get(e164);
+  if (!known) {
+    const number = parsePhoneNumberFromString(e164);
+    const country = number?.country ?? (number ? NON_GEOGRAPHIC : undefined);
+    known = { country, type: number?.getType() };
+    if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+    remembered.set(e164, known);
+  }
+  return known;
+}
+
+/** The country of an E.164 number: its region, or `001` for a number with none. */
+export const countryOf = (e164: string): string | undefined => phoneFacts(e164).country;

@@ -9,7 +9,6 @@ import type { Channel } from '../../providers/messaging/provider.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import { otpsRepo } from '../../storage/repositories/otps.ts';
-import { smsTrafficRepo } from '../../storage/repositories/sms-traffic.ts';
 import { tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { submitOtp } from '../../storage/rules/otp-codes.ts';
@@ -20,7 +19,6 @@ import type { Messenger } from '../messaging/messenger.ts';
 import type { SendQueue } from '../messaging/send-queue.ts';
 import { maskPhone } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
-import { countryOf } from '../sms-defence/destinations.ts';
 import type { SendProof } from '../sms-defence/person-check.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
 import type { OtpPurpose, PublicPurpose } from './purposes.ts';
@@ -60,8 +58,6 @@ export interface OtpDeps {
   /** carries the sends that leave the request's path */
   sendQueue: SendQueue;
   logger: Logger;
-  /** told of each code entered, by country, for the metrics */
-  onVerified?: (country: string) => void;
 }
 
 export class OtpService {
@@ -170,14 +166,9 @@ export class OtpService {
       now,
     });
     switch (outcome.kind) {
-      case 'used': {
-        const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
-        if (country) {
-          await smsTrafficRepo.countVerified(tx, country, now);
-          this.d.onVerified?.(country);
-        }
+      case 'used':
+        if (!this.d.testPhoneNumbers.has(phone)) await this.d.defence.verified(tx, phone, now);
         return undefined;
-      }
       case 'wrong':
         return fieldError('INVALID_OTP', 'code', 'the code is wrong', {
           attempts_remaining: outcome.attemptsRemaining,

@@ -16,7 +16,6 @@ import { addSeconds } from '../../providers/clock.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database } from '../../storage/db.ts';
-import { smsTrafficRepo } from '../../storage/repositories/sms-traffic.ts';
 import { storeOtp, withdrawOtp } from '../../storage/rules/otp-codes.ts';
 import { hmac } from '../crypto.ts';
 import { DomainError } from '../errors.ts';
@@ -24,7 +23,6 @@ import type { Messenger } from '../messaging/messenger.ts';
 import { MessagingFailed } from '../messaging/messenger.ts';
 import { maskPhone } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
-import { countryOf } from '../sms-defence/destinations.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
 import type { OtpPurpose } from './purposes.ts';
 
@@ -57,10 +55,10 @@ export class StoredCodes {
   constructor(private readonly d: StoredCodesDeps) {}
 
   /**
-   * D6: the phone's code for this purpose, replacing the one before; with a country, the code is counted as
-   * sent there in the same statement. Answers its id and when it was made.
+   * D6: the phone's code for this purpose, replacing the one before; a code `counted` is counted as sent to
+   * its country by the SMS defence in the same statement. Answers its id, when it was made and that country.
    */
-  async store(phone: string, purpose: OtpPurpose, code: string, sentTo?: string) {
+  async store(phone: string, purpose: OtpPurpose, code: string, { counted = false } = {}) {
     const [now, id] = [this.d.clock.now(), this.d.random.uuid()];
     const hash = codeHash(phone, purpose, code, this.d.codeKeys.current);
     const otp = {
@@ -71,15 +69,15 @@ export class StoredCodes {
       createdAt: now,
       expiresAt: addSeconds(now, OTP_TTL_SECONDS),
     };
-    await storeOtp(this.d.db, otp, sentTo ? smsTrafficRepo.countSent(sentTo, now) : undefined);
-    return { id, createdAt: now };
+    const { country, count } = counted ? this.d.defence.sendEntry(phone, now) : {};
+    await storeOtp(this.d.db, otp, count);
+    return { id, createdAt: now, country };
   }
 
   /** A new code for the phone, stored and counted as sent to its country. */
   async storeCode(phone: string, purpose: OtpPurpose): Promise<StoredCode> {
     const value = this.d.random.digits(6);
-    const country = countryOf(phone);
-    return { value, country, ...(await this.store(phone, purpose, value, country)) };
+    return { value, ...(await this.store(phone, purpose, value, { counted: true })) };
   }
 
   /** D37: a message no provider carried is INTERNAL_ERROR. */
@@ -132,7 +130,7 @@ export class StoredCodes {
   private async withdraw(code: StoredCode) {
     await this.d.db.transaction(async (tx) => {
       await withdrawOtp(tx, code.id, this.d.clock.now());
-      if (code.country) await smsTrafficRepo.uncountSent(tx, code.country, code.createdAt);
+      if (code.country) await this.d.defence.unsent(tx, code.country, code.createdAt);
     });
   }
 }

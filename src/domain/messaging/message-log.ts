@@ -9,8 +9,8 @@ import type { Random } from '../../providers/random.ts';
 import type { Database } from '../../storage/db.ts';
 import { MessageInserts } from '../../storage/message-inserts.ts';
 import type { MessageAttempt, MessageStatus } from '../../storage/repositories/messages.ts';
+import { countryOf } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
-import { countryOf } from '../sms-defence/destinations.ts';
 
 export interface LoggedMessage {
   to: string;

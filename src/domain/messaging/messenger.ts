@@ -29,8 +29,7 @@ import {
 } from '../../providers/messaging/provider.ts';
 import type { MessageAttempt } from '../../storage/repositories/messages.ts';
 import { fieldError } from '../errors.ts';
-import { maskPhone } from '../phone.ts';
-import { countryOf } from '../sms-defence/destinations.ts';
+import { countryOf, maskPhone } from '../phone.ts';
 import type { MessageLog } from './message-log.ts';
 import type { ProviderHealth } from './provider-health.ts';
 import { type CodeTextSettings, codeText, spokenIntro } from './texts.ts';

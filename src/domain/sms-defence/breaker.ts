@@ -14,14 +14,14 @@
 import type { Logger } from 'pino';
 import type { BreakerSettings } from '../../config/sms-defence-settings.ts';
 import { addSeconds, type Clock } from '../../providers/clock.ts';
-import type { Database } from '../../storage/db.ts';
+import type { Database, Queryable } from '../../storage/db.ts';
 import {
   type CountryTotals,
   type RefusalCounts,
   type SendRefusal,
   smsTrafficRepo,
 } from '../../storage/repositories/sms-traffic.ts';
-import { all } from '../../storage/sql.ts';
+import { all, type Sql } from '../../storage/sql.ts';
 
 type TrafficOfPeriod = CountryTotals & { conversion: number | null; refused: RefusalCounts };
 
@@ -130,6 +130,21 @@ export class SmsBreaker {
   /** A code went to the country outside a code's own send (a re-send): it counts as sent there. */
   sent(country: string): Promise<unknown> {
     return all(this.d.db, smsTrafficRepo.countSent(country, this.d.clock.now()));
+  }
+
+  /** The statement that counts a code as sent to the country at `at`, written with the code itself. */
+  countSent(country: string, at: Date): Sql {
+    return smsTrafficRepo.countSent(country, at);
+  }
+
+  /** A code counted as sent at `sentAt` was not delivered: its count is taken back. */
+  uncountSent(q: Queryable, country: string, sentAt: Date): Promise<unknown> {
+    return smsTrafficRepo.uncountSent(q, country, sentAt);
+  }
+
+  /** A code sent to the country was entered at `at`. */
+  verified(q: Queryable, country: string, at: Date): Promise<unknown> {
+    return smsTrafficRepo.countVerified(q, country, at);
   }
 
   /** A send to the country was refused, for this reason. */

@@ -13,15 +13,15 @@
 //   a number it cannot type is not refused for its type.
 // - The answer names the reason, so the person can use another number; nothing is sent and no code stored.
 // - The configured test numbers are exempt (the caller does not ask for them).
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { type DestinationPolicy, NON_GEOGRAPHIC } from '../../config/sms-defence-settings.ts';
 import { fieldError } from '../errors.ts';
+import { phoneFacts } from '../phone.ts';
 
 export type DestinationRefusal = 'country_not_allowed' | 'number_type_not_allowed';
 
 /** Why a code may not go to this E.164 number; undefined when it may. */
 export function destinationRefusal(e164: string, policy: DestinationPolicy): DestinationRefusal | undefined {
-  const { country, type } = facts(e164);
+  const { country, type } = phoneFacts(e164);
   const nonGeographicRefused = country === NON_GEOGRAPHIC && !policy.allowedCountries?.has(NON_GEOGRAPHIC);
   if (nonGeographicRefused) return 'country_not_allowed';
   if (policy.allowedCountries && (!country || !policy.allowedCountries.has(country)))
@@ -42,22 +42,3 @@ export const destinationError = (refusal: DestinationRefusal) =>
 
 /** The block of 1,000 consecutive numbers a number is in: its E.164 form without the last three digits. */
 export const numberBlock = (e164: string) => e164.slice(0, -3);
-
-/** What libphonenumber says of a number, remembered for the numbers seen lately (each send asks more than once). */
-const remembered = new Map<string, { country?: string; type?: string }>();
-const REMEMBERED_MAX = 10_000;
-
-function facts(e164: string): { country?: string; type?: string } {
-  let known = remembered.get(e164);
-  if (!known) {
-    const number = parsePhoneNumberFromString(e164);
-    const country = number?.country ?? (number ? NON_GEOGRAPHIC : undefined);
-    known = { country, type: number?.getType() };
-    if (remembered.size >= REMEMBERED_MAX) remembered.clear();
-    remembered.set(e164, known);
-  }
-  return known;
-}
-
-/** The country of an E.164 number: its region, or `001` for a number with none. */
-export const countryOf = (e164: string): string | undefined => facts(e164).country;

@@ -1,6 +1,8 @@
 // The SMS defence room: what stands between a request and a paid message. It owns where codes may go, the
-// block and country limits, the per-country breaker and its ledger of codes sent and entered, the proof of a
-// person (proof-of-work challenge or hosted CAPTCHA), and the day's budget. This file is its entry.
+// block and country limits, the per-country breaker and its ledger of codes sent, taken back and entered, the
+// proof of a person (proof-of-work challenge or hosted CAPTCHA), and the day's budget. This file is its entry:
+// a code's send asks it before (`admit`, `spend`, `sendEntry`) and tells it after (`sent` or `unsent`, then
+// `verified`); nothing else writes the ledger.
 //
 // What a code's send must pass: where it may go, its block of numbers, the country's breaker, the challenge it
 // asks for, the cap on codes to a country whose breaker is open, and the day's budget. Each refusal is
@@ -24,11 +26,14 @@
 
 import type { Logger } from 'pino';
 import type { ChallengeMode, DestinationPolicy } from '../../config/sms-defence-settings.ts';
+import type { Queryable } from '../../storage/db.ts';
 import { REFUSALS, type SendRefusal } from '../../storage/repositories/sms-traffic.ts';
+import type { Sql } from '../../storage/sql.ts';
 import { DomainError } from '../errors.ts';
+import { countryOf } from '../phone.ts';
 import type { RateLimiter } from '../rate-limiter.ts';
 import type { SmsBreaker } from './breaker.ts';
-import { countryOf, destinationError, destinationRefusal, numberBlock } from './destinations.ts';
+import { destinationError, destinationRefusal, numberBlock } from './destinations.ts';
 import type { PersonCheck, SendProof } from './person-check.ts';
 
 /** Why a failed code's re-send was not made. */
@@ -47,6 +52,8 @@ export interface SendDefenceDeps {
   logger: Logger;
   /** told of each send's outcome, for the metrics */
   onSend?: (country: string, outcome: SendOutcome) => void;
+  /** told of each code entered, by country, for the metrics */
+  onVerified?: (country: string) => void;
 }
 
 /** A send's outcome as the metrics count it: sent, or the reason it was refused (as operators see it counted). */
@@ -128,8 +135,30 @@ export class SendDefence {
     this.sent(country);
   }
 
+  /**
+   * Before a code to the phone is stored: the country it counts as sent to, and the statement that counts it,
+   * to be written in the statement that stores the code. A number libphonenumber cannot read has neither.
+   */
+  sendEntry(phone: string, at: Date): { country?: string; count?: Sql } {
+    const country = countryOf(phone);
+    return country ? { country, count: this.d.breaker.countSent(country, at) } : {};
+  }
+
   /** A code went to the country (its count for the breaker is written with the code). */
   sent(country: string): void {
     this.d.onSend?.(country, 'sent');
+  }
+
+  /** A code counted as sent at `sentAt` was not delivered: its count for the breaker is taken back. */
+  unsent(q: Queryable, country: string, sentAt: Date): Promise<unknown> {
+    return this.d.breaker.uncountSent(q, country, sentAt);
+  }
+
+  /** A code sent to the phone was entered at `at`: it counts for its country's conversion. */
+  async verified(q: Queryable, phone: string, at: Date): Promise<void> {
+    const country = countryOf(phone);
+    if (!country) return;
+    await this.d.breaker.verified(q, country, at);
+    this.d.onVerified?.(country);
   }
 }
