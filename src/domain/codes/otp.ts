@@ -72,46 +72,39 @@ export class OtpService {
     purpose: OtpPurpose,
     { proof = {}, channel = 'sms', language = this.d.defaultLanguage }: SendOptions = {},
   ): Promise<{ expires_in: number; message: string; channel: Channel }> {
-    const test = this.d.testPhoneNumbers.has(phone);
     // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
     const planned = this.d.messenger.channelFor(phone, channel);
-    if (!test) await this.d.defence.admit(phone, proof);
-    const message = `Verification code sent to ${maskPhone(phone)}`;
-    const answer = { expires_in: OTP_TTL_SECONDS, message, channel: planned };
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
-
-    // D6: without enumeration protection, say plainly why no code is sent; with it, answer the same success,
-    // tell only the phone's owner, and store a decoy that later verifications count and refuse exactly as
-    // they would a real code, so that their answers do not tell the two apart either.
-    const codeless = purpose === 'pin_reset' ? !registered : registered;
-    if (codeless && !this.d.enumerationProtection) {
-      throw purpose === 'pin_reset'
-        ? fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number')
-        : fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
-    }
-    if (codeless) {
-      if (purpose !== 'pin_reset' && !test) await this.d.defence.spend(phone);
-      await this.#codes.store(phone, purpose, this.d.random.token(32)); // longer than any code a verify takes
-      if (purpose !== 'pin_reset')
-        await this.#codes.deliver(() =>
-          this.d.messenger.sendNotice(phone, translate(language, TAKEN_NUMBER_NOTICE[purpose]), language),
-        );
-      return answer;
-    }
+    const goes = whatGoes(purpose, registered, this.d.enumerationProtection);
+    // The SMS defence is asked the same for every number, so its refusals do not tell the two apart; a
+    // configured test number passes it with its fixed code (D35).
     const fixed = this.d.testPhoneNumbers.get(phone);
-    if (fixed) {
-      await this.#codes.store(phone, purpose, fixed);
+    const admitted =
+      fixed ?? (await this.d.defence.admit(phone, proof, { spend: goes === 'code' || goes === 'notice' }));
+    const answer = {
+      expires_in: OTP_TTL_SECONDS,
+      message: `Verification code sent to ${maskPhone(phone)}`,
+      channel: planned,
+    };
+    if (goes === 'refusal') throw codelessRefusal(purpose);
+    if (goes === 'decoy' || goes === 'notice') {
+      // A decoy longer than any code a verify takes: later verifications count and refuse it as a real code.
+      await this.#codes.store(phone, purpose, this.d.random.token(32));
+      if (goes === 'notice' && purpose !== 'pin_reset') {
+        const notice = translate(language, TAKEN_NUMBER_NOTICE[purpose]);
+        await this.#codes.deliver(() => this.d.messenger.sendNotice(phone, notice, language));
+      }
       return answer;
     }
-    // A PIN reset under enumeration protection: an unknown number gets no message, so the owner's message
-    // leaves the request's path (budget and all), and both answer after the same work.
-    if (purpose === 'pin_reset' && this.d.enumerationProtection) {
-      const code = await this.#codes.storeCode(phone, purpose);
+    if (typeof admitted === 'string') {
+      await this.#codes.store(phone, purpose, admitted);
+      return answer;
+    }
+    const code = await this.#codes.storeCode(phone, purpose, admitted);
+    if (goes === 'code_after_answer') {
       this.d.sendQueue.hand(() => this.#codes.spendAndSend(phone, code, { channel, language }));
       return answer;
     }
-    await this.d.defence.spend(phone);
-    const code = await this.#codes.storeCode(phone, purpose);
     const carried = await this.#codes.send(phone, code, { channel, language });
     return { ...answer, channel: carried };
   }
@@ -205,3 +198,24 @@ const noLongerValid = () => fieldError('INVALID_OTP', 'code', 'the code is wrong
 
 const invalidTempToken = () =>
   fieldError('INVALID_TOKEN', 'temp_token', 'temp_token is unknown, used or expired; verify the phone again');
+
+/**
+ * What a code request sends (D6). Sign-up and a phone change want a number nobody has, a PIN reset one that
+ * has an account. Where the number is not as wanted: without enumeration protection the answer says why
+ * (`refusal`); with it, the answer is the same success, a decoy is stored that verifications refuse as they
+ * would a real code, and the owner of a taken number is told (`notice`). A PIN reset under enumeration
+ * protection sends its code after the answer (`code_after_answer`), since an unknown number gets nothing.
+ */
+type WhatGoes = 'refusal' | 'decoy' | 'notice' | 'code' | 'code_after_answer';
+
+function whatGoes(purpose: OtpPurpose, registered: boolean, enumerationProtection: boolean): WhatGoes {
+  const codeless = purpose === 'pin_reset' ? !registered : registered;
+  if (codeless && !enumerationProtection) return 'refusal';
+  if (codeless) return purpose === 'pin_reset' ? 'decoy' : 'notice';
+  return purpose === 'pin_reset' && enumerationProtection ? 'code_after_answer' : 'code';
+}
+
+const codelessRefusal = (purpose: OtpPurpose) =>
+  purpose === 'pin_reset'
+    ? fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number')
+    : fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');

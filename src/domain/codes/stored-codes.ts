@@ -23,7 +23,7 @@ import type { Messenger } from '../messaging/messenger.ts';
 import { MessagingFailed } from '../messaging/messenger.ts';
 import { maskPhone } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
-import type { SendDefence } from '../sms-defence/send-defence.ts';
+import type { SendDefence, SendPass } from '../sms-defence/send-defence.ts';
 import type { OtpPurpose } from './purposes.ts';
 
 export const OTP_TTL_SECONDS = 300;
@@ -55,10 +55,10 @@ export class StoredCodes {
   constructor(private readonly d: StoredCodesDeps) {}
 
   /**
-   * D6: the phone's code for this purpose, replacing the one before; a code `counted` is counted as sent to
-   * its country by the SMS defence in the same statement. Answers its id, when it was made and that country.
+   * D6: the phone's code for this purpose, replacing the one before; a code with the SMS defence's pass is
+   * counted as sent to its country in the same statement. Answers its id, when it was made and that country.
    */
-  async store(phone: string, purpose: OtpPurpose, code: string, { counted = false } = {}) {
+  async store(phone: string, purpose: OtpPurpose, code: string, pass?: SendPass) {
     const [now, id] = [this.d.clock.now(), this.d.random.uuid()];
     const hash = codeHash(phone, purpose, code, this.d.codeKeys.current);
     const otp = {
@@ -69,15 +69,14 @@ export class StoredCodes {
       createdAt: now,
       expiresAt: addSeconds(now, OTP_TTL_SECONDS),
     };
-    const { country, count } = counted ? this.d.defence.sendEntry(phone, now) : {};
-    await storeOtp(this.d.db, otp, count);
-    return { id, createdAt: now, country };
+    await storeOtp(this.d.db, otp, pass?.countSent(now));
+    return { id, createdAt: now, country: pass?.country };
   }
 
-  /** A new code for the phone, stored and counted as sent to its country. */
-  async storeCode(phone: string, purpose: OtpPurpose): Promise<StoredCode> {
+  /** A new code for the phone, stored and counted as sent to its country as the SMS defence's pass says. */
+  async storeCode(phone: string, purpose: OtpPurpose, pass: SendPass): Promise<StoredCode> {
     const value = this.d.random.digits(6);
-    return { value, ...(await this.store(phone, purpose, value, { counted: true })) };
+    return { value, ...(await this.store(phone, purpose, value, pass)) };
   }
 
   /** D37: a message no provider carried is INTERNAL_ERROR. */

@@ -56,6 +56,15 @@ export interface SendDefenceDeps {
   onVerified?: (country: string) => void;
 }
 
+/**
+ * A send the defence let through: the country its code counts as sent to, and the statement that counts it,
+ * written in the statement that stores the code (none for a number libphonenumber cannot read).
+ */
+export interface SendPass {
+  country?: string;
+  countSent(at: Date): Sql | undefined;
+}
+
 /** A send's outcome as the metrics count it: sent, or the reason it was refused (as operators see it counted). */
 export type SendOutcome = 'sent' | (typeof REFUSALS)[SendRefusal];
 
@@ -63,10 +72,22 @@ export class SendDefence {
   constructor(private readonly d: SendDefenceDeps) {}
 
   /**
-   * Throws INVALID_PHONE, CHALLENGE_REQUIRED or RATE_LIMITED when a code may not go to this E.164 number;
-   * uses up the proof given.
+   * Before a send: throws INVALID_PHONE, CHALLENGE_REQUIRED or RATE_LIMITED when a code may not go to this
+   * E.164 number, and uses up the proof given; with `spend`, a message goes now and spends the day's budget.
+   * Answers the pass the send's code is stored and counted with.
    */
-  async admit(phone: string, proof: SendProof): Promise<void> {
+  async admit(phone: string, proof: SendProof, { spend }: { spend: boolean }): Promise<SendPass> {
+    await this.check(phone, proof);
+    if (spend) await this.spend(phone);
+    const country = countryOf(phone);
+    return {
+      country,
+      countSent: (at) => (country ? this.d.breaker.countSent(country, at) : undefined),
+    };
+  }
+
+  /** Where the code may go, its block of numbers, the country's breaker, its challenge and its cap. */
+  private async check(phone: string, proof: SendProof): Promise<void> {
     const country = countryOf(phone);
     /** Counts the refusal for the operators, then throws it. */
     const refused = async (reason: SendRefusal, err: unknown): Promise<never> => {
@@ -133,15 +154,6 @@ export class SendDefence {
     if (!country) return;
     await this.d.breaker.sent(country);
     this.sent(country);
-  }
-
-  /**
-   * Before a code to the phone is stored: the country it counts as sent to, and the statement that counts it,
-   * to be written in the statement that stores the code. A number libphonenumber cannot read has neither.
-   */
-  sendEntry(phone: string, at: Date): { country?: string; count?: Sql } {
-    const country = countryOf(phone);
-    return country ? { country, count: this.d.breaker.countSent(country, at) } : {};
   }
 
   /** A code went to the country (its count for the breaker is written with the code). */
