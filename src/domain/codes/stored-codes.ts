@@ -23,7 +23,7 @@ import type { Messenger } from '../messaging/messenger.ts';
 import { MessagingFailed } from '../messaging/messenger.ts';
 import { maskPhone } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
-import type { SendDefence, SendPass } from '../sms-defence/send-defence.ts';
+import type { SendPass } from '../sms-defence/send-defence.ts';
 import type { OtpPurpose } from './purposes.ts';
 
 export const OTP_TTL_SECONDS = 300;
@@ -37,7 +37,8 @@ export interface StoredCode {
   value: string;
   id: string;
   createdAt: Date;
-  country?: string;
+  /** what the SMS defence is told of the code's send */
+  pass?: SendPass;
 }
 
 /** What storing and carrying a code uses (the codes room's own services). */
@@ -47,7 +48,6 @@ export interface StoredCodesDeps {
   random: Random;
   codeKeys: PurposeKeys;
   messenger: Messenger;
-  defence: SendDefence;
   logger: Logger;
 }
 
@@ -56,7 +56,7 @@ export class StoredCodes {
 
   /**
    * D6: the phone's code for this purpose, replacing the one before; a code with the SMS defence's pass is
-   * counted as sent to its country in the same statement. Answers its id, when it was made and that country.
+   * counted as sent to its country in the same statement. Answers its id, when it was made and the pass.
    */
   async store(phone: string, purpose: OtpPurpose, code: string, pass?: SendPass) {
     const [now, id] = [this.d.clock.now(), this.d.random.uuid()];
@@ -70,7 +70,7 @@ export class StoredCodes {
       expiresAt: addSeconds(now, OTP_TTL_SECONDS),
     };
     await storeOtp(this.d.db, otp, pass?.countSent(now));
-    return { id, createdAt: now, country: pass?.country };
+    return { id, createdAt: now, pass };
   }
 
   /** A new code for the phone, stored and counted as sent to its country as the SMS defence's pass says. */
@@ -104,7 +104,7 @@ export class StoredCodes {
       const carried = await this.deliver(() =>
         this.d.messenger.sendCode(phone, how.channel, sent, { language: how.language }),
       );
-      if (code.country) this.d.defence.sent(code.country);
+      code.pass?.sent();
       return carried.channel;
     } catch (err) {
       await this.withdraw(code);
@@ -117,7 +117,7 @@ export class StoredCodes {
     const notSent = (err: unknown) =>
       this.d.logger.warn({ to: maskPhone(phone), err: (err as Error).message }, 'a code was not sent');
     try {
-      await this.d.defence.spend(phone);
+      await code.pass?.spend();
     } catch (err) {
       await this.withdraw(code);
       return notSent(err);
@@ -129,7 +129,7 @@ export class StoredCodes {
   private async withdraw(code: StoredCode) {
     await this.d.db.transaction(async (tx) => {
       await withdrawOtp(tx, code.id, this.d.clock.now());
-      if (code.country) await this.d.defence.unsent(tx, code.country, code.createdAt);
+      await code.pass?.unsent(tx, code.createdAt);
     });
   }
 }

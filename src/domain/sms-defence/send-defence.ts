@@ -1,8 +1,8 @@
 // The SMS defence room: what stands between a request and a paid message. It owns where codes may go, the
 // block and country limits, the per-country breaker and its ledger of codes sent, taken back and entered, the
 // proof of a person (proof-of-work challenge or hosted CAPTCHA), and the day's budget. This file is its entry:
-// a code's send asks it before (`admit`, `spend`, `sendEntry`) and tells it after (`sent` or `unsent`, then
-// `verified`); nothing else writes the ledger.
+// a code's send asks it once before (`admit`) and tells the pass it answers once after (`sent` or `unsent`);
+// a code entered is told with `verified`. Nothing else writes the ledger.
 //
 // What a code's send must pass: where it may go, its block of numbers, the country's breaker, the challenge it
 // asks for, the cap on codes to a country whose breaker is open, and the day's budget. Each refusal is
@@ -57,12 +57,18 @@ export interface SendDefenceDeps {
 }
 
 /**
- * A send the defence let through: the country its code counts as sent to, and the statement that counts it,
- * written in the statement that stores the code (none for a number libphonenumber cannot read).
+ * A send the defence let through, and what the codes room tells it after: its code's count as sent (none for a
+ * number libphonenumber cannot read), the budget of a send made later, and whether the code went.
  */
 export interface SendPass {
-  country?: string;
+  /** the statement that counts the code as sent to its country, written in the statement that stores it */
   countSent(at: Date): Sql | undefined;
+  /** spends the day's budget for a message sent after the request was answered */
+  spend(): Promise<void>;
+  /** the code went: counted for the metrics */
+  sent(): void;
+  /** the code counted as sent at `sentAt` did not go: its count for the breaker is taken back */
+  unsent(q: Queryable, sentAt: Date): Promise<void>;
 }
 
 /** A send's outcome as the metrics count it: sent, or the reason it was refused (as operators see it counted). */
@@ -79,10 +85,21 @@ export class SendDefence {
   async admit(phone: string, proof: SendProof, { spend }: { spend: boolean }): Promise<SendPass> {
     await this.check(phone, proof);
     if (spend) await this.spend(phone);
+    return this.passFor(phone);
+  }
+
+  /** What the codes room tells of a send the defence let through, bound to its number's country. */
+  private passFor(phone: string): SendPass {
     const country = countryOf(phone);
     return {
-      country,
       countSent: (at) => (country ? this.d.breaker.countSent(country, at) : undefined),
+      spend: () => this.spend(phone),
+      sent: () => {
+        if (country) this.d.onSend?.(country, 'sent');
+      },
+      unsent: async (q, sentAt) => {
+        if (country) await this.d.breaker.uncountSent(q, country, sentAt);
+      },
     };
   }
 
@@ -153,17 +170,7 @@ export class SendDefence {
     const country = countryOf(phone);
     if (!country) return;
     await this.d.breaker.sent(country);
-    this.sent(country);
-  }
-
-  /** A code went to the country (its count for the breaker is written with the code). */
-  sent(country: string): void {
     this.d.onSend?.(country, 'sent');
-  }
-
-  /** A code counted as sent at `sentAt` was not delivered: its count for the breaker is taken back. */
-  unsent(q: Queryable, country: string, sentAt: Date): Promise<unknown> {
-    return this.d.breaker.uncountSent(q, country, sentAt);
   }
 
   /** A code sent to the phone was entered at `at`: it counts for its country's conversion. */
