@@ -24,7 +24,7 @@ import './http/types.ts';
 /** What every answer of ours has: the request id and P66's headers; errors and unknown routes in the envelope. */
 function answerLikeRest(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
-    // P66: no cache keeps an answer (tokens, secrets shown once, personal data) unless its route says so,
+    // No cache keeps an answer (tokens, secrets shown once, personal data) unless its route says so,
     // and no browser takes one for another type than it says.
     reply
       .header('X-Request-ID', request.id)
@@ -37,10 +37,10 @@ function answerLikeRest(app: FastifyInstance) {
   );
 }
 
-/** P106: Node's default, which Fastify turns off. */
+/** Node's default, which Fastify turns off. */
 const REQUEST_TIMEOUT_MS = 300_000;
 
-/** P77: the HTTP of `callsign worker`, which has METRICS_TOKEN set: GET /metrics and nothing else. */
+/** The HTTP of `callsign worker`, which has METRICS_TOKEN set: GET /metrics and nothing else. */
 export function buildMetricsApp(c: Container): FastifyInstance {
   const app = Fastify({
     loggerInstance: c.logger as FastifyBaseLogger,
@@ -66,7 +66,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // P106: a request must have come in whole within this time, or its connection is closed (408). Fastify's
+    // A request must have come in whole within this time, or its connection is closed (408). Fastify's
     // default of 0 turns off Node's limit, and a client that sends its body a byte a minute holds a socket for
     // ever; Node's own 300 s still lets 30 MiB of KYC photos come over a 1 Mbit/s phone connection.
     requestTimeout: REQUEST_TIMEOUT_MS,
@@ -101,7 +101,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   await app.register(async (api) => apiV1Surface(api, c), { prefix: '/api/v1' });
   await app.register(async (verify) => verifyPage(verify, c));
   await app.register(async (hooks) => messageReceiptRoutes(hooks, c));
-  // D36: no token set = admin API off.
+  // No token set = admin API off.
   if (c.config.adminToken) {
     await app.register(async (admin) => adminSurface(admin, c), { prefix: '/admin/v1' });
     await app.register(async (console) => consoleSurface(console, c, app));

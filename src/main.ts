@@ -90,7 +90,7 @@ async function runWorker(config: Config): Promise<void> {
 
 /**
  * `callsign worker`: the periodic jobs alone; its only HTTP is GET /metrics on PORT, when METRICS_TOKEN is set
- * (P77), so the deliveries it makes are counted where a scraper can read them.
+ *, so the deliveries it makes are counted where a scraper can read them.
  */
 export async function work(env: Env = { ...readDotEnv(), ...process.env }): Promise<void> {
   const config = loadConfig(env);
@@ -141,7 +141,7 @@ async function runPrimary(config: Config): Promise<void> {
   }
   let listening = 0;
   let stopping = false;
-  gatherWorkerMetrics(); // P75: a scrape reaching one worker counts them all
+  gatherWorkerMetrics(); // A scrape reaching one worker counts them all
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   cluster.on('message', (_worker, message: { listening?: number }) => {
     if (message.listening !== undefined && ++listening === config.webConcurrency)

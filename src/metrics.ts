@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
-// P75: Prometheus metrics. Each app has a registry of its own (the tests run many apps in one process); in
+// Prometheus metrics. Each app has a registry of its own (the tests run many apps in one process); in
 // a cluster (WEB_CONCURRENCY > 1) a scrape reaches one worker, which asks the primary to gather every
 // worker's registry, so the answer counts the whole service, not the worker that happened to answer.
 

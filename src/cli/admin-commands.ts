@@ -47,7 +47,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-// P109: a client's back-channel logouts
+// A client's back-channel logouts
 const LOGOUT_COLUMNS = [
   'id',
   'session_id',
@@ -84,7 +84,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
       await call(config, 'DELETE', `/api-keys/${encodeURIComponent(id ?? '')}`);
       return out({ revoked: id }, `revoked API key ${id}`);
     case 'keys rotate': {
-      // P97: published now, signing minutes later (or at once with --now).
+      // Published now, signing minutes later (or at once with --now).
       const k = (await call(config, 'POST', '/keys/rotate', o.now ? { immediate: true } : undefined)) as Json;
       return out(
         k,
@@ -92,7 +92,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
       );
     }
     case 'keys reencrypt': {
-      // P99: after KEY_ENCRYPTION_KEY changed, with the old one as KEY_ENCRYPTION_KEY_FALLBACK.
+      // After KEY_ENCRYPTION_KEY changed, with the old one as KEY_ENCRYPTION_KEY_FALLBACK.
       const counts = (await call(config, 'POST', '/keys/reencrypt')) as Record<string, Json>;
       const names: Record<string, string> = {
         signing_keys: 'signing keys',
@@ -106,7 +106,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
       return out(counts, lines.join('\n'));
     }
     case 'keys pin-pepper': {
-      // P114: while PIN_PEPPER changes, with the old one as PIN_PEPPER_FALLBACK.
+      // While PIN_PEPPER changes, with the old one as PIN_PEPPER_FALLBACK.
       const n = (await call(config, 'GET', '/keys/pin-pepper')) as Record<string, number>;
       return out(
         n,
@@ -119,7 +119,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
       );
     }
     case 'actions list': {
-      // P100: the operators' trail, newest first; --before takes the id of the last line of a page.
+      // The operators' trail, newest first; --before takes the id of the last line of a page.
       const query = new URLSearchParams({
         ...(o.limit ? { limit: o.limit } : {}),
         ...(o.before ? { before: o.before } : {}),
@@ -186,7 +186,7 @@ async function clientCommand(
       return out(c, labelled(c, CLIENT_COLUMNS));
     }
     case 'clients update': {
-      // P54: what a PATCH changes; the authentication method is fixed at registration.
+      // What a PATCH changes; the authentication method is fixed at registration.
       if (o['first-party'] && o['third-party'])
         throw new Error('--first-party and --third-party exclude each other');
       if (o['backchannel-logout-uri'] !== undefined && o['no-backchannel-logout'])

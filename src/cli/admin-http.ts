@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
 
-// The CLI's admin commands call the running server's admin API (D36) over HTTP, so they work while the
+// The CLI's admin commands call the running server's admin API over HTTP, so they work while the
 // server holds the database (PGlite allows one process).
 
 export type Json = Record<string, unknown>;

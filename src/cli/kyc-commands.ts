@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { call, fetchAdmin, type Json, table } from './admin-http.ts';
 
-// `callsign kyc ...` (D31): the review queue of the manual provider.
+// `callsign kyc ...`: the review queue of the manual provider.
 
 export const KYC_HELP = `  kyc list [--status pending|verified|rejected] [--json]
   kyc show VERIFICATION_ID [--save-photos DIR] [--json]

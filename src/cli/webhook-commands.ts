@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { call, type Json, table } from './admin-http.ts';
 
-// `callsign webhooks ...` (D32)
+// `callsign webhooks ...`
 
 export const WEBHOOKS_HELP = `  webhooks create --url URL [--event TYPE ...] [--description TEXT] [--disabled] [--json]
   webhooks list [--json]

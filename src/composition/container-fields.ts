@@ -70,7 +70,7 @@ export interface Container {
   profiles: ProfileService;
   clients: ClientService;
   authorization: AuthorizationService;
-  /** P102: the apps a user allowed, and withdrawing that */
+  /** The apps a user allowed, and withdrawing that */
   connectedApps: ConnectedApps;
   oauthTokens: TokenEndpointService;
   /** what the token endpoint's grants use (domain/oauth/grants/) */
@@ -79,7 +79,7 @@ export interface Container {
   pageStateKeys: PurposeKeys;
   reencryption: KeyReencryption;
   adminActions: AdminActionLog;
-  /** P100: a secret of this process by which the admin API knows the console's in-process calls */
+  /** A secret of this process by which the admin API knows the console's in-process calls */
   consoleCallMark: string;
   deletion: AccountDeletionService;
   phoneChange: PhoneChangeService;
@@ -95,7 +95,7 @@ export interface Container {
   consoleSessions: ConsoleSessionService;
   /** sends due webhook deliveries; the worker runner starts and stops it */
   deliveries: WebhookDeliveryWorker;
-  /** P109: sends due back-channel logouts; the worker runner starts and stops it */
+  /** Sends due back-channel logouts; the worker runner starts and stops it */
   backchannelLogouts: BackchannelLogoutWorker;
   /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
   worker: WorkerRunner;

@@ -106,7 +106,7 @@ export function identityServices(f: Foundation) {
     clock,
     random,
     messenger,
-    testPhoneNumbers: config.testPhoneNumbers, // D35: loadConfig refuses them in production
+    testPhoneNumbers: config.testPhoneNumbers, // loadConfig refuses them in production
     codeKeys: f.keysFor('otp-codes'),
     enumerationProtection: config.enumerationProtection,
     defaultLanguage: config.defaultLanguage,
@@ -128,7 +128,7 @@ export function identityServices(f: Foundation) {
     random,
     events,
     otp,
-    // P56: the process's share of the cores (WEB_CONCURRENCY processes share them all).
+    // The process's share of the cores (WEB_CONCURRENCY processes share them all).
     pins: new PinHasher(
       f.secrets.pinPepper,
       Math.max(1, Math.ceil(availableParallelism() / config.webConcurrency)),

@@ -40,7 +40,7 @@ export function clientAndOperatorServices(
     clock,
     random,
     events,
-    // D31: loadConfig refuses the sandbox in production
+    // loadConfig refuses the sandbox in production
     provider: config.kycProvider === 'sandbox' ? sandboxKycProvider : manualKycProvider,
     verifyUrl: config.verifyUrl,
     photoKeys: sealing.kycPhotos,

@@ -38,13 +38,13 @@ export interface Opened {
   webhookSender: WebhookSender | undefined;
 }
 
-/** D29: the limits' counters in Redis when it is configured, else in the database, hits gathered in batches. */
+/** The limits' counters in Redis when it is configured, else in the database, hits gathered in batches. */
 function rateLimiterOf(config: Config, db: Database, redis: Redis | undefined, clock: Clock) {
   const store = redis ? new RedisRateCounterStore(redis, config.redisKeyPrefix) : new DbRateCounterStore(db);
   return new RateLimiter(new RateHitBatches(store), config.rateLimits, clock);
 }
 
-/** Each purpose's keys, from KEY_ENCRYPTION_KEY and its fallback while it changes (P99), and the signing keys. */
+/** Each purpose's keys, from KEY_ENCRYPTION_KEY and its fallback while it changes, and the signing keys. */
 async function keysOf({ secrets, db, clock }: Opened) {
   const keysFor = (purpose: string) =>
     PurposeKeys.derive(secrets.keyEncryptionKey, secrets.keyEncryptionKeyFallback, purpose);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-// The version, read at build time in the bundle (P84) and at import under tsx.
+// The version, read at build time in the bundle and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import type { LogFormat } from '../logger.ts';
@@ -14,7 +14,7 @@ import { type TrustProxy, trustProxySetting, trustProxyWarnings } from './trust-
 
 export { readDotEnv } from './env-reader.ts';
 
-/** D39: DATABASE_URL for a PGlite in memory, which keeps nothing after the process (tests, a quick look). */
+/** DATABASE_URL for a PGlite in memory, which keeps nothing after the process (tests, a quick look). */
 export const MEMORY_DATABASE_URL = 'memory://';
 
 export type AppEnv = 'development' | 'staging' | 'production';
@@ -31,7 +31,7 @@ export interface Config extends SmsSettings {
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   adminToken: string | undefined;
-  /** P75: bearer token of GET /metrics; unset, the route does not exist */
+  /** Bearer token of GET /metrics; unset, the route does not exist */
   metricsToken: string | undefined;
   testPhoneNumbers: ReadonlyMap<string, string>;
   /** where codes may go: SMS_ALLOWED_COUNTRIES, SMS_BLOCKED_COUNTRIES, SMS_BLOCKED_NUMBER_TYPES */
@@ -49,7 +49,7 @@ export interface Config extends SmsSettings {
   kycProvider: 'manual' | 'sandbox';
   /** days after a decision that KYC photos are kept; undefined = until the account is purged */
   kycRetentionDays: number | undefined;
-  /** P101: days the operators' trail keeps a row; undefined = until deleted by hand */
+  /** Days the operators' trail keeps a row; undefined = until deleted by hand */
   adminActionsRetentionDays: number | undefined;
   webhookAllowPrivateNetworks: boolean;
   firstPartyClientId: string;
@@ -78,7 +78,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** D39: one schema for every variable, validated at start; every bad variable is named in one error. */
+/** One schema for every variable, validated at start; every bad variable is named in one error. */
 export function loadConfig(env: Env): Readonly<Config> {
   const r = new EnvReader(env);
   const appEnv = r.oneOf<AppEnv>('APP_ENV', ['development', 'staging', 'production'], 'development');
@@ -110,7 +110,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     redisUrl: r.str('REDIS_URL'),
     redisKeyPrefix: r.str('REDIS_KEY_PREFIX') ?? 'callsign:',
     adminToken: r.token('ADMIN_TOKEN', 24),
-    // P75: the scraper's credential; unset, there is no /metrics.
+    // The scraper's credential; unset, there is no /metrics.
     metricsToken: r.token('METRICS_TOKEN', 24),
     ...sms,
     testPhoneNumbers: testPhoneNumbers(r),
@@ -128,7 +128,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     captcha: captchaSettings(r),
     kycProvider,
     kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0),
-    // P101: at least a day; a trail kept for no time is no trail.
+    // At least a day; a trail kept for no time is no trail.
     adminActionsRetentionDays: r.days('ADMIN_ACTIONS_RETENTION_DAYS', 1),
     webhookAllowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     firstPartyClientId: r.str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
@@ -148,7 +148,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   return Object.freeze(config);
 }
 
-/** D35: fixed codes for test numbers, `+14155550100=000000,...`. */
+/** Fixed codes for test numbers, `+14155550100=000000,...`. */
 function testPhoneNumbers(r: EnvReader): Map<string, string> {
   const numbers = new Map<string, string>();
   for (const pair of (r.str('TEST_PHONE_NUMBERS') ?? '').split(',').filter((p) => p.trim())) {
@@ -181,7 +181,7 @@ function secretSettings(r: EnvReader): SecretSettings {
     keyEncryptionKey: r.key('KEY_ENCRYPTION_KEY'),
     keyEncryptionKeyFallback: r.key('KEY_ENCRYPTION_KEY_FALLBACK'),
   };
-  // P99: the same secret twice is a change half made: the old one is nowhere, and nothing says so.
+  // The same secret twice is a change half made: the old one is nowhere, and nothing says so.
   for (const [name, fallback, current] of [
     ['KEY_ENCRYPTION_KEY', secrets.keyEncryptionKeyFallback, secrets.keyEncryptionKey],
     ['PIN_PEPPER', secrets.pinPepperFallback, secrets.pinPepper],
@@ -196,7 +196,7 @@ function secretSettings(r: EnvReader): SecretSettings {
 }
 
 /**
- * D35: production refuses test numbers, the sandbox KYC provider, missing secrets, and the console SMS
+ * Production refuses test numbers, the sandbox KYC provider, missing secrets, and the console SMS
  * provider (it would write one-time codes into the logs).
  */
 function productionProblems(c: Config): string[] {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
 
-/** D39: reads a `.env` file (KEY=VALUE lines) without overriding variables already set. */
+/** Reads a `.env` file (KEY=VALUE lines) without overriding variables already set. */
 export function readDotEnv(path = resolve('.env')): Env {
   if (!existsSync(path)) return {};
   const out: Env = {};

@@ -165,7 +165,7 @@ export interface SmsSettings {
   smsAppHash: string | undefined;
 }
 
-/** D37: MESSAGING_CONFIG, or SMS_PROVIDER and what it needs as its one provider; not both. */
+/** MESSAGING_CONFIG, or SMS_PROVIDER and what it needs as its one provider; not both. */
 export function smsSettings(r: EnvReader, env: Env): SmsSettings {
   const smsAppHash = r.str('SMS_APP_HASH');
   if (smsAppHash && !/^[A-Za-z0-9+/]{11}$/.test(smsAppHash))

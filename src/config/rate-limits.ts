@@ -24,11 +24,11 @@ export const DEFAULT_RATE_LIMITS = {
   oauth_authorize_address: { limit: 60, windowSeconds: 60 },
   // not in the spec: failed client authentications at the token, revocation and introspection endpoints
   oauth_client_auth_failures_address: { limit: 20, windowSeconds: 60 },
-  // not in the spec (P72): a resource server may ask about every request it serves
+  // not in the spec: a resource server may ask about every request it serves
   oauth_introspect_client: { limit: 1200, windowSeconds: 60 },
   // not in the spec: the verification page takes uploads of up to 30 MB a post
   verify_page_address: { limit: 30, windowSeconds: 60 },
-  // not in the spec (P36): /api/v1 per address (every request), per user token, per server API key
+  // not in the spec: /api/v1 per address (every request), per user token, per server API key
   api_v1_address: { limit: 600, windowSeconds: 60 },
   api_v1_user: { limit: 300, windowSeconds: 60 },
   api_v1_key: { limit: 1200, windowSeconds: 60 },

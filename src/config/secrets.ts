@@ -5,15 +5,15 @@ import { type Config, MEMORY_DATABASE_URL } from './config.ts';
 
 export interface Secrets {
   pinPepper: Buffer;
-  /** P114: verified with, never hashed with, while PIN_PEPPER changes */
+  /** Verified with, never hashed with, while PIN_PEPPER changes */
   pinPepperFallback?: Buffer;
   keyEncryptionKey: Buffer;
-  /** P99: read and verified with, never written with, while KEY_ENCRYPTION_KEY changes */
+  /** Read and verified with, never written with, while KEY_ENCRYPTION_KEY changes */
   keyEncryptionKeyFallback?: Buffer;
 }
 
 /**
- * D39: secrets come from the environment. Outside production a missing one is generated once into
+ * Secrets come from the environment. Outside production a missing one is generated once into
  * DATA_DIR/secrets.json (mode 0600), so `npm start` needs no set-up; in memory mode it lives only in memory.
  */
 export function resolveSecrets(

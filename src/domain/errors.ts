@@ -43,7 +43,7 @@ export class DomainError extends Error {
   }
 }
 
-/** D26: `details.field` names the offending field. */
+/** `details.field` names the offending field. */
 export const fieldError = (
   code: ErrorCode,
   field: string,

@@ -4,11 +4,11 @@ import { fieldError } from './errors.ts';
 
 export interface Phone {
   e164: string;
-  /** ISO 3166-1 alpha-2 region of the number, or null for non-geographic numbers (D3) */
+  /** ISO 3166-1 alpha-2 region of the number, or null for non-geographic numbers */
   country: string | null;
 }
 
-/** D5: accept any spelling libphonenumber understands in international form, store E.164. */
+/** Accept any spelling libphonenumber understands in international form, store E.164. */
 export function parsePhone(input: unknown): Phone {
   const parsed =
     typeof input === 'string' && input.length <= 40 ? parsePhoneNumberFromString(input) : undefined;

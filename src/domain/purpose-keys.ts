@@ -1,7 +1,7 @@
 import { decrypt, deriveKey, encrypt } from './crypto.ts';
 
 /**
- * P99: the keys of one purpose, derived from KEY_ENCRYPTION_KEY and, while that key is being changed, from
+ * The keys of one purpose, derived from KEY_ENCRYPTION_KEY and, while that key is being changed, from
  * KEY_ENCRYPTION_KEY_FALLBACK. Everything new is sealed, hashed and tagged with the current key only; what the
  * fallback sealed or tagged is still read, until `callsign keys reencrypt` has sealed it again and the tokens
  * it tagged have expired.

@@ -3,7 +3,7 @@ import type { Clock } from '../providers/clock.ts';
 import { addressBucket } from './address-bucket.ts';
 import { DomainError } from './errors.ts';
 
-/** Where counters live (D29): the database by default, Redis when configured. */
+/** Where counters live: the database by default, Redis when configured. */
 export interface RateCounterStore {
   /**
    * Adds `hits` to the count in the window starting at windowStart, atomically, and answers the count after

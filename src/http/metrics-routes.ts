@@ -8,7 +8,7 @@ import { bearerToken } from './plugins/bearer.ts';
 type Services = Pick<Container, 'config' | 'metrics'>;
 
 /**
- * P75: every answer counted by route template, method and status, with its duration; GET /metrics for a
+ * Every answer counted by route template, method and status, with its duration; GET /metrics for a
  * Prometheus scraper holding METRICS_TOKEN (without the setting there is no such route).
  */
 export function metricsRoutes(app: FastifyInstance, c: Services) {

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
-// D33: which addresses a webhook (or a back-channel logout) may connect to. Three kinds: public
+// Which addresses a webhook (or a back-channel logout) may connect to. Three kinds: public
 // (always allowed), private (allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true) and never (link-local,
 // cloud metadata, and addresses that are not a single reachable host). Checked on every resolved address at
 // send time.
@@ -16,7 +16,7 @@ const blockList = (subnets: [string, number][]) => {
 
 const NEVER = blockList([
   ['0.0.0.0', 8], // "this network": 0.0.0.0 reaches the local host on Linux
-  ['169.254.0.0', 16], // link-local, with the 169.254.169.254 metadata service (D33)
+  ['169.254.0.0', 16], // link-local, with the 169.254.169.254 metadata service
   ['100.100.100.200', 32], // Alibaba Cloud metadata (inside CGNAT)
   ['168.63.129.16', 32], // Azure host services
   ['192.0.0.0', 24], // IETF protocol assignments
@@ -27,7 +27,7 @@ const NEVER = blockList([
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved and broadcast
   ['::', 128], // unspecified
-  ['fe80::', 10], // link-local (D33)
+  ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
   ['2001:db8::', 32], // documentation
@@ -75,7 +75,7 @@ export const addressAllowed = (address: string, allowPrivate: boolean) => {
 };
 
 /**
- * D33: what is wrong with an address this service will connect to for someone else (a webhook endpoint, a
+ * What is wrong with an address this service will connect to for someone else (a webhook endpoint, a
  * back-channel logout URI, a logo), or undefined: https only (http and private literal addresses only where
  * allowed), no credentials, no fragment. Names are resolved and checked again at every connection.
  */

@@ -6,7 +6,7 @@ export interface Random {
   bytes(n: number): Buffer;
   /** base64url of n random bytes */
   token(bytes: number): string;
-  /** n decimal digits, each uniform (D6) */
+  /** n decimal digits, each uniform */
   digits(n: number): string;
 }
 

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
- * P93: the Redis client's connection errors reach the service's log as one JSON line per outage, and its
+ * The Redis client's connection errors reach the service's log as one JSON line per outage, and its
  * recovery as another. Without a listener, ioredis writes "[ioredis] Unhandled error event" and a stack to
  * stderr at every reconnection attempt, past the log's format and level. The URL is not logged: it may
  * hold a password.

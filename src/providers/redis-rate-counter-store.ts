@@ -9,7 +9,7 @@ return n`;
 
 type WithAdd = Redis & { rateAdd(key: string, ttlSeconds: number, hits: number): Promise<number> };
 
-/** D29: counters in Redis when REDIS_URL is set; the window start is part of the key, so expiry is housekeeping only. */
+/** Counters in Redis when REDIS_URL is set; the window start is part of the key, so expiry is housekeeping only. */
 export class RedisRateCounterStore implements RateCounterStore {
   private readonly redis: WithAdd;
 

@@ -2,7 +2,7 @@
 export type Outcome<O> = O | Promise<O>;
 
 /**
- * P79: calls made in the same turn of the event loop, run together as one batch (one statement, one round
+ * Calls made in the same turn of the event loop, run together as one batch (one statement, one round
  * trip, one commit instead of one each). At most `concurrency` batches run at once, each of at most
  * `maxBatch` calls; calls that arrive meanwhile wait for the next batch, so under load the batches grow
  * instead of the queue of statements. A batch that fails is run again one call at a time (`one`), so a

@@ -7,7 +7,7 @@ import { type CodeExchangeOutcome, type CodeRedemption, exchangeCodes } from './
 const LIMITS = { maxBatch: 32, concurrency: 2 };
 
 /**
- * P85: this process's authorization-code exchanges, read and written in batches (its coalescer): the
+ * This process's authorization-code exchanges, read and written in batches (its coalescer): the
  * exchanges that arrive together cost PostgreSQL one read and one write statement, and the service one round
  * trip each. Each is answered exactly as it would be alone.
  */

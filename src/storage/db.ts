@@ -79,12 +79,12 @@ export function pgliteDatabase(lite: PGliteInterface): Database {
   };
 }
 
-/** D39: unset DATABASE_URL = PGlite under DATA_DIR; `memory://` = in memory. */
+/** Unset DATABASE_URL = PGlite under DATA_DIR; `memory://` = in memory. */
 export async function openPglite(dataDir: string | 'memory'): Promise<Database> {
   // Loaded only when used: a PostgreSQL deployment does not carry the WebAssembly build in its memory.
   const { PGlite } = await import('@electric-sql/pglite');
   if (dataDir === 'memory') return pgliteDatabase(await PGlite.create());
-  // P96: one process at a time; the lock goes once the files are flushed and closed.
+  // One process at a time; the lock goes once the files are flushed and closed.
   const unlock = lockDataDir(dataDir);
   try {
     const db = pgliteDatabase(await PGlite.create(dataDir));
@@ -128,7 +128,7 @@ function statementName(sql: string): string {
 const LISTEN_RETRY_MS = 1000;
 
 /**
- * P94: the longest a statement waits for a connection: to open one (a server that accepts and never answers,
+ * The longest a statement waits for a connection: to open one (a server that accepts and never answers,
  * or a dropped network, would otherwise hold it for minutes) or to get one from a pool that all requests
  * hold. It then fails, as when the server refuses: a 500 to the request, 503 on /health.
  */
@@ -217,7 +217,7 @@ export function postgresDatabase(
 }
 
 /**
- * What an operator should hear about the database at start (P58): PostgreSQL with autovacuum off never
+ * What an operator should hear about the database at start: PostgreSQL with autovacuum off never
  * reclaims the rows that token rotation leaves behind, and never refreshes the statistics the plans rest on.
  */
 export async function storageWarnings(db: Database): Promise<string[]> {

@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSyn
 import { dirname } from 'node:path';
 
 /**
- * P96: PGlite is PostgreSQL in one process, and it takes no lock on its directory: a second process opening
+ * PGlite is PostgreSQL in one process, and it takes no lock on its directory: a second process opening
  * the same one (a second `npm start`, `callsign migrate` beside a running server) opens it too, each
  * writes over the other, and the files end up unreadable (electric-sql/pglite#1106). So, as PostgreSQL's
  * postmaster.pid does, the directory is held through a lock file beside it naming the holder's process.

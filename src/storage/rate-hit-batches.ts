@@ -8,7 +8,7 @@ interface Gathered {
 }
 
 /**
- * P91: the hits on one counter that arrive in the same turn of the event loop (every request of a busy
+ * The hits on one counter that arrive in the same turn of the event loop (every request of a busy
  * client on its token endpoint, of one address on its limits) are added to the store at once: one command
  * or statement for all of them instead of one each. The store adds them atomically and answers the count
  * after them; each hit is answered the count it would have got alone, in the order the hits arrived (the

@@ -1,7 +1,7 @@
 import type { Queryable } from './db.ts';
 
 /**
- * What a send worker's claim may take (P113): at most `limit` rows, and of any one receiver (a webhook
+ * What a send worker's claim may take: at most `limit` rows, and of any one receiver (a webhook
  * endpoint, a client's logout URI) at most `perReceiver` less what it has `busy` in this process.
  */
 export interface ClaimBounds {
@@ -39,7 +39,7 @@ export interface ClaimStatement {
  * share (a LATERAL over the `(receiver, next_attempt_at)` index of pending rows), then the earliest of those.
  * FOR UPDATE SKIP LOCKED: two workers claiming at once get disjoint sets, and a row whose lease has not run
  * out is not taken again, so one attempt is never sent twice at once. The rows are updated through
- * `id = ANY(ARRAY(...))`, by primary key in any plan (P57).
+ * `id = ANY(ARRAY(...))`, by primary key in any plan.
  */
 export function claimDueRows<T>(q: Queryable, rows: SentRows, c: ClaimStatement): Promise<T[]> {
   return q.query<T>(

@@ -8,7 +8,7 @@ import {
 } from './rules/refresh-rotation.ts';
 
 /**
- * P79: this process's refresh-token rotations, written in batches: the refreshes that arrive together cost
+ * This process's refresh-token rotations, written in batches: the refreshes that arrive together cost
  * PostgreSQL one statement and one commit, and the service one round trip. Each answers exactly what
  * `rotateRefreshToken` would alone: the session if this rotation moved its chain, or why not.
  */

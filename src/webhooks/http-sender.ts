@@ -4,7 +4,7 @@ import { checkedTarget, type Resolver, systemResolver } from '../providers/outbo
 
 export type { Resolver };
 
-/** D32: the receiver has 10 s to answer. */
+/** The receiver has 10 s to answer. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export interface Attempt {
@@ -27,7 +27,7 @@ export interface SenderOptions {
  * the webhook URL rules allow (outbound-addresses.ts). No redirects are followed; 2xx alone delivers.
  */
 export class WebhookSender {
-  // No cap per host: the workers' slots bound the attempts in flight (P113), and a request queued behind a
+  // No cap per host: the workers' slots bound the attempts in flight, and a request queued behind a
   // cap would spend its 10 s waiting for a socket, not for the receiver.
   readonly #agents = {
     'http:': new http.Agent({ keepAlive: true }),
@@ -84,7 +84,7 @@ export class WebhookSender {
           response.once('close', () => settle(status, 'the receiver closed the connection mid-answer'));
         },
       );
-      // The whole exchange, connect to last byte, within the time allowed (D32).
+      // The whole exchange, connect to last byte, within the time allowed.
       const timer = setTimeout(() => {
         settle(null, `no answer within ${this.#timeoutMs} ms`);
         request.destroy();

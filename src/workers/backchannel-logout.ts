@@ -21,7 +21,7 @@ export interface BackchannelLogoutDeps {
 }
 
 /**
- * P109: tells clients of their ended sessions (OIDC Back-Channel Logout 1.0 §2.5): a form POST of a fresh
+ * Tells clients of their ended sessions (OIDC Back-Channel Logout 1.0 §2.5): a form POST of a fresh
  * logout token to the client's logout URI, through the webhooks' sender (its address checks, 10 s, no
  * redirects). A 2xx is done (§2.8 asks 200, and allows 204); anything else is tried again on the webhooks'
  * schedule, since a client that missed a logout keeps a session its user ended. Every instance runs

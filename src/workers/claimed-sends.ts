@@ -3,11 +3,11 @@
 import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { ClaimBounds } from '../storage/send-claims.ts';
 
-/** How long a claim holds: well past the 10 s attempt timeout (D32) plus recording the result. */
+/** How long a claim holds: well past the 10 s attempt timeout plus recording the result. */
 export const CLAIM_LEASE_SECONDS = 60;
 
 /**
- * P113: the attempts one receiver (a webhook endpoint, a client's logout URI) may have in flight in one
+ * The attempts one receiver (a webhook endpoint, a client's logout URI) may have in flight in one
  * process: a quarter of its slots. A receiver that accepts connections and never answers holds each slot for
  * the 10 s timeout; uncapped, its backlog took every slot and held up every other receiver for minutes, at
  * each retry wave again.

@@ -52,7 +52,7 @@ export function housekeeping(
          RETURNING 1`,
         [addSeconds(now, -EVENT_RETENTION_SECONDS)],
       );
-      // P109: a logout's retries are over within 27 hours; the row is kept as long as events, then goes.
+      // A logout's retries are over within 27 hours; the row is kept as long as events, then goes.
       counts.backchannel_logouts = await countRows(
         db,
         'DELETE FROM backchannel_logouts WHERE created_at < $1 RETURNING 1',
@@ -75,7 +75,7 @@ export function housekeeping(
           addSeconds(now, -kycRetentionDays * 86400),
           now,
         );
-      // P101: the trail holds operators' addresses; kept as long as the operator says, not forever.
+      // The trail holds operators' addresses; kept as long as the operator says, not forever.
       if (adminActionsRetentionDays !== undefined)
         counts.admin_actions = await adminActionsRepo.removeBefore(
           db,

@@ -5,7 +5,7 @@ import { usersRepo } from '../storage/repositories/users.ts';
 import type { Job } from './runner.ts';
 
 /**
- * D4: 30 days after deletion the account's rows go: the user, its sessions and refresh tokens (cascade),
+ * 30 days after deletion the account's rows go: the user, its sessions and refresh tokens (cascade),
  * and the one-time codes and temp_tokens of its phone from before the deletion (the phone may since belong
  * to a new account, whose codes stay). Outbox events already written stay deliverable.
  */

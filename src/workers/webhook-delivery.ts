@@ -21,22 +21,22 @@ export interface DeliveryWorkerDeps {
   ): string[];
   /** attempts in flight at once in this process */
   concurrency?: number;
-  /** how often an idle worker looks for due deliveries without being told of new ones (P61) */
+  /** how often an idle worker looks for due deliveries without being told of new ones */
   pollMs?: number;
-  /** P75: told of each attempt's outcome */
+  /** Told of each attempt's outcome */
   onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
 }
 
-/** P61: migration 010's trigger notifies this channel (at commit) for each transaction that writes deliveries. */
+/** Migration 010's trigger notifies this channel (at commit) for each transaction that writes deliveries. */
 export const DELIVERIES_CHANNEL = 'callsign_webhook_deliveries';
 /**
- * P61: notifications within this long of the first are answered by one claim: at a thousand events a
+ * Notifications within this long of the first are answered by one claim: at a thousand events a
  * second, a claim (and a write of results) per event would cost the database more than the events do.
  */
 const NOTIFY_GATHER_MS = 20;
 
 /**
- * D32: sends due deliveries. Every instance runs one; claims in the database keep them apart. A worker
+ * Sends due deliveries. Every instance runs one; claims in the database keep them apart. A worker
  * that dies mid-attempt leaves its claim to run out, and then another worker sends the delivery again:
  * at least once, with the same envelope id.
  */
@@ -76,7 +76,7 @@ export class WebhookDeliveryWorker {
         this.#loop.tell();
       }, NOTIFY_GATHER_MS);
     });
-    // Without a notification the poll still finds every delivery (P61).
+    // Without a notification the poll still finds every delivery.
     this.#listening.catch((err) => this.d.logger.warn({ err }, 'listening for webhook deliveries failed'));
     this.#loop.start();
   }
@@ -169,7 +169,7 @@ export class WebhookDeliveryWorker {
     try {
       await webhookDeliveriesRepo.recordAttempts(this.d.db, [one]);
     } catch (err) {
-      // Its claim runs out and the delivery is sent again: at least once (D32).
+      // Its claim runs out and the delivery is sent again: at least once.
       this.d.logger.error({ err, delivery_id: one.claim.id }, 'recording a webhook attempt failed');
     }
   }

@@ -23,7 +23,7 @@ export interface AccountDeletionDeps {
 export class AccountDeletionService {
   constructor(private readonly d: AccountDeletionDeps) {}
 
-  /** D4: confirmed by the phrase and the PIN (which counts toward the PIN lock). */
+  /** Confirmed by the phrase and the PIN (which counts toward the PIN lock). */
   async deleteWithPin(
     userId: string,
     body: { pin: string; confirmation: string },
@@ -42,7 +42,7 @@ export class AccountDeletionService {
   }
 
   /**
-   * D4: unusable at once: every session revoked (account_deleted), user.deleted written, phone and handle
+   * Unusable at once: every session revoked (account_deleted), user.deleted written, phone and handle
    * free; the purge job removes the rows 30 days later. Confirmed by a PIN (`pinVersion`), only while
    * that PIN is still the account's.
    */

@@ -3,7 +3,7 @@ import { usersRepo } from '../../storage/repositories/users.ts';
 import { DomainError, invalidCredentials, noSuchUser } from '../errors.ts';
 
 /**
- * P88: why a statement that acts on a PIN check (`pin_version = $n`) wrote nothing: the account is gone, or its
+ * Why a statement that acts on a PIN check (`pin_version = $n`) wrote nothing: the account is gone, or its
  * PIN was set again since the check, so the PIN given is not the account's any more.
  */
 export async function pinCheckRefusal(q: Queryable, userId: string): Promise<DomainError> {

@@ -45,7 +45,7 @@ export interface RestTokens {
   expires_in: number;
 }
 
-/** D13: a display name is 1-100 characters. */
+/** A display name is 1-100 characters. */
 export function parseName(input: unknown): string | null {
   if (input === undefined || input === null) return null;
   const name = typeof input === 'string' ? input.trim() : '';
@@ -134,7 +134,7 @@ export class AccountService {
     return this.attemptPin({ id: user.id }, pin);
   }
 
-  /** D9: a PIN check, and a correct PIN resets the count of wrong ones. */
+  /** A PIN check, and a correct PIN resets the count of wrong ones. */
   private async attemptPin(account: PinHolder, pin: unknown): Promise<UserRow> {
     const user = await this.correctPin(account, pin);
     await clearPinFailures(this.d.db, user.id);
@@ -142,7 +142,7 @@ export class AccountService {
   }
 
   /**
-   * D9: every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. The
+   * Every PIN check (sign-in, account deletion) takes an attempt first, so the lock bounds them all. The
    * account when the PIN is correct, its count of wrong ones not yet reset: that is the caller's to write.
    */
   private async correctPin(account: PinHolder, pin: unknown): Promise<UserRow> {
@@ -170,7 +170,7 @@ export class AccountService {
   }
 
   /**
-   * P87: a correct PIN whose hash was made with other parameters or another pepper than today's is
+   * A correct PIN whose hash was made with other parameters or another pepper than today's is
    * hashed again with them (or, made before key ids and the current pepper's, only named).
    */
   private async rehashIfOutdated(user: UserRow, pin: string): Promise<void> {
@@ -179,7 +179,7 @@ export class AccountService {
     await usersRepo.replacePinHash(this.d.db, user.id, user.pin_hash, renewed);
   }
 
-  /** P114: the live accounts' PIN hashes by the pepper that made them, while PIN_PEPPER changes. */
+  /** The live accounts' PIN hashes by the pepper that made them, while PIN_PEPPER changes. */
   async pinPeppers(): Promise<Record<PepperOfHash, number>> {
     const counts = { current: 0, fallback: 0, unnamed: 0, other: 0 };
     for (const { key_id, n } of await usersRepo.countByPinKeyId(this.d.db))
@@ -191,7 +191,7 @@ export class AccountService {
   async signIn(body: SignInInput, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
     const checked = await this.correctPin({ phone: e164 ?? parsePhone(body.phone).e164 }, body.pin);
-    // P51: the account is held while its session opens. An operator's lock, a deletion or a PIN reset that
+    // The account is held while its session opens. An operator's lock, a deletion or a PIN reset that
     // came during the PIN check (milliseconds of hashing) is seen here, or waits and then ends this session
     // too. The same statement resets the count of wrong PINs.
     const held = await this.d.sessions.openForSignIn(
@@ -209,7 +209,7 @@ export class AccountService {
     return { user: held.account, ...this.restTokens(held.account.id, sessionId, refreshToken) };
   }
 
-  /** D10: sets the PIN, unlocks, revokes every session, and signs in on a new one. */
+  /** Sets the PIN, unlocks, revokes every session, and signs in on a new one. */
   async resetPin(body: PinResetInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const { temp_token: tempToken, pin } = body;
     assertAcceptablePin(pin);
@@ -218,14 +218,14 @@ export class AccountService {
     const pinHash = await this.d.pins.hash(pin);
     const { user, opened } = await this.d.db.transaction(async (tx) => {
       const phone = await this.d.otp.consumeTempToken(tx, tempToken, 'pin_reset');
-      // P89: the account that has the number when the PIN is written, not one that has just moved off it.
+      // The account that has the number when the PIN is written, not one that has just moved off it.
       const reset = await resetPinOfPhone(tx, phone, pinHash, this.d.clock.now());
       if (!reset.reset)
         switch (reset.refusal) {
           case 'no_account_with_phone':
             throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
           case 'locked_by_operator':
-            // Throwing rolls the reset back: it does not lift the operator's lock (P51).
+            // Throwing rolls the reset back: it does not lift the operator's lock.
             throw lockedByOperator();
         }
       const user = reset.account;

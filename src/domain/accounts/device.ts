@@ -9,7 +9,7 @@ export interface Device {
   platform: Platform;
 }
 
-/** D18: optional `device: {name, platform}`; platform defaults to `other`. */
+/** Optional `device: {name, platform}`; platform defaults to `other`. */
 export function parseDevice(input: unknown): Device {
   if (input === undefined || input === null) return { name: null, platform: 'other' };
   if (typeof input !== 'object' || Array.isArray(input))
@@ -35,7 +35,7 @@ export function parseDevice(input: unknown): Device {
   };
 }
 
-/** D18: IPv4 keeps three octets (203.0.113.*), IPv6 its first 48 bits (2001:db8:85a3:*). */
+/** IPv4 keeps three octets (203.0.113.*), IPv6 its first 48 bits (2001:db8:85a3:*). */
 export function maskIp(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return maskIp(mapped[1]);

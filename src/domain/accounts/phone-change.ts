@@ -28,12 +28,12 @@ export interface PhoneChangeDeps {
   logger: Logger;
 }
 
-/** P74: what the previous number is told once an account has moved away from it. */
+/** What the previous number is told once an account has moved away from it. */
 /** The notice to the number an account moved away from, in the account's language. */
 export const phoneChangedNotice = (language: Language) => translate(language, 'phone.phone_changed');
 
 /**
- * P74: a signed-in account moves to a new phone number, proven by a code sent to it and confirmed with the
+ * A signed-in account moves to a new phone number, proven by a code sent to it and confirmed with the
  * PIN. Carriers give numbers up and hand them out again; without this, the account stays on a number its
  * user no longer has, and the number's next owner could reset its PIN.
  */
@@ -75,10 +75,10 @@ export class PhoneChangeService {
     let moved: UserRow | DomainError;
     try {
       moved = await this.d.db.transaction(async (tx) => {
-        // D6: the code is used up only if the move commits; a wrong one stays counted.
+        // The code is used up only if the move commits; a wrong one stays counted.
         const refused = await this.d.otp.submit(tx, phone, 'phone_change', body.code);
         if (refused) return refused;
-        // P88: not if the PIN was set again since it was checked (a reset after a compromise).
+        // Not if the PIN was set again since it was checked (a reset after a compromise).
         const move = await movePhone(tx, {
           userId,
           phone,

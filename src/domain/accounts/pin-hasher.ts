@@ -2,7 +2,7 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { hmac } from '../crypto.ts';
 
-// D8: argon2id over HMAC-SHA256(pepper, PIN). The pepper lives outside the database, so a stolen table
+// argon2id over HMAC-SHA256(pepper, PIN). The pepper lives outside the database, so a stolen table
 // alone cannot be brute-forced over the 10^6 PIN space. Of the five argon2id configurations OWASP lists
 // as equal defense, the one with the least memory, 7 MiB, t=5, p=1 (Keycloak's default too): two hashes at
 // once of the 19 MiB one (t=2) overflowed the cores' shared cache and cost nearly twice the CPU.
@@ -12,7 +12,7 @@ const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 7_168, timeCost: 5, par
 const PARAMS = `$argon2id$v=19$m=${OPTIONS.memoryCost},t=${OPTIONS.timeCost},p=${OPTIONS.parallelism}`;
 
 /**
- * P114: a pepper's name in the hashes it made, the PHC format's `keyid` parameter (which argon2 leaves out of
+ * A pepper's name in the hashes it made, the PHC format's `keyid` parameter (which argon2 leaves out of
  * the computation): 8 bytes of an HMAC keyed by the pepper, which tell nothing of it.
  */
 export function pepperKeyId(pepper: Buffer): string {
@@ -37,20 +37,20 @@ interface Pepper {
 }
 const pepper = (secret: Buffer): Pepper => ({ secret, keyId: pepperKeyId(secret) });
 
-/** Which pepper made a stored hash, as the operator's count of them says it (P114). */
+/** Which pepper made a stored hash, as the operator's count of them says it. */
 export type PepperOfHash = 'current' | 'fallback' | 'unnamed' | 'other';
 
 export class PinHasher {
   #dummy: Promise<string> | undefined;
   readonly #slots: LimitFunction;
   readonly #current: Pepper;
-  /** P114: while PIN_PEPPER changes, the one before, read with and never written with */
+  /** While PIN_PEPPER changes, the one before, read with and never written with */
   readonly #fallback: Pepper | undefined;
   /** the peppers a hash made before key ids may be of */
   readonly #held: Pepper[];
 
   /**
-   * `concurrency`: hashes computed at once by this process (P56). Each holds 7 MiB and a core for some
+   * `concurrency`: hashes computed at once by this process. Each holds 7 MiB and a core for some
    * milliseconds; more at once than the process's share of the cores only adds memory and queues them in the
    * thread pool.
    */
@@ -91,7 +91,7 @@ export class PinHasher {
     return keyId === null ? this.#held : this.#held.filter((p) => p.keyId === keyId);
   }
 
-  /** P87: whether `stored` was made with today's parameters and pepper. */
+  /** Whether `stored` was made with today's parameters and pepper. */
   isCurrent(stored: string): boolean {
     return stored.startsWith(`${PARAMS},keyid=${this.#current.keyId}$`);
   }
@@ -107,7 +107,7 @@ export class PinHasher {
     return this.hash(pin);
   }
 
-  /** P114: which pepper the hashes naming `keyId` (null: named none) were made with. */
+  /** Which pepper the hashes naming `keyId` (null: named none) were made with. */
   pepperOf(keyId: string | null): PepperOfHash {
     if (keyId === null) return 'unnamed';
     if (keyId === this.#current.keyId) return 'current';

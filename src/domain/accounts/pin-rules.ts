@@ -1,6 +1,6 @@
 import { fieldError } from '../errors.ts';
 
-// D8: the most common PINs (DataGenetics' PIN frequency study and similar lists), beyond the all-one-digit
+// The most common PINs (DataGenetics' PIN frequency study and similar lists), beyond the all-one-digit
 // and straight-run PINs that isTrivialPin catches by rule.
 const COMMON_PINS = new Set([
   '1212',
@@ -55,7 +55,7 @@ function isStraightRun(pin: string): boolean {
 export const isWellFormedPin = (pin: unknown): pin is string =>
   typeof pin === 'string' && /^[0-9]{4,6}$/.test(pin);
 
-/** D8: exactly 4-6 ASCII digits, not trivially guessable. */
+/** Exactly 4-6 ASCII digits, not trivially guessable. */
 export function assertAcceptablePin(pin: unknown): asserts pin is string {
   if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
   if (/^(\d)\1+$/.test(pin) || isStraightRun(pin) || COMMON_PINS.has(pin)) {

@@ -2,7 +2,7 @@ import { fieldError } from '../errors.ts';
 import { parseOutboundUrl } from '../webhooks/webhook-addresses.ts';
 import { type ClientBranding, parseBranding } from './client-branding.ts';
 
-/** D20: profile reads; profile:write changes the profile and account:delete deletes the account on /api/v1. */
+/** Profile reads; profile:write changes the profile and account:delete deletes the account on /api/v1. */
 export const OAUTH_SCOPES = [
   'openid',
   'profile',
@@ -22,7 +22,7 @@ export interface ClientSpec extends ClientBranding {
   scope: string;
   token_endpoint_auth_method: (typeof AUTH_METHODS)[number];
   first_party: boolean;
-  /** P109: where OIDC Back-Channel Logout tokens go; null: the client is not told */
+  /** Where OIDC Back-Channel Logout tokens go; null: the client is not told */
   backchannel_logout_uri: string | null;
   /** OIDC RP-Initiated Logout 1.0 §3.1: where the browser may go back after a logout; may be empty */
   post_logout_redirect_uris: string[];
@@ -69,7 +69,7 @@ function assertRedirectUri(uri: unknown, field: string) {
 }
 
 /**
- * P67: the origins a browser app with these redirect URIs runs on: those of its https (and loopback http)
+ * The origins a browser app with these redirect URIs runs on: those of its https (and loopback http)
  * URIs. A native app's private-use scheme has none.
  */
 export function webOrigins(redirectUris: string[]): string[] {

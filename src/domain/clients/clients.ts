@@ -22,7 +22,7 @@ export interface ClientDeps {
   clock: Clock;
   random: Random;
   sessions: SessionService;
-  /** D33: whether a back-channel logout URI or a logo may be http or a private address */
+  /** Whether a back-channel logout URI or a logo may be http or a private address */
   allowPrivateNetworks: boolean;
   logos: LogoService;
 }
@@ -30,13 +30,13 @@ export interface ClientDeps {
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
 
 /**
- * P55: how long a process answers the OAuth endpoints from a client row it has read. Changes made through
+ * How long a process answers the OAuth endpoints from a client row it has read. Changes made through
  * this process apply at once; another process (WEB_CONCURRENCY, a second instance) sees them this much later
  * at most. Unknown ids are not remembered, so made-up ones can't fill the memory.
  */
 export const CLIENT_CACHE_SECONDS = 5;
 
-/** D19: client applications and server API keys. Secrets are shown once and stored hashed. */
+/** Client applications and server API keys. Secrets are shown once and stored hashed. */
 export class ClientService {
   #cache = new Map<string, { client: ClientRow; until: number }>();
   #origins: { origins: Set<string>; until: number } | undefined;
@@ -64,7 +64,7 @@ export class ClientService {
     return clientsRepo.listLive(this.d.db);
   }
 
-  /** A live client for the OAuth endpoints, from memory for up to CLIENT_CACHE_SECONDS (P55). */
+  /** A live client for the OAuth endpoints, from memory for up to CLIENT_CACHE_SECONDS. */
   async findClient(clientId: string): Promise<ClientRow | undefined> {
     const now = this.d.clock.now().getTime();
     const cached = this.#cache.get(clientId);
@@ -76,7 +76,7 @@ export class ClientService {
   }
 
   /**
-   * P67: whether a browser app on this origin may read the answers of the OAuth endpoints: it is the origin
+   * Whether a browser app on this origin may read the answers of the OAuth endpoints: it is the origin
    * of a live client's redirect URI. Remembered like clients, and forgotten on any change here.
    */
   async isWebOrigin(origin: string): Promise<boolean> {
@@ -129,14 +129,14 @@ export class ClientService {
     return updated;
   }
 
-  /** P109: the client's back-channel logouts, newest first, filtered and paged as webhook deliveries. */
+  /** The client's back-channel logouts, newest first, filtered and paged as webhook deliveries. */
   async backchannelLogouts(clientId: string, query: { status?: unknown; before?: unknown; limit?: unknown }) {
     await this.getClient(clientId);
     return backchannelLogoutsRepo.listOfClient(this.d.db, clientId, parseSendLogPage(query));
   }
 
   /**
-   * P109: an operator sends a logout again (its client was down past the last retry), on a fresh schedule.
+   * An operator sends a logout again (its client was down past the last retry), on a fresh schedule.
    * A logout of a deleted client is not found: it is never sent.
    */
   async replayBackchannelLogout(id: string): Promise<LogoutRow> {
@@ -188,7 +188,7 @@ export class ClientService {
       throw notFound('API key');
   }
 
-  /** D23: a live key, by the bearer credential presented; undefined for anything else. */
+  /** A live key, by the bearer credential presented; undefined for anything else. */
   authenticateApiKey(secret: string): Promise<ApiKeyRow | undefined> {
     return apiKeysRepo.use(this.d.db, sha256(secret), this.d.clock.now());
   }

@@ -11,7 +11,7 @@ export interface ConnectedAppsDeps {
 }
 
 /**
- * P102: the applications a user allowed on the consent page (remembered consent), and taking that
+ * The applications a user allowed on the consent page (remembered consent), and taking that
  * back: a consent given with one click is withdrawn as easily (GDPR Art. 7(3)), not by revoking sessions one
  * by one while the app signs in again silently.
  */

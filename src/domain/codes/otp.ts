@@ -25,7 +25,7 @@ import type { OtpPurpose, PublicPurpose } from './purposes.ts';
 import { codeHash, OTP_TTL_SECONDS, StoredCodes } from './stored-codes.ts';
 
 export const TEMP_TOKEN_TTL_SECONDS = 600;
-/** Spec "Limits": 5 verifications per code (D6). */
+/** Spec "Limits": 5 verifications per code. */
 export const OTP_MAX_ATTEMPTS = 5;
 
 /** D6 with enumeration protection: what the owner of a number that has an account hears instead of a code. */
@@ -47,7 +47,7 @@ export interface OtpDeps {
   random: Random;
   /** carries codes and notices by the configured routes */
   messenger: Messenger;
-  /** D35: fixed codes for configured test numbers (never in production) */
+  /** Fixed codes for configured test numbers (never in production) */
   testPhoneNumbers: ReadonlyMap<string, string>;
   codeKeys: PurposeKeys;
   enumerationProtection: boolean;
@@ -66,7 +66,7 @@ export class OtpService {
     this.#codes = new StoredCodes(d);
   }
 
-  /** D6: a new code for a normalised phone; sign-up and a phone change need a number nobody has. */
+  /** A new code for a normalised phone; sign-up and a phone change need a number nobody has. */
   async sendCode(
     phone: string,
     purpose: OtpPurpose,
@@ -77,7 +77,7 @@ export class OtpService {
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
     const goes = whatGoes(purpose, registered, this.d.enumerationProtection);
     // The SMS defence is asked the same for every number, so its refusals do not tell the two apart; a
-    // configured test number passes it with its fixed code (D35).
+    // configured test number passes it with its fixed code.
     const fixed = this.d.testPhoneNumbers.get(phone);
     const admitted =
       fixed ?? (await this.d.defence.admit(phone, proof, { spend: goes === 'code' || goes === 'notice' }));
@@ -109,7 +109,7 @@ export class OtpService {
     return { ...answer, channel: carried };
   }
 
-  /** D7: a right code for the phone (E.164) and purpose answers a temp token for the next step. */
+  /** A right code for the phone (E.164) and purpose answers a temp token for the next step. */
   async verify(
     phone: string,
     code: string,
@@ -134,7 +134,7 @@ export class OtpService {
   }
 
   /**
-   * D6: one submission of a code against the phone's current one, in the transaction that acts on it: a
+   * One submission of a code against the phone's current one, in the transaction that acts on it: a
    * match uses the code up there and then (undefined is answered); otherwise the refusal to throw once
    * that transaction has committed, so that a wrong submission stays counted.
    */
@@ -150,7 +150,7 @@ export class OtpService {
     if (!otp || otp.consumed_at) return noLongerValid();
     if (otp.expires_at <= now)
       return fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
-    // P99: a code sent before KEY_ENCRYPTION_KEY changed was hashed with the fallback's key.
+    // A code sent before KEY_ENCRYPTION_KEY changed was hashed with the fallback's key.
     const submittedHashes = this.d.codeKeys.all.map((key) => codeHash(phone, purpose, codeInput, key));
     const outcome = await submitOtp(tx, {
       otpId: otp.id,
@@ -176,7 +176,7 @@ export class OtpService {
     }
   }
 
-  /** D7: a cheap look before the expensive PIN hash; consumeTempToken is the real gate. */
+  /** A cheap look before the expensive PIN hash; consumeTempToken is the real gate. */
   async assertTempToken(token: string, purpose: OtpPurpose): Promise<void> {
     if (
       typeof token !== 'string' ||
@@ -186,7 +186,7 @@ export class OtpService {
     }
   }
 
-  /** D7: single use, 600 s, bound to its purpose; answers the phone it was issued for. */
+  /** Single use, 600 s, bound to its purpose; answers the phone it was issued for. */
   async consumeTempToken(tx: Queryable, token: string, purpose: OtpPurpose): Promise<string> {
     const consumed = await consumeTempToken(tx, sha256(token), purpose, this.d.clock.now());
     if (!consumed.consumed) throw invalidTempToken();
@@ -200,7 +200,7 @@ const invalidTempToken = () =>
   fieldError('INVALID_TOKEN', 'temp_token', 'temp_token is unknown, used or expired; verify the phone again');
 
 /**
- * What a code request sends (D6). Sign-up and a phone change want a number nobody has, a PIN reset one that
+ * What a code request sends. Sign-up and a phone change want a number nobody has, a PIN reset one that
  * has an account. Where the number is not as wanted: without enumeration protection the answer says why
  * (`refusal`); with it, the answer is the same success, a decoy is stored that verifications refuse as they
  * would a real code, and the owner of a taken number is told (`notice`). A PIN reset under enumeration

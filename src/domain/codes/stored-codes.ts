@@ -5,7 +5,7 @@
 // - Only a keyed hash of a code is stored; the key is not in the database.
 // - A code is counted as sent to its country in the statement that stores it.
 // - A code no provider carried is withdrawn (no usable code is left behind) and its count as sent is taken
-//   back; the caller hears INTERNAL_ERROR (D37).
+//   back; the caller hears INTERNAL_ERROR.
 // - A send off the request's path spends the day's budget there; a code the budget cannot pay for is
 //   withdrawn like one that failed.
 
@@ -55,7 +55,7 @@ export class StoredCodes {
   constructor(private readonly d: StoredCodesDeps) {}
 
   /**
-   * D6: the phone's code for this purpose, replacing the one before; a code with the SMS defence's pass is
+   * The phone's code for this purpose, replacing the one before; a code with the SMS defence's pass is
    * counted as sent to its country in the same statement. Answers its id, when it was made and the pass.
    */
   async store(phone: string, purpose: OtpPurpose, code: string, pass?: SendPass) {
@@ -79,7 +79,7 @@ export class StoredCodes {
     return { value, ...(await this.store(phone, purpose, value, pass)) };
   }
 
-  /** D37: a message no provider carried is INTERNAL_ERROR. */
+  /** A message no provider carried is INTERNAL_ERROR. */
   async deliver<T>(send: () => Promise<T>): Promise<T> {
     try {
       return await send();
@@ -89,7 +89,7 @@ export class StoredCodes {
     }
   }
 
-  /** Carries a stored code; answers the channel that carried it. One that failed is withdrawn (D37). */
+  /** Carries a stored code; answers the channel that carried it. One that failed is withdrawn. */
   async send(
     phone: string,
     code: StoredCode,

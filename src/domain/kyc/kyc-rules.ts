@@ -36,17 +36,17 @@ export type RejectionReason = (typeof REJECTION_REASONS)[number];
 export type KycStatus = 'none' | 'pending' | 'verified' | 'rejected';
 export type KycLevel = 'basic' | 'full';
 
-/** D30: a user may start a verification unless verified (FORBIDDEN) or already waiting for a decision. */
+/** A user may start a verification unless verified (FORBIDDEN) or already waiting for a decision. */
 export function initiateRefusal(status: KycStatus): string | undefined {
   if (status === 'verified') return 'your identity is already verified';
   if (status === 'pending') return 'your submission is waiting for a decision';
   return undefined;
 }
 
-/** D30: none -> pending and rejected -> pending are the only moves a submission makes. */
+/** None -> pending and rejected -> pending are the only moves a submission makes. */
 export const canSubmit = (status: KycStatus) => status === 'none' || status === 'rejected';
 
-/** D30: level `full` is a document and a selfie, `basic` a document alone. */
+/** Level `full` is a document and a selfie, `basic` a document alone. */
 export const levelOf = (hasSelfie: boolean): KycLevel => (hasSelfie ? 'full' : 'basic');
 
 /** The kinds of document a decision checked (the spec's `documents`), D30's names. */
@@ -68,7 +68,7 @@ export function ageOn(birthday: string, today: Date): number {
   return hadBirthday ? age : age - 1;
 }
 
-/** The page's fields; each error names its field, and being under 18 is refused here (D38). */
+/** The page's fields; each error names its field, and being under 18 is refused here. */
 export function parseSubmission(body: Record<string, unknown>, today: Date): SubmissionFields {
   const country = String(body.country ?? '').toUpperCase();
   if (!COUNTRY_CODES.includes(country))

@@ -51,7 +51,7 @@ export type LinkProblem = 'unknown' | 'expired' | 'used';
 const notFound = () => new DomainError('NOT_FOUND', 'no such verification');
 const noLongerNeeded = () => new DomainError('FORBIDDEN', 'This verification is no longer needed.');
 
-/** D30: identity verification, from the one-time link to the decision. */
+/** Identity verification, from the one-time link to the decision. */
 export class KycService {
   constructor(private readonly d: KycDeps) {}
 
@@ -105,7 +105,7 @@ export class KycService {
   /**
    * The page's submission: fields and photos checked (nothing is stored when one is wrong, and the link
    * stays usable), then in one transaction the link is used, the photos stored encrypted, the status moves
-   * to pending and kyc.submitted is written (D30). A provider that decides at once decides right after.
+   * to pending and kyc.submitted is written. A provider that decides at once decides right after.
    */
   async submit(token: string, body: Record<string, unknown>, photos: Photo[]): Promise<VerificationRow> {
     const now = this.d.clock.now();
@@ -151,7 +151,7 @@ export class KycService {
     return decision ? this.decide(submitted.id, decision) : submitted;
   }
 
-  /** D30: pending -> verified or rejected, with the user's fields and the event in one transaction. */
+  /** Pending -> verified or rejected, with the user's fields and the event in one transaction. */
   async decide(id: string, decision: KycDecision): Promise<VerificationRow> {
     if (!isUuid(id)) throw notFound();
     if (decision.status === 'rejected' && !REJECTION_REASONS.includes(decision.reason))
@@ -186,7 +186,7 @@ export class KycService {
           : { status: 'rejected' },
         now,
       );
-      // P64: a deleted account's verification is not decided (throwing undoes the decision above).
+      // A deleted account's verification is not decided (throwing undoes the decision above).
       if (!user) throw notFound();
       if (verified) await this.d.events.emit(tx, 'kyc.verified', payloads.kycVerified(v));
       else await this.d.events.emit(tx, 'kyc.rejected', payloads.kycRejected(v));
@@ -220,7 +220,7 @@ export class KycService {
       kycRepo.photos(this.d.db, id),
       usersRepo.findLiveById(this.d.db, v.user_id),
     ]);
-    if (!user) throw notFound(); // P64: a deleted account's documents are not shown
+    if (!user) throw notFound(); // A deleted account's documents are not shown
     return { verification: v, photos, user };
   }
 

@@ -1,7 +1,7 @@
 // What a user access token must carry to act for its user on /api/v1.
 //
 // Rules:
-// - Each action needs its scope: reading a field needs the scope that shows it (D20); changing the
+// - Each action needs its scope: reading a field needs the scope that shows it; changing the
 //   name, e-mail, metadata or picture needs profile:write (and email to set the e-mail); deleting
 //   the account needs account:delete. profile alone only reads, as the consent page says.
 // - Deleting the account also needs the PIN entered in the token's own session within the last

@@ -8,15 +8,15 @@ export interface AuthorizationRequest {
   state: string;
   codeChallenge: string;
   nonce: string | null;
-  /** OIDC Core §3.1.2.1: none, login, consent, select_account; and create (P110); absent when not given */
+  /** OIDC Core §3.1.2.1: none, login, consent, select_account; and create; absent when not given */
   prompt?: string[];
   /** OIDC Core §3.1.2.1: the longest time since the user last signed in, in seconds; absent when not given */
   maxAge?: number;
-  /** OIDC Core §3.1.2.1: the phone number the client expects, put in the sign-in form (P71) */
+  /** OIDC Core §3.1.2.1: the phone number the client expects, put in the sign-in form */
   loginHint?: string;
   /** OIDC `ui_locales`: the languages the client would like the page in, most wanted first */
   uiLocales?: string;
-  /** OIDC Core §3.1.2.1: the user an ID token of the client's, given as `id_token_hint`, names (P111) */
+  /** OIDC Core §3.1.2.1: the user an ID token of the client's, given as `id_token_hint`, names */
   hintedUserId?: string;
 }
 
@@ -27,11 +27,11 @@ export interface AuthorizationRequestDeps {
   idTokenHint(token: string): Promise<{ aud: string; sub: string } | undefined>;
 }
 
-/** P110: `create` is OpenID Connect's "Initiating User Registration" (prompt=create): open on sign-up. */
+/** `create` is OpenID Connect's "Initiating User Registration" (prompt=create): open on sign-up. */
 export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account', 'create'];
 
 /**
- * P70: whether the user must sign in on the page although a single sign-on exists: prompt=login (or
+ * Whether the user must sign in on the page although a single sign-on exists: prompt=login (or
  * select_account: signing in is how another account is chosen), or max_age exceeded; or the single
  * sign-on is not the user the client's `id_token_hint` names.
  */
@@ -47,7 +47,7 @@ export function mustSignIn(
 
 export type Checked =
   | { ok: true; request: AuthorizationRequest; client: ClientRow }
-  /** D24: before client and redirect_uri are trusted, an error page and never a redirect */
+  /** Before client and redirect_uri are trusted, an error page and never a redirect */
   | { ok: false; page: PageProblem }
   /** after: a redirect with error, error_description and state */
   | {
@@ -107,12 +107,12 @@ export async function checkAuthorizationRequest(
 ): Promise<Checked> {
   const clientId = single(q, 'client_id');
   if (!clientId) return { ok: false, page: 'missing_client' };
-  // P63: no client id holds U+0000, and the database could not even look one up.
+  // No client id holds U+0000, and the database could not even look one up.
   if (clientId.includes('\u0000')) return { ok: false, page: 'unknown_client' };
   const client = await d.findClient(clientId);
   if (!client) return { ok: false, page: 'unknown_client' };
   const redirectUri = single(q, 'redirect_uri');
-  // D19: exact string match, nothing normalised.
+  // Exact string match, nothing normalised.
   if (!redirectUri || !client.redirect_uris.includes(redirectUri)) {
     return { ok: false, page: 'unregistered_redirect' };
   }
@@ -152,14 +152,14 @@ export async function checkAuthorizationRequest(
     return fail('invalid_request', `prompt may hold ${PROMPT_VALUES.join(', ')}`);
   if (prompt?.includes('none') && prompt.length > 1)
     return fail('invalid_request', 'prompt=none cannot be combined with other values');
-  // P71: only a hint: shown in the form, never trusted; one too long to be a phone number is ignored.
+  // Only a hint: shown in the form, never trusted; one too long to be a phone number is ignored.
   const loginHint = single(q, 'login_hint') ?? undefined;
   // Only a wish, like the hint: languages not spoken here are passed over, and a list too long is ignored.
   const uiLocales = single(q, 'ui_locales') ?? undefined;
   const maxAge = single(q, 'max_age') ?? undefined;
   if (maxAge !== undefined && !/^\d{1,9}$/.test(maxAge))
     return fail('invalid_request', 'max_age must be a whole number of seconds');
-  // P111: an ID token this client was given (expired or not) names the user the client expects.
+  // An ID token this client was given (expired or not) names the user the client expects.
   const hint = single(q, 'id_token_hint');
   const hinted = hint ? await d.idTokenHint(hint) : undefined;
   if (hint && hinted?.aud !== clientId)

@@ -14,7 +14,7 @@ import type { AuthorizationRequest } from './authorization-request.ts';
 
 /** D24 */
 export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
-/** D25: how long the authorization page remembers a sign-in. */
+/** How long the authorization page remembers a sign-in. */
 export const SSO_TTL_SECONDS = 7 * 24 * 3600;
 
 export interface AuthorizationDeps {
@@ -23,7 +23,7 @@ export interface AuthorizationDeps {
   random: Random;
 }
 
-/** Who signed in on the authorization page, when (OIDC auth_time), and the version of the PIN they proved (P88). */
+/** Who signed in on the authorization page, when (OIDC auth_time), and the version of the PIN they proved. */
 export interface SignedIn {
   userId: string;
   authTime: Date;
@@ -35,7 +35,7 @@ export class AuthorizationService {
   constructor(private readonly d: AuthorizationDeps) {}
 
   /**
-   * D25: a single sign-on cookie value for this sign-in; stored hashed. Refused as a wrong PIN when the
+   * A single sign-on cookie value for this sign-in; stored hashed. Refused as a wrong PIN when the
    * account's PIN was set again since the one proved (or the account is gone, or the operator locked it),
    * so no sign-on outlives a reset or a lock.
    */
@@ -52,7 +52,7 @@ export class AuthorizationService {
     return { token, maxAgeSeconds: SSO_TTL_SECONDS };
   }
 
-  /** P68: RP-initiated logout ends the single sign-on of this cookie (a replayed cookie then finds nothing). */
+  /** RP-initiated logout ends the single sign-on of this cookie (a replayed cookie then finds nothing). */
   async endSso(token: string | undefined): Promise<void> {
     if (token) await ssoSessionsRepo.remove(this.d.db, sha256(token));
   }
@@ -63,7 +63,7 @@ export class AuthorizationService {
     return sso && { userId: sso.user_id, authTime: sso.auth_time, pinVersion: sso.pin_version };
   }
 
-  /** D19: first-party clients never ask; others ask once per client and set of scopes. */
+  /** First-party clients never ask; others ask once per client and set of scopes. */
   async needsConsent(userId: string, client: ClientRow, scope: string): Promise<boolean> {
     if (client.first_party) return false;
     const granted = new Set((await consentsRepo.find(this.d.db, userId, client.client_id))?.split(' ') ?? []);
@@ -77,7 +77,7 @@ export class AuthorizationService {
   }
 
   /**
-   * D24: single use, 60 s, bound to client, redirect_uri, PKCE challenge, scope, nonce and auth_time; and
+   * Single use, 60 s, bound to client, redirect_uri, PKCE challenge, scope, nonce and auth_time; and
    * to the version of the PIN the sign-in proved, which its exchange checks.
    */
   async issueCode(who: SignedIn, request: AuthorizationRequest): Promise<string> {

@@ -16,7 +16,7 @@ export interface UserClaims {
   kyc_country?: string;
 }
 
-/** A value, or nothing: a claim without a value is left out, as OpenID Connect says (D2). */
+/** A value, or nothing: a claim without a value is left out, as OpenID Connect says. */
 const present = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
 /** Spec "Userinfo claims by scope". */
@@ -34,7 +34,7 @@ export function userinfoClaims(u: UserRow, scope: string): UserClaims {
     claims.phone_verified = claims.phone_number_verified = u.phone_verified;
   }
   if (scopes.has('email') && u.email) Object.assign(claims, { email: u.email, email_verified: false });
-  // D3: one KYC state, uppercase on the OAuth surface.
+  // One KYC state, uppercase on the OAuth surface.
   if (scopes.has('kyc')) {
     claims.kyc_status = u.kyc_status.toUpperCase();
     claims.kyc_country = present(u.kyc_country);

@@ -16,7 +16,7 @@ export interface TokenEndpointDeps {
   clients: ClientService;
   sessions: SessionService;
   tokens: AccessTokens;
-  /** P85: code reads and redemptions in batches */
+  /** Code reads and redemptions in batches */
   codeExchanges: CodeExchanges;
 }
 
@@ -29,7 +29,7 @@ export class TokenEndpointService {
 
   /**
    * RFC 7009: a refresh token (or an access token) of this client ends its session, and with it every
-   * token of the session. Unknown tokens answer success (D25); another client's token is refused.
+   * token of the session. Unknown tokens answer success; another client's token is refused.
    */
   async revoke(client: ClientRow, token: unknown): Promise<void> {
     if (typeof token !== 'string' || !token) throw new OAuthError('invalid_request', 'token is required');
@@ -48,7 +48,7 @@ export class TokenEndpointService {
   }
 
   /**
-   * RFC 7662 (P72): a token of this client is active while it would be accepted now: an access token with a
+   * RFC 7662: a token of this client is active while it would be accepted now: an access token with a
    * good signature, unexpired, whose session lives; a refresh token that is its live session's current
    * one. Anything else, another client's token included (§2.2: the caller is not told of it), is
    * `{active: false}`. Looking is not using: nothing rotates, and an old refresh token is not reuse.
@@ -58,7 +58,7 @@ export class TokenEndpointService {
     if (client.token_endpoint_auth_method === 'none')
       throw new OAuthError('invalid_client', 'introspection needs a client secret (a confidential client)');
     if (typeof token !== 'string' || !token) throw new OAuthError('invalid_request', 'token is required');
-    // A refresh token is recognised by its form (P59), so token_type_hint is not needed (§2.1 allows that).
+    // A refresh token is recognised by its form, so token_type_hint is not needed (§2.1 allows that).
     const session = await this.d.sessions.ofLiveRefreshToken(token);
     if (session) {
       if (session.client_id !== client.client_id) return { active: false };
@@ -89,7 +89,7 @@ export class TokenEndpointService {
     };
   }
 
-  /** OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives (D17). */
+  /** OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives. */
   async userinfo(accessToken: string | undefined): Promise<UserClaims> {
     const { user, scope } = await this.holderOf(accessToken);
     return userinfoClaims(user, scope);
@@ -97,7 +97,7 @@ export class TokenEndpointService {
 
   /**
    * The user an OAuth access token speaks for, its scopes and when its session's user last proved the PIN;
-   * invalid_token unless its session lives (D17).
+   * invalid_token unless its session lives.
    */
   async holderOf(accessToken: string | undefined): Promise<{ user: UserRow; scope: string; authTime: Date }> {
     if (!accessToken) throw new OAuthError('invalid_token', 'send the access token as a bearer token');
@@ -109,7 +109,7 @@ export class TokenEndpointService {
     return { user: holder.user, scope: claims.scope, authTime: holder.authTime };
   }
 
-  /** D17: the user of a verified access token, while its session (of the token's client) lives. */
+  /** The user of a verified access token, while its session (of the token's client) lives. */
   private async liveHolder(claims: AccessClaims): Promise<{ user: UserRow; authTime: Date } | undefined> {
     const session = await sessionsRepo.findActive(this.d.db, claims.sid);
     if (session?.client_id !== claims.aud) return undefined;

@@ -8,7 +8,7 @@ import { fieldError } from '../errors.ts';
 import { wholeNumberParam } from '../paging.ts';
 
 /**
- * P100: the reads that show a person's identity (an account, a KYC verification's data, a document photo) are
+ * The reads that show a person's identity (an account, a KYC verification's data, a document photo) are
  * kept like the changes; the lists and the overview are not (the console reads them on every page).
  */
 const IDENTITY_READS = new Set([
@@ -17,7 +17,7 @@ const IDENTITY_READS = new Set([
   '/admin/v1/kyc/verifications/:id/photos/:photo',
 ]);
 
-/** P100: which answered admin requests are kept: every change (any method but GET and HEAD), and IDENTITY_READS. */
+/** Which answered admin requests are kept: every change (any method but GET and HEAD), and IDENTITY_READS. */
 export const isKeptAdminAction = (method: string, route: string) =>
   (method !== 'GET' && method !== 'HEAD') || IDENTITY_READS.has(route);
 
@@ -25,7 +25,7 @@ export type AdminAction = Omit<AdminActionRow, 'id' | 'at'>;
 
 const storable = (text: string) => text.replaceAll('\u0000', '\\u0000').toWellFormed();
 
-/** P100: the operators' trail: what was done through the admin API and the console. */
+/** The operators' trail: what was done through the admin API and the console. */
 export class AdminActionLog {
   constructor(private readonly d: { db: Database; clock: Clock }) {}
 

@@ -45,11 +45,11 @@ export class AdminUserService {
   async detail(id: string) {
     const user = isUuid(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
     if (!user) throw noSuchUser();
-    // P73: the first page, the most recently used; the total says how many more there are.
+    // The first page, the most recently used; the total says how many more there are.
     const [{ sessions, total }, kyc, apps] = await Promise.all([
       this.d.sessions.listActive(id),
       this.d.kyc.status(id),
-      this.d.connectedApps.list(id), // P102: which applications the person allowed
+      this.d.connectedApps.list(id), // Which applications the person allowed
     ]);
     return { user, sessions, sessionsTotal: total, kyc, apps };
   }

@@ -17,7 +17,7 @@ export interface ResealCount {
 }
 
 /**
- * P99: seals again with the current KEY_ENCRYPTION_KEY everything stored sealed with the fallback, so that the
+ * Seals again with the current KEY_ENCRYPTION_KEY everything stored sealed with the fallback, so that the
  * fallback can go. Row by row, each locked while it is rewritten: a webhook secret rolled meanwhile is not
  * overwritten with the one before. Safe to run again, and beside serving instances.
  */

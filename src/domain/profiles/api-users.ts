@@ -20,7 +20,7 @@ export interface ApiUserDeps {
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
-/** D20: what a token's scopes let a client see of the user on /api/v1; id and created_at always. */
+/** What a token's scopes let a client see of the user on /api/v1; id and created_at always. */
 export function scopedUser(u: UserRow, scope: string, fields: string[]): Record<string, unknown> {
   const scopes = new Set(scope.split(' '));
   const needs: Record<string, string> = {
@@ -48,7 +48,7 @@ const emailTaken = (err: unknown): never => {
   throw err;
 };
 
-/** The spec's /api/v1 user management over the one account store (D1). */
+/** The spec's /api/v1 user management over the one account store. */
 export class ApiUserService {
   constructor(private readonly d: ApiUserDeps) {}
 
@@ -86,7 +86,7 @@ export class ApiUserService {
     }
   }
 
-  /** D22: JSON Merge Patch (RFC 7396); the result must fit the metadata bounds. */
+  /** JSON Merge Patch (RFC 7396); the result must fit the metadata bounds. */
   async patchMetadata(userId: string, scope: string, body: unknown): Promise<Record<string, unknown>> {
     requireScope(scope, 'profile:write');
     try {
@@ -124,7 +124,7 @@ export class ApiUserService {
     return user;
   }
 
-  /** D23: by E.164 phone, with limit (1-100, default 20) and starting_after (a user id). */
+  /** By E.164 phone, with limit (1-100, default 20) and starting_after (a user id). */
   async byPhone(query: Record<string, unknown>): Promise<{ data: UserRow[]; has_more: boolean }> {
     let phone: string;
     try {

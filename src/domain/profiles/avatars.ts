@@ -7,9 +7,9 @@ import { DomainError } from '../errors.ts';
 import { imageLibrary } from './image-library.ts';
 import type { ProfileService } from './profiles.ts';
 
-/** D22: 5 MB means 5 MiB. */
+/** 5 MB means 5 MiB. */
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
-/** D22: larger images are refused as file_too_large (decompression bombs). */
+/** Larger images are refused as file_too_large (decompression bombs). */
 export const AVATAR_MAX_PIXELS = 40_000_000;
 export const AVATAR_SIZES = [512, 128] as const;
 
@@ -57,7 +57,7 @@ export class AvatarService {
     ).catch(() => {
       throw new DomainError('INVALID_FILE_TYPE', 'the image data could not be decoded');
     });
-    // P37: named by content, and by owner: two accounts with the same picture each have their own rows.
+    // Named by content, and by owner: two accounts with the same picture each have their own rows.
     const hash = createHash('sha256').update(userId).update(images[0].data).digest('base64url').slice(0, 22);
     const named = images.map((img) => ({
       name: img.size === 512 ? `${hash}.webp` : `${hash}-${img.size}.webp`,

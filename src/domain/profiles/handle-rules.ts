@@ -1,6 +1,6 @@
 import { DomainError, fieldError } from '../errors.ts';
 
-// D11: names an integrator's UI or a support desk would be impersonated with. (The reserved "me" is already
+// Names an integrator's UI or a support desk would be impersonated with. (The reserved "me" is already
 // refused by the 3-character minimum.)
 const RESERVED = new Set([
   'admin',
@@ -53,7 +53,7 @@ export function handleProblem(handle: unknown): HandleProblem | null {
   return RESERVED.has(handle) ? 'reserved' : null;
 }
 
-/** D11: no silent lowercasing; the rule is stated in the message. */
+/** No silent lowercasing; the rule is stated in the message. */
 export function assertAcceptableHandle(handle: unknown): asserts handle is string {
   const problem = handleProblem(handle);
   if (problem === 'invalid') {

@@ -15,7 +15,7 @@ export function mergePatch(target: unknown, patch: unknown): Json {
   return out;
 }
 
-/** D13: metadata is a JSON object of at most 10 KB (UTF-8 bytes of its JSON), nested at most 5 deep. */
+/** Metadata is a JSON object of at most 10 KB (UTF-8 bytes of its JSON), nested at most 5 deep. */
 export const METADATA_MAX_BYTES = 10 * 1024;
 export const METADATA_MAX_DEPTH = 5;
 

@@ -19,7 +19,7 @@ function optionalText(field: string, value: unknown, max: number, min = 0): stri
   return v === '' ? null : v;
 }
 
-/** D13: an https URL of at most 2048 characters. */
+/** An https URL of at most 2048 characters. */
 function avatarUrl(value: unknown): string | null {
   const v = optionalText('avatar_url', value, 2048);
   if (v === null) return null;
@@ -34,7 +34,7 @@ function avatarUrl(value: unknown): string | null {
   return v;
 }
 
-/** D13: a BCP 47 tag of at most 35 characters, stored in its canonical case (en-us -> en-US). */
+/** A BCP 47 tag of at most 35 characters, stored in its canonical case (en-us -> en-US). */
 function language(value: unknown): string | null {
   const v = optionalText('language', value, 35);
   if (v === null) return null;

@@ -32,7 +32,7 @@ export class ProfileService {
     return user;
   }
 
-  /** PATCH /users/me (D12). */
+  /** PATCH /users/me. */
   update(userId: string, body: Record<string, unknown>): Promise<UserRow> {
     return this.apply(userId, parseProfilePatch(body));
   }
@@ -59,7 +59,7 @@ export class ProfileService {
     const fields = Object.fromEntries(changed.map((k) => [k, patch[k]])) as ProfileFields;
     const write = await writeProfile(tx, userId, fields, now);
     if (!write.written) {
-      // D12: the sign-up handle starts no cooldown; a change does. Read again: a concurrent change may
+      // The sign-up handle starts no cooldown; a change does. Read again: a concurrent change may
       // have started the cooldown after `current` was read.
       const changedAt = (await usersRepo.findLiveById(tx, userId))?.handle_changed_at ?? now;
       const retryAfter = addSeconds(changedAt, HANDLE_COOLDOWN_SECONDS);
@@ -72,7 +72,7 @@ export class ProfileService {
     return write.account;
   }
 
-  /** Unknown and deleted handles alike answer NOT_FOUND (D4). */
+  /** Unknown and deleted handles alike answer NOT_FOUND. */
   async publicProfile(handle: string): Promise<UserRow> {
     const user =
       handleProblem(handle) === 'invalid' ? undefined : await usersRepo.findLiveByHandle(this.d.db, handle);
@@ -80,7 +80,7 @@ export class ProfileService {
     return user;
   }
 
-  /** D11: `{handle, available, reason}` with reason null, invalid, reserved or taken. */
+  /** `{handle, available, reason}` with reason null, invalid, reserved or taken. */
   async checkHandle(handle: string): Promise<HandleCheck> {
     const problem = handleProblem(handle);
     if (problem) return { handle, available: false, reason: problem };

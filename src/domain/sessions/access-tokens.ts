@@ -18,7 +18,7 @@ export interface AccessClaims {
 
 /** OIDC Back-Channel Logout 1.0 §2.4: the member of a logout token's `events` claim. */
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
-/** P109: how long a logout token is good for. */
+/** How long a logout token is good for. */
 export const LOGOUT_TOKEN_TTL_SECONDS = 120;
 
 /** Spec "Tokens" and D14: RS256 JWTs with iss, sub, aud, exp, iat, scope, and sid + jti on every token. */
@@ -40,7 +40,7 @@ export class AccessTokens {
   }
 
   /**
-   * P109: an OIDC Back-Channel Logout 1.0 logout token (§2.4): the ended session's sid and its user, for its
+   * An OIDC Back-Channel Logout 1.0 logout token (§2.4): the ended session's sid and its user, for its
    * client; the backchannel-logout event, no nonce; explicitly typed `logout+jwt` (§2.4, §4.1) so that it
    * can't pass as an ID token. It is made at each attempt, so it never reaches the client expired: the 2 minutes
    * are the §2.4 recommendation.
@@ -58,7 +58,7 @@ export class AccessTokens {
   };
 
   /**
-   * P111: an ID token of ours given back as `id_token_hint` (on GET /authorize, and OIDC RP-Initiated Logout
+   * An ID token of ours given back as `id_token_hint` (on GET /authorize, and OIDC RP-Initiated Logout
    * §2): its signature and issuer must hold; an expired one still names its client and user. Undefined for
    * anything else.
    */
@@ -102,7 +102,7 @@ export class AccessTokens {
   /**
    * INVALID_TOKEN for anything not ours or malformed, TOKEN_EXPIRED for ours and expired. Without an
    * audience any client's token passes; the caller then checks it against the token's session. An ID token
-   * has the same keys, issuer, audience and typ (D14); it is refused because it carries no `scope`.
+   * has the same keys, issuer, audience and typ; it is refused because it carries no `scope`.
    */
   async verify(token: string, audience?: string): Promise<AccessClaims> {
     try {

@@ -4,7 +4,7 @@ const base64urlJson = (value: Record<string, unknown>) =>
   Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /**
- * P82: an RS256 JWS in compact serialization (RFC 7515 §7.1; RS256 is RSASSA-PKCS1-v1_5 with SHA-256, RFC
+ * An RS256 JWS in compact serialization (RFC 7515 §7.1; RS256 is RSASSA-PKCS1-v1_5 with SHA-256, RFC
  * 7518 §3.3), signed on the calling thread by node's OpenSSL, which is what jose's WebCrypto signature runs
  * too. jose hands each signature to the libuv pool: a job, a thread woken and one waking the event loop
  * again, about 0.04 CPU ms a signature more, a sixth of what the signature itself costs on a host whose

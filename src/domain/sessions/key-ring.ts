@@ -13,12 +13,12 @@ export const KEY_RELOAD_SECONDS = 60;
 /** How long a verifier may keep the JWKS document (its `Cache-Control: max-age`). */
 export const JWKS_MAX_AGE_SECONDS = 300;
 /**
- * P97: a key rotated in is published this long before it signs: a JWKS fetched before it appeared has expired
+ * A key rotated in is published this long before it signs: a JWKS fetched before it appeared has expired
  * from every cache that honours max-age, and every instance has reloaded (twice the interval, as below).
  */
 export const NEXT_KEY_PUBLISHED_SECONDS = JWKS_MAX_AGE_SECONDS + 2 * KEY_RELOAD_SECONDS;
 /**
- * D25: a retired key stays in JWKS until every token it signed has expired: the longest lifetime (1 h),
+ * A retired key stays in JWKS until every token it signed has expired: the longest lifetime (1 h),
  * plus the time other instances may still sign with it before they reload, plus a margin.
  */
 export const RETIRED_KEY_PUBLISHED_SECONDS = 3600 + 2 * KEY_RELOAD_SECONDS;
@@ -28,7 +28,7 @@ interface PublishedKey {
   publicKey: KeyObject;
 }
 
-/** A key that signs now or will (P97), from `signsFrom` (ms) until a key that starts later does. */
+/** A key that signs now or will, from `signsFrom` (ms) until a key that starts later does. */
 interface SignerKey {
   kid: string;
   privateKey: KeyObject;
@@ -70,7 +70,7 @@ export class KeyRing {
   }
 
   /**
-   * D25: a new signing key; the old one keeps verifying until its tokens have expired. Published at
+   * A new signing key; the old one keeps verifying until its tokens have expired. Published at
    * once, signing from `signs_from`, NEXT_KEY_PUBLISHED_SECONDS on (or at once with `immediate`, for a key
    * that must stop signing now: verifiers that cached the JWKS then refuse new tokens until they fetch it
    * again); the keys before it sign until then.

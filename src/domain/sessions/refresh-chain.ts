@@ -26,7 +26,7 @@ export interface RefreshRotationDeps {
 }
 
 /**
- * D16: a refresh token's use moves its session's chain exactly once; the token's predecessor presented again
+ * A refresh token's use moves its session's chain exactly once; the token's predecessor presented again
  * within the grace window gets the same successor, and any other earlier token is reuse, which ends the
  * session. The statement's reasons (`storage/rules/refresh-rotation.ts`) decide which.
  */

@@ -2,7 +2,7 @@ import { hmac, safeEqual } from '../crypto.ts';
 import { isUuid } from '../ids.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
 
-/** A refresh token as issued: the session it belongs to and its place in that session's chain (D16). */
+/** A refresh token as issued: the session it belongs to and its place in that session's chain. */
 export interface RefreshToken {
   sessionId: string;
   generation: number;
@@ -14,7 +14,7 @@ const SECRET = /^[A-Za-z0-9_-]{43}$/; // 256 bits, base64url
 const GENERATION = /^(0|[1-9][0-9]{0,8})$/; // below 10^9: fits the integer column, and a successor still parses
 
 /**
- * P59: `<session id>.<generation>.<secret>.<tag>`. The first secret is 256 random bits; each successor's
+ * `<session id>.<generation>.<secret>.<tag>`. The first secret is 256 random bits; each successor's
  * is an HMAC of its predecessor, so a repeat within the grace window gets the very same new token without
  * it being stored. The tag, an HMAC of the rest, proves the token is ours: an earlier generation of a session
  * is recognised as reuse without the session keeping every token it ever had, and nobody who merely knows a
@@ -22,7 +22,7 @@ const GENERATION = /^(0|[1-9][0-9]{0,8})$/; // below 10^9: fits the integer colu
  */
 export class RefreshTokenCodec {
   /**
-   * P99: `successorKeys` and `tagKeys` derive from the same key-encryption keys in the same order: the current
+   * `successorKeys` and `tagKeys` derive from the same key-encryption keys in the same order: the current
    * key's pair makes every token, and a token tagged by the fallback's pair is still taken.
    */
   constructor(
@@ -39,7 +39,7 @@ export class RefreshTokenCodec {
   }
 
   /**
-   * The successor as each key-encryption key makes it, the current key's first (P99): a repeat within its
+   * The successor as each key-encryption key makes it, the current key's first: a repeat within its
    * grace is answered with the successor the first presentation got, though an instance that still made
    * tokens with the fallback rotated it.
    */

@@ -21,7 +21,7 @@ import {
 } from './refresh-chain.ts';
 import type { RefreshToken, RefreshTokenCodec } from './refresh-tokens.ts';
 
-/** P73: GET /sessions answers at most this many sessions a page (and by default). */
+/** GET /sessions answers at most this many sessions a page (and by default). */
 export const SESSIONS_PAGE_MAX = 100;
 
 export interface SessionDeps {
@@ -30,7 +30,7 @@ export interface SessionDeps {
   random: Random;
   events: Events;
   refreshTokens: RefreshTokenCodec;
-  /** P79: rotations written in batches */
+  /** Rotations written in batches */
   rotations: SessionRotations;
 }
 
@@ -53,7 +53,7 @@ export class SessionService {
   constructor(private readonly d: SessionDeps) {}
 
   /**
-   * D15: one sign-in on one device, with its session.created event, in one statement: atomic on its own, or
+   * One sign-in on one device, with its session.created event, in one statement: atomic on its own, or
    * part of the caller's transaction.
    */
   async open(q: Queryable, s: SessionToOpen): Promise<OpenedSession> {
@@ -62,7 +62,7 @@ export class SessionService {
   }
 
   /**
-   * P51: a sign-in's session, opened only for a live account the operator has not locked and whose
+   * A sign-in's session, opened only for a live account the operator has not locked and whose
    * PIN is still the one checked (`pinVersion`), in one statement that also resets the count of wrong PINs.
    */
   async openForSignIn(
@@ -107,7 +107,7 @@ export class SessionService {
     };
   }
 
-  /** D16: rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */
+  /** Rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */
   rotate(token: string, clientId: string): Promise<RotatedRefreshToken> {
     return rotateRefreshToken(
       {
@@ -132,7 +132,7 @@ export class SessionService {
   }
 
   /**
-   * P72: the live session whose current refresh token this is; an earlier generation, though ours, is
+   * The live session whose current refresh token this is; an earlier generation, though ours, is
    * not. Only a look: nothing rotates and nothing is revoked.
    */
   async ofLiveRefreshToken(token: string): Promise<SessionRow | undefined> {
@@ -158,21 +158,21 @@ export class SessionService {
     return this.announceRevoked(tx, revoked, reason);
   }
 
-  /** P102: every session of the user with this client, as the user's own revocation (`user_revoked`). */
+  /** Every session of the user with this client, as the user's own revocation (`user_revoked`). */
   async revokeAllOfUserClient(tx: Queryable, userId: string, clientId: string): Promise<SessionRow[]> {
     const now = this.d.clock.now();
     const revoked = await sessionsRepo.revokeAllOfUserClient(tx, userId, clientId, 'user_revoked', now);
     return this.announceRevoked(tx, revoked, 'user_revoked');
   }
 
-  /** session.revoked for each session just revoked, in the revoking transaction (D32). */
+  /** session.revoked for each session just revoked, in the revoking transaction. */
   private async announceRevoked(tx: Queryable, revoked: SessionRow[], reason: SessionRevokeReason) {
     for (const s of revoked)
       await this.d.events.emit(tx, 'session.revoked', payloads.sessionRevoked(s, reason));
     return revoked;
   }
 
-  /** D14: logout revokes the whole session of the refresh token given, which must be the caller's. */
+  /** Logout revokes the whole session of the refresh token given, which must be the caller's. */
   async logout(userId: string, token: string): Promise<void> {
     await this.d.db.transaction(async (tx) => {
       const session = await this.ofRefreshToken(tx, token);
@@ -182,7 +182,7 @@ export class SessionService {
   }
 
   /**
-   * D17: the caller's own active session only; anything else is NOT_FOUND. By the user
+   * The caller's own active session only; anything else is NOT_FOUND. By the user
    * (`user_revoked`) or by the operator (`admin`).
    */
   async revokeOwn(
@@ -200,7 +200,7 @@ export class SessionService {
   }
 
   /**
-   * P73: a page of the user's live sessions (`limit` 1-100, default 100; `offset` from 0) and how many there
+   * A page of the user's live sessions (`limit` 1-100, default 100; `offset` from 0) and how many there
    * are in all: a user signed in on every launch of an app for 30 days has thousands.
    */
   async listActive(
@@ -225,7 +225,7 @@ export class SessionService {
     return { sessions, total };
   }
 
-  /** D17: an access token is good only while its session is. */
+  /** An access token is good only while its session is. */
   async isActive(sessionId: string): Promise<boolean> {
     return (await sessionsRepo.findActive(this.d.db, sessionId)) !== undefined;
   }

@@ -125,7 +125,7 @@ export const payloads = {
   }),
 };
 
-/** D32: events go into the outbox inside the caller's transaction, so a change and its event commit together. */
+/** Events go into the outbox inside the caller's transaction, so a change and its event commit together. */
 export class Events {
   constructor(
     private readonly clock: Clock,

@@ -33,7 +33,7 @@ const MAX_ROLL_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
 
-/** D32: the operator's side of webhooks: endpoints, their secrets, the delivery log and replays. */
+/** The operator's side of webhooks: endpoints, their secrets, the delivery log and replays. */
 export class WebhookEndpointService {
   constructor(private readonly d: WebhookEndpointDeps) {}
 
@@ -136,7 +136,7 @@ export class WebhookEndpointService {
     return { delivery, attempts: await webhookDeliveriesRepo.attemptsOf(this.d.db, id) };
   }
 
-  /** D32: an operator sends a delivery again, on a fresh schedule, with the same envelope id. */
+  /** An operator sends a delivery again, on a fresh schedule, with the same envelope id. */
   async replay(id: string) {
     if (!isUuid(id) || !(await webhookDeliveriesRepo.replay(this.d.db, id, this.d.clock.now())))
       throw notFound('delivery');

@@ -2,7 +2,7 @@ import { fieldError } from '../errors.ts';
 import { EVENT_TYPES } from './events.ts';
 import { parseOutboundUrl } from './webhook-addresses.ts';
 
-/** Spec "Retry policy": the delay before attempts 2-6, each counted from the previous failure (D32). */
+/** Spec "Retry policy": the delay before attempts 2-6, each counted from the previous failure. */
 export const RETRY_DELAYS_SECONDS = [60, 5 * 60, 30 * 60, 2 * 3600, 24 * 3600] as const;
 /** Spec "Limits": webhook attempts. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
@@ -19,7 +19,7 @@ export function afterFailure(
   };
 }
 
-/** D32: `whsec_` + base64 of 32 random bytes. */
+/** `whsec_` + base64 of 32 random bytes. */
 export const newWebhookSecret = (bytes: Buffer) => `whsec_${bytes.toString('base64')}`;
 
 export interface EndpointSpec {
@@ -33,7 +33,7 @@ export interface EndpointSpec {
 const ALL = '*';
 
 /**
- * The admin API's endpoint body (D36). `events` lists event types of the catalogue, or `["*"]` (the
+ * The admin API's endpoint body. `events` lists event types of the catalogue, or `["*"]` (the
  * default) for all; the url as parseOutboundUrl says.
  */
 export function parseEndpointSpec(

@@ -6,7 +6,7 @@ import type { AdminAction } from '../../domain/operators/admin-actions.ts';
 type Services = Pick<Container, 'adminActions'>;
 
 /**
- * P100: keeps an operator's action in the trail. The change has committed by then: a row the database
+ * Keeps an operator's action in the trail. The change has committed by then: a row the database
  * refuses goes to the log instead, and the answer stands.
  */
 export async function keepAdminAction(c: Services, request: FastifyRequest, action: AdminAction) {

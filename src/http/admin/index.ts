@@ -40,7 +40,7 @@ function pathParameters(params: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(params).filter((entry) => typeof entry[1] === 'string'));
 }
 
-/** D36: /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`; registered only when ADMIN_TOKEN is set. */
+/** /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`; registered only when ADMIN_TOKEN is set. */
 export async function adminSurface(app: FastifyInstance, c: Services) {
   const adminToken = c.config.adminToken as string;
   app.setErrorHandler(adminErrorHandler);
@@ -54,7 +54,7 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
       throw new DomainError('INVALID_TOKEN', 'send the admin token as a bearer token');
     authenticated.add(request);
   });
-  // P100: kept before the answer goes, so an operator who saw it succeed finds it in the trail.
+  // Kept before the answer goes, so an operator who saw it succeed finds it in the trail.
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;
     if (!authenticated.has(request) || !route || !isKeptAdminAction(request.method, route)) return payload;

@@ -13,7 +13,7 @@ type Services = Pick<Container, 'kyc'>;
 
 const tags = ['Admin: KYC'];
 
-/** D31: the review queue of the `manual` provider (and the record of every decision). */
+/** The review queue of the `manual` provider (and the record of every decision). */
 export async function kycAdminRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(

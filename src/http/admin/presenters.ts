@@ -10,7 +10,7 @@ import type { AttemptRow, DeliveryRow } from '../../storage/repositories/webhook
 import type { WebhookEndpointRow } from '../../storage/repositories/webhook-endpoints.ts';
 import { restUser } from '../rest/presenters.ts';
 
-/** D36: RFC 7591 names; the secret never appears after creation. */
+/** RFC 7591 names; the secret never appears after creation. */
 export const adminClient = (c: ClientRow) => ({
   client_id: c.client_id,
   client_name: c.client_name,
@@ -73,8 +73,8 @@ export const adminAttempt = (a: AttemptRow) => ({
   error: a.error,
 });
 
-/** D31: what an operator reviews. Photos are fetched one by one from their `url` (admin token needed). */
-/** P109: a back-channel logout; its token is made at each attempt and never kept, so never shown. */
+/** What an operator reviews. Photos are fetched one by one from their `url` (admin token needed). */
+/** A back-channel logout; its token is made at each attempt and never kept, so never shown. */
 export const adminBackchannelLogout = (b: LogoutRow) => ({
   id: b.id,
   client_id: b.client_id,
@@ -135,7 +135,7 @@ export const adminSession = (s: SessionRow) => ({
   created_at: s.created_at,
 });
 
-/** P100: one row of the operators' trail. */
+/** One row of the operators' trail. */
 export const adminAction = (a: AdminActionRow) => ({
   id: Number(a.id),
   at: a.at,

@@ -27,7 +27,7 @@ const endpointBody = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
 });
 
-/** D32: webhook endpoints, their delivery log, and replays. */
+/** Webhook endpoints, their delivery log, and replays. */
 export async function webhookRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(

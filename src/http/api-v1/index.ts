@@ -32,14 +32,14 @@ const me = (u: UserRow, scope: string) =>
     'created_at',
   ]);
 
-/** Spec "/api/v1": plain JSON bodies; a user access token on /me paths, a server API key on the others (D23). */
+/** Spec "/api/v1": plain JSON bodies; a user access token on /me paths, a server API key on the others. */
 export async function apiV1Surface(app: FastifyInstance, c: Services) {
   app.setErrorHandler(apiErrorHandler);
   app.setNotFoundHandler((_request, reply) =>
     reply.status(404).send({ error: 'not_found', error_description: 'no such route' }),
   );
 
-  // P67: a browser app acts for its user on the /me paths; the server-to-server ones (an API key) are
+  // A browser app acts for its user on the /me paths; the server-to-server ones (an API key) are
   // never called from a browser.
   allowBrowserApps(
     app,
@@ -55,7 +55,7 @@ export async function apiV1Surface(app: FastifyInstance, c: Services) {
     if (request.method !== 'OPTIONS') await countRequest(c, reply, [['api_v1_address', request.ip]]);
   });
 
-  // D22: the avatar is a multipart field `file`, at most 5 MiB, recognised by content.
+  // The avatar is a multipart field `file`, at most 5 MiB, recognised by content.
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0 } });
   userRoutes(app, c);
   avatarRoutes(app, c);

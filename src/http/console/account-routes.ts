@@ -8,9 +8,9 @@ const hide = { schema: { hide: true } };
 const ACTIONS_PAGE = 50;
 const param = (request: FastifyRequest, name = 'id') => encodeURIComponent(one(formOf(request.params)[name]));
 
-/** KYC review and users: what operators do for end users; and the trail of what operators did (P100). */
+/** KYC review and users: what operators do for end users; and the trail of what operators did. */
 export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
-  // KYC review queue (D31)
+  // KYC review queue
   app.get('/console/kyc', hide, async (request, reply) =>
     ctx.page(
       reply,
@@ -100,7 +100,7 @@ export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
     );
   });
 
-  // P100: the operators' trail.
+  // The operators' trail.
   app.get('/console/actions', hide, async (request, reply) => {
     const before = one(formOf(request.query).before);
     const res = await ctx.api(

@@ -8,7 +8,7 @@ import { sendPage } from '../pages/page-reply.ts';
 type Services = Pick<Container, 'config' | 'consoleCallMark'>;
 
 export const SESSION_COOKIE = 'callsign_console';
-/** P100: carries `consoleCallMark`, by which the admin API knows a call the console made in process. */
+/** Carries `consoleCallMark`, by which the admin API knows a call the console made in process. */
 export const CONSOLE_CALL_HEADER = 'x-callsign-console-call';
 export type Form = Record<string, string | string[] | undefined>;
 
@@ -23,7 +23,7 @@ export interface AdminAnswer {
 /** What every console route uses: the admin API, its session, and how it answers. */
 export interface ConsoleContext {
   /**
-   * D36: the console does nothing the admin API can't; it calls it, in process, with the admin token. As
+   * The console does nothing the admin API can't; it calls it, in process, with the admin token. As
    * the console, on behalf of the operator whose `request` this is (their address, its request id).
    */
   api(request: FastifyRequest, method: string, path: string, body?: unknown): Promise<AdminAnswer>;

@@ -22,11 +22,11 @@ type Services = Pick<
 
 const SIGNIN_CSRF = 'callsign_console_signin';
 
-/** The operator's console at /console, over the admin API (D36); on only with ADMIN_TOKEN. */
+/** The operator's console at /console, over the admin API; on only with ADMIN_TOKEN. */
 export async function consoleSurface(app: FastifyInstance, c: Services, root: FastifyInstance) {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   const ctx = consoleContext(root, c);
-  // P100: an operator's sign-in and sign-out are in the trail too (a wrong token is not: anyone can send one).
+  // An operator's sign-in and sign-out are in the trail too (a wrong token is not: anyone can send one).
   const keepConsoleVisit = (request: FastifyRequest, step: 'signin' | 'signout') =>
     keepAdminAction(c, request, {
       source: 'console',

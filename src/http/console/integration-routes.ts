@@ -23,7 +23,7 @@ const clientBody = (f: Form) => ({
   redirect_uris: lines(one(f.redirect_uris)),
   scope: list(f.scope).join(' '),
   first_party: one(f.first_party) === 'true',
-  backchannel_logout_uri: one(f.backchannel_logout_uri).trim() || null, // P109: empty removes it
+  backchannel_logout_uri: one(f.backchannel_logout_uri).trim() || null, // Empty removes it
   post_logout_redirect_uris: lines(one(f.post_logout_redirect_uris)),
   // How it shows itself on the sign-in pages; an empty field removes it.
   ...Object.fromEntries(BRANDING_FIELDS.map((field) => [field, one(f[field]).trim() || null])),
@@ -79,7 +79,7 @@ export function clientPages(app: FastifyInstance, ctx: ConsoleContext) {
       );
     return ctx.page(reply, clientCreatedPage(frame, res.body));
   });
-  /** The client's page with its back-channel logouts (P109), or undefined when there is no such client. */
+  /** The client's page with its back-channel logouts, or undefined when there is no such client. */
   const showClient = async (request: FastifyRequest, error?: string) => {
     const id = param(request);
     const [client, logouts] = await Promise.all([
@@ -119,7 +119,7 @@ export function clientPages(app: FastifyInstance, ctx: ConsoleContext) {
     return ctx.seeOther(reply, back, res.status === 202 ? 'Logout queued again.' : problem(res));
   });
 
-  // API keys (D23)
+  // API keys
 }
 
 /** Server API keys: create, revoke. */
@@ -140,7 +140,7 @@ export function apiKeyPages(app: FastifyInstance, ctx: ConsoleContext) {
     return ctx.seeOther(reply, '/console/api-keys', res.status === 204 ? 'API key revoked.' : problem(res));
   });
 
-  // Webhooks (D32)
+  // Webhooks
 }
 
 /** Webhook endpoints: add, change, roll the secret, test, delete; replays of deliveries. */

@@ -15,7 +15,7 @@ const params = Type.Object({
 
 /**
  * Why a body is refused before anything reads it: JSON that does not parse, or that holds text no field may
- * (P63); null when it may be read.
+ *; null when it may be read.
  */
 function unreadable(contentType: string | undefined, body: string): Error | null {
   let parsed: unknown = body;

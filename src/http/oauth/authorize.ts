@@ -55,7 +55,7 @@ const authorizationParams = described({
   ui_locales: 'optional (OIDC): languages for the page, space-separated BCP 47 tags, most wanted first',
 });
 
-/** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts (D24). */
+/** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts. */
 export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const flow = pageFlow(c);
@@ -83,14 +83,14 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       view: pageView(c, request, st),
       country: pageCountry(c, request),
     };
-    // P110: the client asks for a new account, so a single sign-on does not answer for the user.
+    // The client asks for a new account, so a single sign-on does not answer for the user.
     if (st.req.prompt?.includes('create')) {
       const channels = offeredChannels(c.config.messaging);
       return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint, channels), st.req.redirectUri);
     }
     const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
     if (sso && !mustSignIn(st.req, sso, c.clock.now())) return proceed(reply, ctx, st, sso);
-    // P70: prompt=none never shows the page; the client learns the user must sign in.
+    // Prompt=none never shows the page; the client learns the user must sign in.
     if (st.req.prompt?.includes('none'))
       return redirectTo(reply, st.req.redirectUri, {
         error: 'login_required',
@@ -162,7 +162,7 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
     const { st, ctx } = await formState(request, request.body);
     const { phone = '', pin } = request.body;
     try {
-      // The REST surface's limits and lock apply here too (D28).
+      // The REST surface's limits and lock apply here too.
       let e164: string | undefined;
       try {
         e164 = parsePhoneIn(phone, ctx.country).e164;

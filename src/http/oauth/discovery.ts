@@ -9,7 +9,7 @@ import { oauthAnswer, ProviderMetadata } from './responses.ts';
 type Services = Pick<Container, 'config'>;
 
 /**
- * D25: OpenID Connect Discovery 1.0, describing exactly what this server serves: the same document as
+ * OpenID Connect Discovery 1.0, describing exactly what this server serves: the same document as
  * RFC 8414 authorization server metadata, where OAuth clients (MCP's among them) look for it.
  */
 export function discoveryRoutes(app: FastifyInstance, c: Services) {
@@ -23,7 +23,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     introspection_endpoint: `${baseUrl}/oauth/introspect`, // P72
     end_session_endpoint: `${authUrl}/authorize/logout`, // P68
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
-    service_documentation: `${baseUrl}/docs`, // P112: the OpenAPI reference
+    service_documentation: `${baseUrl}/docs`, // The OpenAPI reference
     response_types_supported: ['code'],
     prompt_values_supported: PROMPT_VALUES, // P70
     ui_locales_supported: LANGUAGES,
@@ -40,7 +40,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
       'iat',
       'auth_time',
       'nonce',
-      'sid', // P109: in ID tokens of clients that take back-channel logouts
+      'sid', // In ID tokens of clients that take back-channel logouts
       'name',
       'picture',
       'updated_at',
@@ -62,7 +62,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     // OIDC Discovery §3: request objects are answered request_not_supported / request_uri_not_supported
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
-    // P109: OIDC Back-Channel Logout 1.0 §2.1; logout tokens always carry the sid
+    // OIDC Back-Channel Logout 1.0 §2.1; logout tokens always carry the sid
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
   };
@@ -79,7 +79,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
       async (_req, reply) =>
         reply
           .header('Cache-Control', 'public, max-age=300')
-          .header('Access-Control-Allow-Origin', '*') // P67: a public document, readable from any page
+          .header('Access-Control-Allow-Origin', '*') // A public document, readable from any page
           .send(document),
     );
 }

@@ -8,7 +8,7 @@ type Services = Pick<Container, 'keys'>;
 
 /**
  * Spec "GET /.well-known/jwks.json": public keys by kid; cacheable, for less time than a rotated key is published
- * before it signs (P97).
+ * before it signs.
  */
 export function jwksRoutes(app: FastifyInstance, c: Services) {
   app.get(
@@ -17,7 +17,7 @@ export function jwksRoutes(app: FastifyInstance, c: Services) {
     async (_req, reply) =>
       reply
         .header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
-        .header('Access-Control-Allow-Origin', '*') // P67: a public document, readable from any page
+        .header('Access-Control-Allow-Origin', '*') // A public document, readable from any page
         .send(c.keys.jwks()),
   );
 }

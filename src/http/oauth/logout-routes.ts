@@ -82,7 +82,7 @@ export function logoutRoutes(
         csrf = c.random.token(32);
         reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
       }
-      // D38: the form may lead on to the client's own address, after the user confirms.
+      // The form may lead on to the client's own address, after the user confirms.
       const back = decision.afterwards;
       const formTo = back ? { formTarget: formTarget(back.uri) } : {};
       return sendPage(reply, 200, logoutConfirmPage(view(request), csrf, back), formTo);

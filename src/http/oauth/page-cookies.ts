@@ -1,7 +1,7 @@
 import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 
-/** The hosted page's single sign-on (D25) and CSRF double-submit cookies, both under Path=/authorize. */
+/** The hosted page's single sign-on and CSRF double-submit cookies, both under Path=/authorize. */
 export const SSO_COOKIE = 'callsign_sso';
 export const CSRF_COOKIE = 'callsign_csrf';
 

@@ -39,7 +39,7 @@ export interface PageState {
   req: AuthorizationRequest;
   phone?: string;
   tempToken?: string;
-  /** signed in, awaiting consent: who, when (ms), and the version of the PIN they proved (P88) */
+  /** signed in, awaiting consent: who, when (ms), and the version of the PIN they proved */
   userId?: string;
   authTime?: number;
   pinVersion?: number;
@@ -99,13 +99,13 @@ export const pageCountry = (c: Pick<Services, 'config'>, request: FastifyRequest
 
 /**
  * What the hosted authorization page's routes share: its cookies, answers (pages and redirects), limits, the
- * checked state of its forms, and the steps after a PIN was proved (D24).
+ * checked state of its forms, and the steps after a PIN was proved.
  */
 export function pageFlow(c: Services) {
   const cookie = (name: string, value: string, maxAge: number) =>
     pageCookie(c.config.authUrl, name, value, maxAge);
 
-  /** D38: forms only to us and to the client being returned to. */
+  /** Forms only to us and to the client being returned to. */
   const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
     sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined });
 
@@ -149,7 +149,7 @@ export function pageFlow(c: Services) {
 
   /** Signed in: consent if this client needs it, else the code goes back to the client. */
   const proceed = async (reply: FastifyReply, ctx: FormContext, st: PageState, who: SignedIn) => {
-    // P70: prompt=consent asks again; prompt=none shows no page at all.
+    // Prompt=consent asks again; prompt=none shows no page at all.
     const asked = st.req.prompt?.includes('consent');
     if (asked || (await c.authorization.needsConsent(who.userId, ctx.client, st.req.scope))) {
       if (st.req.prompt?.includes('none'))
@@ -170,7 +170,7 @@ export function pageFlow(c: Services) {
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   };
 
-  /** A PIN just proved (sign-in or sign-up): the single sign-on cookie (D25), then on to the client. */
+  /** A PIN just proved (sign-in or sign-up): the single sign-on cookie, then on to the client. */
   const signedIn = async (reply: FastifyReply, ctx: FormContext, st: PageState, user: UserRow) => {
     const who = { userId: user.id, authTime: c.clock.now(), pinVersion: user.pin_version };
     const sso = await c.authorization.startSso(who);

@@ -40,7 +40,7 @@ type Services = Pick<
   | 'rateLimiter'
 >;
 
-/** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle (D24). */
+/** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle. */
 export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { html, limit, csrfFor, formState, sealed, signedIn, retry } = flow;
@@ -64,7 +64,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
   const channels = offeredChannels(c.config.messaging);
   linkedPage('/authorize/signup', (ctx, hint) => signUpPhonePage(ctx, hint, channels));
   challengeScriptRoute(app);
-  linkedPage('/authorize/signin', signInPage); // P110: back from the sign-up page
+  linkedPage('/authorize/signin', signInPage); // Back from the sign-up page
 
   sendRoute(fastify, c, flow);
 

@@ -19,7 +19,7 @@ const clientFields = {
 
 export function tokenRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  // P67: public clients in a browser exchange codes, refresh, revoke and read claims from their own origin.
+  // Public clients in a browser exchange codes, refresh, revoke and read claims from their own origin.
   allowBrowserApps(fastify, c, ['/oauth/token', '/oauth/revoke', '/oauth/userinfo'], 'GET, POST');
   app.post(
     '/oauth/token',
@@ -40,7 +40,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Services) {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      // D28: 300 requests per minute per client, counted once the client has authenticated.
+      // 300 requests per minute per client, counted once the client has authenticated.
       const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
       const body = request.body ?? {};
       return grantFor(body.grant_type).issue(c.tokenGrants, client, body);

@@ -8,7 +8,7 @@ import { errorBox, esc, field, hidden, page } from './html.ts';
 import { phoneField } from './phone-field.ts';
 import type { Brand, View } from './view.ts';
 
-// D38: the hosted authorization page. Its English labels and button names are a contract: integrators' browser
+// The hosted authorization page. Its English labels and button names are a contract: integrators' browser
 // tests find "Phone number", "PIN", "Code", "Handle", "Name", "Continue", "Allow", "Deny", "Create account".
 // Every language carries the same input names.
 

@@ -42,7 +42,7 @@ function brandBar(v: View): string {
 }
 
 /**
- * D38: a server-rendered page in the view's language and direction, styled by the service's one stylesheet
+ * A server-rendered page in the view's language and direction, styled by the service's one stylesheet
  * (and the brand's colour, made readable by /assets/accent/). `title` and `body` are HTML already (the view's
  * messages come escaped); the security headers are the route's.
  */

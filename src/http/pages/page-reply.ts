@@ -4,7 +4,7 @@ import type { WidgetPolicy } from '../../providers/captcha/siteverify.ts';
 const sources = (origins: string[] | undefined) => (origins?.length ? ` ${origins.join(' ')}` : '');
 
 /**
- * D38: every hosted page goes out with no framing, no referrer, no caching, no scripts, styles only from the
+ * Every hosted page goes out with no framing, no referrer, no caching, no scripts, styles only from the
  * service's own stylesheet, and forms that post only to the page itself (and to `formTarget`, the client
  * being returned to, when there is one). Images and scripts are allowed only from this origin, and only on a
  * page that shows one of its own (a logo, the console's KYC photos; the phone field's grouping, the

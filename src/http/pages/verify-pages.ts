@@ -8,7 +8,7 @@ import { sortedCountries } from './country-names.ts';
 import { errorBox, esc, field, hidden, page } from './html.ts';
 import type { View } from './view.ts';
 
-// D38: the hosted verification page. Its English labels are a contract for integrators' browser tests:
+// The hosted verification page. Its English labels are a contract for integrators' browser tests:
 // "Country", "Date of birth", "Document type", "Document photo", "Selfie", and the button "Submit". Every
 // language carries the same input names.
 

@@ -8,7 +8,7 @@ import { unixSeconds } from '../../providers/clock.ts';
 type Services = Pick<Container, 'rateLimiter'>;
 
 /**
- * D28: counts one request against these limits, puts the X-RateLimit-* headers of the one with the fewest
+ * Counts one request against these limits, puts the X-RateLimit-* headers of the one with the fewest
  * requests remaining on the answer, and throws RATE_LIMITED (with its Retry-After) when one is exceeded.
  */
 /** X-RateLimit-* of one limit's state. */

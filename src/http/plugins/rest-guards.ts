@@ -9,7 +9,7 @@ import { countRequest } from './rate-limit-headers.ts';
 /** The services these routes use. */
 type Services = Pick<Container, 'config' | 'rateLimiter' | 'sessions' | 'tokens'>;
 
-/** Bearer access token of the REST surface: ours, first-party audience, and of a live session (D14). */
+/** Bearer access token of the REST surface: ours, first-party audience, and of a live session. */
 export async function authenticate(c: Services, request: FastifyRequest): Promise<AuthContext> {
   const token = bearerToken(request);
   if (!token)
@@ -20,7 +20,7 @@ export async function authenticate(c: Services, request: FastifyRequest): Promis
   return { userId: claims.sub, sessionId: claims.sid, clientId: claims.aud, scope: claims.scope };
 }
 
-/** D28: "all other REST endpoints": 100 a minute per user when authenticated, else per address. */
+/** "all other REST endpoints": 100 a minute per user when authenticated, else per address. */
 export const restLimits = (request: FastifyRequest): Array<[RateLimitName, string]> =>
   request.auth ? [['rest_user', request.auth.userId]] : [['rest_address', request.ip]];
 
@@ -41,7 +41,7 @@ function optionalCount(counted: Promise<void>): Promise<void> {
 
 /**
  * Runs before validation on every REST route: authenticates where the route asks for it, then counts the
- * request against its limits (D28) and sets X-RateLimit-* on the answer, whatever the outcome. A request whose
+ * request against its limits and sets X-RateLimit-* on the answer, whatever the outcome. A request whose
  * credentials fail counts only against its address: the route's own limits (a phone number's codes among
  * them) are spent by authenticated callers alone, so nobody can use up a stranger's quota without a token.
  */

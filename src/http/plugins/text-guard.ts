@@ -12,7 +12,7 @@ const SURROGATE_MESSAGE = 'must be well-formed Unicode: it holds a lone surrogat
 export const MAX_INPUT_DEPTH = 32;
 const DEPTH_MESSAGE = `must not nest deeper than ${MAX_INPUT_DEPTH} levels`;
 
-/** What is wrong with a string of input, if anything (P63). */
+/** What is wrong with a string of input, if anything. */
 const textProblem = (s: string) =>
   s.includes(NUL) ? NUL_MESSAGE : s.isWellFormed() ? undefined : SURROGATE_MESSAGE;
 
@@ -50,7 +50,7 @@ const isPlainObject = (v: unknown) => {
 };
 
 /**
- * P63: PostgreSQL's text and jsonb cannot hold U+0000 and no field of ours has a use for it; nor a
+ * PostgreSQL's text and jsonb cannot hold U+0000 and no field of ours has a use for it; nor a
  * lone surrogate, which JSON's `\\ud800` escape can carry (jsonb refuses it, a text column would silently
  * hold U+FFFD instead). Either is refused as soon as the request is parsed, before anything reads or writes
  * it (rate-limit keys included). The error has the shape of a schema error, which every surface already

@@ -10,7 +10,7 @@ import { callerOf, secured } from './schemas.ts';
 /** The services these routes use. */
 type Services = Pick<Container, 'connectedApps'>;
 
-/** P102: the apps the caller allowed on the consent page, and withdrawing that. */
+/** The apps the caller allowed on the consent page, and withdrawing that. */
 export function connectedAppRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(

@@ -5,7 +5,7 @@ import type { Container } from '../../container.ts';
 type Services = Pick<Container, 'clock' | 'config' | 'db' | 'redis'>;
 
 /**
- * D27: 200 "ok" when the database answers, 503 "degraded" when it does not; bare, without the envelope.
+ * 200 "ok" when the database answers, 503 "degraded" when it does not; bare, without the envelope.
  * Where Redis holds the rate counters, it must answer too: without it every other REST answer is a 500,
  * and a load balancer should take the instance out.
  */

@@ -9,7 +9,7 @@ import { callerOf, secured } from './schemas.ts';
 /** The services these routes use. */
 type Services = Pick<Container, 'kyc'>;
 
-/** Spec "GET /kyc/status" and "POST /kyc/initiate" (D30). */
+/** Spec "GET /kyc/status" and "POST /kyc/initiate". */
 export function kycRoutes(app: FastifyInstance, c: Services) {
   app.post(
     '/kyc/initiate',

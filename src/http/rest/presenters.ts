@@ -2,7 +2,7 @@ import type { ConsentedApp } from '../../storage/repositories/consents.ts';
 import type { SessionRow } from '../../storage/repositories/sessions.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 
-/** The REST User object: every field present, null when never set (D2). */
+/** The REST User object: every field present, null when never set. */
 export const restUser = (u: UserRow) => ({
   id: u.id,
   phone: u.phone,
@@ -53,7 +53,7 @@ export const restSession = (s: SessionRow, currentSessionId: string) => ({
   current: s.id === currentSessionId,
 });
 
-/** P102: an app the caller allowed; `scopes` as a list, as the consent page showed them. */
+/** An app the caller allowed; `scopes` as a list, as the consent page showed them. */
 export const restConnectedApp = (a: ConsentedApp) => ({
   client_id: a.client_id,
   client_name: a.client_name,

@@ -90,7 +90,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
       },
       config: {
         auth: true,
-        // The caller's REST limit, and otp/send's for the new number and the address (D28).
+        // The caller's REST limit, and otp/send's for the new number and the address.
         rateLimit: (request) => [...restLimits(request), ...otpSendLimits(request)],
       },
     },
@@ -155,7 +155,7 @@ export function publicProfileRoutes(fastify: FastifyInstance, c: Services) {
           'whether the handle is free',
         ),
       },
-      // Spec "Limits": 30 per minute, per client address (D28).
+      // Spec "Limits": 30 per minute, per client address.
       config: { rateLimit: (request) => [['handle_check_address', request.ip]] },
     },
     async (request) => ok(await c.profiles.checkHandle(request.query.handle)),

@@ -73,7 +73,7 @@ function verifyErrors(c: Services, request: FastifyRequest): ErrorPages {
   };
 }
 
-/** The hosted verification page on {verify_url} (D38): GET shows the form, POST takes the submission. */
+/** The hosted verification page on {verify_url}: GET shows the form, POST takes the submission. */
 export async function verifyPage(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // Whatever goes wrong, the user sees a page, not a JSON dump.
@@ -150,7 +150,7 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
       if (code === 'FST_REQ_FILE_TOO_LARGE') return again(413, 'verify.error.photo_too_large', fields);
       if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
         return again(400, 'verify.error.files_too_many', fields);
-      // Anything else is the body itself, malformed or cut off (P63): the user gets the form back.
+      // Anything else is the body itself, malformed or cut off: the user gets the form back.
       return again(400, 'verify.error.form_unreadable', fields);
     }
     if (!csrf || !fields.csrf || !safeEqual(csrf, fields.csrf))
@@ -163,7 +163,7 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
       if (!(err instanceof DomainError)) throw err;
       if (err.code === 'NOT_FOUND' || err.code === 'FORBIDDEN')
         return sendPage(reply, 410, linkProblemPage(view, 'used'));
-      // D38: nothing is stored and the status does not move; the page says what to fix, beside its field.
+      // Nothing is stored and the status does not move; the page says what to fix, beside its field.
       return problemPage(400, verifyProblem(view, err), fields);
     }
   });

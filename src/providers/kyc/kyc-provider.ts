@@ -12,7 +12,7 @@ export interface KycSubmission {
   level: KycLevel;
 }
 
-/** D31: where decisions come from. A provider that decides at once answers its decision; else undefined. */
+/** Where decisions come from. A provider that decides at once answers its decision; else undefined. */
 export interface KycProvider {
   readonly name: 'manual' | 'sandbox';
   review(submission: KycSubmission): Promise<KycDecision | undefined>;

@@ -7,7 +7,7 @@ import {
 } from './provider.ts';
 
 /**
- * D37: a generic gateway of the operator's own: POST `{to, message, channel, code}` as JSON (`code` only on a
+ * A generic gateway of the operator's own: POST `{to, message, channel, code}` as JSON (`code` only on a
  * message that carries one); any 2xx means sent.
  */
 export class HttpGateway implements MessagingProvider {

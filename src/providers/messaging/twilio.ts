@@ -48,7 +48,7 @@ export function spokenCodeTwiml(code: string, intro: string, language: string): 
 }
 
 /**
- * D37: Twilio. SMS by the Messages API, WhatsApp by the same API with an approved content template
+ * Twilio. SMS by the Messages API, WhatsApp by the same API with an approved content template
  * (`ContentSid`, `ContentVariables`), voice by the Calls API with TwiML that reads the code. Form-encoded,
  * HTTP Basic with the account SID and auth token.
  */

@@ -29,7 +29,7 @@ export const adminActionsRepo = {
           o.limit,
         ]),
 
-  /** P101: the rows older than `cutoff`, for the trail's retention. */
+  /** The rows older than `cutoff`, for the trail's retention. */
   removeBefore: (q: Queryable, cutoff: Date) =>
     countRows(q, 'DELETE FROM admin_actions WHERE at < $1 RETURNING 1', [cutoff]),
 };

@@ -10,7 +10,7 @@ export interface AuthorizationCodeRow {
   code_challenge: string;
   nonce: string | null;
   auth_time: Date;
-  /** P88: the version of the account's PIN that the sign-in proved */
+  /** The version of the account's PIN that the sign-in proved */
   pin_version: number;
   created_at: Date;
   expires_at: Date;
@@ -41,7 +41,7 @@ export const authorizationCodesRepo = {
   find: (q: Queryable, hash: string) =>
     maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),
 
-  /** P85: the codes of these hashes (those that exist), in one statement; each by its key. */
+  /** The codes of these hashes (those that exist), in one statement; each by its key. */
   findMany: (q: Queryable, hashes: string[]) =>
     all<AuthorizationCodeRow>(
       q,

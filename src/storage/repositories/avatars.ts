@@ -2,7 +2,7 @@ import { maybeOne, type Queryable } from '../db.ts';
 
 export const avatarsRepo = {
   /**
-   * Replaces the user's avatar images with these. Names are the user's own (P37); a name already there is
+   * Replaces the user's avatar images with these. Names are the user's own; a name already there is
    * the same picture, written by an upload of it that ran at the same time.
    */
   async replace(q: Queryable, userId: string, images: Array<{ name: string; data: Buffer }>, now: Date) {

@@ -40,7 +40,7 @@ export interface LogoutResult {
 }
 
 /**
- * P109: a CTE (`logouts`) writing one back-channel logout, due at once, for each session of `from` (a CTE of
+ * A CTE (`logouts`) writing one back-channel logout, due at once, for each session of `from` (a CTE of
  * revoked session rows) whose live client registered a logout URI; `now` is the time, as SQL.
  */
 export const backchannelLogoutsCte = (from: string, now: string) => `logouts AS (
@@ -51,7 +51,7 @@ export const backchannelLogoutsCte = (from: string, now: string) => `logouts AS 
        ON CONFLICT (session_id) DO NOTHING
      )`;
 
-/** P109: a logout's receiver is its client, live while it exists and registers a logout URI. */
+/** A logout's receiver is its client, live while it exists and registers a logout URI. */
 const LOGOUTS: SentRows = {
   table: 'backchannel_logouts',
   receiverColumn: 'client_id',
@@ -64,7 +64,7 @@ const LOGOUTS: SentRows = {
 export const backchannelLogoutsRepo = {
   /**
    * Takes due logouts of clients that still take them, for this worker until `lockedUntil`, within the bounds
-   * (P113).
+   *.
    */
   claimDue: (q: Queryable, now: Date, lockedUntil: Date, bounds: ClaimBounds) =>
     claimDueRows<ClaimedLogout>(q, LOGOUTS, {

@@ -1,7 +1,7 @@
 import { maybeOne, type Queryable } from '../db.ts';
 import { liveSession } from './sessions.ts';
 
-/** P102: an app the user allowed: the client, the consent, and the user's live sessions with it. */
+/** An app the user allowed: the client, the consent, and the user's live sessions with it. */
 export interface ConsentedApp {
   client_id: string;
   client_name: string;
@@ -28,7 +28,7 @@ export const consentsRepo = {
       [userId, clientId, scope, now],
     ),
 
-  /** P102: the live clients that ask consent and that this user allowed, the most recently allowed first. */
+  /** The live clients that ask consent and that this user allowed, the most recently allowed first. */
   listAppsOfUser: (q: Queryable, userId: string, now: Date) =>
     q.query<ConsentedApp>(
       `SELECT c.client_id, cl.client_name, c.scope, c.granted_at,
@@ -43,7 +43,7 @@ export const consentsRepo = {
     ),
 
   /**
-   * P102: withdraws this user's consent to this client, unless it is first-party (it never asked). Waits for
+   * Withdraws this user's consent to this client, unless it is first-party (it never asked). Waits for
    * the code exchanges that hold the consent (FOR SHARE) to commit, so that their sessions are there to end.
    */
   removeOfThirdParty: async (q: Queryable, userId: string, clientId: string) =>
@@ -56,7 +56,7 @@ export const consentsRepo = {
       )
     ).length > 0,
 
-  /** P108: a deleted client's consents; they link people to an application that no longer exists. */
+  /** A deleted client's consents; they link people to an application that no longer exists. */
   removeAllOfClient: (q: Queryable, clientId: string) =>
     q.query('DELETE FROM consents WHERE client_id = $1', [clientId]),
 };

@@ -2,7 +2,7 @@ import { maybeOne, type Queryable } from '../db.ts';
 import { all, sql } from '../sql.ts';
 
 /**
- * P99: where envelopes sealed with a key derived from KEY_ENCRYPTION_KEY are kept, by purpose: each table
+ * Where envelopes sealed with a key derived from KEY_ENCRYPTION_KEY are kept, by purpose: each table
  * with its key column and its sealed columns (a sealed column may be null).
  */
 export const ENCRYPTED_COLUMNS = {

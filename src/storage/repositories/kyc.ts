@@ -34,7 +34,7 @@ export interface PhotoRow {
 const COLUMNS = `id, user_id, url_expires_at, url_used_at, status, provider, country, birthday, document_kind, level,
   documents, submitted_at, decided_at, reason, message, photos_removed_at, created_at`;
 
-/** P64: the verification `v` belongs to a live account (read by key in a subquery). */
+/** The verification `v` belongs to a live account (read by key in a subquery). */
 const OF_LIVE_ACCOUNT = '(SELECT u.deleted_at FROM users u WHERE u.id = v.user_id) IS NULL';
 
 export const kycRepo = {
@@ -137,7 +137,7 @@ export const kycRepo = {
       [verificationId, photoId],
     ),
 
-  /** D30: only a pending verification is decided; the condition is the race gate between two deciders. */
+  /** Only a pending verification is decided; the condition is the race gate between two deciders. */
   decide: (
     q: Queryable,
     id: string,

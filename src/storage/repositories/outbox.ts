@@ -18,7 +18,7 @@ export interface OutboxEvent {
 }
 
 /**
- * D32: the event as a CTE named `event`, and one delivery per subscribed, enabled endpoint as `deliveries`,
+ * The event as a CTE named `event`, and one delivery per subscribed, enabled endpoint as `deliveries`,
  * for a statement of its own or one that also writes the change the event reports; with `onlyFor` (an
  * earlier CTE of the statement), the event is written only if that CTE has a row. Each delivery is due at
  * once (the spec's first attempt is immediate).
@@ -34,7 +34,7 @@ export function outboxEventCtes(e: OutboxEvent, onlyFor?: Sql): Sql {
 }
 
 /**
- * D32: one delivery, due at once, per enabled endpoint subscribed to the event of the CTE `event`, as the CTE
+ * One delivery, due at once, per enabled endpoint subscribed to the event of the CTE `event`, as the CTE
  * `deliveries`.
  */
 export const DELIVERIES_OF_EVENT_CTE = `deliveries AS (
@@ -45,7 +45,7 @@ export const DELIVERIES_OF_EVENT_CTE = `deliveries AS (
      )`;
 
 export const outboxRepo = {
-  /** D32: the event and its deliveries in one statement, inside the caller's transaction. */
+  /** The event and its deliveries in one statement, inside the caller's transaction. */
   insert: (q: Queryable, e: OutboxEvent) => all(q, sql`WITH ${outboxEventCtes(e)} SELECT 1`),
 
   /** An event for one endpoint only (the operator's test event): no fan-out. Answers the delivery's id. */

@@ -16,7 +16,7 @@ export interface SessionRow {
   revoked_at: Date | null;
   revoke_reason: string | null;
   scope: string;
-  /** P59: the head of the session's refresh-token chain */
+  /** The head of the session's refresh-token chain */
   refresh_generation: number;
   refresh_hash: string;
   refresh_issued_at: Date;
@@ -33,7 +33,7 @@ export type NewSession = Pick<
 };
 
 /**
- * D15: a live session is one nobody revoked whose refresh token has not run out; `now` is the parameter
+ * A live session is one nobody revoked whose refresh token has not run out; `now` is the parameter
  * ($n) holding the current time. GET /sessions, its DELETE and the console's count all mean this one.
  */
 export const liveSession = (now: string) => `revoked_at IS NULL AND refresh_expires_at > ${now}`;
@@ -70,7 +70,7 @@ export const sessionsRepo = {
     maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),
 
   /**
-   * D15: a session whose refresh token has run out is over, though nobody revoked it. A page of them,
+   * A session whose refresh token has run out is over, though nobody revoked it. A page of them,
    * the most recently used first; the id breaks ties, so a page boundary falls in one place.
    */
   listActive: (q: Queryable, userId: string, now: Date, page: { limit: number; offset: number }) =>
@@ -104,7 +104,7 @@ export const sessionsRepo = {
       [id, userId, now],
     ),
 
-  /** A live session (D15), whoever's. */
+  /** A live session, whoever's. */
   findLive: (q: Queryable, id: string, now: Date) =>
     maybeOne<SessionRow>(q, `SELECT * FROM sessions WHERE id = $1 AND ${liveSession('$2')}`, [id, now]),
 
@@ -115,7 +115,7 @@ export const sessionsRepo = {
   revoke: async (q: Queryable, id: string, reason: string, now: Date) =>
     (await revokeWhere(q, 'id = $3', [now, reason, id]))[0] as SessionRow | undefined,
 
-  /** P102: the user's sessions with one client. */
+  /** The user's sessions with one client. */
   revokeAllOfUserClient: (q: Queryable, userId: string, clientId: string, reason: string, now: Date) =>
     revokeWhere(q, 'user_id = $3 AND client_id = $4', [now, reason, userId, clientId]),
 

@@ -6,7 +6,7 @@ export interface SigningKeyRow {
   public_jwk: JWK;
   private_key_enc: string;
   created_at: Date;
-  /** P97: when the key starts signing; a key rotated in is published before */
+  /** When the key starts signing; a key rotated in is published before */
   signs_from: Date;
   /** when it stops signing (may lie ahead: when the key rotated in after it starts) */
   retired_at: Date | null;

@@ -2,7 +2,7 @@ import { maybeOne, type Queryable } from '../db.ts';
 
 export const ssoSessionsRepo = {
   /**
-   * D25: a single sign-on, written only while its account is live, not locked by the operator and
+   * A single sign-on, written only while its account is live, not locked by the operator and
    * its PIN is the one the sign-in proved (`pin_version`). The account's row is held FOR SHARE: a PIN reset or
    * a lock committing meanwhile (each ends every sign-on of the account in its transaction) is seen, or this
    * waits for it and then sees it. So every stored sign-on is of its account's current PIN. False when nothing

@@ -28,7 +28,7 @@ export const statsRepo = {
   webhookFailuresPerHour: (q: Queryable, end: Date, hours: number) =>
     hourly(q, 'SELECT started_at AS at FROM webhook_attempts WHERE error IS NOT NULL', end, hours),
 
-  /** Live as GET /sessions counts them (P59). */
+  /** Live as GET /sessions counts them. */
   activeSessions: async (q: Queryable, now: Date) =>
     (
       await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM sessions WHERE ${liveSession('$1')}`, [

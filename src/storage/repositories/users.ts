@@ -17,7 +17,7 @@ export interface UserRow {
   kyc_birthday: string | null;
   kyc_verified_at: Date | null;
   pin_hash: string;
-  /** P88: how many times the PIN was set again; what a PIN check proved holds only at this version */
+  /** How many times the PIN was set again; what a PIN check proved holds only at this version */
   pin_version: number;
   failed_pin_attempts: number;
   locked_until: Date | null;
@@ -30,7 +30,7 @@ export interface UserRow {
 }
 
 /**
- * P51: the live accounts whose ids the column `userId` of the CTE `input` holds, as a CTE named `account`,
+ * The live accounts whose ids the column `userId` of the CTE `input` holds, as a CTE named `account`,
  * their rows held FOR SHARE: an operator's lock, a deletion or a PIN reset (all update the row) committing
  * meanwhile is either seen or waits, and then also ends what the statement opens. Each account once, each
  * reached by its key whatever plan the server caches (a subquery per account).
@@ -73,7 +73,7 @@ export const usersRepo = {
   findLiveByHandle: (q: Queryable, handle: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle]),
 
-  /** D23: a page of live users with this phone (at most one today), ordered by id, after a cursor. */
+  /** A page of live users with this phone (at most one today), ordered by id, after a cursor. */
   liveByPhonePage: (q: Queryable, phone: string, limit: number, after?: string) =>
     q.query<UserRow>(
       `SELECT * FROM users WHERE phone = $1 AND deleted_at IS NULL ${after ? 'AND id > $3' : ''} ORDER BY id LIMIT $2`,
@@ -84,13 +84,13 @@ export const usersRepo = {
     (await q.query('SELECT 1 FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle])).length > 0,
 
   /**
-   * P87: the same PIN's hash made again with today's parameters (and pepper). Only over the hash that
+   * The same PIN's hash made again with today's parameters (and pepper). Only over the hash that
    * was checked: a PIN set meanwhile (a reset) stays. Not a change of the account, so `updated_at` stays too.
    */
   replacePinHash: (q: Queryable, id: string, checked: string, fresh: string) =>
     q.query('UPDATE users SET pin_hash = $3 WHERE id = $1 AND pin_hash = $2', [id, checked, fresh]),
 
-  /** P114: live accounts by the key id their PIN hash names (PHC `keyid`; null where it names none). */
+  /** Live accounts by the key id their PIN hash names (PHC `keyid`; null where it names none). */
   countByPinKeyId: (q: Queryable) =>
     q.query<{ key_id: string | null; n: number }>(
       `SELECT substring(split_part(pin_hash, '$', 4) from '(?:^|,)keyid=([^,]*)') AS key_id, count(*)::int AS n
@@ -98,7 +98,7 @@ export const usersRepo = {
     ),
 
   /**
-   * D30: the KYC fields of both surfaces; country, birthday and verified_at change only when given. No row
+   * The KYC fields of both surfaces; country, birthday and verified_at change only when given. No row
    * back: the account was deleted, also by a deletion that committed while this waited for the row.
    */
   setKyc: (
@@ -115,7 +115,7 @@ export const usersRepo = {
       [id, k.status, k.country ?? null, k.birthday ?? null, k.verifiedAt ?? null, now],
     ),
 
-  /** The operator's lock; unlocking also clears the PIN lock (D9) and its count. */
+  /** The operator's lock; unlocking also clears the PIN lock and its count. */
   setAdminLock: (q: Queryable, id: string, lockedAt: Date | null) =>
     maybeOne<UserRow>(
       q,
@@ -127,7 +127,7 @@ export const usersRepo = {
     ),
 
   /**
-   * D4: unusable at once; phone and handle free at once (uniqueness is among live rows). With
+   * Unusable at once; phone and handle free at once (uniqueness is among live rows). With
    * `pinVersion` (a deletion the user confirmed with their PIN), only while that PIN is still the account's.
    */
   markDeleted: (q: Queryable, id: string, now: Date, pinVersion?: number) =>
@@ -138,7 +138,7 @@ export const usersRepo = {
       pinVersion === undefined ? [id, now] : [id, now, pinVersion],
     ),
 
-  /** D4: the hard delete, 30 days on; sessions and refresh tokens go with the row (ON DELETE CASCADE). */
+  /** The hard delete, 30 days on; sessions and refresh tokens go with the row (ON DELETE CASCADE). */
   purgeDeletedBefore: (q: Queryable, cutoff: Date) =>
     q.query<{ id: string; phone: string; deleted_at: Date }>(
       'DELETE FROM users WHERE deleted_at IS NOT NULL AND deleted_at <= $1 RETURNING id, phone, deleted_at',
@@ -146,7 +146,7 @@ export const usersRepo = {
     ),
 };
 
-/** The columns PATCH /users/me may write (D12); names are fixed here, never taken from a request. */
+/** The columns PATCH /users/me may write; names are fixed here, never taken from a request. */
 export interface ProfileFields {
   name?: string | null;
   bio?: string | null;

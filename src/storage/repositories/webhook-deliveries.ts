@@ -49,7 +49,7 @@ export interface AttemptResult extends AttemptRow {
   next_attempt_at: Date | null;
 }
 
-/** D32: a delivery's receiver is its endpoint, live while enabled. */
+/** A delivery's receiver is its endpoint, live while enabled. */
 const DELIVERIES: SentRows = {
   table: 'webhook_deliveries',
   receiverColumn: 'endpoint_id',
@@ -62,7 +62,7 @@ const DELIVERIES: SentRows = {
 const WITH_EVENT = `SELECT d.*, o.type AS event_type FROM webhook_deliveries d JOIN outbox_events o ON o.id = d.event_id`;
 
 export const webhookDeliveriesRepo = {
-  /** P75: deliveries waiting for an attempt, due or not (the partial index of migration 006 covers them). */
+  /** Deliveries waiting for an attempt, due or not (the partial index of migration 006 covers them). */
   countPending: async (q: Queryable) =>
     (
       await one<{ n: number }>(
@@ -71,7 +71,7 @@ export const webhookDeliveriesRepo = {
       )
     ).n,
 
-  /** Takes due deliveries of enabled endpoints for this worker until `lockedUntil`, within the bounds (P113). */
+  /** Takes due deliveries of enabled endpoints for this worker until `lockedUntil`, within the bounds. */
   claimDue: (q: Queryable, now: Date, lockedUntil: Date, bounds: ClaimBounds) =>
     claimDueRows<ClaimedDelivery>(q, DELIVERIES, {
       returning: 'id, attempts, locked_until, event_id, endpoint_id',
@@ -144,7 +144,7 @@ export const webhookDeliveriesRepo = {
       [id],
     ),
 
-  /** An operator's replay: a fresh schedule from now, same envelope id (D32). */
+  /** An operator's replay: a fresh schedule from now, same envelope id. */
   replay: (q: Queryable, id: string, now: Date) =>
     maybeOne<{ id: string }>(
       q,

@@ -65,7 +65,7 @@ function codeRefusal(
   return undefined;
 }
 
-/** A code presented again revokes what its first exchange issued (D24). */
+/** A code presented again revokes what its first exchange issued. */
 async function replayed(d: AuthorizationCodeGrantDeps, hash: string): Promise<never> {
   await d.db.transaction(async (tx) => {
     const used = await authorizationCodesRepo.find(tx, hash);

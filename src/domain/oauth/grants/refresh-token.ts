@@ -23,7 +23,7 @@ export interface RefreshTokenGrantDeps {
 
 /**
  * RFC 6749 §6: a new access token for the session of a refresh token, bound to the client that holds it; the
- * refresh token rotates on every use, and an old one presented again ends the session (D16).
+ * refresh token rotates on every use, and an old one presented again ends the session.
  */
 export async function refreshTokenGrant(
   d: RefreshTokenGrantDeps,

@@ -5,7 +5,7 @@ import { consolePage, type Frame, table, when } from './layout.ts';
 /** An action as the admin API answers it (JSON: the time as text). */
 export type Action = Omit<ReturnType<typeof adminAction>, 'at'> & { at: string };
 
-/** P100: the operators' trail, a page at a time, newest first. */
+/** The operators' trail, a page at a time, newest first. */
 export const actionsPage = (f: Frame, actions: Action[], pageSize: number) => {
   const last = actions.at(-1);
   const older =

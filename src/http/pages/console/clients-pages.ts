@@ -45,7 +45,7 @@ const branding = (
 ) =>
   `<fieldset><legend>On the sign-in pages (optional)</legend>${text('Logo URL (https; JPEG, PNG or WebP, fetched once)', 'logo_uri', v.logo_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Home page URL', 'client_uri', v.client_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Privacy policy URL', 'policy_uri', v.policy_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Terms of service URL', 'tos_uri', v.tos_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Brand colour (#rrggbb)', 'brand_color', v.brand_color ?? '', 'pattern="#[0-9a-fA-F]{6}" maxlength="7"')}</fieldset>`;
 
-/** P109: a back-channel logout as the admin API shows it. */
+/** A back-channel logout as the admin API shows it. */
 export interface Logout {
   id: string;
   session_id: string;
@@ -60,7 +60,7 @@ export interface Logout {
 const scopeBoxes = (chosen: string[]) =>
   `<fieldset><legend>Scopes</legend>${OAUTH_SCOPES.map((s) => checkbox(s, 'scope', s, chosen.includes(s))).join('')}</fieldset>`;
 
-/** P109: where the client is told of its ended sessions; empty for none. */
+/** Where the client is told of its ended sessions; empty for none. */
 const logoutUri = (value: string | null | undefined) =>
   text(
     'Back-channel logout URI (optional; told of each ended session)',
@@ -121,7 +121,7 @@ export const clientCreatedPage = (f: Frame, c: Client) =>
     }<p><a href="/console/clients">Back to clients</a></p>`,
   );
 
-/** P109: what the client was told of its ended sessions, with "send again" for a logout it missed. */
+/** What the client was told of its ended sessions, with "send again" for a logout it missed. */
 const logoutLog = (f: Frame, c: Client, logouts: Logout[], status: string | undefined) => {
   const base = `/console/clients/${encodeURIComponent(c.client_id)}`;
   return `<h2>Back-channel logouts</h2><p>${statusFilters(base, status)}</p>${table(

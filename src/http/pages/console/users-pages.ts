@@ -36,7 +36,7 @@ export interface AdminUser {
   }[];
 }
 
-/** P73: the detail lists the most recently used sessions only; say so when there are more. */
+/** The detail lists the most recently used sessions only; say so when there are more. */
 const sessionsShown = (u: AdminUser) => {
   const shown = u.sessions?.length ?? 0;
   return u.sessions_total !== undefined && u.sessions_total > shown
