@@ -20,6 +20,8 @@ import type { AdminActionLog } from '../domain/operators/admin-actions.ts';
 import type { AdminUserService } from '../domain/operators/admin-users.ts';
 import type { ConsoleSessionService } from '../domain/operators/console-sessions.ts';
 import type { KeyReencryption } from '../domain/operators/key-reencryption.ts';
+import type { PasskeySignIn } from '../domain/passkeys/passkey-sign-in.ts';
+import type { PasskeyService } from '../domain/passkeys/passkeys.ts';
 import type { ApiUserService } from '../domain/profiles/api-users.ts';
 import type { AvatarService } from '../domain/profiles/avatars.ts';
 import type { ProfileService } from '../domain/profiles/profiles.ts';
@@ -67,6 +69,9 @@ export interface Container {
   smsBreaker: SmsBreaker;
   sessions: SessionService;
   accounts: AccountService;
+  /** a person's passkeys, and signing in with one */
+  passkeys: PasskeyService;
+  passkeySignIn: PasskeySignIn;
   profiles: ProfileService;
   clients: ClientService;
   authorization: AuthorizationService;

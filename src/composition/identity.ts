@@ -9,6 +9,8 @@ import { PinHasher } from '../domain/accounts/pin-hasher.ts';
 import { OtpService } from '../domain/codes/otp.ts';
 import type { Messenger } from '../domain/messaging/messenger.ts';
 import { SendQueue } from '../domain/messaging/send-queue.ts';
+import { PasskeySignIn } from '../domain/passkeys/passkey-sign-in.ts';
+import { PasskeyService } from '../domain/passkeys/passkeys.ts';
 import { ApiUserService } from '../domain/profiles/api-users.ts';
 import { AvatarService } from '../domain/profiles/avatars.ts';
 import { ProfileService } from '../domain/profiles/profiles.ts';
@@ -137,6 +139,19 @@ export function identityServices(f: Foundation) {
     sessions,
     tokens,
     firstPartyClientId: config.firstPartyClientId,
+    signInMethods: config.signInMethods,
+  });
+  const passkeys = new PasskeyService({ db, clock, random, webauthn: config.webauthn, sessions });
+  const passkeySignIn = new PasskeySignIn({
+    db,
+    clock,
+    random,
+    webauthn: config.webauthn,
+    signInMethods: config.signInMethods,
+    sessions,
+    tokens,
+    firstPartyClientId: config.firstPartyClientId,
+    logger,
   });
   const profiles = new ProfileService({ db, clock, events });
   const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
@@ -161,6 +176,8 @@ export function identityServices(f: Foundation) {
     smsBreaker: breaker,
     sessions,
     accounts,
+    passkeys,
+    passkeySignIn,
     profiles,
     deletion,
     phoneChange,

@@ -68,8 +68,18 @@ export async function compose(o: Opened): Promise<Container> {
   const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
   const messagingParts = { config, db, clock, random, logger, metrics, codeKeys: keysFor('message-codes') };
   const messaging = messagingFor(messagingParts);
-  const { messenger } = messaging;
-  const base = { config, secrets, logger, db, clock, random, events, tokens, messenger, keysFor };
+  const base = {
+    config,
+    secrets,
+    logger,
+    db,
+    clock,
+    random,
+    events,
+    tokens,
+    messenger: messaging.messenger,
+    keysFor,
+  };
   const foundation = { ...base, rateLimiter, metrics };
   const identity = identityServices(foundation);
   const messageReceipts = messageReceiptsFor(messagingParts, { ...messaging, defence: identity.defence });
@@ -99,7 +109,7 @@ export async function compose(o: Opened): Promise<Container> {
     tokens,
     metrics,
     worker,
-    messenger,
+    messenger: messaging.messenger,
     messageReceipts,
     pageStateKeys: keysFor('authorization-page-state'),
     // accounts, codes, sessions, profiles and the SMS defence
@@ -109,6 +119,8 @@ export async function compose(o: Opened): Promise<Container> {
     smsBreaker: identity.smsBreaker,
     sessions: identity.sessions,
     accounts: identity.accounts,
+    passkeys: identity.passkeys,
+    passkeySignIn: identity.passkeySignIn,
     profiles: identity.profiles,
     deletion: identity.deletion,
     phoneChange: identity.phoneChange,

@@ -8,6 +8,7 @@ import { type Env, EnvReader } from './env-reader.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type SmsSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
+import { type SignInSettings, signInSettings } from './sign-in-settings.ts';
 import type { BreakerSettings, ChallengeMode, DestinationPolicy } from './sms-defence-settings.ts';
 import { breakerSettings, captchaSettings, smsDestinations } from './sms-settings.ts';
 import { type TrustProxy, trustProxySetting, trustProxyWarnings } from './trust-proxy.ts';
@@ -19,7 +20,7 @@ export const MEMORY_DATABASE_URL = 'memory://';
 
 export type AppEnv = 'development' | 'staging' | 'production';
 
-export interface Config extends SmsSettings {
+export interface Config extends SmsSettings, SignInSettings {
   appEnv: AppEnv;
   port: number;
   host: string;
@@ -98,12 +99,13 @@ export function loadConfig(env: Env): Readonly<Config> {
     : undefined;
   if (smsDailyLimit) rateLimits.sms_daily = { limit: smsDailyLimit, windowSeconds: 86_400 };
   r.problems.push(...rateLimitProblems.map((p) => `RATE_LIMITS: ${p}`));
+  const [authUrl, look] = [r.url('AUTH_URL', baseUrl), lookSettings(r)];
   const config: Config = {
     appEnv,
     port,
     host: r.str('HOST') ?? '0.0.0.0',
     baseUrl,
-    authUrl: r.url('AUTH_URL', baseUrl),
+    authUrl,
     verifyUrl: r.url('VERIFY_URL', baseUrl),
     databaseUrl: r.str('DATABASE_URL'),
     dataDir: resolve(r.str('DATA_DIR') ?? './data'),
@@ -135,7 +137,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     ...secrets,
     enumerationProtection: r.bool('ENUMERATION_PROTECTION', false),
     defaultLanguage: r.oneOf<Language>('DEFAULT_LANGUAGE', LANGUAGES, 'en'),
-    look: lookSettings(r),
+    look,
+    ...signInSettings(r, authUrl, look.brand.name),
     trustProxy: trustProxySetting(r),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     logFormat: r.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),

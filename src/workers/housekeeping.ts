@@ -11,7 +11,7 @@ export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 export const MESSAGE_RETENTION_SECONDS = 30 * 24 * 3600;
 
 /**
- * Rows that can no longer matter, a day past their end: spent codes, dead tokens, ended sessions (revoked,
+ * Rows that can no longer matter, a day past their end: spent codes, dead tokens, passkey ceremonies' challenges, ended sessions (revoked,
  * or their refresh token run out, P59), old rate windows, unused KYC links; events past their retention
  * that no delivery still waits for, and back-channel logouts as old; KYC photos and the operators' trail past the retention the operator set.
  */
@@ -34,6 +34,7 @@ export function housekeeping(
         ['rate_counters', 'window_start'],
         ['console_sessions', 'expires_at'],
         ['challenge_uses', 'expires_at'],
+        ['webauthn_challenges', 'expires_at'],
         ['sms_country_minutes', 'minute'],
       ]) {
         counts[table] = await countRows(db, `DELETE FROM ${table} WHERE ${column} < $1 RETURNING 1`, [

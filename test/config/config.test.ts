@@ -231,3 +231,53 @@ test('the hosted pages’ settings: DEFAULT_COUNTRY, BRAND_COLOR and BRAND_LOGO_
     brand: { name: 'Kopi Bank', logoUrl: 'https://cdn.example/logo.png', color: '#0a7b3e' },
   });
 });
+
+describe('passkeys and the ways of signing in', () => {
+  test('SIGNIN_METHODS is pin and passkey unless set; WebAuthn binds to the hosted pages’ host', () => {
+    const c = loadConfig({ AUTH_URL: 'https://login.example.com' });
+    assert.deepEqual([...c.signInMethods], ['pin', 'passkey']);
+    assert.deepEqual(c.webauthn, {
+      rpId: 'login.example.com',
+      rpName: 'Callsign',
+      origins: ['https://login.example.com'],
+    });
+    const named = loadConfig({
+      AUTH_URL: 'https://login.example.com',
+      BRAND_NAME: 'Acme',
+      WEBAUTHN_RP_ID: 'example.com',
+      WEBAUTHN_ORIGINS: 'https://app.example.com, android:apk-key-hash:' + 'A'.repeat(43),
+      SIGNIN_METHODS: 'passkey,code',
+    });
+    assert.deepEqual([...named.signInMethods], ['passkey', 'code']);
+    assert.equal(named.webauthn.rpName, 'Acme');
+    assert.deepEqual(named.webauthn.origins, [
+      'https://login.example.com',
+      'https://app.example.com',
+      `android:apk-key-hash:${'A'.repeat(43)}`,
+    ]);
+  });
+
+  test('a relying party the hosted pages are not on, an origin off its domain and an unknown method are named', () => {
+    const found = problems({
+      AUTH_URL: 'https://login.example.com',
+      WEBAUTHN_RP_ID: 'other.example',
+      WEBAUTHN_ORIGINS: 'https://evil.example,http://app.other.example,not an origin',
+      SIGNIN_METHODS: 'pin,password',
+    });
+    for (const expected of [
+      /^WEBAUTHN_RP_ID other\.example must be AUTH_URL's host/,
+      /^WEBAUTHN_ORIGINS: "https:\/\/evil\.example" is not on other\.example/,
+      /^WEBAUTHN_ORIGINS: "http:\/\/app\.other\.example" must be an https origin/,
+      /^WEBAUTHN_ORIGINS: "not an origin" is neither/,
+      /^SIGNIN_METHODS: "password" is not one of/,
+    ])
+      assert.ok(
+        found.some((p) => expected.test(p)),
+        `${expected} in ${found.join('; ')}`,
+      );
+    assert.ok(
+      problems({ WEBAUTHN_RP_ID: '10.0.0.1' }).some((p) => p.startsWith('WEBAUTHN_RP_ID must be a domain')),
+    );
+    assert.ok(problems({ SIGNIN_METHODS: ' , ' }).some((p) => p.startsWith('SIGNIN_METHODS must name')));
+  });
+});

@@ -51,13 +51,20 @@ test('housekeeping removes codes and tokens a day past their end, and stale rate
   const t = await createTestApp();
   try {
     await t.request('POST', '/auth/otp/send', { body: { phone: '+16502345678', purpose: 'signup' } });
+    await t.request('POST', '/auth/passkey/options', { body: {} });
     await t.c.worker.tick();
+    assert.equal(
+      (await t.c.db.query('SELECT 1 FROM webauthn_challenges')).length,
+      1,
+      'a live challenge stays',
+    );
     assert.equal((await t.c.db.query('SELECT 1 FROM otps')).length, 1, 'a live code stays');
     t.clock.advance(2 * 86400);
     // The job answers what it removed (the runner logs it), counted by the server.
     const counts = await housekeeping(t.c.db).run(t.clock.now());
     assert.equal(counts.otps, 1, JSON.stringify(counts));
     assert.equal((await t.c.db.query('SELECT 1 FROM otps')).length, 0);
+    assert.equal((await t.c.db.query('SELECT 1 FROM webauthn_challenges')).length, 0);
     assert.equal((await t.c.db.query('SELECT 1 FROM rate_counters')).length, 0);
   } finally {
     await t.close();

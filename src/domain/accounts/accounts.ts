@@ -2,6 +2,7 @@
 // its lock, the PIN reset, the PIN's hashing and rules, the device a session is opened from, moving an account
 // to a new phone number, and deleting it. Codes to the phone come from the codes room; sessions from the
 // sessions room.
+import type { SignInMethod } from '../../config/sign-in-settings.ts';
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import { type Database, type Queryable, uniqueViolation } from '../../storage/db.ts';
@@ -14,18 +15,15 @@ import { fieldError, invalidCredentials } from '../errors.ts';
 import { parsePhone } from '../phone.ts';
 import { assertAcceptableHandle } from '../profiles/handle-rules.ts';
 import type { AccessTokens } from '../sessions/access-tokens.ts';
+import { RestSignIn, type RestTokens } from '../sessions/rest-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { type Events, payloads } from '../webhooks/events.ts';
 import { accountLocked, handleTaken, lockedByOperator } from './account-errors.ts';
 import type { NewAccountInput, PinResetInput, SignInInput, SignUpInput } from './account-inputs.ts';
-import { maskIp, parseDevice } from './device.ts';
+import { parseDevice } from './device.ts';
 import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
 import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
-
-/** Spec "Token lifetimes": REST access tokens say expires_in 900. */
-export const REST_ACCESS_TOKEN_TTL_SECONDS = 900;
-/** D14 */
-export const REST_SCOPE = 'openid profile phone email kyc';
+import { assertMethodOn } from './sign-in-methods.ts';
 
 export interface AccountDeps {
   db: Database;
@@ -37,12 +35,8 @@ export interface AccountDeps {
   sessions: SessionService;
   tokens: AccessTokens;
   firstPartyClientId: string;
-}
-
-export interface RestTokens {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
+  /** the ways of signing in that are on */
+  signInMethods: ReadonlySet<SignInMethod>;
 }
 
 /** A display name is 1-100 characters. */
@@ -56,25 +50,17 @@ export function parseName(input: unknown): string | null {
 
 /** The REST surface's account flows: sign-up, sign-in, PIN reset, refresh, logout. */
 export class AccountService {
-  constructor(private readonly d: AccountDeps) {}
-
-  private restTokens(userId: string, sessionId: string, refreshToken: string): RestTokens {
-    const access_token = this.d.tokens.issue({
-      sub: userId,
-      aud: this.d.firstPartyClientId,
-      scope: REST_SCOPE,
-      sid: sessionId,
-      ttlSeconds: REST_ACCESS_TOKEN_TTL_SECONDS,
-    });
-    return { access_token, refresh_token: refreshToken, expires_in: REST_ACCESS_TOKEN_TTL_SECONDS };
+  readonly #rest: RestSignIn;
+  constructor(private readonly d: AccountDeps) {
+    this.#rest = new RestSignIn(d);
   }
 
   async signUp(body: SignUpInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
     const { user, extra: opened } = await this.createAccount(body, (tx, user) =>
-      this.d.sessions.open(tx, this.sessionInput(user.id, device, ip)),
+      this.d.sessions.open(tx, this.#rest.session(user.id, device, ip)),
     );
-    return { user, ...this.restTokens(user.id, opened.session.id, opened.refreshToken) };
+    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken) };
   }
 
   /**
@@ -115,10 +101,6 @@ export class AccountService {
         throw fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');
       throw err;
     }
-  }
-
-  private sessionInput(userId: string, device: ReturnType<typeof parseDevice>, ip: string) {
-    return { userId, clientId: this.d.firstPartyClientId, device, ipAddress: maskIp(ip), scope: REST_SCOPE };
   }
 
   /** Phone and PIN, with the lock of D9 (the hosted sign-in page). */
@@ -189,13 +171,14 @@ export class AccountService {
 
   /** Phone and PIN: a session of its own, and its tokens. `e164`: the phone, when the caller parsed it already. */
   async signIn(body: SignInInput, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
+    assertMethodOn(this.d.signInMethods, 'pin');
     const device = parseDevice(body.device);
     const checked = await this.correctPin({ phone: e164 ?? parsePhone(body.phone).e164 }, body.pin);
     // The account is held while its session opens. An operator's lock, a deletion or a PIN reset that
     // came during the PIN check (milliseconds of hashing) is seen here, or waits and then ends this session
     // too. The same statement resets the count of wrong PINs.
     const held = await this.d.sessions.openForSignIn(
-      this.sessionInput(checked.id, device, ip),
+      this.#rest.session(checked.id, device, ip),
       checked.pin_version,
     );
     if (!held.opened)
@@ -206,7 +189,7 @@ export class AccountService {
           throw lockedByOperator();
       }
     const { sessionId, refreshToken } = held;
-    return { user: held.account, ...this.restTokens(held.account.id, sessionId, refreshToken) };
+    return { user: held.account, ...this.#rest.tokens(held.account.id, sessionId, refreshToken) };
   }
 
   /** Sets the PIN, unlocks, revokes every session, and signs in on a new one. */
@@ -232,14 +215,14 @@ export class AccountService {
       await this.d.sessions.revokeAllOfUser(tx, user.id, 'pin_reset');
       // The authorization page's sign-ins end too: a reset after a compromise must leave no way back in.
       await ssoSessionsRepo.removeAllOfUser(tx, user.id);
-      const opened = await this.d.sessions.open(tx, this.sessionInput(user.id, device, ip));
+      const opened = await this.d.sessions.open(tx, this.#rest.session(user.id, device, ip));
       return { user, opened };
     });
-    return { user, ...this.restTokens(user.id, opened.session.id, opened.refreshToken) };
+    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken) };
   }
 
   async refresh(token: string): Promise<RestTokens> {
     const rotated = await this.d.sessions.rotate(token, this.d.firstPartyClientId);
-    return this.restTokens(rotated.userId, rotated.sessionId, rotated.refreshToken);
+    return this.#rest.tokens(rotated.userId, rotated.sessionId, rotated.refreshToken);
   }
 }

@@ -226,6 +226,11 @@ export class SessionService {
   }
 
   /** An access token is good only while its session is. */
+  /** When the person last proved who they are in this session (a refresh keeps it); undefined once it ended. */
+  async authTimeOf(sessionId: string): Promise<Date | undefined> {
+    return (await sessionsRepo.findActive(this.d.db, sessionId))?.auth_time;
+  }
+
   async isActive(sessionId: string): Promise<boolean> {
     return (await sessionsRepo.findActive(this.d.db, sessionId)) !== undefined;
   }

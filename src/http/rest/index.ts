@@ -7,6 +7,7 @@ import { connectedAppRoutes } from './connected-apps.ts';
 import { healthRoutes } from './health.ts';
 import { kycRoutes } from './kyc.ts';
 import { otpRoutes } from './otp.ts';
+import { passkeyRoutes, passkeySignInRoutes } from './passkeys.ts';
 import { sessionRoutes } from './sessions.ts';
 import { tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
@@ -18,6 +19,8 @@ export async function restSurface(app: FastifyInstance, c: Container) {
   healthRoutes(app, c);
   otpRoutes(app, c);
   accountAuthRoutes(app, c);
+  passkeySignInRoutes(app, c);
+  passkeyRoutes(app, c);
   tokenRoutes(app, c);
   userRoutes(app, c);
   sessionRoutes(app, c);

@@ -1,0 +1,19 @@
+// What needs a recent sign-in.
+//
+// Rules it enforces:
+// - Adding or removing a passkey needs the session's last authentication to be at most RECENT_SIGN_IN_SECONDS
+//   old; an older one answers FORBIDDEN with `details.reason: "recent_sign_in_required"`. A token taken from an
+//   unlocked phone an hour ago cannot add its taker's passkey or remove its owner's.
+// - A refresh keeps the session's authentication time: only signing in again makes it recent.
+import { DomainError } from '../errors.ts';
+
+export const RECENT_SIGN_IN_SECONDS = 600;
+
+export function assertRecentSignIn(authTime: Date | undefined, now: Date): void {
+  const ageSeconds = authTime ? (now.getTime() - authTime.getTime()) / 1000 : Number.POSITIVE_INFINITY;
+  if (ageSeconds > RECENT_SIGN_IN_SECONDS)
+    throw new DomainError('FORBIDDEN', 'sign in again first: this needs a sign-in at most 10 minutes old', {
+      reason: 'recent_sign_in_required',
+      max_age: RECENT_SIGN_IN_SECONDS,
+    });
+}

@@ -1,0 +1,156 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { RateLimitName } from '../../config/rate-limits.ts';
+import type { Container } from '../../container.ts';
+import type { PasskeyRow } from '../../storage/repositories/passkeys.ts';
+import { ok } from './envelope.ts';
+import {
+  AuthenticationResponse,
+  CreationOptions,
+  Passkey,
+  RegistrationResponse,
+  RequestOptions,
+} from './passkey-schemas.ts';
+import { restUser } from './presenters.ts';
+import { RestUser, restAnswer, SignedIn } from './responses.ts';
+import { callerOf, deviceSchema, idParams, secured, text } from './schemas.ts';
+
+/** The services these routes use. */
+type Services = Pick<Container, 'passkeys'>;
+
+const presented = (p: PasskeyRow) => ({
+  id: p.id,
+  name: p.name,
+  created_at: p.created_at,
+  last_used_at: p.last_used_at,
+  device_type: p.device_type,
+  backed_up: p.backed_up,
+  transports: p.transports,
+});
+
+/** A passkey's sign-in counts against the per-address sign-in limit, as a PIN's does. */
+const signInLimits = (request: FastifyRequest): Array<[RateLimitName, string]> => [
+  ['signin_address', request.ip],
+];
+
+/** Passkeys: registering, listing, naming and removing the caller's. */
+export function passkeyRoutes(fastify: FastifyInstance, c: Services) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/passkeys/registration/options',
+    {
+      schema: {
+        ...secured,
+        summary: 'What the browser needs to create a passkey (needs a sign-in at most 10 minutes old)',
+        response: restAnswer(CreationOptions, 'pass to navigator.credentials.create()'),
+      },
+      config: { auth: true },
+    },
+    async (request) => ok(await c.passkeys.registrationOptions(callerOf(request))),
+  );
+
+  app.post(
+    '/passkeys/registration',
+    {
+      schema: {
+        ...secured,
+        summary: 'Keep the passkey the browser created (needs a sign-in at most 10 minutes old)',
+        body: Type.Object({
+          response: RegistrationResponse,
+          name: Type.Optional(text('1-64 characters; "Passkey" when not given')),
+        }),
+        response: restAnswer(Passkey, 'the passkey kept'),
+      },
+      config: { auth: true },
+    },
+    async (request) => ok(presented(await c.passkeys.register(callerOf(request), request.body))),
+  );
+
+  app.get(
+    '/passkeys',
+    {
+      schema: {
+        ...secured,
+        summary: "The caller's passkeys, the oldest first",
+        response: restAnswer(
+          Type.Object({ passkeys: Type.Array(Passkey), total: Type.Integer() }),
+          'the passkeys',
+        ),
+      },
+      config: { auth: true },
+    },
+    async (request) => {
+      const passkeys = await c.passkeys.list(callerOf(request).userId);
+      return ok({ passkeys: passkeys.map(presented), total: passkeys.length });
+    },
+  );
+
+  app.patch(
+    '/passkeys/:id',
+    {
+      schema: {
+        ...secured,
+        summary: 'Rename one of the caller’s passkeys',
+        params: idParams('id'),
+        body: Type.Object({ name: text('1-64 characters') }),
+        response: restAnswer(Passkey, 'the passkey renamed'),
+      },
+      config: { auth: true },
+    },
+    async (request) =>
+      ok(presented(await c.passkeys.rename(callerOf(request).userId, request.params.id, request.body.name))),
+  );
+
+  app.delete(
+    '/passkeys/:id',
+    {
+      schema: {
+        ...secured,
+        summary: 'Remove one of the caller’s passkeys (needs a sign-in at most 10 minutes old)',
+        params: idParams('id'),
+        response: restAnswer(Type.Object({ deleted: Type.Literal(true) }), 'the passkey removed'),
+      },
+      config: { auth: true },
+    },
+    async (request) => {
+      await c.passkeys.remove(callerOf(request), request.params.id);
+      return ok({ deleted: true as const });
+    },
+  );
+}
+
+/** Signing in with a passkey: no credentials but the passkey's signature. */
+export function passkeySignInRoutes(fastify: FastifyInstance, c: Pick<Container, 'passkeySignIn'>) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/auth/passkey/options',
+    {
+      schema: {
+        tags: ['REST'],
+        summary: 'What the browser needs to sign in with a passkey (any passkey of this service)',
+        body: Type.Optional(Type.Object({})),
+        response: restAnswer(RequestOptions, 'pass to navigator.credentials.get()'),
+      },
+      config: { rateLimit: signInLimits },
+    },
+    async () => ok(await c.passkeySignIn.options()),
+  );
+
+  app.post(
+    '/auth/passkey/verify',
+    {
+      schema: {
+        tags: ['REST'],
+        summary: 'Sign in with the passkey the browser signed with',
+        body: Type.Object({ response: AuthenticationResponse, device: Type.Optional(deviceSchema) }),
+        response: restAnswer(SignedIn(RestUser), '{user, access_token, refresh_token, expires_in}'),
+      },
+      config: { rateLimit: signInLimits },
+    },
+    async (request) => {
+      const r = await c.passkeySignIn.signIn(request.body, request.ip);
+      return ok({ ...r, user: restUser(r.user) });
+    },
+  );
+}
