@@ -4,6 +4,7 @@ import type { Config } from '../config/config.ts';
 import type { AccountDeletionService } from '../domain/accounts/account-deletion.ts';
 import type { AccountService } from '../domain/accounts/accounts.ts';
 import type { PhoneChangeService } from '../domain/accounts/phone-change.ts';
+import type { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import type { ClientService } from '../domain/clients/clients.ts';
 import type { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import type { LogoService } from '../domain/clients/logos.ts';
@@ -72,6 +73,8 @@ export interface Container {
   /** a person's passkeys, and signing in with one */
   passkeys: PasskeyService;
   passkeySignIn: PasskeySignIn;
+  /** codes that reset the PIN without the phone */
+  recoveryCodes: RecoveryCodeService;
   profiles: ProfileService;
   clients: ClientService;
   authorization: AuthorizationService;

@@ -6,6 +6,7 @@ import { AccountDeletionService } from '../domain/accounts/account-deletion.ts';
 import { AccountService } from '../domain/accounts/accounts.ts';
 import { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import { PinHasher } from '../domain/accounts/pin-hasher.ts';
+import { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import { OtpService } from '../domain/codes/otp.ts';
 import type { Messenger } from '../domain/messaging/messenger.ts';
 import { SendQueue } from '../domain/messaging/send-queue.ts';
@@ -98,6 +99,41 @@ function smsDefence(f: Foundation) {
   return { challenges, breaker, defence };
 }
 
+/** The ways in that survive a lost number: recovery codes, passkeys and their sign-in. */
+function beyondThePin(
+  f: Foundation,
+  parts: { sessions: SessionService; accounts: AccountService; pins: PinHasher },
+) {
+  const { config, db, clock, random, events, tokens, logger } = f;
+  const { sessions, accounts, pins } = parts;
+  const firstPartyClientId = config.firstPartyClientId;
+  const recoveryCodes = new RecoveryCodeService({
+    db,
+    clock,
+    random,
+    events,
+    sessions,
+    accounts,
+    pins,
+    tokens,
+    firstPartyClientId,
+    enumerationProtection: config.enumerationProtection,
+  });
+  const passkeys = new PasskeyService({ db, clock, random, webauthn: config.webauthn, sessions, events });
+  const passkeySignIn = new PasskeySignIn({
+    db,
+    clock,
+    random,
+    webauthn: config.webauthn,
+    signInMethods: config.signInMethods,
+    sessions,
+    tokens,
+    firstPartyClientId,
+    logger,
+  });
+  return { recoveryCodes, passkeys, passkeySignIn };
+}
+
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
 export function identityServices(f: Foundation) {
   const { config, db, clock, random, events, tokens, messenger, logger } = f;
@@ -124,35 +160,25 @@ export function identityServices(f: Foundation) {
     refreshTokens: new RefreshTokenCodec(f.keysFor('refresh-successor'), f.keysFor('refresh-tag')),
     rotations: new SessionRotations(db),
   });
+  // The process's share of the cores (WEB_CONCURRENCY processes share them all).
+  const pins = new PinHasher(
+    f.secrets.pinPepper,
+    Math.max(1, Math.ceil(availableParallelism() / config.webConcurrency)),
+    f.secrets.pinPepperFallback,
+  );
   const accounts = new AccountService({
     db,
     clock,
     random,
     events,
     otp,
-    // The process's share of the cores (WEB_CONCURRENCY processes share them all).
-    pins: new PinHasher(
-      f.secrets.pinPepper,
-      Math.max(1, Math.ceil(availableParallelism() / config.webConcurrency)),
-      f.secrets.pinPepperFallback,
-    ),
+    pins,
     sessions,
     tokens,
     firstPartyClientId: config.firstPartyClientId,
     signInMethods: config.signInMethods,
   });
-  const passkeys = new PasskeyService({ db, clock, random, webauthn: config.webauthn, sessions });
-  const passkeySignIn = new PasskeySignIn({
-    db,
-    clock,
-    random,
-    webauthn: config.webauthn,
-    signInMethods: config.signInMethods,
-    sessions,
-    tokens,
-    firstPartyClientId: config.firstPartyClientId,
-    logger,
-  });
+  const { recoveryCodes, passkeys, passkeySignIn } = beyondThePin(f, { sessions, accounts, pins });
   const profiles = new ProfileService({ db, clock, events });
   const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
   const phoneChange = new PhoneChangeService({
@@ -178,6 +204,7 @@ export function identityServices(f: Foundation) {
     accounts,
     passkeys,
     passkeySignIn,
+    recoveryCodes,
     profiles,
     deletion,
     phoneChange,

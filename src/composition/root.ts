@@ -68,18 +68,8 @@ export async function compose(o: Opened): Promise<Container> {
   const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
   const messagingParts = { config, db, clock, random, logger, metrics, codeKeys: keysFor('message-codes') };
   const messaging = messagingFor(messagingParts);
-  const base = {
-    config,
-    secrets,
-    logger,
-    db,
-    clock,
-    random,
-    events,
-    tokens,
-    messenger: messaging.messenger,
-    keysFor,
-  };
+  const { messenger } = messaging;
+  const base = { config, secrets, logger, db, clock, random, events, tokens, messenger, keysFor };
   const foundation = { ...base, rateLimiter, metrics };
   const identity = identityServices(foundation);
   const messageReceipts = messageReceiptsFor(messagingParts, { ...messaging, defence: identity.defence });
@@ -88,13 +78,10 @@ export async function compose(o: Opened): Promise<Container> {
     kycPhotos: sealing.kyc_photos,
   });
   const background = backgroundWork({
-    config,
-    db,
-    clock,
-    logger,
-    tokens,
+    ...base,
     metrics,
-    ...{ webhooks: services.webhooks, sender: o.webhookSender },
+    webhooks: services.webhooks,
+    sender: o.webhookSender,
   });
   const { worker, sender } = background;
   return {
@@ -109,7 +96,7 @@ export async function compose(o: Opened): Promise<Container> {
     tokens,
     metrics,
     worker,
-    messenger: messaging.messenger,
+    messenger,
     messageReceipts,
     pageStateKeys: keysFor('authorization-page-state'),
     // accounts, codes, sessions, profiles and the SMS defence
@@ -121,6 +108,7 @@ export async function compose(o: Opened): Promise<Container> {
     accounts: identity.accounts,
     passkeys: identity.passkeys,
     passkeySignIn: identity.passkeySignIn,
+    recoveryCodes: identity.recoveryCodes,
     profiles: identity.profiles,
     deletion: identity.deletion,
     phoneChange: identity.phoneChange,

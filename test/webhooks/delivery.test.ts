@@ -8,6 +8,7 @@ import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { CLAIM_LEASE_SECONDS, slotsPerReceiver } from '../../src/workers/claimed-sends.ts';
 import { DELIVERIES_CHANNEL, WebhookDeliveryWorker } from '../../src/workers/webhook-delivery.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
+import { SoftAuthenticator } from '../helpers/authenticator.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -15,6 +16,30 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 const ALLOW_LOCAL = { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
 // The kyc.* events reach a receiver in test/kyc/providers.test.ts.
 const ACCOUNT_EVENTS = EVENT_TYPES.filter((type) => !type.startsWith('kyc.')).sort();
+
+/**
+ * A passkey added and removed, a set of recovery codes made and one used to set a new PIN: answers the
+ * session and PIN the reset left.
+ */
+async function passkeyAndRecoveryEvents(t: TestApp, s: { phone: string; pin: string; access_token: string }) {
+  const key = new SoftAuthenticator('http://callsign.test');
+  const options = await t.request('POST', '/passkeys/registration/options', { token: s.access_token });
+  const kept = await t.request('POST', '/passkeys/registration', {
+    token: s.access_token,
+    body: { response: key.create(options.body.data) },
+  });
+  await t.request('DELETE', `/passkeys/${kept.body.data.id}`, { token: s.access_token });
+  const set = await t.request('POST', '/users/me/recovery-codes', {
+    token: s.access_token,
+    body: { pin: s.pin },
+  });
+  const pin = '736251';
+  const reset = await t.request('POST', '/auth/pin/reset', {
+    body: { phone: s.phone, recovery_code: set.body.data.codes[0], pin },
+  });
+  assert.equal(reset.status, 200, JSON.stringify(reset.body));
+  return { pin, access_token: reset.body.data.access_token as string };
+}
 
 async function addEndpoint(t: TestApp, body: Record<string, unknown>) {
   const res = await t.request('POST', '/admin/v1/webhook-endpoints', { token: ADMIN_TOKEN, body });
@@ -99,9 +124,13 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
         body: { refresh_token: s.refresh_token },
       });
       const again = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } });
+      const recovered = await passkeyAndRecoveryEvents(t, {
+        ...s,
+        access_token: again.body.data.access_token,
+      });
       await t.request('DELETE', '/users/me', {
-        token: again.body.data.access_token,
-        body: { pin: s.pin, confirmation: 'DELETE MY ACCOUNT' },
+        token: recovered.access_token,
+        body: { pin: recovered.pin, confirmation: 'DELETE MY ACCOUNT' },
       });
       assert.ok((await t.c.deliveries.deliverDue()) >= ACCOUNT_EVENTS.length);
 
@@ -145,6 +174,18 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
         'updated_at',
       ]);
       assert.deepEqual(Object.keys(byType('user.deleted')).sort(), ['deleted_at', 'user_id']);
+      assert.deepEqual(Object.keys(byType('passkey.created')).sort(), [
+        'created_at',
+        'passkey_id',
+        'user_id',
+      ]);
+      assert.deepEqual(Object.keys(byType('passkey.deleted')).sort(), [
+        'deleted_at',
+        'passkey_id',
+        'user_id',
+      ]);
+      assert.deepEqual(Object.keys(byType('recovery_codes.generated')).sort(), ['created_at', 'user_id']);
+      assert.deepEqual(byType('recovery_code.used').remaining, 9);
       assert.deepEqual(Object.keys(byType('session.created')).sort(), [
         'device_name',
         'ip_address',
@@ -153,7 +194,7 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
         'user_id',
       ]);
       const revoked = receiver.envelopes().filter((e) => e.type === 'session.revoked');
-      assert.deepEqual(revoked.map((e) => e.data.reason).sort(), ['account_deleted', 'logout']); // D34
+      assert.deepEqual(revoked.map((e) => e.data.reason).sort(), ['account_deleted', 'logout', 'pin_reset']); // D34
       const log = await deliveriesOf(t, id);
       assert.ok(
         log.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1),

@@ -6,7 +6,6 @@ import type { SignInMethod } from '../../config/sign-in-settings.ts';
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import { type Database, type Queryable, uniqueViolation } from '../../storage/db.ts';
-import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import { clearPinFailures, type PinHolder, takePinAttempt } from '../../storage/rules/pin-lock.ts';
 import { resetPinOfPhone } from '../../storage/rules/pin-reset.ts';
@@ -22,6 +21,7 @@ import { accountLocked, handleTaken, lockedByOperator } from './account-errors.t
 import type { NewAccountInput, PinResetInput, SignInInput, SignUpInput } from './account-inputs.ts';
 import { parseDevice } from './device.ts';
 import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
+import { reopenAfterPinReset } from './pin-reset-sessions.ts';
 import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
 import { assertMethodOn } from './sign-in-methods.ts';
 
@@ -203,20 +203,10 @@ export class AccountService {
       const phone = await this.d.otp.consumeTempToken(tx, tempToken, 'pin_reset');
       // The account that has the number when the PIN is written, not one that has just moved off it.
       const reset = await resetPinOfPhone(tx, phone, pinHash, this.d.clock.now());
-      if (!reset.reset)
-        switch (reset.refusal) {
-          case 'no_account_with_phone':
-            throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
-          case 'locked_by_operator':
-            // Throwing rolls the reset back: it does not lift the operator's lock.
-            throw lockedByOperator();
-        }
-      const user = reset.account;
-      await this.d.sessions.revokeAllOfUser(tx, user.id, 'pin_reset');
-      // The authorization page's sign-ins end too: a reset after a compromise must leave no way back in.
-      await ssoSessionsRepo.removeAllOfUser(tx, user.id);
-      const opened = await this.d.sessions.open(tx, this.#rest.session(user.id, device, ip));
-      return { user, opened };
+      return reopenAfterPinReset(tx, this.d.sessions, reset, {
+        gone: () => fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number'),
+        session: (userId) => this.#rest.session(userId, device, ip),
+      });
     });
     return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken) };
   }

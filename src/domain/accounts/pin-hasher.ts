@@ -7,9 +7,9 @@ import { hmac } from '../crypto.ts';
 // as equal defense, the one with the least memory, 7 MiB, t=5, p=1 (Keycloak's default too): two hashes at
 // once of the 19 MiB one (t=2) overflowed the cores' shared cache and cost nearly twice the CPU.
 // (Algorithm is a const enum, which type-stripping cannot inline: 2 is Algorithm.Argon2id.)
-const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 7_168, timeCost: 5, parallelism: 1 };
-/** How a hash made with OPTIONS begins (PHC string format), up to its key id. */
-const PARAMS = `$argon2id$v=19$m=${OPTIONS.memoryCost},t=${OPTIONS.timeCost},p=${OPTIONS.parallelism}`;
+export const ARGON2ID_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 7_168, timeCost: 5, parallelism: 1 };
+/** How a hash made with ARGON2ID_OPTIONS begins (PHC string format), up to its key id. */
+const PARAMS = `$argon2id$v=19$m=${ARGON2ID_OPTIONS.memoryCost},t=${ARGON2ID_OPTIONS.timeCost},p=${ARGON2ID_OPTIONS.parallelism}`;
 
 /**
  * A pepper's name in the hashes it made, the PHC format's `keyid` parameter (which argon2 leaves out of
@@ -68,7 +68,7 @@ export class PinHasher {
 
   async hash(pin: string): Promise<string> {
     return withKeyId(
-      await this.#slots(() => hash(this.peppered(this.#current, pin), OPTIONS)),
+      await this.#slots(() => hash(this.peppered(this.#current, pin), ARGON2ID_OPTIONS)),
       this.#current.keyId,
     );
   }

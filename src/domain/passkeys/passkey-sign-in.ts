@@ -46,6 +46,16 @@ export interface PasskeySignInDeps {
   onSignIn?: () => void;
 }
 
+/**
+ * How a passkey proves who signs in (RFC 8176): a key held in hardware bound to one device (`hwk`) or a synced
+ * one (`swk`), unlocked by its user (`user`), so two factors (`mfa`).
+ */
+export const passkeyAmr = (p: PasskeyRow) => [
+  p.device_type === 'single_device' ? 'hwk' : 'swk',
+  'user',
+  'mfa',
+];
+
 const refused = () => new DomainError('INVALID_CREDENTIALS', 'the passkey did not sign in');
 
 export class PasskeySignIn {
@@ -80,7 +90,10 @@ export class PasskeySignIn {
       const held = await holdPasskeyAccount(tx, passkey.user_id);
       if (!held.held) throw held.refusal === 'locked_by_operator' ? lockedByOperator() : refused();
       await passkeysRepo.used(tx, passkey.id, passkey.counter, this.d.clock.now());
-      const opened = await this.d.sessions.open(tx, this.#rest.session(held.account.id, device, ip));
+      const opened = await this.d.sessions.open(tx, {
+        ...this.#rest.session(held.account.id, device, ip),
+        amr: passkeyAmr(passkey),
+      });
       return { ...opened, account: held.account };
     });
     this.d.onSignIn?.();

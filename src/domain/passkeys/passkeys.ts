@@ -28,6 +28,7 @@ import { isUuid } from '../ids.ts';
 import { maskPhone } from '../phone.ts';
 import { assertRecentSignIn } from '../sessions/recent-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
+import type { Events } from '../webhooks/events.ts';
 import { CEREMONY_SECONDS, CeremonyChallenges } from './ceremony-challenges.ts';
 
 export interface PasskeyDeps {
@@ -36,6 +37,7 @@ export interface PasskeyDeps {
   random: Random;
   webauthn: WebAuthnSettings;
   sessions: SessionService;
+  events: Events;
 }
 
 /** Who asks: the account and the session its token belongs to. */
@@ -122,7 +124,16 @@ export class PasskeyService {
       created_at: this.d.clock.now(),
     } as const;
     const kept = await this.d.db
-      .transaction((tx) => keepPasskey(tx, { ...passkey, transports: [...passkey.transports] }))
+      .transaction(async (tx) => {
+        const kept = await keepPasskey(tx, { ...passkey, transports: [...passkey.transports] });
+        if (kept.kept)
+          await this.d.events.emit(tx, 'passkey.created', {
+            user_id: passkey.user_id,
+            passkey_id: passkey.id,
+            created_at: passkey.created_at.toISOString(),
+          });
+        return kept;
+      })
       .catch((err: unknown) => {
         if (uniqueViolation(err)) return { kept: false, refusal: 'credential_known' } as const;
         throw err;
@@ -155,11 +166,21 @@ export class PasskeyService {
 
   async remove(caller: PasskeyCaller, id: string): Promise<void> {
     await this.assertRecent(caller);
-    if (!isUuid(id) || !(await passkeysRepo.remove(this.d.db, caller.userId, id))) throw notFound();
+    if (!isUuid(id)) throw notFound();
+    const removed = await this.d.db.transaction(async (tx) => {
+      if (!(await passkeysRepo.remove(tx, caller.userId, id))) return false;
+      await this.d.events.emit(tx, 'passkey.deleted', {
+        user_id: caller.userId,
+        passkey_id: id,
+        deleted_at: this.d.clock.now().toISOString(),
+      });
+      return true;
+    });
+    if (!removed) throw notFound();
   }
 
   private async assertRecent(caller: PasskeyCaller) {
-    assertRecentSignIn(await this.d.sessions.authTimeOf(caller.sessionId), this.d.clock.now());
+    assertRecentSignIn((await this.d.sessions.authOf(caller.sessionId))?.authTime, this.d.clock.now());
   }
 }
 

@@ -41,6 +41,8 @@ export interface SessionToOpen {
   ipAddress: string | null;
   scope: string;
   authTime?: Date;
+  /** how the person proved who they are (RFC 8176 names) */
+  amr?: string[];
 }
 
 export interface OpenedSession {
@@ -95,6 +97,7 @@ export class SessionService {
       ip_address: s.ipAddress,
       scope: s.scope,
       authTime: s.authTime,
+      amr: s.amr,
       now,
     };
     return {
@@ -226,9 +229,10 @@ export class SessionService {
   }
 
   /** An access token is good only while its session is. */
-  /** When the person last proved who they are in this session (a refresh keeps it); undefined once it ended. */
-  async authTimeOf(sessionId: string): Promise<Date | undefined> {
-    return (await sessionsRepo.findActive(this.d.db, sessionId))?.auth_time;
+  /** When and how the person last proved who they are in this session (a refresh keeps both); undefined once it ended. */
+  async authOf(sessionId: string): Promise<{ authTime: Date; amr: string[] } | undefined> {
+    const session = await sessionsRepo.findActive(this.d.db, sessionId);
+    return session && { authTime: session.auth_time, amr: session.amr ?? [] };
   }
 
   async isActive(sessionId: string): Promise<boolean> {

@@ -40,6 +40,10 @@ export interface EventPayloads {
     ip_address: string | null;
   };
   'session.revoked': { user_id: string; session_id: string; reason: SessionRevokeReason };
+  'passkey.created': { user_id: string; passkey_id: string; created_at: string };
+  'passkey.deleted': { user_id: string; passkey_id: string; deleted_at: string };
+  'recovery_codes.generated': { user_id: string; created_at: string };
+  'recovery_code.used': { user_id: string; used_at: string; remaining: number };
 }
 export type EventType = keyof EventPayloads;
 
@@ -53,6 +57,10 @@ export const EVENT_CATALOGUE = {
   'kyc.rejected': 'an identity verification is rejected',
   'session.created': 'a user signs in',
   'session.revoked': 'a session is revoked (logout or security)',
+  'passkey.created': 'a user adds a passkey',
+  'passkey.deleted': 'a passkey is removed',
+  'recovery_codes.generated': 'a user makes a new set of recovery codes',
+  'recovery_code.used': 'a recovery code resets a PIN',
 } as const satisfies Record<EventType, string>;
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];

@@ -2,6 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
+import { fieldError } from '../../domain/errors.ts';
+import { restLimits } from '../plugins/rest-guards.ts';
 import { ok } from './envelope.ts';
 import { phoneKey } from './otp.ts';
 import { restUser, signUpUser } from './presenters.ts';
@@ -9,7 +11,7 @@ import { RestUser, restAnswer, SignedIn, SignUpUser } from './responses.ts';
 import { deviceSchema, text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'accounts'>;
+type Services = Pick<Container, 'accounts' | 'recoveryCodes'>;
 
 const tokensDescription = '{user, access_token, refresh_token, expires_in}';
 
@@ -83,18 +85,44 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
     {
       schema: {
         tags: ['REST'],
-        summary: 'Set a new PIN after a code verified with purpose pin_reset',
+        summary: 'Set a new PIN after a code verified with purpose pin_reset, or with a recovery code',
         body: Type.Object({
-          temp_token: text('from POST /auth/otp/verify with purpose pin_reset'),
+          temp_token: Type.Optional(text('from POST /auth/otp/verify with purpose pin_reset')),
+          phone: Type.Optional(text('with recovery_code: the account’s number')),
+          recovery_code: Type.Optional(text('one of the account’s recovery codes, instead of temp_token')),
           pin: text('the new PIN'),
           device: Type.Optional(deviceSchema),
         }),
         response: restAnswer(SignedIn(RestUser), tokensDescription),
       },
+      config: {
+        // A recovery code is guessed like a PIN: the sign-in limits of the number and the address count it.
+        rateLimit: (request) => {
+          const phone = phoneKey(request);
+          const guessed = phone && hasRecoveryCode(request.body);
+          return guessed
+            ? [
+                ['signin_address', request.ip],
+                ['signin_phone', phone],
+              ]
+            : restLimits(request);
+        },
+      },
     },
     async (request) => {
-      const r = await c.accounts.resetPin(request.body, request.ip);
+      const { temp_token, phone, recovery_code, pin, device } = request.body;
+      if (temp_token !== undefined) {
+        const r = await c.accounts.resetPin({ temp_token, pin, device }, request.ip);
+        return ok({ ...r, user: restUser(r.user) });
+      }
+      if (phone === undefined || recovery_code === undefined)
+        throw fieldError('INVALID_REQUEST', 'temp_token', 'send temp_token, or phone and recovery_code');
+      const r = await c.recoveryCodes.resetPin({ phone, recovery_code, pin, device }, request.ip);
       return ok({ ...r, user: restUser(r.user) });
     },
   );
 }
+
+/** Whether a request's body (not yet validated) carries a recovery code. */
+const hasRecoveryCode = (body: unknown) =>
+  typeof body === 'object' && body !== null && 'recovery_code' in body;

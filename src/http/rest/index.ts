@@ -8,6 +8,7 @@ import { healthRoutes } from './health.ts';
 import { kycRoutes } from './kyc.ts';
 import { otpRoutes } from './otp.ts';
 import { passkeyRoutes, passkeySignInRoutes } from './passkeys.ts';
+import { recoveryCodeRoutes } from './recovery-codes.ts';
 import { sessionRoutes } from './sessions.ts';
 import { tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
@@ -21,6 +22,7 @@ export async function restSurface(app: FastifyInstance, c: Container) {
   accountAuthRoutes(app, c);
   passkeySignInRoutes(app, c);
   passkeyRoutes(app, c);
+  recoveryCodeRoutes(app, c);
   tokenRoutes(app, c);
   userRoutes(app, c);
   sessionRoutes(app, c);

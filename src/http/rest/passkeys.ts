@@ -129,7 +129,7 @@ export function passkeySignInRoutes(fastify: FastifyInstance, c: Pick<Container,
       schema: {
         tags: ['REST'],
         summary: 'What the browser needs to sign in with a passkey (any passkey of this service)',
-        body: Type.Optional(Type.Object({})),
+        body: Type.Union([Type.Object({}), Type.Null()]),
         response: restAnswer(RequestOptions, 'pass to navigator.credentials.get()'),
       },
       config: { rateLimit: signInLimits },

@@ -11,6 +11,8 @@ export interface SessionRow {
   platform: string;
   ip_address: string | null;
   auth_time: Date;
+  /** how the person proved who they are when the session opened (RFC 8176 names); null where not recorded */
+  amr: string[] | null;
   created_at: Date;
   last_used_at: Date;
   revoked_at: Date | null;
@@ -30,6 +32,8 @@ export type NewSession = Pick<
   now: Date;
   /** when the user last proved who they are (OIDC auth_time); defaults to now */
   authTime?: Date;
+  /** how they proved it (RFC 8176 names) */
+  amr?: string[];
 };
 
 /**
@@ -54,10 +58,11 @@ export const sessionsRepo = {
     const [row] = await all<SessionRow>(
       q,
       sql`WITH session AS (
-          INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time,
+          INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr,
             created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
           VALUES (${s.id}, ${s.user_id}, ${s.client_id}, ${s.device_name}, ${s.platform}, ${s.ip_address},
-            ${s.scope}, ${s.authTime ?? s.now}, ${s.now}, ${s.now}, ${firstToken.hash}, ${s.now}, ${firstToken.expires_at})
+            ${s.scope}, ${s.authTime ?? s.now}, ${s.amr ?? null}, ${s.now}, ${s.now}, ${firstToken.hash}, ${s.now},
+            ${firstToken.expires_at})
           RETURNING *
         ),
         ${outboxEventCtes(created)}

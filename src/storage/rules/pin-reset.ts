@@ -9,26 +9,37 @@
 // - It makes the PIN a new version, so whatever the old PIN proved (a code issued by a sign-in, a PIN check
 //   in progress) no longer holds.
 // - It does not lift the operator's lock: for a locked account the caller refuses and rolls the reset back.
+// - A recovery code's reset goes to the account the code was made for, by its id: a number that moved on to
+//   someone else meanwhile does not take it along.
 import type { Queryable } from '../db.ts';
 import type { UserRow } from '../repositories/users.ts';
-import { first, sql } from '../sql.ts';
+import { first, type Sql, sql } from '../sql.ts';
 
 export type PinReset =
   | { reset: true; account: UserRow }
   | { reset: false; refusal: 'no_account_with_phone' }
   | { reset: false; refusal: 'locked_by_operator'; account: UserRow };
 
-export async function resetPinOfPhone(
+export function resetPinOfPhone(q: Queryable, phone: string, pinHash: string, now: Date): Promise<PinReset> {
+  return resetPinWhere(q, sql`phone = ${phone}`, pinHash, now);
+}
+
+/** A recovery code's reset: the account the code was made for, whatever number it has now. */
+export function resetPinOfAccount(
   q: Queryable,
-  phone: string,
+  userId: string,
   pinHash: string,
   now: Date,
 ): Promise<PinReset> {
+  return resetPinWhere(q, sql`id = ${userId}`, pinHash, now);
+}
+
+async function resetPinWhere(q: Queryable, which: Sql, pinHash: string, now: Date): Promise<PinReset> {
   const account = await first<UserRow>(
     q,
     sql`UPDATE users SET pin_hash = ${pinHash}, pin_version = pin_version + 1, failed_pin_attempts = 0,
         locked_until = NULL, updated_at = ${now}
-      WHERE phone = ${phone} AND deleted_at IS NULL
+      WHERE ${which} AND deleted_at IS NULL
       RETURNING *`,
   );
   if (!account) return { reset: false, refusal: 'no_account_with_phone' };
