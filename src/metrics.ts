@@ -55,6 +55,13 @@ export class Metrics {
     labelNames: ['country', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly signIns = new Counter({
+    name: 'callsign_signins_total',
+    help: 'Sign-ins, by the way the person proved who they are (pin, passkey, code, recovery_code)',
+    labelNames: ['method'] as const,
+    registers: [this.registry],
+  });
+
   readonly otpVerifications = new Counter({
     name: 'callsign_otp_verifications_total',
     help: 'Codes entered, by destination country',

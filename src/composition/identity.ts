@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Secrets } from '../config/secrets.ts';
 import { AccountDeletionService } from '../domain/accounts/account-deletion.ts';
+import { AccountNotices } from '../domain/accounts/account-notices.ts';
 import { AccountService } from '../domain/accounts/accounts.ts';
 import { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import { PinHasher } from '../domain/accounts/pin-hasher.ts';
@@ -102,10 +103,10 @@ function smsDefence(f: Foundation) {
 /** The ways in that survive a lost number: recovery codes, passkeys and their sign-in. */
 function beyondThePin(
   f: Foundation,
-  parts: { sessions: SessionService; accounts: AccountService; pins: PinHasher },
+  parts: { sessions: SessionService; accounts: AccountService; pins: PinHasher; notices: AccountNotices },
 ) {
   const { config, db, clock, random, events, tokens, logger } = f;
-  const { sessions, accounts, pins } = parts;
+  const { sessions, accounts, pins, notices } = parts;
   const firstPartyClientId = config.firstPartyClientId;
   const recoveryCodes = new RecoveryCodeService({
     db,
@@ -118,8 +119,18 @@ function beyondThePin(
     tokens,
     firstPartyClientId,
     enumerationProtection: config.enumerationProtection,
+    notices,
+    onSignIn: (method) => f.metrics.signIns.inc({ method }),
   });
-  const passkeys = new PasskeyService({ db, clock, random, webauthn: config.webauthn, sessions, events });
+  const passkeys = new PasskeyService({
+    db,
+    clock,
+    random,
+    webauthn: config.webauthn,
+    sessions,
+    events,
+    notices,
+  });
   const passkeySignIn = new PasskeySignIn({
     db,
     clock,
@@ -130,6 +141,7 @@ function beyondThePin(
     tokens,
     firstPartyClientId,
     logger,
+    onSignIn: (method) => f.metrics.signIns.inc({ method }),
   });
   return { recoveryCodes, passkeys, passkeySignIn };
 }
@@ -177,8 +189,10 @@ export function identityServices(f: Foundation) {
     tokens,
     firstPartyClientId: config.firstPartyClientId,
     signInMethods: config.signInMethods,
+    onSignIn: (method) => f.metrics.signIns.inc({ method }),
   });
-  const { recoveryCodes, passkeys, passkeySignIn } = beyondThePin(f, { sessions, accounts, pins });
+  const notices = new AccountNotices({ messenger, defaultLanguage: config.defaultLanguage, logger });
+  const { recoveryCodes, passkeys, passkeySignIn } = beyondThePin(f, { sessions, accounts, pins, notices });
   const profiles = new ProfileService({ db, clock, events });
   const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
   const phoneChange = new PhoneChangeService({
@@ -189,8 +203,7 @@ export function identityServices(f: Foundation) {
     otp,
     accounts,
     profiles,
-    messenger,
-    logger,
+    notices,
   });
   const apiUsers = new ApiUserService({ db, clock, profiles, deletion });
   const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });

@@ -47,9 +47,13 @@ describe('what a user allows is what the consent page says; deletion needs the s
     t.clock.advance(301);
     const refused = await api('DELETE', stale, { confirm: true });
     assert.equal(refused.status, 401);
-    assert.equal(refused.body.error, 'invalid_token');
+    // RFC 9470's step-up challenge: the error, and the most a sign-in's age may be.
+    assert.equal(refused.body.error, 'insufficient_user_authentication');
     assert.match(refused.body.error_description, /recent sign-in/);
-    assert.match(String(refused.headers['www-authenticate']), /^Bearer error="invalid_token"/);
+    assert.match(
+      String(refused.headers['www-authenticate']),
+      /^Bearer error="insufficient_user_authentication", error_description="[^"]+", max_age=300$/,
+    );
 
     // The single sign-on would answer without a PIN; prompt=login asks for it again.
     const { verifier, challenge } = pkce();

@@ -245,7 +245,7 @@ describe('passkeys and the ways of signing in', () => {
       AUTH_URL: 'https://login.example.com',
       BRAND_NAME: 'Acme',
       WEBAUTHN_RP_ID: 'example.com',
-      WEBAUTHN_ORIGINS: 'https://app.example.com, android:apk-key-hash:' + 'A'.repeat(43),
+      WEBAUTHN_ORIGINS: `https://app.example.com, android:apk-key-hash:${'A'.repeat(43)}`,
       SIGNIN_METHODS: 'passkey,code',
     });
     assert.deepEqual([...named.signInMethods], ['passkey', 'code']);

@@ -101,7 +101,12 @@ describe('P88: the authorization page and its codes against a PIN reset', () => 
       },
       () =>
         t.c.authorization
-          .startSso({ userId: s.user.id, authTime: t.clock.now(), pinVersion: row?.pin_version as number })
+          .startSso({
+            userId: s.user.id,
+            authTime: t.clock.now(),
+            pinVersion: row?.pin_version as number,
+            amr: ['pwd'],
+          })
           .then(
             () => 'started',
             (err: Error) => err.message,

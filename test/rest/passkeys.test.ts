@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { translate } from '../../src/i18n/languages.ts';
 import {
   type Answer,
   createTestApp,
@@ -70,6 +71,11 @@ describe('passkeys over REST: registration, management and sign-in', () => {
     assert.deepEqual(kept.body.data.transports, ['internal']);
     assert.equal(kept.body.data.last_used_at, null);
     assert.deepEqual(await passkeysOf(s), { passkeys: [kept.body.data], total: 1 });
+    assert.equal(
+      t.sms.messagesTo(s.phone).at(-1),
+      translate('en', 'phone.passkey_added'),
+      'the phone is told',
+    );
 
     const sessionsBefore = (await events(t, 'session.created')).length;
     const signedIn = await signInWith(key);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { translate } from '../../src/i18n/languages.ts';
 import {
   type Answer,
   createTestApp,
@@ -111,6 +112,7 @@ describe('recovery codes: a PIN reset without the phone number', () => {
     const used = (await events(t, 'recovery_code.used')).at(-1);
     assert.equal(used?.data.user_id, s.user.id);
     assert.equal(used?.data.remaining, 9);
+    assert.equal(t.sms.messagesTo(s.phone).at(-1), translate('en', 'phone.pin_reset_by_recovery_code'));
     const signIn = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: '736251' } });
     assert.equal(signIn.status, 200, 'the new PIN works and the lock is lifted');
     assertRefused(await reset(s.phone, codes[3]), 'INVALID_CREDENTIALS');

@@ -33,6 +33,7 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
       code_challenge: 'challenge',
       nonce: null,
       auth_time: now,
+      amr: ['pwd'],
       pin_version: 0, // a new account's (P88)
       created_at: now,
       expires_at: new Date(now.getTime() + 60_000),

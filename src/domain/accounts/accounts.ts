@@ -14,6 +14,7 @@ import { fieldError, invalidCredentials } from '../errors.ts';
 import { parsePhone } from '../phone.ts';
 import { assertAcceptableHandle } from '../profiles/handle-rules.ts';
 import type { AccessTokens } from '../sessions/access-tokens.ts';
+import { AMR, authOfSession } from '../sessions/authentication.ts';
 import { RestSignIn, type RestTokens } from '../sessions/rest-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { type Events, payloads } from '../webhooks/events.ts';
@@ -37,6 +38,8 @@ export interface AccountDeps {
   firstPartyClientId: string;
   /** the ways of signing in that are on */
   signInMethods: ReadonlySet<SignInMethod>;
+  /** told of each sign-in by PIN, for the metrics */
+  onSignIn?: (method: 'pin') => void;
 }
 
 /** A display name is 1-100 characters. */
@@ -57,10 +60,13 @@ export class AccountService {
 
   async signUp(body: SignUpInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
     const device = parseDevice(body.device);
-    const { user, extra: opened } = await this.createAccount(body, (tx, user) =>
-      this.d.sessions.open(tx, this.#rest.session(user.id, device, ip)),
+    const { user, extra: opened } = await this.createAccount(body, (tx, user, amr) =>
+      this.d.sessions.open(tx, this.#rest.session(user.id, device, ip, amr)),
     );
-    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken) };
+    return {
+      user,
+      ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, authOfSession(opened.session)),
+    };
   }
 
   /**
@@ -69,8 +75,8 @@ export class AccountService {
    */
   async createAccount<T>(
     body: NewAccountInput,
-    alsoInTx: (tx: Queryable, user: UserRow) => Promise<T>,
-  ): Promise<{ user: UserRow; extra: T }> {
+    alsoInTx: (tx: Queryable, user: UserRow, amr: string[]) => Promise<T>,
+  ): Promise<{ user: UserRow; extra: T; amr: string[] }> {
     const { temp_token: tempToken, pin, handle } = body;
     assertAcceptablePin(pin);
     assertAcceptableHandle(handle);
@@ -81,7 +87,8 @@ export class AccountService {
     try {
       return await this.d.db.transaction(async (tx) => {
         // Consuming the temp_token is the gate; a refused insert rolls it back, so the user may retry.
-        const phone = parsePhone(await this.d.otp.consumeTempToken(tx, tempToken, 'signup'));
+        const proof = await this.d.otp.consumeTempToken(tx, tempToken, 'signup');
+        const phone = parsePhone(proof.phone);
         const user = await usersRepo.insert(tx, {
           id: this.d.random.uuid(),
           phone: phone.e164,
@@ -92,7 +99,7 @@ export class AccountService {
           now: this.d.clock.now(),
         });
         await this.d.events.emit(tx, 'user.created', payloads.userCreated(user));
-        return { user, extra: await alsoInTx(tx, user) };
+        return { user, extra: await alsoInTx(tx, user, proof.amr), amr: proof.amr };
       });
     } catch (err) {
       const index = uniqueViolation(err);
@@ -104,8 +111,10 @@ export class AccountService {
   }
 
   /** Phone and PIN, with the lock of D9 (the hosted sign-in page). */
-  checkPin(phoneInput: string, pin: string | undefined): Promise<UserRow> {
-    return this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
+  async checkPin(phoneInput: string, pin: string | undefined): Promise<UserRow> {
+    const user = await this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
+    this.d.onSignIn?.('pin');
+    return user;
   }
 
   /**
@@ -177,10 +186,8 @@ export class AccountService {
     // The account is held while its session opens. An operator's lock, a deletion or a PIN reset that
     // came during the PIN check (milliseconds of hashing) is seen here, or waits and then ends this session
     // too. The same statement resets the count of wrong PINs.
-    const held = await this.d.sessions.openForSignIn(
-      this.#rest.session(checked.id, device, ip),
-      checked.pin_version,
-    );
+    const session = this.#rest.session(checked.id, device, ip, AMR.pin);
+    const held = await this.d.sessions.openForSignIn(session, checked.pin_version);
     if (!held.opened)
       switch (held.refusal) {
         case 'account_gone_or_pin_changed':
@@ -189,7 +196,9 @@ export class AccountService {
           throw lockedByOperator();
       }
     const { sessionId, refreshToken } = held;
-    return { user: held.account, ...this.#rest.tokens(held.account.id, sessionId, refreshToken) };
+    this.d.onSignIn?.('pin');
+    const auth = { time: session.authTime, amr: AMR.pin };
+    return { user: held.account, ...this.#rest.tokens(held.account.id, sessionId, refreshToken, auth) };
   }
 
   /** Sets the PIN, unlocks, revokes every session, and signs in on a new one. */
@@ -200,19 +209,20 @@ export class AccountService {
     await this.d.otp.assertTempToken(tempToken, 'pin_reset');
     const pinHash = await this.d.pins.hash(pin);
     const { user, opened } = await this.d.db.transaction(async (tx) => {
-      const phone = await this.d.otp.consumeTempToken(tx, tempToken, 'pin_reset');
+      const proof = await this.d.otp.consumeTempToken(tx, tempToken, 'pin_reset');
       // The account that has the number when the PIN is written, not one that has just moved off it.
-      const reset = await resetPinOfPhone(tx, phone, pinHash, this.d.clock.now());
+      const reset = await resetPinOfPhone(tx, proof.phone, pinHash, this.d.clock.now());
       return reopenAfterPinReset(tx, this.d.sessions, reset, {
         gone: () => fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number'),
-        session: (userId) => this.#rest.session(userId, device, ip),
+        session: (userId) => this.#rest.session(userId, device, ip, proof.amr),
       });
     });
-    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken) };
+    const auth = authOfSession(opened.session);
+    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
   }
 
   async refresh(token: string): Promise<RestTokens> {
     const rotated = await this.d.sessions.rotate(token, this.d.firstPartyClientId);
-    return this.#rest.tokens(rotated.userId, rotated.sessionId, rotated.refreshToken);
+    return this.#rest.tokens(rotated.userId, rotated.sessionId, rotated.refreshToken, rotated.auth);
   }
 }

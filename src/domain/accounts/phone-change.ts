@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { type Language, pickLanguage, translate } from '../../i18n/languages.ts';
 import type { Clock } from '../../providers/clock.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
@@ -7,12 +6,12 @@ import type { UserRow } from '../../storage/repositories/users.ts';
 import { movePhone } from '../../storage/rules/phone-change.ts';
 import type { OtpService } from '../codes/otp.ts';
 import { DomainError, fieldError } from '../errors.ts';
-import type { Messenger } from '../messaging/messenger.ts';
-import { maskPhone, parsePhone } from '../phone.ts';
+import { parsePhone } from '../phone.ts';
 import type { ProfileService } from '../profiles/profiles.ts';
 import type { SendProof } from '../sms-defence/person-check.ts';
 import { type Events, payloads } from '../webhooks/events.ts';
 import { pinCheckRefusal } from './account-errors.ts';
+import type { AccountNotices } from './account-notices.ts';
 import type { AccountService } from './accounts.ts';
 
 export interface PhoneChangeDeps {
@@ -22,13 +21,12 @@ export interface PhoneChangeDeps {
   otp: OtpService;
   accounts: AccountService;
   profiles: ProfileService;
-  messenger: Messenger;
   /** the language of the texts when the account has none */
   defaultLanguage: Language;
-  logger: Logger;
+  /** tells the number the account left */
+  notices: AccountNotices;
 }
 
-/** What the previous number is told once an account has moved away from it. */
 /** The notice to the number an account moved away from, in the account's language. */
 export const phoneChangedNotice = (language: Language) => translate(language, 'phone.phone_changed');
 
@@ -39,10 +37,6 @@ export const phoneChangedNotice = (language: Language) => translate(language, 'p
  */
 export class PhoneChangeService {
   constructor(private readonly d: PhoneChangeDeps) {}
-
-  private language(user: { language: string | null }): Language {
-    return pickLanguage([user.language], this.d.defaultLanguage);
-  }
 
   /**
    * Step 1: a code to the new number (D6's rules; like sign-up, no live account may have it). `e164`: the
@@ -97,14 +91,7 @@ export class PhoneChangeService {
     }
     if (moved instanceof DomainError) throw moved;
     // The move stands whether or not the notice gets through.
-    await this.d.messenger
-      .sendNotice(user.phone, phoneChangedNotice(this.language(user)), this.language(user))
-      .catch((err: Error) =>
-        this.d.logger.warn(
-          { to: maskPhone(user.phone), err: err.message },
-          'the notice of a phone number change could not be sent',
-        ),
-      );
+    await this.d.notices.tell(user, 'phone.phone_changed');
     return moved;
   }
 }

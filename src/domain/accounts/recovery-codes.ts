@@ -25,11 +25,13 @@ import {
 import { DomainError, fieldError, noSuchUser } from '../errors.ts';
 import { parsePhone } from '../phone.ts';
 import type { AccessTokens } from '../sessions/access-tokens.ts';
+import { AMR, authOfSession } from '../sessions/authentication.ts';
 import { assertRecentPasskeySignIn } from '../sessions/recent-sign-in.ts';
 import { RestSignIn, type RestTokens } from '../sessions/rest-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import type { Events } from '../webhooks/events.ts';
 import type { DeviceInput } from './account-inputs.ts';
+import type { AccountNotices } from './account-notices.ts';
 import type { AccountService } from './accounts.ts';
 import { parseDevice } from './device.ts';
 import { ARGON2ID_OPTIONS, type PinHasher } from './pin-hasher.ts';
@@ -48,6 +50,10 @@ export interface RecoveryCodeDeps {
   tokens: AccessTokens;
   firstPartyClientId: string;
   enumerationProtection: boolean;
+  /** tells the account's phone of a reset by a recovery code */
+  notices: AccountNotices;
+  /** told of each PIN reset by a recovery code, for the metrics */
+  onSignIn?: (method: 'recovery_code') => void;
 }
 
 /** The session asking: its account and the session its token belongs to. */
@@ -64,8 +70,6 @@ export interface RecoveryReset {
 }
 
 const SALT_BYTES = 16;
-/** How a recovery code's sign-in is recorded (RFC 8176): a one-time code, not sent to the phone. */
-const RECOVERY_AMR = ['otp'];
 
 const invalidCode = () => new DomainError('INVALID_CREDENTIALS', 'wrong phone number or recovery code');
 
@@ -121,7 +125,7 @@ export class RecoveryCodeService {
       const reset = await resetPinOfAccount(tx, match.id, pinHash, now);
       const reopened = await reopenAfterPinReset(tx, this.d.sessions, reset, {
         gone: invalidCode,
-        session: (id) => ({ ...this.#rest.session(id, device, ip), amr: RECOVERY_AMR }),
+        session: (id) => this.#rest.session(id, device, ip, AMR.recoveryCode),
       });
       await this.d.events.emit(tx, 'recovery_code.used', {
         user_id: match.id,
@@ -130,7 +134,10 @@ export class RecoveryCodeService {
       });
       return reopened;
     });
-    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken) };
+    this.d.onSignIn?.('recovery_code');
+    await this.d.notices.tell(user, 'phone.pin_reset_by_recovery_code');
+    const auth = authOfSession(opened.session);
+    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
   }
 
   /**

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { MessageKey } from '../../i18n/languages.ts';
 import { type Language, translate } from '../../i18n/languages.ts';
 import { addSeconds, type Clock } from '../../providers/clock.ts';
-import type { Channel } from '../../providers/messaging/provider.ts';
+import { CHANNELS, type Channel } from '../../providers/messaging/provider.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import { otpsRepo } from '../../storage/repositories/otps.ts';
@@ -19,6 +19,7 @@ import type { Messenger } from '../messaging/messenger.ts';
 import type { SendQueue } from '../messaging/send-queue.ts';
 import { maskPhone } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
+import { AMR } from '../sessions/authentication.ts';
 import type { SendProof } from '../sms-defence/person-check.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
 import type { OtpPurpose, PublicPurpose } from './purposes.ts';
@@ -186,11 +187,19 @@ export class OtpService {
     }
   }
 
-  /** Single use, 600 s, bound to its purpose; answers the phone it was issued for. */
-  async consumeTempToken(tx: Queryable, token: string, purpose: OtpPurpose): Promise<string> {
+  /**
+   * Single use, 600 s, bound to its purpose; answers the phone it was issued for, and how its code proved it
+   * (RFC 8176 methods, by the channel that carried the code).
+   */
+  async consumeTempToken(
+    tx: Queryable,
+    token: string,
+    purpose: OtpPurpose,
+  ): Promise<{ phone: string; amr: string[] }> {
     const consumed = await consumeTempToken(tx, sha256(token), purpose, this.d.clock.now());
     if (!consumed.consumed) throw invalidTempToken();
-    return consumed.phone;
+    const channel = CHANNELS.find((c) => c === consumed.channel);
+    return { phone: consumed.phone, amr: AMR.code(channel) };
   }
 }
 

@@ -18,11 +18,15 @@ export function requireScope(scope: string, needed: string): void {
     throw new OAuthError('insufficient_scope', `this needs the ${needed} scope`);
 }
 
-/** The token's session proved the PIN recently enough to delete the account (`authTime`: its sign-in). */
+/**
+ * The token's session proved who the user is recently enough to delete the account (`authTime`: its sign-in);
+ * otherwise RFC 9470's step-up challenge, naming the most a sign-in's age may be.
+ */
 export function requireRecentSignIn(authTime: Date, now: Date): void {
   if (now.getTime() - authTime.getTime() > RECENT_SIGN_IN_SECONDS * 1000)
     throw new OAuthError(
-      'invalid_token',
-      'a recent sign-in is needed: send the user to sign in again (prompt=login or max_age=300) and use the new access token',
+      'insufficient_user_authentication',
+      'a more recent sign-in is needed: send the user to sign in again (max_age=300) and use the new access token',
+      { max_age: RECENT_SIGN_IN_SECONDS },
     );
 }

@@ -10,6 +10,7 @@ import { consentsRepo } from '../../storage/repositories/consents.ts';
 import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
 import { sha256 } from '../crypto.ts';
 import { invalidCredentials } from '../errors.ts';
+import { recordedAmr } from '../sessions/authentication.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
 
 /** D24 */
@@ -28,6 +29,8 @@ export interface SignedIn {
   userId: string;
   authTime: Date;
   pinVersion: number;
+  /** how they proved it (RFC 8176 methods) */
+  amr: string[];
 }
 
 /** The authorization page's state: who is signed in (SSO), what they consented to, and the codes issued. */
@@ -45,6 +48,7 @@ export class AuthorizationService {
       token_hash: sha256(token),
       user_id: who.userId,
       auth_time: who.authTime,
+      amr: who.amr,
       expires_at: addSeconds(who.authTime, SSO_TTL_SECONDS),
       pin_version: who.pinVersion,
     });
@@ -60,7 +64,14 @@ export class AuthorizationService {
   async ssoUser(token: string | undefined): Promise<SignedIn | undefined> {
     if (!token) return undefined;
     const sso = await ssoSessionsRepo.findLive(this.d.db, sha256(token), this.d.clock.now());
-    return sso && { userId: sso.user_id, authTime: sso.auth_time, pinVersion: sso.pin_version };
+    return (
+      sso && {
+        userId: sso.user_id,
+        authTime: sso.auth_time,
+        pinVersion: sso.pin_version,
+        amr: recordedAmr(sso.amr),
+      }
+    );
   }
 
   /** First-party clients never ask; others ask once per client and set of scopes. */
@@ -92,6 +103,7 @@ export class AuthorizationService {
       code_challenge: request.codeChallenge,
       nonce: request.nonce,
       auth_time: who.authTime,
+      amr: who.amr,
       pin_version: who.pinVersion,
       created_at: now,
       expires_at: addSeconds(now, AUTHORIZATION_CODE_TTL_SECONDS),

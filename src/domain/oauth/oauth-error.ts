@@ -1,5 +1,5 @@
 // The OAuth module's errors: the protocol's own codes (RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7009
-// §2.2.1), which a grant or a token check answers as the protocol defines them. The HTTP layer picks the status.
+// §2.2.1, RFC 9470 §3), which a grant or a token check answers as the protocol defines them. The HTTP layer picks the status.
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -11,12 +11,16 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'invalid_token'
   | 'insufficient_scope'
+  // RFC 9470: the token's authentication is too old (or too weak) for this request
+  | 'insufficient_user_authentication'
   | 'server_error';
 
 export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
+    /** RFC 9470's parameters of a step-up challenge: the most a sign-in's age may be, in seconds */
+    readonly stepUp: { max_age?: number; acr_values?: string } = {},
   ) {
     super(description);
     this.name = 'OAuthError';

@@ -6,6 +6,7 @@ import { sessionsRepo } from '../../storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import type { ClientService } from '../clients/clients.ts';
 import type { AccessClaims, AccessTokens } from '../sessions/access-tokens.ts';
+import { authenticationClaims, authOfSession } from '../sessions/authentication.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { type UserClaims, userinfoClaims } from './claims.ts';
 import { OAuthError } from './oauth-error.ts';
@@ -70,6 +71,7 @@ export class TokenEndpointService {
         sid: session.id,
         iat: unixSeconds(session.refresh_issued_at),
         exp: unixSeconds(session.refresh_expires_at),
+        ...authenticationClaims(authOfSession(session)),
       };
     }
     const claims = await this.d.tokens.verify(token, client.client_id).catch(() => undefined);
@@ -86,6 +88,9 @@ export class TokenEndpointService {
       aud: claims.aud,
       iat: claims.iat,
       exp: claims.exp,
+      ...(claims.auth_time === undefined
+        ? {}
+        : { auth_time: claims.auth_time, amr: claims.amr, acr: claims.acr }),
     };
   }
 

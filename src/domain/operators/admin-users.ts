@@ -1,7 +1,9 @@
 import type { Clock } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
+import { passkeysRepo } from '../../storage/repositories/passkeys.ts';
 import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
+import { recoveryCodesOf } from '../../storage/rules/recovery-codes.ts';
 import type { ConnectedApps } from '../clients/connected-apps.ts';
 import { DomainError, noSuchUser } from '../errors.ts';
 import { isUuid } from '../ids.ts';
@@ -46,12 +48,14 @@ export class AdminUserService {
     const user = isUuid(id) ? await usersRepo.findLiveById(this.d.db, id) : undefined;
     if (!user) throw noSuchUser();
     // The first page, the most recently used; the total says how many more there are.
-    const [{ sessions, total }, kyc, apps] = await Promise.all([
+    const [{ sessions, total }, kyc, apps, passkeys, recoveryCodes] = await Promise.all([
       this.d.sessions.listActive(id),
       this.d.kyc.status(id),
       this.d.connectedApps.list(id), // Which applications the person allowed
+      passkeysRepo.ofUser(this.d.db, id),
+      recoveryCodesOf(this.d.db, id),
     ]);
-    return { user, sessions, sessionsTotal: total, kyc, apps };
+    return { user, sessions, sessionsTotal: total, kyc, apps, passkeys, recoveryCodes };
   }
 
   /** Ends every session and single sign-on of the account and refuses its sign-ins until unlocked. */

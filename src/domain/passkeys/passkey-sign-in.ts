@@ -26,6 +26,7 @@ import { parseDevice } from '../accounts/device.ts';
 import { assertMethodOn } from '../accounts/sign-in-methods.ts';
 import { DomainError } from '../errors.ts';
 import type { AccessTokens } from '../sessions/access-tokens.ts';
+import { AMR, authOfSession } from '../sessions/authentication.ts';
 import { RestSignIn, type RestTokens } from '../sessions/rest-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { CEREMONY_SECONDS, CeremonyChallenges } from './ceremony-challenges.ts';
@@ -43,18 +44,8 @@ export interface PasskeySignInDeps {
   firstPartyClientId: string;
   logger: Logger;
   /** told of each sign-in, for the metrics */
-  onSignIn?: () => void;
+  onSignIn?: (method: 'passkey') => void;
 }
-
-/**
- * How a passkey proves who signs in (RFC 8176): a key held in hardware bound to one device (`hwk`) or a synced
- * one (`swk`), unlocked by its user (`user`), so two factors (`mfa`).
- */
-export const passkeyAmr = (p: PasskeyRow) => [
-  p.device_type === 'single_device' ? 'hwk' : 'swk',
-  'user',
-  'mfa',
-];
 
 const refused = () => new DomainError('INVALID_CREDENTIALS', 'the passkey did not sign in');
 
@@ -90,14 +81,15 @@ export class PasskeySignIn {
       const held = await holdPasskeyAccount(tx, passkey.user_id);
       if (!held.held) throw held.refusal === 'locked_by_operator' ? lockedByOperator() : refused();
       await passkeysRepo.used(tx, passkey.id, passkey.counter, this.d.clock.now());
-      const opened = await this.d.sessions.open(tx, {
-        ...this.#rest.session(held.account.id, device, ip),
-        amr: passkeyAmr(passkey),
-      });
+      const amr = AMR.passkey(passkey.device_type);
+      const opened = await this.d.sessions.open(tx, this.#rest.session(held.account.id, device, ip, amr));
       return { ...opened, account: held.account };
     });
-    this.d.onSignIn?.();
-    return { user: account, ...this.#rest.tokens(account.id, session.id, refreshToken) };
+    this.d.onSignIn?.('passkey');
+    return {
+      user: account,
+      ...this.#rest.tokens(account.id, session.id, refreshToken, authOfSession(session)),
+    };
   }
 
   /** The passkey, with the counter it reported, when the answer holds; INVALID_CREDENTIALS otherwise. */

@@ -23,6 +23,7 @@ import { type Database, uniqueViolation } from '../../storage/db.ts';
 import { type PasskeyRow, passkeysRepo } from '../../storage/repositories/passkeys.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { keepPasskey, PASSKEYS_PER_ACCOUNT } from '../../storage/rules/passkey-register.ts';
+import type { AccountNotices } from '../accounts/account-notices.ts';
 import { DomainError, fieldError, noSuchUser } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { maskPhone } from '../phone.ts';
@@ -38,6 +39,8 @@ export interface PasskeyDeps {
   webauthn: WebAuthnSettings;
   sessions: SessionService;
   events: Events;
+  /** tells the account's phone of a new passkey */
+  notices: AccountNotices;
 }
 
 /** Who asks: the account and the session its token belongs to. */
@@ -150,6 +153,8 @@ export class PasskeyService {
             limit: PASSKEYS_PER_ACCOUNT,
           });
       }
+    const account = await usersRepo.findLiveById(this.d.db, caller.userId);
+    if (account) await this.d.notices.tell(account, 'phone.passkey_added');
     return { ...passkey, transports: [...passkey.transports], last_used_at: null };
   }
 
@@ -164,13 +169,25 @@ export class PasskeyService {
     return renamed;
   }
 
+  /** The owner's removal, once their sign-in is recent. */
   async remove(caller: PasskeyCaller, id: string): Promise<void> {
     await this.assertRecent(caller);
-    if (!isUuid(id)) throw notFound();
+    await this.removeOf(caller.userId, id);
+  }
+
+  /** An account's passkeys, for an operator: NOT_FOUND for an account that is not live. */
+  async ofAccount(userId: string): Promise<PasskeyRow[]> {
+    if (!isUuid(userId) || !(await usersRepo.findLiveById(this.d.db, userId))) throw noSuchUser();
+    return passkeysRepo.ofUser(this.d.db, userId);
+  }
+
+  /** Removes one of the account's passkeys, with its event (an operator's removal needs no sign-in). */
+  async removeOf(userId: string, id: string): Promise<void> {
+    if (!isUuid(id) || !isUuid(userId)) throw notFound();
     const removed = await this.d.db.transaction(async (tx) => {
-      if (!(await passkeysRepo.remove(tx, caller.userId, id))) return false;
+      if (!(await passkeysRepo.remove(tx, userId, id))) return false;
       await this.d.events.emit(tx, 'passkey.deleted', {
-        user_id: caller.userId,
+        user_id: userId,
         passkey_id: id,
         deleted_at: this.d.clock.now().toISOString(),
       });

@@ -2,6 +2,7 @@ import { errors, jwtVerify } from 'jose';
 import { type Clock, unixSeconds } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import { DomainError } from '../errors.ts';
+import { type Authentication, authenticationClaims } from './authentication.ts';
 import { signRs256Jwt } from './jws.ts';
 import type { KeyRing } from './key-ring.ts';
 
@@ -14,6 +15,10 @@ export interface AccessClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** when and how the session's sign-in was proved; absent from tokens issued before they were said */
+  auth_time?: number;
+  amr?: string[];
+  acr?: string;
 }
 
 /** OIDC Back-Channel Logout 1.0 §2.4: the member of a logout token's `events` claim. */
@@ -30,8 +35,17 @@ export class AccessTokens {
     private readonly issuer: string,
   ) {}
 
-  issue(c: { sub: string; aud: string; scope: string; sid: string; ttlSeconds: number }): string {
-    return this.sign({ scope: c.scope, sid: c.sid, jti: this.random.uuid() }, c.sub, c.aud, c.ttlSeconds);
+  /** An access token of the session; it says when and how the session's sign-in was proved. */
+  issue(c: {
+    sub: string;
+    aud: string;
+    scope: string;
+    sid: string;
+    ttlSeconds: number;
+    auth: Authentication;
+  }): string {
+    const claims = { scope: c.scope, sid: c.sid, jti: this.random.uuid(), ...authenticationClaims(c.auth) };
+    return this.sign(claims, c.sub, c.aud, c.ttlSeconds);
   }
 
   /** Spec "ID token claims": iss, sub, aud, exp, iat, and the given ones (auth_time, nonce, scope claims). */

@@ -2,6 +2,7 @@ import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { SessionRotations } from '../../storage/session-rotations.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError } from '../errors.ts';
+import { type Authentication, recordedAmr } from './authentication.ts';
 import type { RefreshTokenCodec } from './refresh-tokens.ts';
 
 /** A session's refresh token lives 30 days from its last use. */
@@ -15,6 +16,8 @@ export interface RotatedRefreshToken {
   sessionId: string;
   scope: string;
   refreshToken: string;
+  /** the sign-in that started the session, which a refresh keeps */
+  auth: Authentication;
 }
 
 export interface RefreshRotationDeps {
@@ -56,6 +59,7 @@ export async function rotateRefreshToken(
       sessionId: session.id,
       scope: session.scope,
       refreshToken: next.value,
+      auth: { time: session.auth_time, amr: recordedAmr(session.amr) },
     };
   }
   switch (outcome.reason) {
@@ -65,7 +69,9 @@ export async function rotateRefreshToken(
       // The successor made with whichever key-encryption key made the head (before or after a change, P99).
       const s = outcome.session;
       const repeat = d.refreshTokens.successors(presented).find((t) => sha256(t.value) === s.refresh_hash);
-      if (repeat) return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: repeat.value };
+      const auth = { time: s.auth_time, amr: recordedAmr(s.amr) };
+      if (repeat)
+        return { userId: s.user_id, sessionId: s.id, scope: s.scope, refreshToken: repeat.value, auth };
       return endReusedFamily(d, s.id);
     }
     case 'reused':

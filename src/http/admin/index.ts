@@ -28,6 +28,7 @@ type Services = Pick<
   | 'db'
   | 'keys'
   | 'kyc'
+  | 'passkeys'
   | 'reencryption'
   | 'smsBreaker'
   | 'messageRecords'

@@ -1,6 +1,7 @@
 // The admin API's answers, as its routes document them: the objects of presenters.ts, in lists `{data}`.
 import { type TSchema, Type } from 'typebox';
 import { dateTime, errorBody, nullable } from '../openapi-types.ts';
+import { Passkey } from '../rest/passkey-schemas.ts';
 import { ConnectedApp, RestUser } from '../rest/responses.ts';
 
 const adminError = errorBody('invalid_request, invalid_token, not_found, server_error');
@@ -228,5 +229,10 @@ export const AccountDetail = Type.Intersect([
     sessions_total: Type.Integer(),
     kyc: Described('the KYC status record'),
     apps: Type.Array(ConnectedApp),
+    passkeys: Type.Array(Passkey),
+    recovery_codes: Type.Object({
+      remaining: Type.Integer({ description: 'unused codes of the set; 0 with none' }),
+      created_at: when,
+    }),
   }),
 ]);

@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { overview } from '../../domain/operators/overview.ts';
-import { restConnectedApp } from '../rest/presenters.ts';
+import { Passkey } from '../rest/passkey-schemas.ts';
+import { restConnectedApp, restPasskey } from '../rest/presenters.ts';
 import { adminSession, adminUser } from './presenters.ts';
 import { AccountDetail, AdminUser, adminAnswer, listOf, NoContent, Overview } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'adminUsers' | 'clock' | 'db'>;
+type Services = Pick<Container, 'adminUsers' | 'passkeys' | 'clock' | 'db'>;
 
 const tags = ['Admin: users'];
 
@@ -46,13 +47,15 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
       },
     },
     async (request) => {
-      const { user, sessions, sessionsTotal, kyc, apps } = await c.adminUsers.detail(request.params.id);
+      const detail = await c.adminUsers.detail(request.params.id);
       return {
-        ...adminUser(user),
-        sessions: sessions.map(adminSession),
-        sessions_total: sessionsTotal,
-        kyc,
-        apps: apps.map(restConnectedApp),
+        ...adminUser(detail.user),
+        sessions: detail.sessions.map(adminSession),
+        sessions_total: detail.sessionsTotal,
+        kyc: detail.kyc,
+        apps: detail.apps.map(restConnectedApp),
+        passkeys: detail.passkeys.map(restPasskey),
+        recovery_codes: detail.recoveryCodes,
       };
     },
   );
@@ -98,6 +101,7 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
       return reply.status(204).send();
     },
   );
+  passkeyAdminRoutes(fastify, c);
   app.get(
     '/overview',
     {
@@ -109,5 +113,39 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
       },
     },
     async () => overview(c.db, c.clock),
+  );
+}
+
+/** An account's passkeys, as the console's user page shows them, and an operator's removal of one. */
+function passkeyAdminRoutes(fastify: FastifyInstance, c: Pick<Container, 'passkeys'>) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/users/:id/passkeys',
+    {
+      schema: {
+        tags,
+        security,
+        params: idParam,
+        summary: "The account's passkeys, the oldest first",
+        response: adminAnswer(listOf(Passkey)),
+      },
+    },
+    async (request) => ({ data: (await c.passkeys.ofAccount(request.params.id)).map(restPasskey) }),
+  );
+  app.delete(
+    '/users/:id/passkeys/:passkey_id',
+    {
+      schema: {
+        tags,
+        security,
+        params: Type.Object({ id: Type.String(), passkey_id: Type.String() }),
+        summary: 'Remove one of the account’s passkeys (passkey.deleted)',
+        response: adminAnswer(NoContent, 204),
+      },
+    },
+    async (request, reply) => {
+      await c.passkeys.removeOf(request.params.id, request.params.passkey_id);
+      return reply.status(204).send();
+    },
   );
 }

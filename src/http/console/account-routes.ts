@@ -100,6 +100,19 @@ export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
     );
   });
 
+  app.post('/console/users/:id/passkeys/:passkey/remove', hide, async (request, reply) => {
+    const res = await ctx.api(
+      request,
+      'DELETE',
+      `/users/${param(request)}/passkeys/${param(request, 'passkey')}`,
+    );
+    return ctx.seeOther(
+      reply,
+      `/console/users/${param(request)}`,
+      res.status === 204 ? 'Passkey removed.' : problem(res),
+    );
+  });
+
   // The operators' trail.
   app.get('/console/actions', hide, async (request, reply) => {
     const before = one(formOf(request.query).before);

@@ -40,13 +40,23 @@ const DOMAIN_ERRORS: Record<ErrorCode, [status: number, error: string]> = {
 const OAUTH_STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_token: 401,
   insufficient_scope: 403,
+  insufficient_user_authentication: 401,
 };
+
+/** RFC 6750 §3's challenge, with RFC 9470's step-up parameters where the error names them. */
+const bearerChallenge = (err: OAuthError) =>
+  [
+    `Bearer error="${err.error}"`,
+    `error_description="${err.description}"`,
+    ...Object.entries(err.stepUp).map(([name, value]) =>
+      typeof value === 'number' ? `${name}=${value}` : `${name}="${value}"`,
+    ),
+  ].join(', ');
 
 export function apiErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof OAuthError) {
     const status = OAUTH_STATUS[err.error] ?? 400;
-    if (status !== 400)
-      reply.header('WWW-Authenticate', `Bearer error="${err.error}", error_description="${err.description}"`);
+    if (status !== 400) reply.header('WWW-Authenticate', bearerChallenge(err));
     return reply.status(status).send({ error: err.error, error_description: err.description });
   }
   const domain = toDomainError(err);

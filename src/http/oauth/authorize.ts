@@ -5,6 +5,7 @@ import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
+import { AMR, recordedAmr } from '../../domain/sessions/authentication.ts';
 import { described, pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
 import { PageError, pageErrorHandler } from '../errors/pages.ts';
@@ -171,7 +172,7 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         ['signin_address', request.ip],
         ...(e164 ? [['signin_phone', e164] as [RateLimitName, string]] : []),
       ]);
-      return await signedIn(reply, ctx, st, await c.accounts.checkPin(e164 ?? phone, pin));
+      return await signedIn(reply, ctx, st, await c.accounts.checkPin(e164 ?? phone, pin), AMR.pin);
     } catch (err) {
       return retry(
         reply,
@@ -202,7 +203,12 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
     }
     await c.authorization.rememberConsent(st.userId, st.req.clientId, st.req.scope);
     const code = await c.authorization.issueCode(
-      { userId: st.userId, authTime: new Date(st.authTime), pinVersion: st.pinVersion },
+      {
+        userId: st.userId,
+        authTime: new Date(st.authTime),
+        pinVersion: st.pinVersion,
+        amr: recordedAmr(st.amr),
+      },
       st.req,
     );
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/clients/client-rules.ts';
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
+import { ACR_VALUES } from '../../domain/sessions/authentication.ts';
 import { LANGUAGES } from '../../i18n/languages.ts';
 import { oauthAnswer, ProviderMetadata } from './responses.ts';
 
@@ -32,6 +33,8 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     scopes_supported: OAUTH_SCOPES,
+    // What a token's acr may say: one factor (a PIN or a code), or a passkey's phishing-resistant sign-in
+    acr_values_supported: ACR_VALUES,
     claims_supported: [
       'sub',
       'iss',
@@ -39,6 +42,8 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
       'exp',
       'iat',
       'auth_time',
+      'amr',
+      'acr',
       'nonce',
       'sid', // In ID tokens of clients that take back-channel logouts
       'name',

@@ -43,6 +43,8 @@ export interface PageState {
   userId?: string;
   authTime?: number;
   pinVersion?: number;
+  /** how they proved who they are (RFC 8176 methods) */
+  amr?: string[];
   /** the browser it was sealed for: a digest of its CSRF cookie, set by `sealed` (browser-binding.ts) */
   browser?: string;
 }
@@ -97,6 +99,20 @@ export const pageCountry = (c: Pick<Services, 'config'>, request: FastifyRequest
     ? sent
     : suggestedCountry(acceptedLanguages(request.headers['accept-language']), c.config.look.defaultCountry);
 
+/** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
+function redirectWithIss(
+  reply: FastifyReply,
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+) {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return reply
+    .header('Cache-Control', 'no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .redirect(url.toString(), 302);
+}
+
 /**
  * What the hosted authorization page's routes share: its cookies, answers (pages and redirects), limits, the
  * checked state of its forms, and the steps after a PIN was proved.
@@ -109,20 +125,8 @@ export function pageFlow(c: Services) {
   const html = (reply: FastifyReply, status: number, body: string, redirectUri?: string) =>
     sendPage(reply, status, body, { formTarget: redirectUri ? formTarget(redirectUri) : undefined });
 
-  /** RFC 6749 §4.1.2 with RFC 9207's iss on every answer, success or error. */
-  const redirectTo = (
-    reply: FastifyReply,
-    redirectUri: string,
-    params: Record<string, string | undefined>,
-  ) => {
-    const url = new URL(redirectUri);
-    for (const [k, v] of Object.entries({ ...params, iss: c.config.baseUrl }))
-      if (v !== undefined) url.searchParams.set(k, v);
-    return reply
-      .header('Cache-Control', 'no-store')
-      .header('Referrer-Policy', 'no-referrer')
-      .redirect(url.toString(), 302);
-  };
+  const redirectTo = (reply: FastifyReply, redirectUri: string, params: Record<string, string | undefined>) =>
+    redirectWithIss(reply, redirectUri, { ...params, iss: c.config.baseUrl });
 
   const limit = async (request: FastifyRequest, extra: Array<[RateLimitName, string]> = []) => {
     const { exceeded } = await c.rateLimiter.hit([['oauth_authorize_address', request.ip], ...extra]);
@@ -158,8 +162,9 @@ export function pageFlow(c: Services) {
           error_description: 'the user has not allowed this application these scopes',
           state: st.req.state,
         });
+      const { userId, pinVersion, amr } = who;
       const state = sealed(
-        { req: st.req, userId: who.userId, authTime: who.authTime.getTime(), pinVersion: who.pinVersion },
+        { req: st.req, userId, authTime: who.authTime.getTime(), pinVersion, amr },
         ctx.csrf,
       );
       // Signed in, the page can speak the account's own language.
@@ -170,9 +175,15 @@ export function pageFlow(c: Services) {
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   };
 
-  /** A PIN just proved (sign-in or sign-up): the single sign-on cookie, then on to the client. */
-  const signedIn = async (reply: FastifyReply, ctx: FormContext, st: PageState, user: UserRow) => {
-    const who = { userId: user.id, authTime: c.clock.now(), pinVersion: user.pin_version };
+  /** A sign-in just proved (`amr` says how): the single sign-on cookie, then on to the client. */
+  const signedIn = async (
+    reply: FastifyReply,
+    ctx: FormContext,
+    st: PageState,
+    user: UserRow,
+    amr: string[],
+  ) => {
+    const who = { userId: user.id, authTime: c.clock.now(), pinVersion: user.pin_version, amr };
     const sso = await c.authorization.startSso(who);
     reply.header('Set-Cookie', cookie(SSO_COOKIE, sso.token, sso.maxAgeSeconds));
     return proceed(reply, ctx, st, who);

@@ -39,6 +39,11 @@ export const Introspection = Type.Object(
     token_type: Type.Optional(Type.String()),
     exp: Type.Optional(Type.Integer()),
     iat: Type.Optional(Type.Integer()),
+    auth_time: Type.Optional(
+      Type.Integer({ description: "when the session's sign-in was proved (Unix seconds)" }),
+    ),
+    amr: Type.Optional(Type.Array(Type.String(), { description: 'how it was proved (RFC 8176)' })),
+    acr: Type.Optional(Type.String({ description: 'urn:callsign:acr:1fa or urn:callsign:acr:phr' })),
   },
   { additionalProperties: true, description: 'whether the token is active, and if so what it says' },
 );

@@ -97,11 +97,11 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
     const { pin = '', handle = '', name } = request.body;
     try {
       await limit(request);
-      const { user } = await c.accounts.createAccount(
+      const { user, amr } = await c.accounts.createAccount(
         { temp_token: st.tempToken, pin, handle, name: name?.trim() ? name : undefined },
         async () => {},
       );
-      return await signedIn(reply, ctx, st, user);
+      return await signedIn(reply, ctx, st, user, amr);
     } catch (err) {
       // A PIN of 4-6 digits that was refused was refused as too easy to guess.
       const pinRule = { INVALID_PIN: isWellFormedPin(pin) ? 'error.pin_weak' : 'error.pin_format' } as const;

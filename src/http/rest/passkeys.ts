@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
-import type { PasskeyRow } from '../../storage/repositories/passkeys.ts';
 import { ok } from './envelope.ts';
 import {
   AuthenticationResponse,
@@ -12,22 +11,12 @@ import {
   RegistrationResponse,
   RequestOptions,
 } from './passkey-schemas.ts';
-import { restUser } from './presenters.ts';
+import { restPasskey, restUser } from './presenters.ts';
 import { RestUser, restAnswer, SignedIn } from './responses.ts';
 import { callerOf, deviceSchema, idParams, secured, text } from './schemas.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'passkeys'>;
-
-const presented = (p: PasskeyRow) => ({
-  id: p.id,
-  name: p.name,
-  created_at: p.created_at,
-  last_used_at: p.last_used_at,
-  device_type: p.device_type,
-  backed_up: p.backed_up,
-  transports: p.transports,
-});
 
 /** A passkey's sign-in counts against the per-address sign-in limit, as a PIN's does. */
 const signInLimits = (request: FastifyRequest): Array<[RateLimitName, string]> => [
@@ -64,7 +53,7 @@ export function passkeyRoutes(fastify: FastifyInstance, c: Services) {
       },
       config: { auth: true },
     },
-    async (request) => ok(presented(await c.passkeys.register(callerOf(request), request.body))),
+    async (request) => ok(restPasskey(await c.passkeys.register(callerOf(request), request.body))),
   );
 
   app.get(
@@ -82,7 +71,7 @@ export function passkeyRoutes(fastify: FastifyInstance, c: Services) {
     },
     async (request) => {
       const passkeys = await c.passkeys.list(callerOf(request).userId);
-      return ok({ passkeys: passkeys.map(presented), total: passkeys.length });
+      return ok({ passkeys: passkeys.map(restPasskey), total: passkeys.length });
     },
   );
 
@@ -99,7 +88,9 @@ export function passkeyRoutes(fastify: FastifyInstance, c: Services) {
       config: { auth: true },
     },
     async (request) =>
-      ok(presented(await c.passkeys.rename(callerOf(request).userId, request.params.id, request.body.name))),
+      ok(
+        restPasskey(await c.passkeys.rename(callerOf(request).userId, request.params.id, request.body.name)),
+      ),
   );
 
   app.delete(

@@ -1,4 +1,5 @@
 import type { ConsentedApp } from '../../storage/repositories/consents.ts';
+import type { PasskeyRow } from '../../storage/repositories/passkeys.ts';
 import type { SessionRow } from '../../storage/repositories/sessions.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 
@@ -61,4 +62,15 @@ export const restConnectedApp = (a: ConsentedApp) => ({
   granted_at: a.granted_at,
   active_sessions: a.active_sessions,
   last_used_at: a.last_used_at,
+});
+
+/** A passkey of the account, as the REST surface and the admin API show it. */
+export const restPasskey = (p: PasskeyRow) => ({
+  id: p.id,
+  name: p.name,
+  created_at: p.created_at,
+  last_used_at: p.last_used_at,
+  device_type: p.device_type,
+  backed_up: p.backed_up,
+  transports: p.transports,
 });

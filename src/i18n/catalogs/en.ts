@@ -9,6 +9,10 @@ export const en = {
     'Someone tried to move another account to this number, which already has one. No change was made.',
   'phone.phone_changed':
     'The phone number of your account was changed to another number. If you did not do this, contact the app you signed up with.',
+  'phone.passkey_added':
+    'A passkey was added to your account. If you did not do this, contact the app you signed up with.',
+  'phone.pin_reset_by_recovery_code':
+    'Your PIN was reset with a recovery code. If you did not do this, contact the app you signed up with.',
 };
 
 export type MessageKey = keyof typeof en;

@@ -10,4 +10,8 @@ export const fr: Catalog = {
     "Quelqu'un a essayé de transférer un autre compte vers ce numéro, qui en a déjà un. Rien n'a été modifié.",
   'phone.phone_changed':
     "Le numéro de téléphone de votre compte a été remplacé par un autre. Si ce n'était pas vous, contactez l'application où vous vous êtes inscrit.",
+  'phone.passkey_added':
+    'Une clé d’accès a été ajoutée à votre compte. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
+  'phone.pin_reset_by_recovery_code':
+    'Votre code PIN a été réinitialisé avec un code de récupération. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
 };

@@ -10,4 +10,8 @@ export const id: Catalog = {
     'Seseorang mencoba memindahkan akun lain ke nomor ini, yang sudah memiliki akun. Tidak ada yang diubah.',
   'phone.phone_changed':
     'Nomor telepon akun Anda telah diganti dengan nomor lain. Jika bukan Anda yang melakukannya, hubungi aplikasi tempat Anda mendaftar.',
+  'phone.passkey_added':
+    'Sebuah kunci sandi ditambahkan ke akun Anda. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
+  'phone.pin_reset_by_recovery_code':
+    'PIN Anda diatur ulang dengan kode pemulihan. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
 };

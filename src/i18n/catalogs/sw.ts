@@ -10,4 +10,8 @@ export const sw: Catalog = {
     'Mtu alijaribu kuhamishia akaunti nyingine kwenye nambari hii, ambayo tayari ina akaunti. Hakuna kilichobadilishwa.',
   'phone.phone_changed':
     'Nambari ya simu ya akaunti yako imebadilishwa kuwa nambari nyingine. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
+  'phone.passkey_added':
+    'Passkey imeongezwa kwenye akaunti yako. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
+  'phone.pin_reset_by_recovery_code':
+    'PIN yako imewekwa upya kwa msimbo wa kurejesha. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
 };

@@ -10,4 +10,8 @@ export const tr: Catalog = {
     'Birisi başka bir hesabı, zaten bir hesabı olan bu numaraya taşımaya çalıştı. Hiçbir değişiklik yapılmadı.',
   'phone.phone_changed':
     'Hesabınızın telefon numarası başka bir numarayla değiştirildi. Bunu siz yapmadıysanız kaydolduğunuz uygulamayla iletişime geçin.',
+  'phone.passkey_added':
+    'Hesabınıza bir geçiş anahtarı eklendi. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
+  'phone.pin_reset_by_recovery_code':
+    'PIN kodunuz bir kurtarma koduyla sıfırlandı. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
 };

@@ -12,3 +12,10 @@ CREATE TABLE recovery_codes (
   used_at timestamptz,
   PRIMARY KEY (user_id, code_hash)
 );
+
+-- How each step toward a session proved who the person is: the channel of the verified phone's code
+-- (temp tokens), and the RFC 8176 methods of the hosted pages' single sign-on and of an authorization code;
+-- each session opened from them carries them on.
+ALTER TABLE temp_tokens ADD COLUMN channel text;
+ALTER TABLE sso_sessions ADD COLUMN amr text[];
+ALTER TABLE authorization_codes ADD COLUMN amr text[];

@@ -10,6 +10,8 @@ export interface AuthorizationCodeRow {
   code_challenge: string;
   nonce: string | null;
   auth_time: Date;
+  /** how the sign-in was proved (RFC 8176 methods); null for codes issued before it was recorded */
+  amr: string[] | null;
   /** The version of the account's PIN that the sign-in proved */
   pin_version: number;
   created_at: Date;
@@ -22,7 +24,8 @@ export const authorizationCodesRepo = {
   insert: (q: Queryable, c: Omit<AuthorizationCodeRow, 'used_at' | 'session_id'>) =>
     q.query(
       `INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce,
-         auth_time, pin_version, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+         auth_time, pin_version, created_at, expires_at, amr)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         c.code_hash,
         c.client_id,
@@ -35,6 +38,7 @@ export const authorizationCodesRepo = {
         c.pin_version,
         c.created_at,
         c.expires_at,
+        c.amr,
       ],
     ),
 

@@ -10,15 +10,22 @@ export const ssoSessionsRepo = {
    */
   insertForPin: async (
     q: Queryable,
-    s: { token_hash: string; user_id: string; auth_time: Date; expires_at: Date; pin_version: number },
+    s: {
+      token_hash: string;
+      user_id: string;
+      auth_time: Date;
+      amr: string[];
+      expires_at: Date;
+      pin_version: number;
+    },
   ) =>
     (
       await q.query(
-        `INSERT INTO sso_sessions (token_hash, user_id, auth_time, expires_at)
-         SELECT $1, id, $3, $4 FROM users
+        `INSERT INTO sso_sessions (token_hash, user_id, auth_time, expires_at, amr)
+         SELECT $1, id, $3, $4, $6 FROM users
          WHERE id = $2 AND deleted_at IS NULL AND admin_locked_at IS NULL AND pin_version = $5 FOR SHARE
          RETURNING token_hash`,
-        [s.token_hash, s.user_id, s.auth_time, s.expires_at, s.pin_version],
+        [s.token_hash, s.user_id, s.auth_time, s.expires_at, s.pin_version, s.amr],
       )
     ).length > 0,
 
@@ -33,9 +40,9 @@ export const ssoSessionsRepo = {
    * `u.deleted_at IS NULL` can be planned as a read of every live user through an index with that predicate.
    */
   findLive: (q: Queryable, hash: string, now: Date) =>
-    maybeOne<{ user_id: string; auth_time: Date; pin_version: number }>(
+    maybeOne<{ user_id: string; auth_time: Date; amr: string[] | null; pin_version: number }>(
       q,
-      `SELECT s.user_id, s.auth_time, u.pin_version FROM sso_sessions s, LATERAL (
+      `SELECT s.user_id, s.auth_time, s.amr, u.pin_version FROM sso_sessions s, LATERAL (
          SELECT pin_version FROM users WHERE id = s.user_id AND deleted_at IS NULL OFFSET 0
        ) u
        WHERE s.token_hash = $1 AND s.expires_at > $2`,

@@ -100,10 +100,11 @@ export async function openSignInSession(
       RETURNING *
     ),
     session AS (
-      INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, created_at,
-        last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
+      INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr,
+        created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
       SELECT ${session.id}::uuid, account.id, ${session.client_id}, ${session.device_name}, ${session.platform},
         ${session.ip_address}, ${session.scope}, ${session.authTime ?? session.now}::timestamptz,
+        ${session.amr ?? null}::text[],
         ${session.now}::timestamptz, ${session.now}::timestamptz, ${firstToken.hash},
         ${session.now}::timestamptz, ${firstToken.expires_at}::timestamptz
       FROM account WHERE account.admin_locked_at IS NULL

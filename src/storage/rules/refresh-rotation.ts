@@ -30,7 +30,7 @@ export interface Rotation {
   expiresAt: Date;
 }
 
-export type RotatedSession = Pick<SessionRow, 'id' | 'user_id' | 'scope'>;
+export type RotatedSession = Pick<SessionRow, 'id' | 'user_id' | 'scope' | 'auth_time' | 'amr'>;
 
 /** Why a presented token did not rotate. */
 export type RotationRefusal =
@@ -51,7 +51,7 @@ function moveHead(r: Rotation, target: Sql): Sql {
       refresh_issued_at = ${r.now}, refresh_expires_at = ${r.expiresAt}, last_used_at = ${r.now}
     WHERE id = ${target} AND client_id = ${r.clientId} AND refresh_generation = ${r.generation}
       AND refresh_hash = ${r.hash} AND revoked_at IS NULL AND refresh_expires_at > ${r.now}
-    RETURNING id, user_id, scope, client_id, refresh_hash`;
+    RETURNING id, user_id, scope, auth_time, amr, client_id, refresh_hash`;
 }
 
 /** Why a rotation that moved nothing was refused, from the session as it is now. */
@@ -69,7 +69,10 @@ async function refusalOf(q: Queryable, r: Rotation): Promise<RotationRefusal> {
 /** One rotation in a statement of its own, waiting for a row lock held elsewhere. */
 export async function rotateRefreshToken(q: Queryable, r: Rotation): Promise<RotationOutcome> {
   const moved = await first<RotatedSession>(q, moveHead(r, sql`${r.id}`));
-  if (moved) return { rotated: true, session: { id: moved.id, user_id: moved.user_id, scope: moved.scope } };
+  if (moved) {
+    const { id, user_id, scope, auth_time, amr } = moved;
+    return { rotated: true, session: { id, user_id, scope, auth_time, amr } };
+  }
   return { rotated: false, ...(await refusalOf(q, r)) };
 }
 
@@ -91,7 +94,7 @@ export async function rotateRefreshTokens(
       ${sql.join(
         rs.map(
           (_, k) =>
-            sql`SELECT id, user_id, scope, client_id, refresh_hash FROM ${sql.identifier(`moved${k}`)}`,
+            sql`SELECT id, user_id, scope, auth_time, amr, client_id, refresh_hash FROM ${sql.identifier(`moved${k}`)}`,
         ),
         ' UNION ALL ',
       )}`,
@@ -100,6 +103,11 @@ export async function rotateRefreshTokens(
   // presented twice shares one move; another token of the same session, or another client, does not.
   const movedBy = (r: { id: string; client_id: string; refresh_hash: string }) =>
     `${r.id} ${r.client_id} ${r.refresh_hash}`;
-  const moved = new Map(rows.map((r) => [movedBy(r), { id: r.id, user_id: r.user_id, scope: r.scope }]));
+  const moved = new Map(
+    rows.map((r) => [
+      movedBy(r),
+      { id: r.id, user_id: r.user_id, scope: r.scope, auth_time: r.auth_time, amr: r.amr },
+    ]),
+  );
   return rs.map((r) => moved.get(movedBy({ id: r.id, client_id: r.clientId, refresh_hash: r.nextHash })));
 }

@@ -11,7 +11,7 @@ import type { Queryable } from '../db.ts';
 import { first, sql } from '../sql.ts';
 
 export type TempTokenUse =
-  | { consumed: true; phone: string }
+  | { consumed: true; phone: string; channel: string | null }
   | { consumed: false; refusal: 'unknown_used_or_expired' };
 
 /** Marks the token (by its hash) used for `purpose`, and answers the phone it was issued for. */
@@ -21,11 +21,13 @@ export async function consumeTempToken(
   purpose: string,
   now: Date,
 ): Promise<TempTokenUse> {
-  const row = await first<{ phone: string }>(
+  const row = await first<{ phone: string; channel: string | null }>(
     q,
     sql`UPDATE temp_tokens SET used_at = ${now}
       WHERE token_hash = ${tokenHash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > ${now}
-      RETURNING phone`,
+      RETURNING phone, channel`,
   );
-  return row ? { consumed: true, phone: row.phone } : { consumed: false, refusal: 'unknown_used_or_expired' };
+  return row
+    ? { consumed: true, phone: row.phone, channel: row.channel }
+    : { consumed: false, refusal: 'unknown_used_or_expired' };
 }

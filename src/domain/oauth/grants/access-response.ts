@@ -1,5 +1,6 @@
 import type { ClientRow } from '../../../storage/repositories/clients.ts';
 import type { AccessTokens } from '../../sessions/access-tokens.ts';
+import type { Authentication } from '../../sessions/authentication.ts';
 
 /** Spec "Token lifetimes": OAuth access and ID tokens live 1 hour. */
 export const OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
@@ -20,6 +21,8 @@ export interface SessionGrant {
   sessionId: string;
   scope: string;
   refreshToken: string;
+  /** the sign-in that started the session */
+  auth: Authentication;
 }
 
 /** An access token for the session, and the session's refresh token where the client may use one. */
@@ -30,6 +33,7 @@ export function accessResponse(tokens: AccessTokens, client: ClientRow, grant: S
     scope: grant.scope,
     sid: grant.sessionId,
     ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    auth: grant.auth,
   });
   const response: TokenResponse = {
     access_token,

@@ -1,4 +1,4 @@
-import { type Clock, unixSeconds } from '../../../providers/clock.ts';
+import type { Clock } from '../../../providers/clock.ts';
 import type { CodeExchanges } from '../../../storage/code-exchanges.ts';
 import type { Database } from '../../../storage/db.ts';
 import {
@@ -9,6 +9,7 @@ import type { ClientRow } from '../../../storage/repositories/clients.ts';
 import { burnCode, type CodeExchangeRefusal } from '../../../storage/rules/code-exchange.ts';
 import { sha256 } from '../../crypto.ts';
 import type { AccessTokens } from '../../sessions/access-tokens.ts';
+import { authenticationClaims, recordedAmr } from '../../sessions/authentication.ts';
 import type { SessionService } from '../../sessions/sessions.ts';
 import { idTokenClaims } from '../claims.ts';
 import { OAuthError } from '../oauth-error.ts';
@@ -101,6 +102,7 @@ export async function authorizationCodeGrant(
     ipAddress: null,
     scope: row.scope,
     authTime: row.auth_time,
+    amr: recordedAmr(row.amr),
   });
   const outcome = await d.codeExchanges.redeem({ hash, opening: write });
   if (!outcome.opened) {
@@ -108,12 +110,14 @@ export async function authorizationCodeGrant(
     throw new OAuthError('invalid_grant', REFUSAL_TEXT[outcome.refusal]);
   }
   const user = outcome.account;
+  const auth = { time: row.auth_time, amr: recordedAmr(row.amr) };
   const sessionId = write.session.id;
   const response = accessResponse(d.tokens, client, {
     userId: user.id,
     sessionId,
     scope: row.scope,
     refreshToken,
+    auth,
   });
   if (!row.scope.split(' ').includes('openid')) return response;
   const id_token = d.tokens.issueIdToken({
@@ -121,7 +125,7 @@ export async function authorizationCodeGrant(
     aud: client.client_id,
     ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
     claims: {
-      auth_time: unixSeconds(row.auth_time),
+      ...authenticationClaims(auth),
       ...(row.nonce ? { nonce: row.nonce } : {}),
       // the session its logout tokens will name (Back-Channel Logout §2.1), for a client that takes them
       ...(client.backchannel_logout_uri ? { sid: sessionId } : {}),

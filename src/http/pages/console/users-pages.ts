@@ -34,7 +34,35 @@ export interface AdminUser {
     active_sessions: number;
     last_used_at: string | null;
   }[];
+  passkeys?: {
+    id: string;
+    name: string;
+    device_type: string;
+    backed_up: boolean;
+    created_at: string;
+    last_used_at: string | null;
+  }[];
+  recovery_codes?: { remaining: number; created_at: string | null };
 }
+
+/** The account's passkeys, each with its removal, and whether it has recovery codes. */
+const strongerWaysIn = (f: Frame, u: AdminUser, base: string) => {
+  const codes = u.recovery_codes;
+  const recovery = codes?.created_at
+    ? `<p id="recovery-codes">Recovery codes: ${codes.remaining} of 10 left, made ${when(codes.created_at)}.</p>`
+    : '<p id="recovery-codes">No recovery codes.</p>';
+  return `<h2>Passkeys</h2>${table(
+    ['Name', 'Kind', 'Created', 'Last used', ''],
+    (u.passkeys ?? []).map((p) => [
+      esc(p.name),
+      p.device_type === 'multi_device' ? 'synced' : 'this device only',
+      when(p.created_at),
+      p.last_used_at ? when(p.last_used_at) : 'never',
+      postForm(`${base}/passkeys/${p.id}/remove`, f.csrf, '', 'Remove'),
+    ]),
+    'No passkeys.',
+  )}<h2>Recovery codes</h2>${recovery}`;
+};
 
 /** The detail lists the most recently used sessions only; say so when there are more. */
 const sessionsShown = (u: AdminUser) => {
@@ -99,7 +127,7 @@ export const userPage = (f: Frame, u: AdminUser) => {
         ['Wrong PINs in a row', String(u.failed_pin_attempts)],
         ['Created', when(u.created_at)],
       ],
-    )}<h2>Lock</h2>${locked}<h2>Sessions</h2>${sessionsShown(u)}${table(
+    )}<h2>Lock</h2>${locked}${strongerWaysIn(f, u, base)}<h2>Sessions</h2>${sessionsShown(u)}${table(
       ['Device', 'Platform', 'Client', 'Address', 'Last used', 'Created', ''],
       (u.sessions ?? []).map((s) => [
         esc(s.device_name),
