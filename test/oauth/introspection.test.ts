@@ -76,6 +76,10 @@ describe('P72: token introspection (RFC 7662)', () => {
       aud: api.id,
       iat: jwt.iat,
       exp: jwt.exp,
+      // when and how the session's sign-in was proved (issue 48): a PIN on the hosted page
+      auth_time: jwt.auth_time,
+      amr: ['pwd'],
+      acr: 'urn:callsign:acr:1fa',
     });
   });
 
@@ -93,6 +97,9 @@ describe('P72: token introspection (RFC 7662)', () => {
       sid,
       iat: issuedAt,
       exp: issuedAt + 30 * 24 * 3600, // D15: 30 days
+      auth_time: issuedAt,
+      amr: ['pwd'],
+      acr: 'urn:callsign:acr:1fa',
     });
     // Introspection rotated nothing: the token still refreshes.
     const next = await refresh(api, tokens.refresh_token);
