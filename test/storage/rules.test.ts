@@ -140,6 +140,7 @@ describe('temp-tokens.ts', () => {
     assert.deepEqual(await consumeTempToken(database.db, token, 'signup', T0), {
       consumed: true,
       phone: '+14155550100',
+      channel: null, // no message carried a code for it
     });
     assert.deepEqual(await consumeTempToken(database.db, token, 'signup', T0), refused, 'used');
     const expired = await insert('signup', later(600));
