@@ -204,6 +204,12 @@ describe('passkeys over REST: registration, management and sign-in', () => {
     const unregistered = new SoftAuthenticator(ORIGIN);
     unregistered.create({ challenge: 'never-asked', rp: { id: 'callsign.test' }, user: { id: s.user.id } });
     assertRefused(await signInWith(unregistered));
+    // A signed answer naming another account than the passkey's (its user handle is not signed).
+    const other = await signUp(t);
+    const handleOpts = await t.request('POST', '/auth/passkey/options', { body: {} });
+    const otherHandle = key.get(handleOpts.body.data);
+    otherHandle.response.userHandle = Buffer.from(other.user.id).toString('base64url');
+    assertRefused(await t.request('POST', '/auth/passkey/verify', { body: { response: otherHandle } }));
     // The same signed answer twice: once only.
     const opts = await t.request('POST', '/auth/passkey/options', { body: {} });
     const answer = { response: key.get(opts.body.data) };

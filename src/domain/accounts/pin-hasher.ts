@@ -7,7 +7,7 @@ import { hmac } from '../crypto.ts';
 // as equal defense, the one with the least memory, 7 MiB, t=5, p=1 (Keycloak's default too): two hashes at
 // once of the 19 MiB one (t=2) overflowed the cores' shared cache and cost nearly twice the CPU.
 // (Algorithm is a const enum, which type-stripping cannot inline: 2 is Algorithm.Argon2id.)
-export const ARGON2ID_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 7_168, timeCost: 5, parallelism: 1 };
+const ARGON2ID_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 7_168, timeCost: 5, parallelism: 1 };
 /** How a hash made with ARGON2ID_OPTIONS begins (PHC string format), up to its key id. */
 const PARAMS = `$argon2id$v=19$m=${ARGON2ID_OPTIONS.memoryCost},t=${ARGON2ID_OPTIONS.timeCost},p=${ARGON2ID_OPTIONS.parallelism}`;
 
@@ -64,6 +64,14 @@ export class PinHasher {
   // The binding reads its input as UTF-8 text, so the HMAC goes in as base64url.
   private peppered(p: Pepper, pin: string) {
     return hmac(p.secret, pin).toString('base64url');
+  }
+
+  /**
+   * A secret other than a PIN (a recovery code) hashed the same way, with the salt given and no pepper, in the
+   * same slots as PIN hashes: the same secret and salt make the same string, so a typed one is looked up.
+   */
+  hashWithSalt(secret: string, salt: Uint8Array): Promise<string> {
+    return this.#slots(() => hash(secret, { ...ARGON2ID_OPTIONS, salt }));
   }
 
   async hash(pin: string): Promise<string> {

@@ -8,7 +8,6 @@
 // - A reset by a recovery code answers as a reset by a code to the phone (the PIN set, the lock lifted, every
 //   other session ended, a new one opened: pin-reset-sessions.ts). A wrong, used or malformed code answers
 //   INVALID_CREDENTIALS, and so does an unknown number under ENUMERATION_PROTECTION, after the same hashing.
-import { hash } from '@node-rs/argon2';
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database } from '../../storage/db.ts';
@@ -34,7 +33,7 @@ import type { DeviceInput } from './account-inputs.ts';
 import type { AccountNotices } from './account-notices.ts';
 import type { AccountService } from './accounts.ts';
 import { parseDevice } from './device.ts';
-import { ARGON2ID_OPTIONS, type PinHasher } from './pin-hasher.ts';
+import type { PinHasher } from './pin-hasher.ts';
 import { reopenAfterPinReset } from './pin-reset-sessions.ts';
 import { assertAcceptablePin } from './pin-rules.ts';
 import { CODES_PER_SET, newRecoveryCode, normalRecoveryCode } from './recovery-code-format.ts';
@@ -73,9 +72,6 @@ const SALT_BYTES = 16;
 
 const invalidCode = () => new DomainError('INVALID_CREDENTIALS', 'wrong phone number or recovery code');
 
-/** A code's argon2id hash with its set's salt: the same code and salt make the same string. */
-const hashCode = (code: string, salt: Uint8Array) => hash(code, { ...ARGON2ID_OPTIONS, salt });
-
 export class RecoveryCodeService {
   readonly #rest: RestSignIn;
   constructor(private readonly d: RecoveryCodeDeps) {
@@ -94,7 +90,9 @@ export class RecoveryCodeService {
     } else assertRecentPasskeySignIn(await this.d.sessions.authOf(caller.sessionId), this.d.clock.now());
     const codes = Array.from({ length: CODES_PER_SET }, () => newRecoveryCode(this.d.random));
     const salt = this.d.random.bytes(SALT_BYTES);
-    const hashes = await Promise.all(codes.map((code) => hashCode(normalRecoveryCode(code) ?? code, salt)));
+    const hashes = await Promise.all(
+      codes.map((code) => this.d.pins.hashWithSalt(normalRecoveryCode(code) ?? code, salt)),
+    );
     const createdAt = this.d.clock.now();
     await this.d.db.transaction(async (tx) => {
       await replaceRecoveryCodes(tx, { userId: caller.userId, hashes, salt, createdAt });
@@ -151,7 +149,7 @@ export class RecoveryCodeService {
     if (!found && !this.d.enumerationProtection)
       throw fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
     const salt = found?.salt ?? this.d.random.bytes(SALT_BYTES);
-    const hashed = await hashCode(code ?? typed.slice(0, 64), salt);
+    const hashed = await this.d.pins.hashWithSalt(code ?? typed.slice(0, 64), salt);
     if (!found?.salt || !code || !(await hasRecoveryCode(this.d.db, found.user_id, hashed)))
       throw invalidCode();
     return { id: found.user_id, hash: hashed };

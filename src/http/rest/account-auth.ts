@@ -99,7 +99,7 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
         // A recovery code is guessed like a PIN: the sign-in limits of the number and the address count it.
         rateLimit: (request) => {
           const phone = phoneKey(request);
-          const guessed = phone && hasRecoveryCode(request.body);
+          const guessed = phone && carriesRecoveryCode(request.body);
           return guessed
             ? [
                 ['signin_address', request.ip],
@@ -124,5 +124,5 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
 }
 
 /** Whether a request's body (not yet validated) carries a recovery code. */
-const hasRecoveryCode = (body: unknown) =>
+const carriesRecoveryCode = (body: unknown) =>
   typeof body === 'object' && body !== null && 'recovery_code' in body;
