@@ -140,7 +140,10 @@ describe('the language of the hosted pages', () => {
       );
     };
     const english = await namesIn('en');
-    assert.deepEqual(english, ['state', 'csrf', 'country', 'phone', 'pin', 'back', 'lang']);
+    assert.deepEqual(english, [
+      ...['state', 'csrf', 'country', 'phone', 'pin', 'platform_authenticator'],
+      ...['state', 'csrf', 'response', 'back', 'lang'],
+    ]);
     for (const lang of LANGUAGES) assert.deepEqual(await namesIn(lang), english, lang);
     const page = String((await t.request('GET', authorizeUrl(params()))).body);
     for (const label of [

@@ -1,5 +1,6 @@
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { isWellFormedChallenge } from './pkce.ts';
+import { requestedAcr } from './requested-acr.ts';
 
 export interface AuthorizationRequest {
   clientId: string;
@@ -18,6 +19,8 @@ export interface AuthorizationRequest {
   uiLocales?: string;
   /** OIDC Core §3.1.2.1: the user an ID token of the client's, given as `id_token_hint`, names */
   hintedUserId?: string;
+  /** OIDC Core §3.1.2.1: the first `acr_values` entry this service knows (requested-acr.ts) */
+  acr?: string;
 }
 
 export interface AuthorizationRequestDeps {
@@ -157,6 +160,8 @@ export async function checkAuthorizationRequest(
   // Only a wish, like the hint: languages not spoken here are passed over, and a list too long is ignored.
   const uiLocales = single(q, 'ui_locales') ?? undefined;
   const maxAge = single(q, 'max_age') ?? undefined;
+  // A wish as well: the first level this service knows is sought, and met where the account can.
+  const acr = requestedAcr(single(q, 'acr_values') ?? undefined);
   if (maxAge !== undefined && !/^\d{1,9}$/.test(maxAge))
     return fail('invalid_request', 'max_age must be a whole number of seconds');
   // An ID token this client was given (expired or not) names the user the client expects.
@@ -180,6 +185,7 @@ export async function checkAuthorizationRequest(
       ...(loginHint && loginHint.length <= 32 ? { loginHint } : {}),
       ...(uiLocales && uiLocales.length <= 200 ? { uiLocales } : {}),
       ...(hinted ? { hintedUserId: hinted.sub } : {}),
+      ...(acr ? { acr } : {}),
     },
   };
 }

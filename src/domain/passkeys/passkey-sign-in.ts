@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import type { SignInMethod, WebAuthnSettings } from '../../config/sign-in-settings.ts';
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
-import type { Database } from '../../storage/db.ts';
+import type { Database, Queryable } from '../../storage/db.ts';
 import { type PasskeyRow, passkeysRepo } from '../../storage/repositories/passkeys.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { holdPasskeyAccount } from '../../storage/rules/passkey-sign-in.ts';
@@ -78,18 +78,36 @@ export class PasskeySignIn {
     const device = parseDevice(body.device);
     const passkey = await this.verified(body.response);
     const { session, refreshToken, account } = await this.d.db.transaction(async (tx) => {
-      const held = await holdPasskeyAccount(tx, passkey.user_id);
-      if (!held.held) throw held.refusal === 'locked_by_operator' ? lockedByOperator() : refused();
-      await passkeysRepo.used(tx, passkey.id, passkey.counter, this.d.clock.now());
+      const account = await this.holder(tx, passkey);
       const amr = AMR.passkey(passkey.device_type);
-      const opened = await this.d.sessions.open(tx, this.#rest.session(held.account.id, device, ip, amr));
-      return { ...opened, account: held.account };
+      const opened = await this.d.sessions.open(tx, this.#rest.session(account.id, device, ip, amr));
+      return { ...opened, account };
     });
     this.d.onSignIn?.('passkey');
     return {
       user: account,
       ...this.#rest.tokens(account.id, session.id, refreshToken, authOfSession(session)),
     };
+  }
+
+  /**
+   * The account a passkey's answer proves and how, for the hosted pages, which go on to a single sign-on
+   * rather than a session of their own.
+   */
+  async proved(response: AuthenticationResponseJSON): Promise<{ user: UserRow; amr: string[] }> {
+    assertMethodOn(this.d.signInMethods, 'passkey');
+    const passkey = await this.verified(response);
+    const user = await this.d.db.transaction((tx) => this.holder(tx, passkey));
+    this.d.onSignIn?.('passkey');
+    return { user, amr: AMR.passkey(passkey.device_type) };
+  }
+
+  /** The live account the passkey belongs to, held while its use is written down. */
+  private async holder(tx: Queryable, passkey: PasskeyRow): Promise<UserRow> {
+    const held = await holdPasskeyAccount(tx, passkey.user_id);
+    if (!held.held) throw held.refusal === 'locked_by_operator' ? lockedByOperator() : refused();
+    await passkeysRepo.used(tx, passkey.id, passkey.counter, this.d.clock.now());
+    return held.account;
   }
 
   /** The passkey, with the counter it reported, when the answer holds; INVALID_CREDENTIALS otherwise. */

@@ -43,11 +43,11 @@ export interface PasskeyDeps {
   notices: AccountNotices;
 }
 
-/** Who asks: the account and the session its token belongs to. */
-export interface PasskeyCaller {
-  userId: string;
-  sessionId: string;
-}
+/**
+ * Who asks: the account, and the session its token belongs to, or (on the hosted pages, which have no session
+ * of their own) when it signed in.
+ */
+export type PasskeyCaller = { userId: string; sessionId: string } | { userId: string; authTime: Date };
 
 const NAME_MAX = 64;
 const DEFAULT_NAME = 'Passkey';
@@ -197,7 +197,9 @@ export class PasskeyService {
   }
 
   private async assertRecent(caller: PasskeyCaller) {
-    assertRecentSignIn((await this.d.sessions.authOf(caller.sessionId))?.authTime, this.d.clock.now());
+    const authTime =
+      'authTime' in caller ? caller.authTime : (await this.d.sessions.authOf(caller.sessionId))?.authTime;
+    assertRecentSignIn(authTime, this.d.clock.now());
   }
 }
 

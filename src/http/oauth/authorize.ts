@@ -5,7 +5,7 @@ import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
-import { AMR, recordedAmr } from '../../domain/sessions/authentication.ts';
+import { AMR } from '../../domain/sessions/authentication.ts';
 import { described, pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
 import { PageError, pageErrorHandler } from '../errors/pages.ts';
@@ -15,7 +15,9 @@ import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
-import { type Body, type PageFlow, type PageState, pageCountry, pageFlow, pageView } from './page-flow.ts';
+import { type PageFlow, pageFlow } from './page-flow.ts';
+import { type Body, type PageState, pageCountry, pageView, passkeysOn, signedInOf } from './page-forms.ts';
+import { passkeyPageRoutes } from './passkey-routes.ts';
 import { resumeRoute } from './resume-route.ts';
 import { signupRoutes } from './signup-routes.ts';
 
@@ -30,6 +32,8 @@ type Services = Pick<
   | 'logos'
   | 'otp'
   | 'pageStateKeys'
+  | 'passkeys'
+  | 'passkeySignIn'
   | 'profiles'
   | 'random'
   | 'rateLimiter'
@@ -54,13 +58,24 @@ const authorizationParams = described({
   max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
   login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
   ui_locales: 'optional (OIDC): languages for the page, space-separated BCP 47 tags, most wanted first',
+  acr_values:
+    'optional (OIDC): space-separated levels, most wanted first; urn:callsign:acr:phr asks an account that has a passkey to sign in with it',
 });
+
+// D24 places an error in U+0000 like any other: the error page, or a redirect once the client is known.
+const ownNulCheck = { ownNulCheck: true };
+const authorizeAnswers = {
+  200: htmlPage('the sign-in, sign-up or consent page'),
+  302: redirect('back to the client’s redirect_uri with `code` (or `error`), `state` and `iss`'),
+  303: redirect('a cross-site form post, sent on as a GET to /authorize'),
+  '4xx': htmlPage('an error page: the client or its redirect_uri cannot be trusted with the error'),
+};
 
 /** The hosted authorization page on {auth_url}: GET /authorize and the forms it posts. */
 export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const flow = pageFlow(c);
-  const { html, redirectTo, limit, csrfFor, sealed, proceed } = flow;
+  const { html, redirectTo, limit, csrfFor, sealed, onward } = flow;
 
   /** An authorization request, from the query of a GET or the form of a POST (OIDC Core §3.1.2.1). */
   const authorize = async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
@@ -83,6 +98,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       state: sealed(st, csrf),
       view: pageView(c, request, st),
       country: pageCountry(c, request),
+      passkeys: passkeysOn(c),
     };
     // The client asks for a new account, so a single sign-on does not answer for the user.
     if (st.req.prompt?.includes('create')) {
@@ -90,7 +106,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint, channels), st.req.redirectUri);
     }
     const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
-    if (sso && !mustSignIn(st.req, sso, c.clock.now())) return proceed(reply, ctx, st, sso);
+    if (sso && !mustSignIn(st.req, sso, c.clock.now())) return onward(reply, ctx, st, sso);
     // Prompt=none never shows the page; the client learns the user must sign in.
     if (st.req.prompt?.includes('none'))
       return redirectTo(reply, st.req.redirectUri, {
@@ -99,14 +115,6 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
         state: st.req.state,
       });
     return html(reply, 200, signInPage(ctx, st.req.loginHint), st.req.redirectUri);
-  };
-  // D24 places an error in U+0000 like any other: the error page, or a redirect once the client is known.
-  const ownNulCheck = { ownNulCheck: true };
-  const authorizeAnswers = {
-    200: htmlPage('the sign-in, sign-up or consent page'),
-    302: redirect('back to the client’s redirect_uri with `code` (or `error`), `state` and `iss`'),
-    303: redirect('a cross-site form post, sent on as a GET to /authorize'),
-    '4xx': htmlPage('an error page: the client or its redirect_uri cannot be trusted with the error'),
   };
   app.get(
     '/authorize',
@@ -147,6 +155,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   signupRoutes(fastify, c, flow);
   consentRoutes(fastify, c, flow);
   resumeRoute(fastify, c, flow);
+  passkeyPageRoutes(fastify, c, flow);
   logoutRoutes(app, c, (request) => limit(request));
 
   app.setErrorHandler(
@@ -158,7 +167,9 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
 function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { limit, formState, signedIn, retry } = flow;
-  const signinForm = { schema: { hide: true, body: pageForm('phone', 'pin', 'country') } };
+  const signinForm = {
+    schema: { hide: true, body: pageForm('phone', 'pin', 'country', 'platform_authenticator') },
+  };
   app.post('/authorize/signin', signinForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
     const { phone = '', pin } = request.body;
@@ -172,7 +183,8 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         ['signin_address', request.ip],
         ...(e164 ? [['signin_phone', e164] as [RateLimitName, string]] : []),
       ]);
-      return await signedIn(reply, ctx, st, await c.accounts.checkPin(e164 ?? phone, pin), AMR.pin);
+      const user = await c.accounts.checkPin(e164 ?? phone, pin);
+      return await signedIn(reply, ctx, st, user, AMR.pin, request.body.platform_authenticator === '1');
     } catch (err) {
       return retry(
         reply,
@@ -191,8 +203,9 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const consentForm = { schema: { hide: true, body: pageForm('decision') } };
   app.post('/authorize/consent', consentForm, async (request, reply) => {
     const { st } = await formState(request, request.body);
-    if (!st.userId || st.authTime === undefined || st.pinVersion === undefined)
-      throw new PageError(400, 'error.start_again');
+    const who = signedInOf(st);
+    // A state at a passkey step has its own forms; consent comes after it.
+    if (!who || st.step) throw new PageError(400, 'error.start_again');
     await limit(request);
     if (request.body.decision !== 'allow') {
       return redirectTo(reply, st.req.redirectUri, {
@@ -201,16 +214,8 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         state: st.req.state,
       });
     }
-    await c.authorization.rememberConsent(st.userId, st.req.clientId, st.req.scope);
-    const code = await c.authorization.issueCode(
-      {
-        userId: st.userId,
-        authTime: new Date(st.authTime),
-        pinVersion: st.pinVersion,
-        amr: recordedAmr(st.amr),
-      },
-      st.req,
-    );
+    await c.authorization.rememberConsent(who.userId, st.req.clientId, st.req.scope);
+    const code = await c.authorization.issueCode(who, st.req);
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   });
 }

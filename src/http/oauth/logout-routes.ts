@@ -15,7 +15,7 @@ import {
   pageCookie,
   SSO_COOKIE,
 } from './page-cookies.ts';
-import { formTarget } from './page-flow.ts';
+import { formTarget } from './page-forms.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'authorization' | 'clients' | 'config' | 'logos' | 'random' | 'tokens'>;

@@ -6,7 +6,9 @@ import { pageForm } from '../described.ts';
 import { signInPage, signUpAccountPage, signUpCodePage } from '../pages/authorize-pages.ts';
 import { consentPage, errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
-import { linkedState, type PageFlow, pageCountry, pageView } from './page-flow.ts';
+import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
+import type { PageFlow } from './page-flow.ts';
+import { linkedState, pageCountry, pageView, passkeysOn } from './page-forms.ts';
 
 /** The services this route uses. */
 type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'profiles'>;
@@ -32,8 +34,11 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
         state,
         view: pageView(c, request, st, account),
         country: pageCountry(c, request),
+        passkeys: passkeysOn(c),
       };
       const redirectUri = st.req.redirectUri;
+      if (st.step === 'passkey_offer') return flow.html(reply, 200, passkeyOfferPage(ctx), redirectUri);
+      if (st.step === 'passkey_step_up') return flow.html(reply, 200, passkeyStepUpPage(ctx), redirectUri);
       if (st.userId) return flow.html(reply, 200, consentPage(ctx, st.req.scope), redirectUri);
       if (st.tempToken) return flow.html(reply, 200, signUpAccountPage(ctx), redirectUri);
       if (st.phone) return flow.html(reply, 200, signUpCodePage(ctx, maskPhone(st.phone)), redirectUri);

@@ -23,7 +23,8 @@ import { CHALLENGE_SCRIPT } from '../pages/challenge-script.ts';
 import { errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
-import { linkedState, type PageFlow, pageCountry, pageView } from './page-flow.ts';
+import type { PageFlow } from './page-flow.ts';
+import { linkedState, pageCountry, pageView, passkeysOn } from './page-forms.ts';
 
 /** The services these routes use. */
 type Services = Pick<
@@ -58,6 +59,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         state: linked.state,
         view,
         country: pageCountry(c, request),
+        passkeys: passkeysOn(c),
       };
       return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
     });
@@ -90,7 +92,9 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
     }
   });
 
-  const createForm = { schema: { hide: true, body: pageForm('pin', 'handle', 'name') } };
+  const createForm = {
+    schema: { hide: true, body: pageForm('pin', 'handle', 'name', 'platform_authenticator') },
+  };
   app.post('/authorize/signup/create', createForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
     if (!st.tempToken) throw new PageError(400, 'error.signup_restart');
@@ -101,7 +105,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         { temp_token: st.tempToken, pin, handle, name: name?.trim() ? name : undefined },
         async () => {},
       );
-      return await signedIn(reply, ctx, st, user, amr);
+      return await signedIn(reply, ctx, st, user, amr, request.body.platform_authenticator === '1');
     } catch (err) {
       // A PIN of 4-6 digits that was refused was refused as too easy to guess.
       const pinRule = { INVALID_PIN: isWellFormedPin(pin) ? 'error.pin_weak' : 'error.pin_format' } as const;

@@ -5,6 +5,7 @@ import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { errorAbove, errorAt, type FormProblem } from '../errors/page-messages.ts';
 import { errorBox, esc, field, hidden, page } from './html.ts';
+import { passkeySignIn, platformAuthenticatorField } from './passkey-forms.ts';
 import { phoneField } from './phone-field.ts';
 import type { Brand, View } from './view.ts';
 
@@ -20,12 +21,14 @@ export interface FormContext {
   /** the phone field's country: the one last chosen, else the one suggested for this browser */
   country?: CountryCode;
   problem?: FormProblem;
+  /** passkeys are a way to sign in here */
+  passkeys?: boolean;
 }
 
 const form = (action: string, c: FormContext, inner: string) =>
   `<form method="post" action="${action}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${inner}<button type="submit">${c.view.t('auth.continue')}</button></form>`;
 
-const intro = (c: FormContext) =>
+export const intro = (c: FormContext) =>
   `<p>${c.view.t('auth.to_continue', { client: c.client.client_name })}</p>${errorBox(errorAbove(c.problem))}`;
 
 /**
@@ -65,11 +68,16 @@ export const signInPage = (c: FormContext, phone = '') => {
       form(
         '/authorize/signin',
         c,
-        phoneField(c.view, phone, c.country, { error: errorAt(c.problem, 'phone') }) +
+        phoneField(c.view, phone, c.country, {
+          error: errorAt(c.problem, 'phone'),
+          passkeys: c.passkeys,
+        }) +
           field(t('auth.pin'), 'pin', `${PIN_ATTRS} autocomplete="current-password"`, {
             error: errorAt(c.problem, 'pin'),
-          }),
+          }) +
+          platformAuthenticatorField(c),
       ) +
+      passkeySignIn(c) +
       `<p>${t('auth.new_here')} <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">${t('auth.create_account')}</a></p>${clientLinks(c)}`,
   );
 };
@@ -172,7 +180,8 @@ export const signUpAccountPage = (c: FormContext, typed: { handle?: string; name
               hint: t('page.optional'),
               error: errorAt(c.problem, 'name'),
             },
-          ),
+          ) +
+          platformAuthenticatorField(c),
       ),
   );
 };

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { serialize } from 'cookie';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +9,7 @@ import type { Container } from '../../container.ts';
 import { LANGUAGES, supported } from '../../i18n/languages.ts';
 import { PageError, pageErrorHandler } from '../errors/pages.ts';
 import { accentStylesheet } from './accent.ts';
+import { PASSKEY_SCRIPT } from './assets/passkey-script.ts';
 import { PHONE_SCRIPT } from './assets/phone-script.ts';
 import { STYLESHEET } from './assets/stylesheet.ts';
 import { WEBOTP_SCRIPT } from './assets/webotp-script.ts';
@@ -20,6 +24,18 @@ import { viewIn } from './view.ts';
 type Services = Pick<Container, 'config' | 'logos'>;
 
 const YEAR_SECONDS = 365 * 24 * 3600;
+
+/** @simplewebauthn/browser's browser bundle (a global `SimpleWebAuthnBrowser`), read once from the package. */
+const WEBAUTHN_LIBRARY = readFileSync(
+  join(
+    dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')),
+    '..',
+    'dist',
+    'bundle',
+    'index.umd.min.js',
+  ),
+  'utf8',
+);
 
 const languageQuery = Type.Object({
   lang: Type.String({ maxLength: 35, description: `one of ${LANGUAGES.join(', ')}` }),
@@ -67,6 +83,8 @@ export function hostedRoutes(fastify: FastifyInstance, c: Services) {
   asset('/assets/callsign.css', 'text/css; charset=utf-8', STYLESHEET);
   asset('/assets/webotp.js', 'text/javascript; charset=utf-8', WEBOTP_SCRIPT);
   asset('/assets/phone.js', 'text/javascript; charset=utf-8', PHONE_SCRIPT);
+  asset('/assets/passkey.js', 'text/javascript; charset=utf-8', PASSKEY_SCRIPT);
+  asset('/assets/webauthn.js', 'text/javascript; charset=utf-8', WEBAUTHN_LIBRARY);
   brandAssets(app, c);
 
   // The language menu's answer: the pick is kept in a cookie and the page is shown again in it. A `back` that

@@ -8,7 +8,7 @@ const sources = (origins: string[] | undefined) => (origins?.length ? ` ${origin
  * service's own stylesheet, and forms that post only to the page itself (and to `formTarget`, the client
  * being returned to, when there is one). Images and scripts are allowed only from this origin, and only on a
  * page that shows one of its own (a logo, the console's KYC photos; the phone field's grouping, the
- * challenge, WebOTP): the page's own markup says so, and user text, escaped, never can. On the page that
+ * challenge, WebOTP, passkeys): the page's own markup says so, and user text, escaped, never can. On the page that
  * shows an operator's hosted CAPTCHA, exactly the origins its vendor documents for the widget (whose frames
  * set inline styles, which only that page allows).
  */
@@ -25,7 +25,12 @@ export function sendPage(
       ? ` script-src${sources(widget.script)};`
       : '';
   const frame = widget ? ` frame-src${sources(widget.frame)};` : '';
-  const connect = widget?.connect.length ? ` connect-src${sources(widget.connect)};` : '';
+  // A passkey form's script asks this origin for the ceremony's options; nothing else is fetched.
+  const connect = widget?.connect.length
+    ? ` connect-src${sources(widget.connect)};`
+    : body.includes('data-passkey="')
+      ? " connect-src 'self';"
+      : '';
   return reply
     .status(status)
     .header('Content-Type', 'text/html; charset=utf-8')

@@ -69,8 +69,14 @@ export function suggestedCountry(
 /**
  * The phone field: a native select of countries (flag, name, calling code), so it works without JavaScript,
  * beside the number. A number typed with `+` needs no country; one without is read in the chosen country.
+ * Where passkeys sign in, the browser may offer them in the number's autofill too.
  */
-export function phoneField(v: View, phone: string, picked: CountryCode | undefined, notes: FieldNotes = {}) {
+export function phoneField(
+  v: View,
+  phone: string,
+  picked: CountryCode | undefined,
+  notes: FieldNotes & { passkeys?: boolean } = {},
+) {
   const all = countryOptions(v.lang);
   // A number already typed in international form shows its own country.
   const typed =
@@ -84,5 +90,5 @@ export function phoneField(v: View, phone: string, picked: CountryCode | undefin
   const hint = `<p class="hint" id="phone-hint">${v.t('auth.phone_hint')}</p>`;
   const error = notes.error ? `<p class="field-error" id="phone-error" role="alert">${notes.error}</p>` : '';
   const described = `phone-hint${notes.error ? ' phone-error' : ''}`;
-  return `<script src="/assets/phone.js" defer></script><div class="field"><label for="phone">${v.t('auth.phone')}</label>${hint}<div class="phone"><select id="country" name="country" aria-label="${v.t('auth.country')}" aria-describedby="phone-hint"><option value="">+</option>${options}</select><input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" required value="${esc(phone)}" aria-describedby="${described}"${notes.error ? ' aria-invalid="true"' : ''}></div>${error}</div>`;
+  return `<script src="/assets/phone.js" defer></script><div class="field"><label for="phone">${v.t('auth.phone')}</label>${hint}<div class="phone"><select id="country" name="country" aria-label="${v.t('auth.country')}" aria-describedby="phone-hint"><option value="">+</option>${options}</select><input id="phone" name="phone" type="tel" autocomplete="tel${notes.passkeys ? ' webauthn' : ''}" inputmode="tel" required value="${esc(phone)}" aria-describedby="${described}"${notes.error ? ' aria-invalid="true"' : ''}></div>${error}</div>`;
 }

@@ -79,6 +79,17 @@ export const enPages = {
   'error.name': 'Your name can be at most 100 characters.',
   'error.channel': 'The code cannot be sent this way. Choose another.',
   'error.check_input': 'Check what you entered and try again.',
+  'passkey.sign_in': 'Sign in with a passkey',
+  'passkey.failed': 'The passkey did not sign you in. Try again, or use your phone number and PIN.',
+  'passkey.offer_title': 'Sign in faster next time',
+  'passkey.offer_text':
+    'Create a passkey and sign in with your fingerprint, face or screen lock instead of your PIN. It stays safe even if someone gets your phone number.',
+  'passkey.create': 'Create a passkey',
+  'passkey.not_now': 'Not now',
+  'passkey.create_failed': 'The passkey was not created. Try again, or choose Not now.',
+  'passkey.step_up_title': 'Confirm it’s you',
+  'passkey.step_up_text': '{client} asks you to confirm it’s you with your passkey.',
+  'passkey.skip': 'Continue without a passkey',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

@@ -82,4 +82,16 @@ export const esPages: PageCatalog = {
   'error.name': 'Tu nombre puede tener como máximo 100 caracteres.',
   'error.channel': 'El código no se puede enviar de esta forma. Elige otra.',
   'error.check_input': 'Revisa lo que escribiste e inténtalo de nuevo.',
+  'passkey.sign_in': 'Iniciar sesión con una llave de acceso',
+  'passkey.failed':
+    'La llave de acceso no inició tu sesión. Inténtalo de nuevo o usa tu número de teléfono y tu PIN.',
+  'passkey.offer_title': 'Inicia sesión más rápido la próxima vez',
+  'passkey.offer_text':
+    'Crea una llave de acceso e inicia sesión con tu huella, tu rostro o el bloqueo de pantalla en lugar de tu PIN. Sigue segura aunque alguien obtenga tu número de teléfono.',
+  'passkey.create': 'Crear una llave de acceso',
+  'passkey.not_now': 'Ahora no',
+  'passkey.create_failed': 'No se creó la llave de acceso. Inténtalo de nuevo o elige Ahora no.',
+  'passkey.step_up_title': 'Confirma que eres tú',
+  'passkey.step_up_text': '{client} te pide que confirmes que eres tú con tu llave de acceso.',
+  'passkey.skip': 'Continuar sin llave de acceso',
 };

@@ -86,4 +86,16 @@ export const frPages: PageCatalog = {
   'error.name': 'Votre nom peut comporter au plus 100 caractères.',
   'error.channel': 'Le code ne peut pas être envoyé de cette façon. Choisissez-en une autre.',
   'error.check_input': 'Vérifiez ce que vous avez saisi et réessayez.',
+  'passkey.sign_in': 'Se connecter avec une clé d’accès',
+  'passkey.failed':
+    'La clé d’accès ne vous a pas connecté. Réessayez, ou utilisez votre numéro de téléphone et votre code PIN.',
+  'passkey.offer_title': 'Connectez-vous plus vite la prochaine fois',
+  'passkey.offer_text':
+    'Créez une clé d’accès et connectez-vous avec votre empreinte, votre visage ou le verrouillage de l’écran au lieu de votre code PIN. Elle reste sûre même si quelqu’un obtient votre numéro.',
+  'passkey.create': 'Créer une clé d’accès',
+  'passkey.not_now': 'Plus tard',
+  'passkey.create_failed': 'La clé d’accès n’a pas été créée. Réessayez, ou choisissez Plus tard.',
+  'passkey.step_up_title': 'Confirmez que c’est vous',
+  'passkey.step_up_text': '{client} vous demande de confirmer que c’est vous avec votre clé d’accès.',
+  'passkey.skip': 'Continuer sans clé d’accès',
 };

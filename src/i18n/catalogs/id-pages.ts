@@ -80,4 +80,16 @@ export const idPages: PageCatalog = {
   'error.name': 'Nama Anda paling banyak 100 karakter.',
   'error.channel': 'Kode tidak bisa dikirim dengan cara ini. Pilih cara lain.',
   'error.check_input': 'Periksa yang Anda masukkan lalu coba lagi.',
+  'passkey.sign_in': 'Masuk dengan kunci sandi',
+  'passkey.failed':
+    'Kunci sandi tidak berhasil memasukkan Anda. Coba lagi, atau gunakan nomor telepon dan PIN Anda.',
+  'passkey.offer_title': 'Masuk lebih cepat lain kali',
+  'passkey.offer_text':
+    'Buat kunci sandi dan masuk dengan sidik jari, wajah, atau kunci layar Anda, bukan PIN. Tetap aman meski orang lain mendapatkan nomor telepon Anda.',
+  'passkey.create': 'Buat kunci sandi',
+  'passkey.not_now': 'Lain kali',
+  'passkey.create_failed': 'Kunci sandi tidak dibuat. Coba lagi, atau pilih Lain kali.',
+  'passkey.step_up_title': 'Pastikan ini Anda',
+  'passkey.step_up_text': '{client} meminta Anda memastikan ini Anda dengan kunci sandi.',
+  'passkey.skip': 'Lanjutkan tanpa kunci sandi',
 };

@@ -80,4 +80,15 @@ export const ptBRPages: PageCatalog = {
   'error.name': 'Seu nome pode ter no máximo 100 caracteres.',
   'error.channel': 'O código não pode ser enviado desta forma. Escolha outra.',
   'error.check_input': 'Confira o que você digitou e tente de novo.',
+  'passkey.sign_in': 'Entrar com uma chave de acesso',
+  'passkey.failed': 'A chave de acesso não fez seu login. Tente de novo ou use seu número de telefone e PIN.',
+  'passkey.offer_title': 'Entre mais rápido da próxima vez',
+  'passkey.offer_text':
+    'Crie uma chave de acesso e entre com sua digital, seu rosto ou o bloqueio de tela em vez do PIN. Ela continua segura mesmo se alguém obtiver seu número de telefone.',
+  'passkey.create': 'Criar uma chave de acesso',
+  'passkey.not_now': 'Agora não',
+  'passkey.create_failed': 'A chave de acesso não foi criada. Tente de novo ou escolha Agora não.',
+  'passkey.step_up_title': 'Confirme que é você',
+  'passkey.step_up_text': '{client} pede que você confirme que é você com sua chave de acesso.',
+  'passkey.skip': 'Continuar sem chave de acesso',
 };

@@ -80,4 +80,15 @@ export const swPages: PageCatalog = {
   'error.name': 'Jina lako linaweza kuwa na herufi 100 zaidi.',
   'error.channel': 'Msimbo hauwezi kutumwa kwa njia hii. Chagua nyingine.',
   'error.check_input': 'Angalia ulichoandika ujaribu tena.',
+  'passkey.sign_in': 'Ingia kwa ufunguo wa siri',
+  'passkey.failed': 'Ufunguo wa siri haukukuingiza. Jaribu tena, au tumia nambari yako ya simu na PIN.',
+  'passkey.offer_title': 'Ingia haraka zaidi wakati ujao',
+  'passkey.offer_text':
+    'Unda ufunguo wa siri na uingie kwa alama ya kidole, uso au kufuli ya skrini badala ya PIN. Unabaki salama hata mtu akipata nambari yako ya simu.',
+  'passkey.create': 'Unda ufunguo wa siri',
+  'passkey.not_now': 'Si sasa',
+  'passkey.create_failed': 'Ufunguo wa siri haukuundwa. Jaribu tena, au chagua Si sasa.',
+  'passkey.step_up_title': 'Thibitisha kuwa ni wewe',
+  'passkey.step_up_text': '{client} inakuomba uthibitishe kuwa ni wewe kwa ufunguo wako wa siri.',
+  'passkey.skip': 'Endelea bila ufunguo wa siri',
 };

@@ -81,4 +81,17 @@ export const trPages: PageCatalog = {
   'error.name': 'Adınız en fazla 100 karakter olabilir.',
   'error.channel': 'Kod bu yolla gönderilemiyor. Başka bir yol seçin.',
   'error.check_input': 'Girdiklerinizi kontrol edip tekrar deneyin.',
+  'passkey.sign_in': 'Geçiş anahtarıyla oturum aç',
+  'passkey.failed':
+    'Geçiş anahtarı oturumunuzu açmadı. Tekrar deneyin veya telefon numaranızı ve PIN’inizi kullanın.',
+  'passkey.offer_title': 'Bir dahaki sefere daha hızlı oturum açın',
+  'passkey.offer_text':
+    'Bir geçiş anahtarı oluşturun ve PIN yerine parmak iziniz, yüzünüz veya ekran kilidinizle oturum açın. Biri telefon numaranızı ele geçirse bile güvende kalır.',
+  'passkey.create': 'Geçiş anahtarı oluştur',
+  'passkey.not_now': 'Şimdi değil',
+  'passkey.create_failed':
+    'Geçiş anahtarı oluşturulmadı. Tekrar deneyin veya “Şimdi değil” seçeneğini seçin.',
+  'passkey.step_up_title': 'Siz olduğunuzu doğrulayın',
+  'passkey.step_up_text': '{client}, geçiş anahtarınızla siz olduğunuzu doğrulamanızı istiyor.',
+  'passkey.skip': 'Geçiş anahtarı olmadan devam et',
 };
