@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { AccountDeletionService } from '../domain/accounts/account-deletion.ts';
 import type { AccountService } from '../domain/accounts/accounts.ts';
+import type { CodeSignIn } from '../domain/accounts/code-sign-in.ts';
 import type { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import type { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import type { ClientService } from '../domain/clients/clients.ts';
@@ -73,6 +74,7 @@ export interface Container {
   /** a person's passkeys, and signing in with one */
   passkeys: PasskeyService;
   passkeySignIn: PasskeySignIn;
+  codeSignIn: CodeSignIn;
   /** codes that reset the PIN without the phone */
   recoveryCodes: RecoveryCodeService;
   profiles: ProfileService;

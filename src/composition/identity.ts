@@ -5,6 +5,7 @@ import type { Secrets } from '../config/secrets.ts';
 import { AccountDeletionService } from '../domain/accounts/account-deletion.ts';
 import { AccountNotices } from '../domain/accounts/account-notices.ts';
 import { AccountService } from '../domain/accounts/accounts.ts';
+import { CodeSignIn } from '../domain/accounts/code-sign-in.ts';
 import { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import { PinHasher } from '../domain/accounts/pin-hasher.ts';
 import { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
@@ -100,13 +101,19 @@ function smsDefence(f: Foundation) {
   return { challenges, breaker, defence };
 }
 
-/** The ways in that survive a lost number: recovery codes, passkeys and their sign-in. */
+/** The ways in beside the PIN: recovery codes, passkeys and their sign-in, a code to the phone. */
 function beyondThePin(
   f: Foundation,
-  parts: { sessions: SessionService; accounts: AccountService; pins: PinHasher; notices: AccountNotices },
+  parts: {
+    sessions: SessionService;
+    accounts: AccountService;
+    pins: PinHasher;
+    notices: AccountNotices;
+    otp: OtpService;
+  },
 ) {
   const { config, db, clock, random, events, tokens, logger } = f;
-  const { sessions, accounts, pins, notices } = parts;
+  const { sessions, accounts, pins, notices, otp } = parts;
   const firstPartyClientId = config.firstPartyClientId;
   const recoveryCodes = new RecoveryCodeService({
     db,
@@ -143,7 +150,17 @@ function beyondThePin(
     logger,
     onSignIn: (method) => f.metrics.signIns.inc({ method }),
   });
-  return { recoveryCodes, passkeys, passkeySignIn };
+  const codeSignIn = new CodeSignIn({
+    db,
+    clock,
+    otp,
+    sessions,
+    tokens,
+    firstPartyClientId,
+    signInMethods: config.signInMethods,
+    onSignIn: (method) => f.metrics.signIns.inc({ method }),
+  });
+  return { recoveryCodes, passkeys, passkeySignIn, codeSignIn };
 }
 
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
@@ -162,6 +179,7 @@ export function identityServices(f: Foundation) {
     defaultLanguage: config.defaultLanguage,
     defence,
     sendQueue,
+    signInMethods: config.signInMethods,
     logger,
   });
   const sessions = new SessionService({
@@ -192,7 +210,13 @@ export function identityServices(f: Foundation) {
     onSignIn: (method) => f.metrics.signIns.inc({ method }),
   });
   const notices = new AccountNotices({ messenger, defaultLanguage: config.defaultLanguage, logger });
-  const { recoveryCodes, passkeys, passkeySignIn } = beyondThePin(f, { sessions, accounts, pins, notices });
+  const { recoveryCodes, passkeys, passkeySignIn, codeSignIn } = beyondThePin(f, {
+    sessions,
+    accounts,
+    pins,
+    notices,
+    otp,
+  });
   const profiles = new ProfileService({ db, clock, events });
   const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
   const phoneChange = new PhoneChangeService({
@@ -206,6 +230,7 @@ export function identityServices(f: Foundation) {
     notices,
   });
   const apiUsers = new ApiUserService({ db, clock, profiles, deletion });
+
   const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
   return {
     otp,
@@ -217,6 +242,7 @@ export function identityServices(f: Foundation) {
     accounts,
     passkeys,
     passkeySignIn,
+    codeSignIn,
     recoveryCodes,
     profiles,
     deletion,

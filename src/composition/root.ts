@@ -108,6 +108,7 @@ export async function compose(o: Opened): Promise<Container> {
     accounts: identity.accounts,
     passkeys: identity.passkeys,
     passkeySignIn: identity.passkeySignIn,
+    codeSignIn: identity.codeSignIn,
     recoveryCodes: identity.recoveryCodes,
     profiles: identity.profiles,
     deletion: identity.deletion,

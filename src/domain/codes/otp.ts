@@ -2,6 +2,7 @@
 // for sign-up, PIN reset and phone change, and the temp token a right code answers. What a send must pass is
 // the SMS defence's; how a message travels is the messaging room's.
 import type { Logger } from 'pino';
+import type { SignInMethod } from '../../config/sign-in-settings.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
 import { type Language, translate } from '../../i18n/languages.ts';
 import { addSeconds, type Clock } from '../../providers/clock.ts';
@@ -13,6 +14,7 @@ import { tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { submitOtp } from '../../storage/rules/otp-codes.ts';
 import { consumeTempToken } from '../../storage/rules/temp-tokens.ts';
+import { assertMethodOn } from '../accounts/sign-in-methods.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import type { Messenger } from '../messaging/messenger.ts';
@@ -22,7 +24,7 @@ import type { PurposeKeys } from '../purpose-keys.ts';
 import { AMR } from '../sessions/authentication.ts';
 import type { SendProof } from '../sms-defence/person-check.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
-import type { OtpPurpose, PublicPurpose } from './purposes.ts';
+import { type AccountPurpose, forAnAccount, type OtpPurpose, type PublicPurpose } from './purposes.ts';
 import { codeHash, OTP_TTL_SECONDS, StoredCodes } from './stored-codes.ts';
 
 export const TEMP_TOKEN_TTL_SECONDS = 600;
@@ -30,7 +32,7 @@ export const TEMP_TOKEN_TTL_SECONDS = 600;
 export const OTP_MAX_ATTEMPTS = 5;
 
 /** D6 with enumeration protection: what the owner of a number that has an account hears instead of a code. */
-const TAKEN_NUMBER_NOTICE: Record<Exclude<OtpPurpose, 'pin_reset'>, MessageKey> = {
+const TAKEN_NUMBER_NOTICE: Record<Exclude<OtpPurpose, AccountPurpose>, MessageKey> = {
   signup: 'phone.signup_number_taken',
   phone_change: 'phone.phone_change_number_taken',
 };
@@ -58,6 +60,8 @@ export interface OtpDeps {
   defence: SendDefence;
   /** carries the sends that leave the request's path */
   sendQueue: SendQueue;
+  /** the ways of signing in that are on: a code to sign in with needs `code` */
+  signInMethods: ReadonlySet<SignInMethod>;
   logger: Logger;
 }
 
@@ -73,6 +77,7 @@ export class OtpService {
     purpose: OtpPurpose,
     { proof = {}, channel = 'sms', language = this.d.defaultLanguage }: SendOptions = {},
   ): Promise<{ expires_in: number; message: string; channel: Channel }> {
+    if (purpose === 'signin') assertMethodOn(this.d.signInMethods, 'code');
     // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
     const planned = this.d.messenger.channelFor(phone, channel);
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
@@ -91,7 +96,7 @@ export class OtpService {
     if (goes === 'decoy' || goes === 'notice') {
       // A decoy longer than any code a verify takes: later verifications count and refuse it as a real code.
       await this.#codes.store(phone, purpose, this.d.random.token(32));
-      if (goes === 'notice' && purpose !== 'pin_reset') {
+      if (goes === 'notice' && !forAnAccount(purpose)) {
         const notice = translate(language, TAKEN_NUMBER_NOTICE[purpose]);
         await this.#codes.deliver(() => this.d.messenger.sendNotice(phone, notice, language));
       }
@@ -116,6 +121,7 @@ export class OtpService {
     code: string,
     purpose: PublicPurpose,
   ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
+    if (purpose === 'signin') assertMethodOn(this.d.signInMethods, 'code');
     const now = this.d.clock.now();
     const tempToken = this.d.random.token(32);
     const refusal = await this.d.db.transaction(async (tx) => {
@@ -209,22 +215,23 @@ const invalidTempToken = () =>
   fieldError('INVALID_TOKEN', 'temp_token', 'temp_token is unknown, used or expired; verify the phone again');
 
 /**
- * What a code request sends. Sign-up and a phone change want a number nobody has, a PIN reset one that
- * has an account. Where the number is not as wanted: without enumeration protection the answer says why
- * (`refusal`); with it, the answer is the same success, a decoy is stored that verifications refuse as they
- * would a real code, and the owner of a taken number is told (`notice`). A PIN reset under enumeration
- * protection sends its code after the answer (`code_after_answer`), since an unknown number gets nothing.
+ * What a code request sends. Sign-up and a phone change want a number nobody has; a PIN reset and a sign-in by
+ * code one that has an account. Where the number is not as wanted: without enumeration protection the answer
+ * says why (`refusal`); with it, the answer is the same success, a decoy is stored that verifications refuse as
+ * they would a real code, and the owner of a taken number is told (`notice`). A code for an account under
+ * enumeration protection is sent after the answer (`code_after_answer`), since an unknown number gets nothing.
  */
 type WhatGoes = 'refusal' | 'decoy' | 'notice' | 'code' | 'code_after_answer';
 
 function whatGoes(purpose: OtpPurpose, registered: boolean, enumerationProtection: boolean): WhatGoes {
-  const codeless = purpose === 'pin_reset' ? !registered : registered;
+  const accountWanted = forAnAccount(purpose);
+  const codeless = accountWanted ? !registered : registered;
   if (codeless && !enumerationProtection) return 'refusal';
-  if (codeless) return purpose === 'pin_reset' ? 'decoy' : 'notice';
-  return purpose === 'pin_reset' && enumerationProtection ? 'code_after_answer' : 'code';
+  if (codeless) return accountWanted ? 'decoy' : 'notice';
+  return accountWanted && enumerationProtection ? 'code_after_answer' : 'code';
 }
 
 const codelessRefusal = (purpose: OtpPurpose) =>
-  purpose === 'pin_reset'
+  forAnAccount(purpose)
     ? fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number')
     : fieldError('PHONE_EXISTS', 'phone', 'this phone number is already registered');

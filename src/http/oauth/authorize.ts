@@ -16,7 +16,7 @@ import { viewOf } from '../pages/page-language.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
 import { type PageFlow, pageFlow } from './page-flow.ts';
-import { type Body, type PageState, pageCountry, pageView, passkeysOn, signedInOf } from './page-forms.ts';
+import { type Body, type PageState, pageCountry, pageView, signedInOf, signInWays } from './page-forms.ts';
 import { passkeyPageRoutes } from './passkey-routes.ts';
 import { resumeRoute } from './resume-route.ts';
 import { signupRoutes } from './signup-routes.ts';
@@ -28,6 +28,7 @@ type Services = Pick<
   | 'authorization'
   | 'clients'
   | 'clock'
+  | 'codeSignIn'
   | 'config'
   | 'logos'
   | 'otp'
@@ -98,7 +99,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
       state: sealed(st, csrf),
       view: pageView(c, request, st),
       country: pageCountry(c, request),
-      passkeys: passkeysOn(c),
+      ...signInWays(c),
     };
     // The client asks for a new account, so a single sign-on does not answer for the user.
     if (st.req.prompt?.includes('create')) {

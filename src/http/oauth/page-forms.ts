@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { isPhoneCountry } from '../../config/look-settings.ts';
+import { offeredChannels } from '../../config/messaging-config.ts';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
@@ -25,6 +26,8 @@ type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'page
 export interface PageState {
   req: AuthorizationRequest;
   phone?: string;
+  /** the code sent to `phone` signs in (else it starts a sign-up) */
+  codePurpose?: 'signin';
   tempToken?: string;
   /** signed in, awaiting consent: who, when (ms), and the version of the PIN they proved */
   userId?: string;
@@ -76,7 +79,7 @@ export async function checkedForm(
       state: form.state,
       view,
       country: pageCountry(c, request, form.country),
-      passkeys: passkeysOn(c),
+      ...signInWays(c),
     },
   };
 }
@@ -95,8 +98,11 @@ export const pageCountry = (c: Pick<Services, 'config'>, request: FastifyRequest
     ? sent
     : suggestedCountry(acceptedLanguages(request.headers['accept-language']), c.config.look.defaultCountry);
 
-/** Whether passkeys are a way to sign in on these pages. */
-export const passkeysOn = (c: Pick<Services, 'config'>) => c.config.signInMethods.has('passkey');
+/** The ways to sign in the pages offer beside the PIN: passkeys, and a code by the first channel offered. */
+export const signInWays = (c: Pick<Services, 'config'>) => ({
+  passkeys: c.config.signInMethods.has('passkey'),
+  codeChannel: c.config.signInMethods.has('code') ? offeredChannels(c.config.messaging)[0] : undefined,
+});
 
 /** Who a state signed in at a later step names, when it names one. */
 export function signedInOf(st: PageState): SignedIn | undefined {

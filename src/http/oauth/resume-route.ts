@@ -8,7 +8,7 @@ import { consentPage, errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import type { PageFlow } from './page-flow.ts';
-import { linkedState, pageCountry, pageView, passkeysOn } from './page-forms.ts';
+import { linkedState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
 /** The services this route uses. */
 type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'profiles'>;
@@ -34,7 +34,7 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
         state,
         view: pageView(c, request, st, account),
         country: pageCountry(c, request),
-        passkeys: passkeysOn(c),
+        ...signInWays(c),
       };
       const redirectUri = st.req.redirectUri;
       if (st.step === 'passkey_offer') return flow.html(reply, 200, passkeyOfferPage(ctx), redirectUri);

@@ -24,7 +24,7 @@ import { errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import type { PageFlow } from './page-flow.ts';
-import { linkedState, pageCountry, pageView, passkeysOn } from './page-forms.ts';
+import { linkedState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
 /** The services these routes use. */
 type Services = Pick<
@@ -33,6 +33,7 @@ type Services = Pick<
   | 'authorization'
   | 'clients'
   | 'clock'
+  | 'codeSignIn'
   | 'config'
   | 'logos'
   | 'otp'
@@ -59,7 +60,7 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         state: linked.state,
         view,
         country: pageCountry(c, request),
-        passkeys: passkeysOn(c),
+        ...signInWays(c),
       };
       return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
     });
@@ -78,7 +79,13 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
       await limit(request);
       const { code } = request.body;
       if (code === undefined) throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
-      const { temp_token } = await c.otp.verify(st.phone, code, 'signup');
+      const purpose = st.codePurpose ?? 'signup';
+      const { temp_token } = await c.otp.verify(st.phone, code, purpose);
+      // A code to sign in with: signed in as after a PIN.
+      if (purpose === 'signin') {
+        const { user, amr } = await c.codeSignIn.proved(temp_token);
+        return await signedIn(reply, ctx, { req: st.req }, user, amr);
+      }
       return html(
         reply,
         200,
@@ -128,6 +135,9 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         'phone',
         'country',
         'channel',
+        'purpose',
+        'pin',
+        'platform_authenticator',
         'challenge_solution',
         'cf-turnstile-response',
         'h-captcha-response',
@@ -137,6 +147,8 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   app.post('/authorize/signup/send', sendForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
     const { phone } = request.body;
+    // The sign-in page's "Text me a code instead" asks for a code to sign in with; the PIN it carries is unused.
+    const purpose: 'signin' | 'signup' = request.body.purpose === 'signin' ? 'signin' : 'signup';
     try {
       const e164 = parsePhoneIn(phone, ctx.country).e164;
       await limit(request, [
@@ -153,27 +165,30 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         captchaToken: turnstile ?? hcaptcha,
         address: request.ip,
       };
-      const channel = request.body.channel ? parseChannel(request.body.channel) : undefined;
+      const asked = request.body.channel ? parseChannel(request.body.channel) : undefined;
+      const channel = purpose === 'signin' ? ctx.codeChannel : asked;
       // The code's text is in the page's language.
-      await c.otp.sendCode(e164, 'signup', { proof, channel, language: ctx.view.lang });
-      const codePage = signUpCodePage(
-        { ...ctx, state: sealed({ ...st, phone: e164 }, ctx.csrf) },
-        maskPhone(e164),
-      );
+      await c.otp.sendCode(e164, purpose, { proof, channel, language: ctx.view.lang });
+      const codeState = {
+        ...st,
+        phone: e164,
+        ...(purpose === 'signin' ? { codePurpose: 'signin' as const } : {}),
+      };
+      const codePage = signUpCodePage({ ...ctx, state: sealed(codeState, ctx.csrf) }, maskPhone(e164));
       return html(reply, 200, codePage, st.req.redirectUri);
     } catch (err) {
       // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends
       // again, or the person completes the operator's hosted CAPTCHA.
       if (err instanceof DomainError && err.code === 'CHALLENGE_REQUIRED' && phone)
         return c.config.captcha
-          ? captchaPage(reply, ctx, phone, c.config.captcha)
-          : sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object));
-      const page = (problem: DomainError) =>
-        signUpPhonePage(
-          { ...ctx, problem: formProblem(ctx.view, problem) },
-          String(phone ?? ''),
-          offeredChannels(c.config.messaging),
-        );
+          ? captchaPage(reply, ctx, phone, c.config.captcha, purpose)
+          : sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object, purpose));
+      const page = (problem: DomainError) => {
+        const shown = { ...ctx, problem: formProblem(ctx.view, problem) };
+        return purpose === 'signin'
+          ? signInPage(shown, String(phone ?? ''))
+          : signUpPhonePage(shown, String(phone ?? ''), offeredChannels(c.config.messaging));
+      };
       return retry(reply, err, page, st.req.redirectUri);
     }
   });
@@ -190,8 +205,14 @@ function challengeScriptRoute(app: FastifyInstance) {
 }
 
 /** The sign-up page with the operator's hosted CAPTCHA; its policy allows the vendor's widget, nothing more. */
-function captchaPage(reply: FastifyReply, ctx: FormContext, phone: string, captcha: CaptchaSettings) {
+function captchaPage(
+  reply: FastifyReply,
+  ctx: FormContext,
+  phone: string,
+  captcha: CaptchaSettings,
+  purpose: string,
+) {
   const vendor = CAPTCHA_VENDORS[captcha.provider];
   const widget = { widgetClass: vendor.widgetClass, siteKey: captcha.siteKey, script: vendor.script };
-  return sendPage(reply, 200, signUpCaptchaPage(ctx, phone, widget), { widget: vendor.policy });
+  return sendPage(reply, 200, signUpCaptchaPage(ctx, phone, widget, purpose), { widget: vendor.policy });
 }

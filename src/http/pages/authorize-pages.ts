@@ -23,10 +23,27 @@ export interface FormContext {
   problem?: FormProblem;
   /** passkeys are a way to sign in here */
   passkeys?: boolean;
+  /** a code to the phone is a way to sign in here, by this channel */
+  codeChannel?: Channel;
 }
 
-const form = (action: string, c: FormContext, inner: string) =>
-  `<form method="post" action="${action}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${inner}<button type="submit">${c.view.t('auth.continue')}</button></form>`;
+const form = (action: string, c: FormContext, inner: string, after = '') =>
+  `<form method="post" action="${action}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${inner}<button type="submit">${c.view.t('auth.continue')}</button>${after}</form>`;
+
+const CODE_INSTEAD = {
+  sms: 'auth.code_instead_sms',
+  whatsapp: 'auth.code_instead_whatsapp',
+  voice: 'auth.code_instead_voice',
+} as const satisfies Record<Channel, string>;
+
+/**
+ * "Text me a code instead" (named by the channel the code goes by): a second button of the PIN form, which
+ * sends its phone number to the code step without asking for the PIN, with or without JavaScript.
+ */
+const codeInstead = (c: FormContext) =>
+  c.codeChannel
+    ? `<button type="submit" class="secondary" formaction="/authorize/signup/send" formnovalidate name="purpose" value="signin">${c.view.t(CODE_INSTEAD[c.codeChannel])}</button>`
+    : '';
 
 export const intro = (c: FormContext) =>
   `<p>${c.view.t('auth.to_continue', { client: c.client.client_name })}</p>${errorBox(errorAbove(c.problem))}`;
@@ -76,6 +93,7 @@ export const signInPage = (c: FormContext, phone = '') => {
             error: errorAt(c.problem, 'pin'),
           }) +
           platformAuthenticatorField(c),
+        codeInstead(c),
       ) +
       passkeySignIn(c) +
       `<p>${t('auth.new_here')} <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">${t('auth.create_account')}</a></p>${clientLinks(c)}`,
@@ -109,12 +127,12 @@ export const signUpPhonePage = (c: FormContext, phone = '', channels: readonly C
 const needsScript = (v: View) => `<noscript><p class="error">${v.t('auth.needs_js')}</p></noscript>`;
 
 /** The challenge the SMS defence asks for, solved in the browser by the page's own script, then sent on. */
-export const signUpChallengePage = (c: FormContext, phone: string, challenge: object) =>
+export const signUpChallengePage = (c: FormContext, phone: string, challenge: object, purpose = 'signup') =>
   page(
     stepView(c, '/authorize/signup'),
     c.view.t('auth.signup_title'),
     `${intro(c)}<p>${c.view.t('auth.checking_person', { phone })}</p>${needsScript(c.view)}
-<form method="post" action="/authorize/signup/send" data-challenge="${esc(JSON.stringify(challenge))}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}${hidden('challenge_solution', '')}<noscript><button type="submit">${c.view.t('auth.continue')}</button></noscript></form>
+<form method="post" action="/authorize/signup/send" data-challenge="${esc(JSON.stringify(challenge))}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}${hidden('purpose', purpose)}${hidden('challenge_solution', '')}<noscript><button type="submit">${c.view.t('auth.continue')}</button></noscript></form>
 <script src="/authorize/assets/challenge.js" defer></script>`,
   );
 
@@ -123,12 +141,13 @@ export const signUpCaptchaPage = (
   c: FormContext,
   phone: string,
   widget: { widgetClass: string; siteKey: string; script: string },
+  purpose = 'signup',
 ) =>
   page(
     stepView(c, '/authorize/signup'),
     c.view.t('auth.signup_title'),
     `${intro(c)}<p>${c.view.t('auth.show_person', { phone })}</p>${needsScript(c.view)}
-<form method="post" action="/authorize/signup/send">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}<div class="${esc(widget.widgetClass)}" data-sitekey="${esc(widget.siteKey)}" data-action="${CAPTCHA_ACTION}"></div><button type="submit">${c.view.t('auth.continue')}</button></form>
+<form method="post" action="/authorize/signup/send">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}${hidden('purpose', purpose)}<div class="${esc(widget.widgetClass)}" data-sitekey="${esc(widget.siteKey)}" data-action="${CAPTCHA_ACTION}"></div><button type="submit">${c.view.t('auth.continue')}</button></form>
 <script src="${esc(widget.script)}" async defer></script>`,
   );
 

@@ -11,11 +11,11 @@ import { RestUser, restAnswer, SignedIn, SignUpUser } from './responses.ts';
 import { deviceSchema, text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'accounts' | 'recoveryCodes'>;
+type Services = Pick<Container, 'accounts' | 'codeSignIn' | 'recoveryCodes'>;
 
 const tokensDescription = '{user, access_token, refresh_token, expires_in}';
 
-/** Sign-up, sign-in and PIN reset: the three ways to open a REST session. */
+/** Sign-up, sign-in (by PIN or by code) and PIN reset: the ways to open a REST session. */
 export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
@@ -43,42 +43,7 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
     },
   );
 
-  app.post(
-    '/auth/signin',
-    {
-      schema: {
-        tags: ['REST'],
-        summary: 'Sign in with phone and PIN',
-        body: Type.Object(
-          {
-            phone: text('E.164 phone number'),
-            pin: text('the PIN'),
-            device: Type.Optional(deviceSchema),
-          },
-          {
-            examples: [
-              { phone: '+14155550123', pin: '480715', device: { name: 'Pixel 8', platform: 'android' } },
-            ],
-          },
-        ),
-        response: restAnswer(SignedIn(RestUser), tokensDescription),
-      },
-      config: {
-        // Spec "Limits": 5 per 15 minutes per phone, 50 per 15 minutes per client address.
-        rateLimit: (request) => {
-          const phone = phoneKey(request);
-          return [
-            ['signin_address', request.ip],
-            ...(phone ? [['signin_phone', phone] as ['signin_phone', string]] : []),
-          ];
-        },
-      },
-    },
-    async (request) => {
-      const r = await c.accounts.signIn(request.body, request.ip, phoneKey(request));
-      return ok({ ...r, user: restUser(r.user) });
-    },
-  );
+  signInRoute(app, c);
 
   app.post(
     '/auth/pin/reset',
@@ -126,3 +91,59 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
 /** Whether a request's body (not yet validated) carries a recovery code. */
 const carriesRecoveryCode = (body: unknown) =>
   typeof body === 'object' && body !== null && 'recovery_code' in body;
+
+/** Sign-in: phone and PIN, or the temp token of a code verified for purpose signin. */
+function signInRoute(fastify: FastifyInstance, c: Services) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/auth/signin',
+    {
+      schema: {
+        tags: ['REST'],
+        summary: 'Sign in with phone and PIN, or with a code verified for purpose signin',
+        body: Type.Object(
+          {
+            phone: Type.Optional(text('E.164 phone number (with pin)')),
+            pin: Type.Optional(text('the PIN (with phone)')),
+            temp_token: Type.Optional(
+              text('from POST /auth/otp/verify with purpose signin, instead of phone and pin'),
+            ),
+            device: Type.Optional(deviceSchema),
+          },
+          {
+            examples: [
+              { phone: '+14155550123', pin: '480715', device: { name: 'Pixel 8', platform: 'android' } },
+              { temp_token: 'tt_...' },
+            ],
+          },
+        ),
+        response: restAnswer(SignedIn(RestUser), tokensDescription),
+      },
+      config: {
+        // Spec "Limits": 5 per 15 minutes per phone, 50 per 15 minutes per client address.
+        rateLimit: (request) => {
+          const phone = phoneKey(request);
+          return [
+            ['signin_address', request.ip],
+            ...(phone ? [['signin_phone', phone] as ['signin_phone', string]] : []),
+          ];
+        },
+      },
+    },
+    async (request) => {
+      const { phone, pin, temp_token, device } = request.body;
+      if (temp_token !== undefined && phone === undefined && pin === undefined) {
+        const r = await c.codeSignIn.signIn({ temp_token, device }, request.ip);
+        return ok({ ...r, user: restUser(r.user) });
+      }
+      if (phone === undefined || pin === undefined || temp_token !== undefined)
+        throw fieldError(
+          'INVALID_REQUEST',
+          phone === undefined ? 'phone' : 'pin',
+          'send phone and pin, or temp_token',
+        );
+      const r = await c.accounts.signIn({ phone, pin, device }, request.ip, phoneKey(request));
+      return ok({ ...r, user: restUser(r.user) });
+    },
+  );
+}

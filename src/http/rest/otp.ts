@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
+import { OTP_PURPOSES } from '../../domain/codes/purposes.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import type { SendProof } from '../../domain/sms-defence/person-check.ts';
 import { acceptedLanguages, pickLanguage } from '../../i18n/languages.ts';
@@ -46,7 +47,9 @@ export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, st
   ];
 }
 
-const purpose = Type.Enum(['signup', 'pin_reset'], { description: 'signup or pin_reset' });
+const purpose = Type.Enum(OTP_PURPOSES, {
+  description: 'signup, pin_reset, or signin (a code to sign in with, where the service offers it)',
+});
 const phone = text('E.164 phone number, e.g. +14155550100');
 
 /** A send's proof of a person, when it asks for one (CHALLENGE_REQUIRED): the fields of its body. */

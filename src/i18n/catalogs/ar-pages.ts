@@ -90,4 +90,7 @@ export const arPages: PageCatalog = {
   'passkey.step_up_title': 'أكّد أنك أنت',
   'passkey.step_up_text': 'يطلب {client} أن تؤكد أنك أنت باستخدام مفتاح المرور.',
   'passkey.skip': 'المتابعة دون مفتاح مرور',
+  'auth.code_instead_sms': 'أرسل لي رمزًا برسالة نصية بدلًا من ذلك',
+  'auth.code_instead_whatsapp': 'أرسل لي رمزًا عبر واتساب بدلًا من ذلك',
+  'auth.code_instead_voice': 'اتصل بي برمز بدلًا من ذلك',
 };

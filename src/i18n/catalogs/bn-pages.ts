@@ -89,4 +89,7 @@ export const bnPages: PageCatalog = {
   'passkey.step_up_title': 'নিশ্চিত করুন যে এটি আপনি',
   'passkey.step_up_text': '{client} চায় আপনি পাসকি দিয়ে নিশ্চিত করুন যে এটি আপনি।',
   'passkey.skip': 'পাসকি ছাড়াই চালিয়ে যান',
+  'auth.code_instead_sms': 'এর বদলে আমাকে SMS-এ কোড পাঠান',
+  'auth.code_instead_whatsapp': 'এর বদলে আমাকে WhatsApp-এ কোড পাঠান',
+  'auth.code_instead_voice': 'এর বদলে আমাকে কল করে কোড জানান',
 };

@@ -90,6 +90,9 @@ export const enPages = {
   'passkey.step_up_title': 'Confirm it’s you',
   'passkey.step_up_text': '{client} asks you to confirm it’s you with your passkey.',
   'passkey.skip': 'Continue without a passkey',
+  'auth.code_instead_sms': 'Text me a code instead',
+  'auth.code_instead_whatsapp': 'Send me a code on WhatsApp instead',
+  'auth.code_instead_voice': 'Call me with a code instead',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

@@ -94,4 +94,7 @@ export const esPages: PageCatalog = {
   'passkey.step_up_title': 'Confirma que eres tú',
   'passkey.step_up_text': '{client} te pide que confirmes que eres tú con tu llave de acceso.',
   'passkey.skip': 'Continuar sin llave de acceso',
+  'auth.code_instead_sms': 'Envíame un código por SMS',
+  'auth.code_instead_whatsapp': 'Envíame un código por WhatsApp',
+  'auth.code_instead_voice': 'Llámame con un código',
 };

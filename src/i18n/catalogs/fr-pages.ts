@@ -98,4 +98,7 @@ export const frPages: PageCatalog = {
   'passkey.step_up_title': 'Confirmez que c’est vous',
   'passkey.step_up_text': '{client} vous demande de confirmer que c’est vous avec votre clé d’accès.',
   'passkey.skip': 'Continuer sans clé d’accès',
+  'auth.code_instead_sms': 'M’envoyer un code par SMS',
+  'auth.code_instead_whatsapp': 'M’envoyer un code sur WhatsApp',
+  'auth.code_instead_voice': 'M’appeler avec un code',
 };

@@ -88,4 +88,7 @@ export const hiPages: PageCatalog = {
   'passkey.step_up_title': 'पुष्टि करें कि यह आप ही हैं',
   'passkey.step_up_text': '{client} चाहता है कि आप अपनी पासकी से पुष्टि करें कि यह आप ही हैं।',
   'passkey.skip': 'पासकी के बिना जारी रखें',
+  'auth.code_instead_sms': 'इसके बजाय मुझे SMS से कोड भेजें',
+  'auth.code_instead_whatsapp': 'इसके बजाय मुझे WhatsApp पर कोड भेजें',
+  'auth.code_instead_voice': 'इसके बजाय मुझे कॉल करके कोड बताएँ',
 };

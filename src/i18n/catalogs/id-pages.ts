@@ -92,4 +92,7 @@ export const idPages: PageCatalog = {
   'passkey.step_up_title': 'Pastikan ini Anda',
   'passkey.step_up_text': '{client} meminta Anda memastikan ini Anda dengan kunci sandi.',
   'passkey.skip': 'Lanjutkan tanpa kunci sandi',
+  'auth.code_instead_sms': 'Kirimi saya kode lewat SMS',
+  'auth.code_instead_whatsapp': 'Kirimi saya kode lewat WhatsApp',
+  'auth.code_instead_voice': 'Telepon saya dengan kode',
 };

@@ -91,4 +91,7 @@ export const ptBRPages: PageCatalog = {
   'passkey.step_up_title': 'Confirme que é você',
   'passkey.step_up_text': '{client} pede que você confirme que é você com sua chave de acesso.',
   'passkey.skip': 'Continuar sem chave de acesso',
+  'auth.code_instead_sms': 'Enviar um código por SMS',
+  'auth.code_instead_whatsapp': 'Enviar um código pelo WhatsApp',
+  'auth.code_instead_voice': 'Receber um código por ligação',
 };

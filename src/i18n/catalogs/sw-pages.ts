@@ -91,4 +91,7 @@ export const swPages: PageCatalog = {
   'passkey.step_up_title': 'Thibitisha kuwa ni wewe',
   'passkey.step_up_text': '{client} inakuomba uthibitishe kuwa ni wewe kwa ufunguo wako wa siri.',
   'passkey.skip': 'Endelea bila ufunguo wa siri',
+  'auth.code_instead_sms': 'Nitumie msimbo kwa SMS badala yake',
+  'auth.code_instead_whatsapp': 'Nitumie msimbo kwa WhatsApp badala yake',
+  'auth.code_instead_voice': 'Nipigie simu na msimbo badala yake',
 };

@@ -94,4 +94,7 @@ export const trPages: PageCatalog = {
   'passkey.step_up_title': 'Siz olduğunuzu doğrulayın',
   'passkey.step_up_text': '{client}, geçiş anahtarınızla siz olduğunuzu doğrulamanızı istiyor.',
   'passkey.skip': 'Geçiş anahtarı olmadan devam et',
+  'auth.code_instead_sms': 'Bunun yerine bana SMS ile kod gönder',
+  'auth.code_instead_whatsapp': 'Bunun yerine bana WhatsApp’tan kod gönder',
+  'auth.code_instead_voice': 'Bunun yerine beni arayıp kodu söyle',
 };

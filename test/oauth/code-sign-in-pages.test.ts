@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
+import { type Answer, createTestApp, signUp, type TestApp, uniquePhone } from '../helpers/app.ts';
+import {
+  ADMIN_TOKEN,
+  authorizationParams,
+  exchangeCode,
+  pkce,
+  registerClient,
+  signInForm,
+} from '../helpers/oauth.ts';
+
+// The hosted sign-in page's "Text me a code instead", over plain HTTP (no JavaScript is needed for it).
+
+const FORM = 'application/x-www-form-urlencoded';
+
+describe('hosted pages: sign in with a code instead of the PIN', () => {
+  let t: TestApp;
+  let clientId: string;
+  before(async () => {
+    t = await createTestApp({ env: { ADMIN_TOKEN, SIGNIN_METHODS: 'pin,passkey,code' } });
+    clientId = (await registerClient(t, { token_endpoint_auth_method: 'none' })).client_id;
+  });
+  after(() => t.close());
+
+  const post = (path: string, csrf: string, fields: Record<string, string>) =>
+    t.request('POST', path, {
+      body: new URLSearchParams({ csrf, ...fields }).toString(),
+      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
+    });
+  const stateOf = (page: Answer) => /name="state" value="([^"]*)"/.exec(String(page.body))?.[1] as string;
+
+  test('the PIN form’s second button sends a code; the code signs in and the ID token says otp and sms', async () => {
+    const s = await signUp(t);
+    const { verifier, challenge } = pkce();
+    const { page, state, csrf } = await signInForm(t, authorizationParams(clientId, challenge));
+    assert.match(
+      String(page.body),
+      /<button type="submit" class="secondary" formaction="\/authorize\/signup\/send" formnovalidate name="purpose" value="signin">Text me a code instead<\/button>/,
+    );
+    // The form as a browser posts it from that button: the phone, an empty PIN, the button's purpose.
+    const codePage = await post('/authorize/signup/send', csrf, {
+      state,
+      phone: s.phone,
+      pin: '',
+      purpose: 'signin',
+    });
+    assert.equal(codePage.status, 200, String(codePage.body));
+    assert.match(String(codePage.body), /name="code"/);
+    const code = t.sms.lastCode(s.phone);
+    const back = await post('/authorize/signup/verify', csrf, { state: stateOf(codePage), code });
+    assert.equal(back.status, 302, String(back.body));
+    assert.match(String(back.headers['set-cookie']), /callsign_sso=/);
+    const issued = new URL(String(back.headers.location)).searchParams.get('code') as string;
+    const tokens = await exchangeCode(t, clientId, issued, verifier);
+    const claims = decodeJwt(tokens.body.id_token);
+    assert.deepEqual([claims.sub, claims.amr], [s.user.id, ['otp', 'sms']]);
+  });
+
+  test('a number without an account is told so on the sign-in page, and gets no code', async () => {
+    const phone = uniquePhone();
+    const { state, csrf } = await signInForm(t, authorizationParams(clientId, pkce().challenge));
+    const refused = await post('/authorize/signup/send', csrf, { state, phone, purpose: 'signin' });
+    assert.equal(refused.status, 404);
+    assert.match(String(refused.body), /name="pin"/, 'the sign-in page again');
+    assert.deepEqual(t.sms.messagesTo(phone), []);
+  });
+});
+
+describe('hosted pages where SIGNIN_METHODS leaves codes off', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { ADMIN_TOKEN } });
+  });
+  after(() => t.close());
+
+  test('the sign-in page offers no code, and a post asking for one is refused', async () => {
+    const s = await signUp(t);
+    const client = await registerClient(t, { token_endpoint_auth_method: 'none' });
+    const { page, state, csrf } = await signInForm(
+      t,
+      authorizationParams(client.client_id, pkce().challenge),
+    );
+    assert.doesNotMatch(String(page.body), /value="signin"/);
+    const refused = await t.request('POST', '/authorize/signup/send', {
+      body: new URLSearchParams({ csrf, state, phone: s.phone, purpose: 'signin' }).toString(),
+      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
+    });
+    assert.equal(refused.status, 403);
+    assert.equal(t.sms.messagesTo(s.phone).length, 1, 'only the sign-up code');
+  });
+});
