@@ -22,7 +22,12 @@ import { accountLocked, handleTaken, lockedByOperator } from './account-errors.t
 import type { NewAccountInput, PinResetInput, SignInInput, SignUpInput } from './account-inputs.ts';
 import { parseDevice } from './device.ts';
 import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
-import { reopenAfterPinReset } from './pin-reset-sessions.ts';
+import {
+  type AfterReset,
+  endSessionsAfterPinReset,
+  nothingAfterReset,
+  openAfterReset,
+} from './pin-reset-sessions.ts';
 import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
 import { assertMethodOn } from './sign-in-methods.ts';
 
@@ -203,22 +208,33 @@ export class AccountService {
 
   /** Sets the PIN, unlocks, revokes every session, and signs in on a new one. */
   async resetPin(body: PinResetInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
+    const device = parseDevice(body.device);
+    const open = openAfterReset(this.d.sessions, (id, amr) => this.#rest.session(id, device, ip, amr));
+    const { user, after: opened } = await this.resetPinThen(body, open);
+    const auth = authOfSession(opened.session);
+    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
+  }
+
+  /** The same on the hosted pages, which open no session: the account, and how its code proved the phone. */
+  async resetPinOnPage(body: { temp_token: string; pin: string }): Promise<{ user: UserRow; amr: string[] }> {
+    const { user, amr } = await this.resetPinThen(body, nothingAfterReset);
+    return { user, amr };
+  }
+
+  private async resetPinThen<T>(body: { temp_token: string; pin: string }, then: AfterReset<T>) {
     const { temp_token: tempToken, pin } = body;
     assertAcceptablePin(pin);
-    const device = parseDevice(body.device);
     await this.d.otp.assertTempToken(tempToken, 'pin_reset');
     const pinHash = await this.d.pins.hash(pin);
-    const { user, opened } = await this.d.db.transaction(async (tx) => {
+    return this.d.db.transaction(async (tx) => {
       const proof = await this.d.otp.consumeTempToken(tx, tempToken, 'pin_reset');
       // The account that has the number when the PIN is written, not one that has just moved off it.
       const reset = await resetPinOfPhone(tx, proof.phone, pinHash, this.d.clock.now());
-      return reopenAfterPinReset(tx, this.d.sessions, reset, {
-        gone: () => fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number'),
-        session: (userId) => this.#rest.session(userId, device, ip, proof.amr),
-      });
+      const user = await endSessionsAfterPinReset(tx, this.d.sessions, reset, () =>
+        fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number'),
+      );
+      return { user, amr: proof.amr, after: await then(tx, user.id, proof.amr) };
     });
-    const auth = authOfSession(opened.session);
-    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
   }
 
   async refresh(token: string): Promise<RestTokens> {

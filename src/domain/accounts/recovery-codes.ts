@@ -34,7 +34,12 @@ import type { AccountNotices } from './account-notices.ts';
 import type { AccountService } from './accounts.ts';
 import { parseDevice } from './device.ts';
 import type { PinHasher } from './pin-hasher.ts';
-import { reopenAfterPinReset } from './pin-reset-sessions.ts';
+import {
+  type AfterReset,
+  endSessionsAfterPinReset,
+  nothingAfterReset,
+  openAfterReset,
+} from './pin-reset-sessions.ts';
 import { assertAcceptablePin } from './pin-rules.ts';
 import { CODES_PER_SET, newRecoveryCode, normalRecoveryCode } from './recovery-code-format.ts';
 
@@ -104,6 +109,14 @@ export class RecoveryCodeService {
     return { codes, created_at: createdAt };
   }
 
+  /**
+   * Whether a reset page offers a recovery code for this number: where its account has one left, or always
+   * under enumeration protection (so the offer does not tell which numbers have accounts).
+   */
+  async offeredFor(phone: string): Promise<boolean> {
+    return this.d.enumerationProtection || !!(await recoveryOfPhone(this.d.db, phone))?.salt;
+  }
+
   /** How many codes of the account's set are left, and when it was made. */
   status(userId: string): Promise<{ remaining: number; created_at: Date | null }> {
     return recoveryCodesOf(this.d.db, userId);
@@ -111,31 +124,40 @@ export class RecoveryCodeService {
 
   /** Sets a new PIN with a recovery code instead of a code to the phone. */
   async resetPin(body: RecoveryReset, ip: string): Promise<{ user: UserRow } & RestTokens> {
+    const device = parseDevice(body.device);
+    const open = openAfterReset(this.d.sessions, (id, amr) => this.#rest.session(id, device, ip, amr));
+    const { user, after: opened } = await this.resetPinThen(body, open);
+    const auth = authOfSession(opened.session);
+    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
+  }
+
+  /** The same on the hosted pages, which open no session: the account, and the code's methods. */
+  async resetPinOnPage(body: Omit<RecoveryReset, 'device'>): Promise<{ user: UserRow; amr: string[] }> {
+    const { user } = await this.resetPinThen(body, nothingAfterReset);
+    return { user, amr: AMR.recoveryCode };
+  }
+
+  private async resetPinThen<T>(body: Omit<RecoveryReset, 'device'>, then: AfterReset<T>) {
     const phone = parsePhone(body.phone).e164;
     assertAcceptablePin(body.pin);
-    const device = parseDevice(body.device);
     const match = await this.matchingCode(phone, body.recovery_code);
     const pinHash = await this.d.pins.hash(body.pin);
     const now = this.d.clock.now();
-    const { user, opened } = await this.d.db.transaction(async (tx) => {
+    const done = await this.d.db.transaction(async (tx) => {
       const used = await useRecoveryCode(tx, { userId: match.id, hash: match.hash, now });
       if (!used) throw invalidCode();
       const reset = await resetPinOfAccount(tx, match.id, pinHash, now);
-      const reopened = await reopenAfterPinReset(tx, this.d.sessions, reset, {
-        gone: invalidCode,
-        session: (id) => this.#rest.session(id, device, ip, AMR.recoveryCode),
-      });
+      const user = await endSessionsAfterPinReset(tx, this.d.sessions, reset, invalidCode);
       await this.d.events.emit(tx, 'recovery_code.used', {
         user_id: match.id,
         used_at: now.toISOString(),
         remaining: used.remaining,
       });
-      return reopened;
+      return { user, after: await then(tx, user.id, AMR.recoveryCode) };
     });
     this.d.onSignIn?.('recovery_code');
-    await this.d.notices.tell(user, 'phone.pin_reset_by_recovery_code');
-    const auth = authOfSession(opened.session);
-    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
+    await this.d.notices.tell(done.user, 'phone.pin_reset_by_recovery_code');
+    return done;
   }
 
   /**

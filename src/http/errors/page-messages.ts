@@ -49,7 +49,7 @@ const BY_FIELD: Record<string, MessageKey> = {
 };
 
 /** The fields the sign-in pages show an error beside; any other error is about the whole form. */
-const PAGE_FIELDS = new Set(['phone', 'pin', 'code', 'handle', 'name', 'channel']);
+const PAGE_FIELDS = new Set(['phone', 'pin', 'code', 'handle', 'name', 'channel', 'recovery_code']);
 
 /** Too many attempts, and how long to wait (whole minutes, rounded up) where the limit says. */
 export function tooManyMessage(v: View, retryAfterSeconds: unknown): string {
@@ -57,8 +57,22 @@ export function tooManyMessage(v: View, retryAfterSeconds: unknown): string {
   return v.t('error.too_many_wait', { minutes: Math.max(1, Math.ceil(retryAfterSeconds / 60)) });
 }
 
-export function formProblem(v: View, err: DomainError, overrides: { [code in ErrorCode]?: MessageKey } = {}) {
+/** A PIN lock that ends: how many minutes remain (whole, rounded up), and the way out by a reset. */
+function lockedMessage(v: View, lockedUntil: unknown, now: Date | undefined): string | undefined {
+  if (typeof lockedUntil !== 'string' || !now) return undefined;
+  const minutes = Math.max(1, Math.ceil((Date.parse(lockedUntil) - now.getTime()) / 60_000));
+  return Number.isFinite(minutes) ? v.t('error.locked_wait', { minutes }) : undefined;
+}
+
+export function formProblem(
+  v: View,
+  err: DomainError,
+  overrides: { [code in ErrorCode]?: MessageKey } = {},
+  now?: Date,
+) {
   const field = typeof err.details.field === 'string' ? err.details.field : undefined;
+  const locked = err.code === 'ACCOUNT_LOCKED' ? lockedMessage(v, err.details.locked_until, now) : undefined;
+  if (locked) return { message: locked } satisfies FormProblem;
   if (err.code === 'RATE_LIMITED' && !overrides.RATE_LIMITED)
     return {
       message: tooManyMessage(v, err.details.retry_after_seconds),

@@ -18,6 +18,7 @@ import { cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-coo
 import { type PageFlow, pageFlow } from './page-flow.ts';
 import { type Body, type PageState, pageCountry, pageView, signedInOf, signInWays } from './page-forms.ts';
 import { passkeyPageRoutes } from './passkey-routes.ts';
+import { resetRoutes } from './reset-routes.ts';
 import { resumeRoute } from './resume-route.ts';
 import { signupRoutes } from './signup-routes.ts';
 
@@ -38,6 +39,7 @@ type Services = Pick<
   | 'profiles'
   | 'random'
   | 'rateLimiter'
+  | 'recoveryCodes'
   | 'tokens'
 >;
 
@@ -157,6 +159,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   consentRoutes(fastify, c, flow);
   resumeRoute(fastify, c, flow);
   passkeyPageRoutes(fastify, c, flow);
+  resetRoutes(fastify, c, flow);
   logoutRoutes(app, c, (request) => limit(request));
 
   app.setErrorHandler(
@@ -190,7 +193,8 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       return retry(
         reply,
         err,
-        (problem) => signInPage({ ...ctx, problem: formProblem(ctx.view, problem) }, phone),
+        (problem) =>
+          signInPage({ ...ctx, problem: formProblem(ctx.view, problem, {}, c.clock.now()) }, phone),
         st.req.redirectUri,
       );
     }

@@ -26,8 +26,8 @@ type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'page
 export interface PageState {
   req: AuthorizationRequest;
   phone?: string;
-  /** the code sent to `phone` signs in (else it starts a sign-up) */
-  codePurpose?: 'signin';
+  /** what the code sent to `phone` (and the temp token it gave) is for, when not a sign-up */
+  codePurpose?: 'signin' | 'pin_reset';
   tempToken?: string;
   /** signed in, awaiting consent: who, when (ms), and the version of the PIN they proved */
   userId?: string;

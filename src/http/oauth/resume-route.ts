@@ -7,11 +7,16 @@ import { signInPage, signUpAccountPage, signUpCodePage } from '../pages/authoriz
 import { consentPage, errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
+import { resetPinPage } from '../pages/reset-pages.ts';
 import type { PageFlow } from './page-flow.ts';
 import { linkedState, pageCountry, pageView, signInWays } from './page-forms.ts';
+import { besideTheCode } from './reset-routes.ts';
 
 /** The services this route uses. */
-type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'profiles'>;
+type Services = Pick<
+  Container,
+  'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'profiles' | 'recoveryCodes'
+>;
 
 /**
  * `GET /authorize/resume?state=…`: the step a sealed state is at, shown again (the language menu returns here).
@@ -40,8 +45,13 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
       if (st.step === 'passkey_offer') return flow.html(reply, 200, passkeyOfferPage(ctx), redirectUri);
       if (st.step === 'passkey_step_up') return flow.html(reply, 200, passkeyStepUpPage(ctx), redirectUri);
       if (st.userId) return flow.html(reply, 200, consentPage(ctx, st.req.scope), redirectUri);
+      if (st.tempToken && st.codePurpose === 'pin_reset')
+        return flow.html(reply, 200, resetPinPage(ctx), redirectUri);
       if (st.tempToken) return flow.html(reply, 200, signUpAccountPage(ctx), redirectUri);
-      if (st.phone) return flow.html(reply, 200, signUpCodePage(ctx, maskPhone(st.phone)), redirectUri);
+      if (st.phone) {
+        const codePage = signUpCodePage(ctx, maskPhone(st.phone), await besideTheCode(c, ctx, st));
+        return flow.html(reply, 200, codePage, redirectUri);
+      }
       return flow.html(reply, 200, signInPage(ctx, st.req.loginHint), redirectUri);
     },
   );

@@ -23,8 +23,10 @@ import { CHALLENGE_SCRIPT } from '../pages/challenge-script.ts';
 import { errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
+import { resetPhonePage, resetPinPage } from '../pages/reset-pages.ts';
 import type { PageFlow } from './page-flow.ts';
-import { linkedState, pageCountry, pageView, signInWays } from './page-forms.ts';
+import { linkedState, type PageState, pageCountry, pageView, signInWays } from './page-forms.ts';
+import { besideTheCode } from './reset-routes.ts';
 
 /** The services these routes use. */
 type Services = Pick<
@@ -40,6 +42,7 @@ type Services = Pick<
   | 'pageStateKeys'
   | 'profiles'
   | 'rateLimiter'
+  | 'recoveryCodes'
 >;
 
 /** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle. */
@@ -86,6 +89,11 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         const { user, amr } = await c.codeSignIn.proved(temp_token);
         return await signedIn(reply, ctx, { req: st.req }, user, amr);
       }
+      const next = { req: st.req, tempToken: temp_token };
+      if (purpose === 'pin_reset') {
+        const state = sealed({ ...next, codePurpose: purpose }, ctx.csrf);
+        return html(reply, 200, resetPinPage({ ...ctx, state }), st.req.redirectUri);
+      }
       return html(
         reply,
         200,
@@ -93,8 +101,13 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         st.req.redirectUri,
       );
     } catch (err) {
+      const after = await besideTheCode(c, ctx, st);
       const page = (problem: DomainError) =>
-        signUpCodePage({ ...ctx, problem: formProblem(ctx.view, problem) }, maskPhone(st.phone as string));
+        signUpCodePage(
+          { ...ctx, problem: formProblem(ctx.view, problem) },
+          maskPhone(st.phone as string),
+          after,
+        );
       return retry(reply, err, page, st.req.redirectUri);
     }
   });
@@ -147,8 +160,9 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   app.post('/authorize/signup/send', sendForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
     const { phone } = request.body;
-    // The sign-in page's "Text me a code instead" asks for a code to sign in with; the PIN it carries is unused.
-    const purpose: 'signin' | 'signup' = request.body.purpose === 'signin' ? 'signin' : 'signup';
+    // The sign-in page's "Text me a code instead" asks for a code to sign in with (the PIN it carries is
+    // unused), and "Forgot PIN?" one to reset the PIN.
+    const purpose = codePurposeOf(request.body.purpose);
     try {
       const e164 = parsePhoneIn(phone, ctx.country).e164;
       await limit(request, [
@@ -169,12 +183,11 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       const channel = purpose === 'signin' ? ctx.codeChannel : asked;
       // The code's text is in the page's language.
       await c.otp.sendCode(e164, purpose, { proof, channel, language: ctx.view.lang });
-      const codeState = {
-        ...st,
-        phone: e164,
-        ...(purpose === 'signin' ? { codePurpose: 'signin' as const } : {}),
-      };
-      const codePage = signUpCodePage({ ...ctx, state: sealed(codeState, ctx.csrf) }, maskPhone(e164));
+      const codeState: PageState = { ...st, phone: e164 };
+      if (purpose !== 'signup') codeState.codePurpose = purpose;
+      const codeCtx = { ...ctx, state: sealed(codeState, ctx.csrf) };
+      const after = await besideTheCode(c, codeCtx, codeState);
+      const codePage = signUpCodePage(codeCtx, maskPhone(e164), after);
       return html(reply, 200, codePage, st.req.redirectUri);
     } catch (err) {
       // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends
@@ -185,9 +198,10 @@ function sendRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
           : sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object, purpose));
       const page = (problem: DomainError) => {
         const shown = { ...ctx, problem: formProblem(ctx.view, problem) };
-        return purpose === 'signin'
-          ? signInPage(shown, String(phone ?? ''))
-          : signUpPhonePage(shown, String(phone ?? ''), offeredChannels(c.config.messaging));
+        const typed = String(phone ?? '');
+        if (purpose === 'signin') return signInPage(shown, typed);
+        if (purpose === 'pin_reset') return resetPhonePage(shown, typed);
+        return signUpPhonePage(shown, typed, offeredChannels(c.config.messaging));
       };
       return retry(reply, err, page, st.req.redirectUri);
     }
@@ -216,3 +230,7 @@ function captchaPage(
   const widget = { widgetClass: vendor.widgetClass, siteKey: captcha.siteKey, script: vendor.script };
   return sendPage(reply, 200, signUpCaptchaPage(ctx, phone, widget, purpose), { widget: vendor.policy });
 }
+
+/** What the posted `purpose` asks a code for: a sign-up unless it names a sign-in or a PIN reset. */
+const codePurposeOf = (posted: string | undefined): 'signup' | 'signin' | 'pin_reset' =>
+  posted === 'signin' || posted === 'pin_reset' ? posted : 'signup';

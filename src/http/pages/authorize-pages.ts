@@ -27,7 +27,7 @@ export interface FormContext {
   codeChannel?: Channel;
 }
 
-const form = (action: string, c: FormContext, inner: string, after = '') =>
+export const form = (action: string, c: FormContext, inner: string, after = '') =>
   `<form method="post" action="${action}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${inner}<button type="submit">${c.view.t('auth.continue')}</button>${after}</form>`;
 
 const CODE_INSTEAD = {
@@ -74,7 +74,7 @@ export function clientLinks(c: FormContext): string {
   return links ? `<p class="links">${links}</p>` : '';
 }
 
-const PIN_ATTRS = 'type="password" inputmode="numeric" pattern="[0-9]{4,6}" maxlength="6" required';
+export const PIN_ATTRS = 'type="password" inputmode="numeric" pattern="[0-9]{4,6}" maxlength="6" required';
 
 export const signInPage = (c: FormContext, phone = '') => {
   const t = c.view.t;
@@ -96,6 +96,7 @@ export const signInPage = (c: FormContext, phone = '') => {
         codeInstead(c),
       ) +
       passkeySignIn(c) +
+      `<p><a href="/authorize/reset?state=${encodeURIComponent(c.state)}">${t('auth.forgot_pin')}</a></p>` +
       `<p>${t('auth.new_here')} <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">${t('auth.create_account')}</a></p>${clientLinks(c)}`,
   );
 };
@@ -152,7 +153,7 @@ export const signUpCaptchaPage = (
   );
 
 /** The code field, filled by the WebOTP API where the browser has it (the page's one script). */
-export const signUpCodePage = (c: FormContext, maskedPhone: string) =>
+export const signUpCodePage = (c: FormContext, maskedPhone: string, after = '') =>
   page(
     stepView(c),
     c.view.t('auth.code_title'),
@@ -165,7 +166,7 @@ export const signUpCodePage = (c: FormContext, maskedPhone: string) =>
         'type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="10" required',
         { error: errorAt(c.problem, 'code') },
       ),
-    )}<script src="/assets/webotp.js" defer></script>`,
+    )}${after}<script src="/assets/webotp.js" defer></script>`,
   );
 
 /** The PIN and handle step; a refused try keeps the handle and name typed (never the PIN). */

@@ -93,4 +93,16 @@ export const arPages: PageCatalog = {
   'auth.code_instead_sms': 'أرسل لي رمزًا برسالة نصية بدلًا من ذلك',
   'auth.code_instead_whatsapp': 'أرسل لي رمزًا عبر واتساب بدلًا من ذلك',
   'auth.code_instead_voice': 'اتصل بي برمز بدلًا من ذلك',
+  'auth.forgot_pin': 'هل نسيت رقم PIN؟',
+  'reset.title': 'أعد تعيين رقم PIN',
+  'reset.intro': 'أدخل رقم هاتفك. سنرسل إليه رمزًا.',
+  'reset.new_pin_title': 'اختر رقم PIN جديدًا',
+  'reset.new_pin': 'رقم PIN الجديد',
+  'reset.use_recovery_code': 'استخدم رمز استرداد بدلًا من ذلك',
+  'reset.recovery_title': 'استخدم رمز استرداد',
+  'reset.recovery_code': 'رمز الاسترداد',
+  'reset.recovery_hint': 'أحد الرموز التي حفظتها عند إنشائها، مثل ABCDE-12345.',
+  'error.locked_wait':
+    'هذا الحساب مقفل بعد عدد كبير من أرقام PIN الخاطئة. حاول مرة أخرى بعد {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}، أو أعد تعيين رقم PIN.',
+  'error.recovery_code': 'رمز الاسترداد هذا خاطئ أو مُستخدَم من قبل.',
 };

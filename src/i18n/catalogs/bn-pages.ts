@@ -92,4 +92,16 @@ export const bnPages: PageCatalog = {
   'auth.code_instead_sms': 'এর বদলে আমাকে SMS-এ কোড পাঠান',
   'auth.code_instead_whatsapp': 'এর বদলে আমাকে WhatsApp-এ কোড পাঠান',
   'auth.code_instead_voice': 'এর বদলে আমাকে কল করে কোড জানান',
+  'auth.forgot_pin': 'পিন ভুলে গেছেন?',
+  'reset.title': 'আপনার পিন রিসেট করুন',
+  'reset.intro': 'আপনার ফোন নম্বর লিখুন। আমরা সেখানে একটি কোড পাঠাব।',
+  'reset.new_pin_title': 'একটি নতুন পিন বেছে নিন',
+  'reset.new_pin': 'নতুন পিন',
+  'reset.use_recovery_code': 'এর বদলে রিকভারি কোড ব্যবহার করুন',
+  'reset.recovery_title': 'রিকভারি কোড ব্যবহার করুন',
+  'reset.recovery_code': 'রিকভারি কোড',
+  'reset.recovery_hint': 'তৈরি করার সময় আপনি যে কোডগুলো রেখেছিলেন তার একটি, যেমন ABCDE-12345।',
+  'error.locked_wait':
+    'অনেকবার ভুল পিন দেওয়ায় এই অ্যাকাউন্টটি লক করা আছে। {minutes, plural, one {# মিনিট} other {# মিনিট}} পরে আবার চেষ্টা করুন, অথবা আপনার পিন রিসেট করুন।',
+  'error.recovery_code': 'এই রিকভারি কোডটি ভুল বা আগেই ব্যবহার করা হয়েছে।',
 };

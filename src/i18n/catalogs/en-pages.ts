@@ -93,6 +93,18 @@ export const enPages = {
   'auth.code_instead_sms': 'Text me a code instead',
   'auth.code_instead_whatsapp': 'Send me a code on WhatsApp instead',
   'auth.code_instead_voice': 'Call me with a code instead',
+  'auth.forgot_pin': 'Forgot PIN?',
+  'reset.title': 'Reset your PIN',
+  'reset.intro': 'Enter your phone number. We’ll send a code to it.',
+  'reset.new_pin_title': 'Choose a new PIN',
+  'reset.new_pin': 'New PIN',
+  'reset.use_recovery_code': 'Use a recovery code instead',
+  'reset.recovery_title': 'Use a recovery code',
+  'reset.recovery_code': 'Recovery code',
+  'reset.recovery_hint': 'One of the codes you saved when you made them, like ABCDE-12345.',
+  'error.locked_wait':
+    'This account is locked after too many wrong PINs. Try again in {minutes, plural, one {# minute} other {# minutes}}, or reset your PIN.',
+  'error.recovery_code': 'That recovery code is wrong or already used.',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

@@ -97,4 +97,16 @@ export const esPages: PageCatalog = {
   'auth.code_instead_sms': 'Envíame un código por SMS',
   'auth.code_instead_whatsapp': 'Envíame un código por WhatsApp',
   'auth.code_instead_voice': 'Llámame con un código',
+  'auth.forgot_pin': '¿Olvidaste tu PIN?',
+  'reset.title': 'Restablece tu PIN',
+  'reset.intro': 'Escribe tu número de teléfono. Te enviaremos un código.',
+  'reset.new_pin_title': 'Elige un PIN nuevo',
+  'reset.new_pin': 'PIN nuevo',
+  'reset.use_recovery_code': 'Usar un código de recuperación',
+  'reset.recovery_title': 'Usa un código de recuperación',
+  'reset.recovery_code': 'Código de recuperación',
+  'reset.recovery_hint': 'Uno de los códigos que guardaste al crearlos, como ABCDE-12345.',
+  'error.locked_wait':
+    'Esta cuenta está bloqueada por demasiados PIN incorrectos. Inténtalo de nuevo en {minutes, plural, one {# minuto} other {# minutos}} o restablece tu PIN.',
+  'error.recovery_code': 'Ese código de recuperación es incorrecto o ya se usó.',
 };

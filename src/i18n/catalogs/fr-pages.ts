@@ -101,4 +101,16 @@ export const frPages: PageCatalog = {
   'auth.code_instead_sms': 'M’envoyer un code par SMS',
   'auth.code_instead_whatsapp': 'M’envoyer un code sur WhatsApp',
   'auth.code_instead_voice': 'M’appeler avec un code',
+  'auth.forgot_pin': 'Code PIN oublié ?',
+  'reset.title': 'Réinitialisez votre code PIN',
+  'reset.intro': 'Saisissez votre numéro de téléphone. Nous y enverrons un code.',
+  'reset.new_pin_title': 'Choisissez un nouveau code PIN',
+  'reset.new_pin': 'Nouveau code PIN',
+  'reset.use_recovery_code': 'Utiliser un code de récupération',
+  'reset.recovery_title': 'Utilisez un code de récupération',
+  'reset.recovery_code': 'Code de récupération',
+  'reset.recovery_hint': 'L’un des codes que vous avez gardés en les créant, comme ABCDE-12345.',
+  'error.locked_wait':
+    'Ce compte est bloqué après trop de codes PIN erronés. Réessayez dans {minutes, plural, one {# minute} other {# minutes}}, ou réinitialisez votre code PIN.',
+  'error.recovery_code': 'Ce code de récupération est erroné ou déjà utilisé.',
 };

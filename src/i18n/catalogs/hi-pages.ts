@@ -91,4 +91,16 @@ export const hiPages: PageCatalog = {
   'auth.code_instead_sms': 'इसके बजाय मुझे SMS से कोड भेजें',
   'auth.code_instead_whatsapp': 'इसके बजाय मुझे WhatsApp पर कोड भेजें',
   'auth.code_instead_voice': 'इसके बजाय मुझे कॉल करके कोड बताएँ',
+  'auth.forgot_pin': 'पिन भूल गए?',
+  'reset.title': 'अपना पिन रीसेट करें',
+  'reset.intro': 'अपना फ़ोन नंबर डालें। हम उस पर एक कोड भेजेंगे।',
+  'reset.new_pin_title': 'नया पिन चुनें',
+  'reset.new_pin': 'नया पिन',
+  'reset.use_recovery_code': 'इसके बजाय रिकवरी कोड इस्तेमाल करें',
+  'reset.recovery_title': 'रिकवरी कोड इस्तेमाल करें',
+  'reset.recovery_code': 'रिकवरी कोड',
+  'reset.recovery_hint': 'वे कोड जो आपने बनाते समय सहेजे थे, जैसे ABCDE-12345।',
+  'error.locked_wait':
+    'बहुत सारे गलत पिन के कारण यह खाता लॉक है। {minutes, plural, one {# मिनट} other {# मिनट}} बाद फिर कोशिश करें, या अपना पिन रीसेट करें।',
+  'error.recovery_code': 'यह रिकवरी कोड गलत है या पहले ही इस्तेमाल हो चुका है।',
 };

@@ -95,4 +95,16 @@ export const idPages: PageCatalog = {
   'auth.code_instead_sms': 'Kirimi saya kode lewat SMS',
   'auth.code_instead_whatsapp': 'Kirimi saya kode lewat WhatsApp',
   'auth.code_instead_voice': 'Telepon saya dengan kode',
+  'auth.forgot_pin': 'Lupa PIN?',
+  'reset.title': 'Atur ulang PIN Anda',
+  'reset.intro': 'Masukkan nomor telepon Anda. Kami akan mengirim kode ke nomor itu.',
+  'reset.new_pin_title': 'Pilih PIN baru',
+  'reset.new_pin': 'PIN baru',
+  'reset.use_recovery_code': 'Gunakan kode pemulihan',
+  'reset.recovery_title': 'Gunakan kode pemulihan',
+  'reset.recovery_code': 'Kode pemulihan',
+  'reset.recovery_hint': 'Salah satu kode yang Anda simpan saat membuatnya, seperti ABCDE-12345.',
+  'error.locked_wait':
+    'Akun ini terkunci karena terlalu banyak PIN salah. Coba lagi dalam {minutes, plural, other {# menit}}, atau atur ulang PIN Anda.',
+  'error.recovery_code': 'Kode pemulihan itu salah atau sudah dipakai.',
 };

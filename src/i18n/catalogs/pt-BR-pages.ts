@@ -94,4 +94,16 @@ export const ptBRPages: PageCatalog = {
   'auth.code_instead_sms': 'Enviar um código por SMS',
   'auth.code_instead_whatsapp': 'Enviar um código pelo WhatsApp',
   'auth.code_instead_voice': 'Receber um código por ligação',
+  'auth.forgot_pin': 'Esqueceu o PIN?',
+  'reset.title': 'Redefina seu PIN',
+  'reset.intro': 'Digite seu número de telefone. Enviaremos um código para ele.',
+  'reset.new_pin_title': 'Escolha um novo PIN',
+  'reset.new_pin': 'Novo PIN',
+  'reset.use_recovery_code': 'Usar um código de recuperação',
+  'reset.recovery_title': 'Use um código de recuperação',
+  'reset.recovery_code': 'Código de recuperação',
+  'reset.recovery_hint': 'Um dos códigos que você guardou ao criá-los, como ABCDE-12345.',
+  'error.locked_wait':
+    'Esta conta está bloqueada após muitos PINs errados. Tente de novo em {minutes, plural, one {# minuto} other {# minutos}} ou redefina seu PIN.',
+  'error.recovery_code': 'Esse código de recuperação está errado ou já foi usado.',
 };

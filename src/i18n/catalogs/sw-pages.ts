@@ -94,4 +94,16 @@ export const swPages: PageCatalog = {
   'auth.code_instead_sms': 'Nitumie msimbo kwa SMS badala yake',
   'auth.code_instead_whatsapp': 'Nitumie msimbo kwa WhatsApp badala yake',
   'auth.code_instead_voice': 'Nipigie simu na msimbo badala yake',
+  'auth.forgot_pin': 'Umesahau PIN?',
+  'reset.title': 'Weka upya PIN yako',
+  'reset.intro': 'Weka nambari yako ya simu. Tutatuma msimbo kwake.',
+  'reset.new_pin_title': 'Chagua PIN mpya',
+  'reset.new_pin': 'PIN mpya',
+  'reset.use_recovery_code': 'Tumia msimbo wa urejeshaji badala yake',
+  'reset.recovery_title': 'Tumia msimbo wa urejeshaji',
+  'reset.recovery_code': 'Msimbo wa urejeshaji',
+  'reset.recovery_hint': 'Mojawapo ya misimbo uliyohifadhi ulipoiunda, kama ABCDE-12345.',
+  'error.locked_wait':
+    'Akaunti hii imefungwa baada ya PIN nyingi zisizo sahihi. Jaribu tena baada ya {minutes, plural, one {dakika #} other {dakika #}}, au weka upya PIN yako.',
+  'error.recovery_code': 'Msimbo huo wa urejeshaji si sahihi au umeshatumika.',
 };

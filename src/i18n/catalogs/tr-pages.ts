@@ -97,4 +97,16 @@ export const trPages: PageCatalog = {
   'auth.code_instead_sms': 'Bunun yerine bana SMS ile kod gönder',
   'auth.code_instead_whatsapp': 'Bunun yerine bana WhatsApp’tan kod gönder',
   'auth.code_instead_voice': 'Bunun yerine beni arayıp kodu söyle',
+  'auth.forgot_pin': 'PIN’inizi mi unuttunuz?',
+  'reset.title': 'PIN’inizi sıfırlayın',
+  'reset.intro': 'Telefon numaranızı girin. Ona bir kod göndereceğiz.',
+  'reset.new_pin_title': 'Yeni bir PIN seçin',
+  'reset.new_pin': 'Yeni PIN',
+  'reset.use_recovery_code': 'Bunun yerine kurtarma kodu kullan',
+  'reset.recovery_title': 'Kurtarma kodu kullanın',
+  'reset.recovery_code': 'Kurtarma kodu',
+  'reset.recovery_hint': 'Oluştururken sakladığınız kodlardan biri, örneğin ABCDE-12345.',
+  'error.locked_wait':
+    'Bu hesap çok fazla yanlış PIN nedeniyle kilitlendi. {minutes, plural, other {# dakika}} sonra tekrar deneyin veya PIN’inizi sıfırlayın.',
+  'error.recovery_code': 'Bu kurtarma kodu yanlış veya daha önce kullanılmış.',
 };

@@ -1,0 +1,56 @@
+import { errorAt } from '../errors/page-messages.ts';
+import { type FormContext, form, intro, PIN_ATTRS, stepView } from './authorize-pages.ts';
+import { field, hidden, page } from './html.ts';
+import { platformAuthenticatorField } from './passkey-forms.ts';
+import { phoneField } from './phone-field.ts';
+
+// "Forgot PIN?" on the hosted pages: the phone, a code to it (or a recovery code instead), a new PIN, and back
+// into the authorization under way. The English labels are a contract like the other steps' ("Forgot PIN?",
+// "Use a recovery code instead", "New PIN", "Recovery code").
+
+/** The phone the reset's code goes to; it posts to the code step with purpose pin_reset. */
+export const resetPhonePage = (c: FormContext, phone = '') => {
+  const t = c.view.t;
+  const fields =
+    phoneField(c.view, phone, c.country, { error: errorAt(c.problem, 'phone') }) +
+    hidden('purpose', 'pin_reset');
+  return page(
+    stepView(c, '/authorize/reset'),
+    t('reset.title'),
+    `${intro(c)}<p>${t('reset.intro')}</p>${form('/authorize/signup/send', c, fields)}<p><a href="/authorize/signin?state=${encodeURIComponent(c.state)}">${t('auth.sign_in')}</a></p>`,
+  );
+};
+
+/** Beside the reset's code: the way to a recovery code instead. */
+export const recoveryCodeLink = (c: FormContext) =>
+  `<p><a href="/authorize/reset/recovery?state=${encodeURIComponent(c.state)}">${c.view.t('reset.use_recovery_code')}</a></p>`;
+
+const newPinField = (c: FormContext) =>
+  field(c.view.t('reset.new_pin'), 'pin', `${PIN_ATTRS} autocomplete="new-password"`, {
+    hint: c.view.t('auth.pin_rules'),
+    error: errorAt(c.problem, 'pin'),
+  });
+
+/** The new PIN, once the code proved the phone. */
+export const resetPinPage = (c: FormContext) =>
+  page(
+    stepView(c),
+    c.view.t('reset.new_pin_title'),
+    intro(c) + form('/authorize/reset/pin', c, newPinField(c) + platformAuthenticatorField(c)),
+  );
+
+/** A recovery code and the new PIN, for a phone that gets no code. */
+export const recoveryCodePage = (c: FormContext) => {
+  const t = c.view.t;
+  const code = field(
+    t('reset.recovery_code'),
+    'recovery_code',
+    'type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="64" required',
+    { hint: t('reset.recovery_hint'), error: errorAt(c.problem, 'recovery_code') },
+  );
+  return page(
+    stepView(c, '/authorize/reset/recovery'),
+    t('reset.recovery_title'),
+    intro(c) + form('/authorize/reset/recovery', c, code + newPinField(c) + platformAuthenticatorField(c)),
+  );
+};

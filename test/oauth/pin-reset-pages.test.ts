@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
+import { translate } from '../../src/i18n/languages.ts';
+import {
+  type Answer,
+  createTestApp,
+  type SignedUp,
+  signUp,
+  type TestApp,
+  uniquePhone,
+} from '../helpers/app.ts';
+import {
+  ADMIN_TOKEN,
+  authorizationParams,
+  exchangeCode,
+  pkce,
+  registerClient,
+  signInForm,
+} from '../helpers/oauth.ts';
+
+// "Forgot PIN?" on the hosted pages over plain HTTP (every step is a form that needs no JavaScript): the phone,
+// the code (or a recovery code instead), the new PIN, and back into the authorization.
+
+const FORM = 'application/x-www-form-urlencoded';
+const NEW_PIN = '739164';
+
+describe('hosted pages: Forgot PIN?', () => {
+  let t: TestApp;
+  let clientId: string;
+  before(async () => {
+    t = await createTestApp({
+      env: { ADMIN_TOKEN, RATE_LIMITS: 'signin_address=1000/900,signin_phone=1000/900' },
+    });
+    clientId = (await registerClient(t, { token_endpoint_auth_method: 'none' })).client_id;
+  });
+  after(() => t.close());
+
+  const post = (path: string, csrf: string, fields: Record<string, string>) =>
+    t.request('POST', path, {
+      body: new URLSearchParams({ csrf, ...fields }).toString(),
+      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
+    });
+  const get = (path: string, csrf: string) =>
+    t.request('GET', path, { headers: { cookie: `callsign_csrf=${csrf}` } });
+  const stateOf = (page: Answer) => /name="state" value="([^"]*)"/.exec(String(page.body))?.[1] as string;
+  const hrefOf = (page: Answer, text: string) =>
+    new RegExp(`<a href="([^"]+)">${text}</a>`)
+      .exec(String(page.body))?.[1]
+      ?.replaceAll('&amp;', '&') as string;
+
+  /** From the sign-in page's "Forgot PIN?" to the code page of this phone. */
+  async function toTheCode(phone: string) {
+    const { verifier, challenge } = pkce();
+    const { page, csrf } = await signInForm(t, authorizationParams(clientId, challenge));
+    const resetPage = await get(hrefOf(page, 'Forgot PIN\\?'), csrf);
+    assert.equal(resetPage.status, 200);
+    assert.match(String(resetPage.body), /<input type="hidden" name="purpose" value="pin_reset">/);
+    const codePage = await post('/authorize/signup/send', csrf, {
+      state: stateOf(resetPage),
+      phone,
+      purpose: 'pin_reset',
+    });
+    return { codePage, csrf, verifier };
+  }
+
+  const idTokenAfter = async (back: Answer, verifier: string) => {
+    assert.equal(back.status, 302, String(back.body));
+    const code = new URL(String(back.headers.location)).searchParams.get('code') as string;
+    return decodeJwt((await exchangeCode(t, clientId, code, verifier)).body.id_token);
+  };
+
+  const signsIn = async (s: SignedUp, pin: string) =>
+    (await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin } })).status;
+
+  test('phone, code, new PIN: signed in and back at the client; the old PIN and sessions are gone', async () => {
+    const s = await signUp(t);
+    const { codePage, csrf, verifier } = await toTheCode(s.phone);
+    assert.equal(codePage.status, 200, String(codePage.body));
+    assert.doesNotMatch(String(codePage.body), /Use a recovery code instead/, 'the account has none');
+    const pinPage = await post('/authorize/signup/verify', csrf, {
+      state: stateOf(codePage),
+      code: t.sms.lastCode(s.phone),
+    });
+    assert.match(String(pinPage.body), /<label for="pin">New PIN<\/label>/);
+    assert.ok(String(pinPage.body).includes(translate('en', 'auth.pin_rules')));
+    const weak = await post('/authorize/reset/pin', csrf, { state: stateOf(pinPage), pin: '1111' });
+    assert.equal(weak.status, 400);
+    assert.ok(String(weak.body).includes(translate('en', 'error.pin_weak')));
+    const back = await post('/authorize/reset/pin', csrf, { state: stateOf(pinPage), pin: NEW_PIN });
+    const claims = await idTokenAfter(back, verifier);
+    assert.deepEqual([claims.sub, claims.amr], [s.user.id, ['otp', 'sms']]);
+    assert.equal(await signsIn(s, s.pin), 401);
+    assert.equal(await signsIn(s, NEW_PIN), 200);
+    assert.equal((await t.request('GET', '/users/me', { token: s.access_token })).status, 401);
+    // The temp token is spent: the same form again starts nothing.
+    assert.equal(
+      (await post('/authorize/reset/pin', csrf, { state: stateOf(pinPage), pin: NEW_PIN })).status,
+      401,
+    );
+  });
+
+  test('with recovery codes, "Use a recovery code instead" resets the PIN without the code', async () => {
+    const s = await signUp(t);
+    const made = await t.request('POST', '/users/me/recovery-codes', {
+      token: s.access_token,
+      body: { pin: s.pin },
+    });
+    const [first] = made.body.data.codes as string[];
+    const { codePage, csrf, verifier } = await toTheCode(s.phone);
+    const recoveryPage = await get(hrefOf(codePage, 'Use a recovery code instead'), csrf);
+    assert.equal(recoveryPage.status, 200);
+    const state = stateOf(recoveryPage);
+    const wrong = await post('/authorize/reset/recovery', csrf, {
+      state,
+      recovery_code: 'AAAAA-AAAAA',
+      pin: NEW_PIN,
+    });
+    assert.equal(wrong.status, 401);
+    assert.ok(String(wrong.body).includes(translate('en', 'error.recovery_code')));
+    const back = await post('/authorize/reset/recovery', csrf, {
+      state,
+      recovery_code: String(first),
+      pin: NEW_PIN,
+    });
+    const claims = await idTokenAfter(back, verifier);
+    assert.deepEqual([claims.sub, claims.amr], [s.user.id, ['otp']]);
+    assert.equal(await signsIn(s, NEW_PIN), 200);
+  });
+
+  test('a locked account is told how many minutes remain, beside "Forgot PIN?"', async () => {
+    const s = await signUp(t);
+    const { state, csrf } = await signInForm(t, authorizationParams(clientId, pkce().challenge));
+    let page: Answer | undefined;
+    for (let i = 0; i < 10; i++)
+      page = await post('/authorize/signin', csrf, { state, phone: s.phone, pin: '918273' });
+    assert.equal(page?.status, 403);
+    assert.ok(String(page?.body).includes(translate('en', 'error.locked_wait', { minutes: 60 })));
+    assert.match(String(page?.body), />Forgot PIN\?<\/a>/);
+  });
+
+  test('a number without an account is told so on the reset page, and gets no code', async () => {
+    const phone = uniquePhone();
+    const { codePage } = await toTheCode(phone);
+    assert.equal(codePage.status, 404);
+    assert.match(String(codePage.body), /value="pin_reset"/, 'the reset page again');
+    assert.deepEqual(t.sms.messagesTo(phone), []);
+  });
+});
