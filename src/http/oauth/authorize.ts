@@ -13,6 +13,7 @@ import { htmlPage, redirect } from '../openapi-types.ts';
 import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
 import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
+import { codeRoutes } from './code-routes.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
 import { type PageFlow, pageFlow } from './page-flow.ts';
@@ -156,6 +157,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
 
   signinRoutes(fastify, c, flow);
   signupRoutes(fastify, c, flow);
+  codeRoutes(fastify, c, flow);
   consentRoutes(fastify, c, flow);
   resumeRoute(fastify, c, flow);
   passkeyPageRoutes(fastify, c, flow);

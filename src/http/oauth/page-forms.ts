@@ -28,6 +28,8 @@ export interface PageState {
   phone?: string;
   /** what the code sent to `phone` (and the temp token it gave) is for, when not a sign-up */
   codePurpose?: 'signin' | 'pin_reset';
+  /** when (ms) the last code of this flow was sent */
+  codeSentAt?: number;
   tempToken?: string;
   /** signed in, awaiting consent: who, when (ms), and the version of the PIN they proved */
   userId?: string;

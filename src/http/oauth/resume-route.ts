@@ -1,16 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import { maskPhone } from '../../domain/phone.ts';
 import { pageForm } from '../described.ts';
-import { signInPage, signUpAccountPage, signUpCodePage } from '../pages/authorize-pages.ts';
+import { signInPage, signUpAccountPage } from '../pages/authorize-pages.ts';
 import { consentPage, errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { resetPinPage } from '../pages/reset-pages.ts';
+import { codeStepPage } from './code-routes.ts';
 import type { PageFlow } from './page-flow.ts';
 import { linkedState, pageCountry, pageView, signInWays } from './page-forms.ts';
-import { besideTheCode } from './reset-routes.ts';
 
 /** The services this route uses. */
 type Services = Pick<
@@ -48,10 +47,7 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
       if (st.tempToken && st.codePurpose === 'pin_reset')
         return flow.html(reply, 200, resetPinPage(ctx), redirectUri);
       if (st.tempToken) return flow.html(reply, 200, signUpAccountPage(ctx), redirectUri);
-      if (st.phone) {
-        const codePage = signUpCodePage(ctx, maskPhone(st.phone), await besideTheCode(c, ctx, st));
-        return flow.html(reply, 200, codePage, redirectUri);
-      }
+      if (st.phone) return flow.html(reply, 200, await codeStepPage(c, ctx, st), redirectUri);
       return flow.html(reply, 200, signInPage(ctx, st.req.loginHint), redirectUri);
     },
   );

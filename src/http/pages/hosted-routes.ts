@@ -11,6 +11,7 @@ import { PageError, pageErrorHandler } from '../errors/pages.ts';
 import { accentStylesheet } from './accent.ts';
 import { PASSKEY_SCRIPT } from './assets/passkey-script.ts';
 import { PHONE_SCRIPT } from './assets/phone-script.ts';
+import { RESEND_SCRIPT } from './assets/resend-script.ts';
 import { STYLESHEET } from './assets/stylesheet.ts';
 import { WEBOTP_SCRIPT } from './assets/webotp-script.ts';
 import { errorPagesIn } from './consent-pages.ts';
@@ -83,6 +84,7 @@ export function hostedRoutes(fastify: FastifyInstance, c: Services) {
   asset('/assets/callsign.css', 'text/css; charset=utf-8', STYLESHEET);
   asset('/assets/webotp.js', 'text/javascript; charset=utf-8', WEBOTP_SCRIPT);
   asset('/assets/phone.js', 'text/javascript; charset=utf-8', PHONE_SCRIPT);
+  asset('/assets/resend.js', 'text/javascript; charset=utf-8', RESEND_SCRIPT);
   asset('/assets/passkey.js', 'text/javascript; charset=utf-8', PASSKEY_SCRIPT);
   asset('/assets/webauthn.js', 'text/javascript; charset=utf-8', WEBAUTHN_LIBRARY);
   brandAssets(app, c);

@@ -73,7 +73,7 @@ export const arPages: PageCatalog = {
   'error.pin_format': 'يجب أن يتكون رقم PIN من 4 إلى 6 أرقام.',
   'error.pin_weak': 'رقم PIN هذا سهل التخمين. اختر رقمًا آخر.',
   'error.code_wrong': 'هذا الرمز غير صحيح. تحقق منه وحاول مرة أخرى.',
-  'error.code_expired': 'انتهت صلاحية الرمز. ابدأ التسجيل من جديد للحصول على رمز جديد.',
+  'error.code_expired': 'انتهت صلاحية هذا الرمز. أرسل رمزًا جديدًا.',
   'error.handle_invalid': 'يجب أن يتكون اسم المستخدم من 3 إلى 30 حرفًا من a-z و0-9 و_، وأن يبدأ بحرف.',
   'error.handle_taken': 'اسم المستخدم هذا مستخدم بالفعل. اختر اسمًا آخر.',
   'error.name': 'يمكن أن يكون اسمك 100 حرف على الأكثر.',
@@ -105,4 +105,10 @@ export const arPages: PageCatalog = {
   'error.locked_wait':
     'هذا الحساب مقفل بعد عدد كبير من أرقام PIN الخاطئة. حاول مرة أخرى بعد {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}، أو أعد تعيين رقم PIN.',
   'error.recovery_code': 'رمز الاسترداد هذا خاطئ أو مُستخدَم من قبل.',
+  'code.resend': 'إرسال رمز جديد',
+  'code.resend_in': 'رمز جديد متاح بعد {seconds} ث',
+  'code.resend_wait':
+    'انتظر {seconds, plural, one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}} قبل طلب رمز جديد.',
+  'code.change_number': 'تغيير الرقم',
+  'error.code_used_up': 'لم يعد بالإمكان استخدام هذا الرمز. أرسل رمزًا جديدًا.',
 };

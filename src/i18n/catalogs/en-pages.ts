@@ -73,7 +73,7 @@ export const enPages = {
   'error.pin_format': 'Your PIN must be 4 to 6 digits.',
   'error.pin_weak': 'This PIN is too easy to guess. Choose another.',
   'error.code_wrong': 'That code is wrong. Check it and try again.',
-  'error.code_expired': 'The code has expired. Start the sign-up again to get a new one.',
+  'error.code_expired': 'This code has expired. Send a new code.',
   'error.handle_invalid': 'Your handle must be 3 to 30 characters of a-z, 0-9 and _, starting with a letter.',
   'error.handle_taken': 'This handle is taken. Choose another.',
   'error.name': 'Your name can be at most 100 characters.',
@@ -105,6 +105,12 @@ export const enPages = {
   'error.locked_wait':
     'This account is locked after too many wrong PINs. Try again in {minutes, plural, one {# minute} other {# minutes}}, or reset your PIN.',
   'error.recovery_code': 'That recovery code is wrong or already used.',
+  'code.resend': 'Send a new code',
+  'code.resend_in': 'New code available in {seconds} s',
+  'code.resend_wait':
+    'Wait {seconds, plural, one {# second} other {# seconds}} before asking for a new code.',
+  'code.change_number': 'Change number',
+  'error.code_used_up': 'This code can no longer be used. Send a new code.',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

@@ -75,7 +75,7 @@ export const esPages: PageCatalog = {
   'error.pin_format': 'Tu PIN debe tener de 4 a 6 dígitos.',
   'error.pin_weak': 'Este PIN es demasiado fácil de adivinar. Elige otro.',
   'error.code_wrong': 'Ese código no es correcto. Revísalo e inténtalo de nuevo.',
-  'error.code_expired': 'El código ha caducado. Empieza el registro de nuevo para recibir otro.',
+  'error.code_expired': 'Este código ha caducado. Envía un código nuevo.',
   'error.handle_invalid':
     'Tu nombre de usuario debe tener de 3 a 30 caracteres de a-z, 0-9 y _, empezando por una letra.',
   'error.handle_taken': 'Este nombre de usuario ya está en uso. Elige otro.',
@@ -109,4 +109,10 @@ export const esPages: PageCatalog = {
   'error.locked_wait':
     'Esta cuenta está bloqueada por demasiados PIN incorrectos. Inténtalo de nuevo en {minutes, plural, one {# minuto} other {# minutos}} o restablece tu PIN.',
   'error.recovery_code': 'Ese código de recuperación es incorrecto o ya se usó.',
+  'code.resend': 'Enviar un código nuevo',
+  'code.resend_in': 'Código nuevo disponible en {seconds} s',
+  'code.resend_wait':
+    'Espera {seconds, plural, one {# segundo} other {# segundos}} antes de pedir un código nuevo.',
+  'code.change_number': 'Cambiar número',
+  'error.code_used_up': 'Este código ya no se puede usar. Envía un código nuevo.',
 };

@@ -79,7 +79,7 @@ export const frPages: PageCatalog = {
   'error.pin_format': 'Votre code PIN doit comporter 4 à 6 chiffres.',
   'error.pin_weak': 'Ce code PIN est trop facile à deviner. Choisissez-en un autre.',
   'error.code_wrong': 'Ce code est incorrect. Vérifiez-le et réessayez.',
-  'error.code_expired': 'Le code a expiré. Recommencez l’inscription pour en recevoir un nouveau.',
+  'error.code_expired': 'Ce code a expiré. Envoyez un nouveau code.',
   'error.handle_invalid':
     'Votre identifiant doit comporter 3 à 30 caractères parmi a-z, 0-9 et _, en commençant par une lettre.',
   'error.handle_taken': 'Cet identifiant est déjà pris. Choisissez-en un autre.',
@@ -113,4 +113,10 @@ export const frPages: PageCatalog = {
   'error.locked_wait':
     'Ce compte est bloqué après trop de codes PIN erronés. Réessayez dans {minutes, plural, one {# minute} other {# minutes}}, ou réinitialisez votre code PIN.',
   'error.recovery_code': 'Ce code de récupération est erroné ou déjà utilisé.',
+  'code.resend': 'Envoyer un nouveau code',
+  'code.resend_in': 'Nouveau code disponible dans {seconds} s',
+  'code.resend_wait':
+    'Attendez {seconds, plural, one {# seconde} other {# secondes}} avant de demander un nouveau code.',
+  'code.change_number': 'Changer de numéro',
+  'error.code_used_up': 'Ce code ne peut plus être utilisé. Envoyez un nouveau code.',
 };

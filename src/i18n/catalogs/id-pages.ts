@@ -74,7 +74,7 @@ export const idPages: PageCatalog = {
   'error.pin_format': 'PIN Anda harus 4 sampai 6 angka.',
   'error.pin_weak': 'PIN ini terlalu mudah ditebak. Pilih yang lain.',
   'error.code_wrong': 'Kode itu salah. Periksa lalu coba lagi.',
-  'error.code_expired': 'Kode sudah kedaluwarsa. Mulai pendaftaran lagi untuk mendapat kode baru.',
+  'error.code_expired': 'Kode ini sudah kedaluwarsa. Kirim kode baru.',
   'error.handle_invalid': 'Nama pengguna harus 3 sampai 30 karakter a-z, 0-9 dan _, diawali huruf.',
   'error.handle_taken': 'Nama pengguna ini sudah dipakai. Pilih yang lain.',
   'error.name': 'Nama Anda paling banyak 100 karakter.',
@@ -107,4 +107,9 @@ export const idPages: PageCatalog = {
   'error.locked_wait':
     'Akun ini terkunci karena terlalu banyak PIN salah. Coba lagi dalam {minutes, plural, other {# menit}}, atau atur ulang PIN Anda.',
   'error.recovery_code': 'Kode pemulihan itu salah atau sudah dipakai.',
+  'code.resend': 'Kirim kode baru',
+  'code.resend_in': 'Kode baru tersedia dalam {seconds} dtk',
+  'code.resend_wait': 'Tunggu {seconds, plural, other {# detik}} sebelum meminta kode baru.',
+  'code.change_number': 'Ganti nomor',
+  'error.code_used_up': 'Kode ini tidak bisa dipakai lagi. Kirim kode baru.',
 };

@@ -73,7 +73,7 @@ export const ptBRPages: PageCatalog = {
   'error.pin_format': 'Seu PIN deve ter de 4 a 6 dígitos.',
   'error.pin_weak': 'Este PIN é fácil demais de adivinhar. Escolha outro.',
   'error.code_wrong': 'Esse código está errado. Confira e tente de novo.',
-  'error.code_expired': 'O código expirou. Comece o cadastro de novo para receber outro.',
+  'error.code_expired': 'Este código expirou. Envie um novo código.',
   'error.handle_invalid':
     'Seu nome de usuário deve ter de 3 a 30 caracteres de a-z, 0-9 e _, começando com uma letra.',
   'error.handle_taken': 'Este nome de usuário já está em uso. Escolha outro.',
@@ -106,4 +106,10 @@ export const ptBRPages: PageCatalog = {
   'error.locked_wait':
     'Esta conta está bloqueada após muitos PINs errados. Tente de novo em {minutes, plural, one {# minuto} other {# minutos}} ou redefina seu PIN.',
   'error.recovery_code': 'Esse código de recuperação está errado ou já foi usado.',
+  'code.resend': 'Enviar um novo código',
+  'code.resend_in': 'Novo código disponível em {seconds} s',
+  'code.resend_wait':
+    'Aguarde {seconds, plural, one {# segundo} other {# segundos}} antes de pedir um novo código.',
+  'code.change_number': 'Mudar número',
+  'error.code_used_up': 'Este código não pode mais ser usado. Envie um novo código.',
 };

@@ -74,7 +74,7 @@ export const swPages: PageCatalog = {
   'error.pin_format': 'PIN yako lazima iwe na tarakimu 4 hadi 6.',
   'error.pin_weak': 'PIN hii ni rahisi mno kukisia. Chagua nyingine.',
   'error.code_wrong': 'Msimbo huo si sahihi. Uangalie ujaribu tena.',
-  'error.code_expired': 'Msimbo umeisha muda wake. Anza usajili tena upate msimbo mpya.',
+  'error.code_expired': 'Msimbo huu umeisha muda wake. Tuma msimbo mpya.',
   'error.handle_invalid': 'Jina la mtumiaji liwe herufi 3 hadi 30 za a-z, 0-9 na _, likianza na herufi.',
   'error.handle_taken': 'Jina hili la mtumiaji limeshachukuliwa. Chagua jingine.',
   'error.name': 'Jina lako linaweza kuwa na herufi 100 zaidi.',
@@ -106,4 +106,10 @@ export const swPages: PageCatalog = {
   'error.locked_wait':
     'Akaunti hii imefungwa baada ya PIN nyingi zisizo sahihi. Jaribu tena baada ya {minutes, plural, one {dakika #} other {dakika #}}, au weka upya PIN yako.',
   'error.recovery_code': 'Msimbo huo wa urejeshaji si sahihi au umeshatumika.',
+  'code.resend': 'Tuma msimbo mpya',
+  'code.resend_in': 'Msimbo mpya baada ya sekunde {seconds}',
+  'code.resend_wait':
+    'Subiri {seconds, plural, one {sekunde #} other {sekunde #}} kabla ya kuomba msimbo mpya.',
+  'code.change_number': 'Badilisha nambari',
+  'error.code_used_up': 'Msimbo huu hauwezi kutumika tena. Tuma msimbo mpya.',
 };

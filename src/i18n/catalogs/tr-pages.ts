@@ -74,7 +74,7 @@ export const trPages: PageCatalog = {
   'error.pin_format': 'PIN’iniz 4 ila 6 rakamdan oluşmalı.',
   'error.pin_weak': 'Bu PIN tahmin edilmesi çok kolay. Başka bir tane seçin.',
   'error.code_wrong': 'Bu kod yanlış. Kontrol edip tekrar deneyin.',
-  'error.code_expired': 'Kodun süresi doldu. Yeni bir kod almak için kaydı yeniden başlatın.',
+  'error.code_expired': 'Bu kodun süresi doldu. Yeni bir kod gönderin.',
   'error.handle_invalid':
     'Kullanıcı adınız a-z, 0-9 ve _ karakterlerinden 3 ila 30 karakter olmalı ve bir harfle başlamalı.',
   'error.handle_taken': 'Bu kullanıcı adı alınmış. Başka bir tane seçin.',
@@ -109,4 +109,9 @@ export const trPages: PageCatalog = {
   'error.locked_wait':
     'Bu hesap çok fazla yanlış PIN nedeniyle kilitlendi. {minutes, plural, other {# dakika}} sonra tekrar deneyin veya PIN’inizi sıfırlayın.',
   'error.recovery_code': 'Bu kurtarma kodu yanlış veya daha önce kullanılmış.',
+  'code.resend': 'Yeni kod gönder',
+  'code.resend_in': '{seconds} sn sonra yeni kod',
+  'code.resend_wait': 'Yeni kod istemeden önce {seconds, plural, other {# saniye}} bekleyin.',
+  'code.change_number': 'Numarayı değiştir',
+  'error.code_used_up': 'Bu kod artık kullanılamaz. Yeni bir kod gönderin.',
 };

@@ -1,0 +1,23 @@
+// The code page's "Send a new code" countdown (served by hosted-routes.ts): the button is disabled until the
+// moment the server allows a new code, with the seconds left beside it. Without JavaScript the button is always
+// there, and the server answers an early one with the seconds to wait.
+export const RESEND_SCRIPT = `(() => {
+  const button = document.querySelector('button[data-wait-until]');
+  const left = document.querySelector('[data-countdown]');
+  if (!button || !left) return;
+  const until = Number(button.dataset.waitUntil);
+  const template = left.dataset.countdown || '';
+  const tick = () => {
+    const seconds = Math.ceil((until - Date.now()) / 1000);
+    if (seconds <= 0) {
+      button.disabled = false;
+      left.textContent = '';
+      return;
+    }
+    button.disabled = true;
+    left.textContent = template.replace('%s', String(seconds));
+    setTimeout(tick, 1000);
+  };
+  tick();
+})();
+`;

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { translate } from '../../src/i18n/languages.ts';
+import { type Answer, createTestApp, type TestApp, uniquePhone } from '../helpers/app.ts';
+import { ADMIN_TOKEN, authorizationParams, pkce, registerClient, signInForm } from '../helpers/oauth.ts';
+
+// The code page's ways on, over plain HTTP: "Send a new code" (30 seconds after the last), "Change number", and
+// an expired or used-up code that offers a new one instead of a restart.
+
+const FORM = 'application/x-www-form-urlencoded';
+
+describe('hosted pages: the code page', () => {
+  let t: TestApp;
+  let clientId: string;
+  before(async () => {
+    t = await createTestApp({ env: { ADMIN_TOKEN } });
+    clientId = (await registerClient(t, { token_endpoint_auth_method: 'none' })).client_id;
+  });
+  after(() => t.close());
+
+  const post = (path: string, csrf: string, fields: Record<string, string>) =>
+    t.request('POST', path, {
+      body: new URLSearchParams({ csrf, ...fields }).toString(),
+      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
+    });
+  const stateOf = (page: Answer) => /name="state" value="([^"]*)"/.exec(String(page.body))?.[1] as string;
+  const says = (
+    page: Answer,
+    key: Parameters<typeof translate>[1],
+    values?: Record<string, string | number>,
+  ) => assert.ok(String(page.body).includes(translate('en', key, values)), `${key} in ${page.body}`);
+
+  /** A sign-up's code page for a new number. */
+  async function codePageFor(phone: string) {
+    const { state, csrf } = await signInForm(t, authorizationParams(clientId, pkce().challenge));
+    const page = await post('/authorize/signup/send', csrf, { state, phone });
+    assert.equal(page.status, 200, String(page.body));
+    return { page, csrf };
+  }
+
+  test('"Send a new code" waits 30 seconds after the last, then sends one', async () => {
+    const phone = uniquePhone();
+    const { page, csrf } = await codePageFor(phone);
+    const sentAt = t.clock.now().getTime();
+    assert.match(
+      String(page.body),
+      new RegExp(`data-wait-until="${sentAt + 30_000}">Send a new code</button>`),
+    );
+    assert.match(String(page.body), /<script src="\/assets\/resend.js" defer><\/script>/);
+    t.clock.advance(20);
+    const early = await post('/authorize/code/resend', csrf, { state: stateOf(page) });
+    assert.equal(early.status, 429);
+    assert.equal(early.headers['retry-after'], '10');
+    says(early, 'code.resend_wait', { seconds: 10 });
+    assert.equal(t.sms.messagesTo(phone).length, 1, 'nothing sent early');
+    t.clock.advance(10);
+    const again = await post('/authorize/code/resend', csrf, { state: stateOf(page) });
+    assert.equal(again.status, 200, String(again.body));
+    assert.equal(t.sms.messagesTo(phone).length, 2);
+    assert.match(String(again.body), new RegExp(`data-wait-until="${t.clock.now().getTime() + 30_000}"`));
+    // The new code goes on to the account step.
+    const verified = await post('/authorize/signup/verify', csrf, {
+      state: stateOf(again),
+      code: t.sms.lastCode(phone),
+    });
+    assert.match(String(verified.body), /name="handle"/);
+  });
+
+  test('"Change number" goes back to the phone step of the same flow', async () => {
+    const { page } = await codePageFor(uniquePhone());
+    const href = /<a href="([^"]+)">Change number<\/a>/.exec(String(page.body))?.[1] as string;
+    assert.match(href, /^\/authorize\/signup\?state=/);
+    const back = await t.request('GET', href.replaceAll('&amp;', '&'), {
+      headers: { cookie: `callsign_csrf=${/name="csrf" value="([^"]+)"/.exec(String(page.body))?.[1]}` },
+    });
+    assert.equal(back.status, 200);
+    assert.match(String(back.body), /name="phone"/);
+  });
+
+  test('an expired code says so and offers a new one; a code tried too often is used up', async () => {
+    const phone = uniquePhone();
+    const { page, csrf } = await codePageFor(phone);
+    const code = t.sms.lastCode(phone);
+    t.clock.advance(301);
+    const expired = await post('/authorize/signup/verify', csrf, { state: stateOf(page), code });
+    says(expired, 'error.code_expired');
+    assert.match(String(expired.body), />Send a new code<\/button>/);
+    const fresh = await post('/authorize/code/resend', csrf, { state: stateOf(expired) });
+    for (let i = 0; i < 4; i++)
+      await post('/authorize/signup/verify', csrf, { state: stateOf(fresh), code: '000000' });
+    const burnt = await post('/authorize/signup/verify', csrf, { state: stateOf(fresh), code: '000001' });
+    says(burnt, 'error.code_used_up');
+    assert.match(String(burnt.body), />Send a new code<\/button>/);
+  });
+});
