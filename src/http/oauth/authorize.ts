@@ -15,8 +15,9 @@ import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { codeRoutes } from './code-routes.ts';
 import { logoutRoutes } from './logout-routes.ts';
+import { notYouRoute } from './not-you-route.ts';
 import { cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
-import { type PageFlow, pageFlow } from './page-flow.ts';
+import { type PageFlow, pageFlow, signedInAs } from './page-flow.ts';
 import { type Body, type PageState, pageCountry, pageView, signedInOf, signInWays } from './page-forms.ts';
 import { passkeyPageRoutes } from './passkey-routes.ts';
 import { resetRoutes } from './reset-routes.ts';
@@ -79,47 +80,7 @@ const authorizeAnswers = {
 export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const flow = pageFlow(c);
-  const { html, redirectTo, limit, csrfFor, sealed, onward } = flow;
-
-  /** An authorization request, from the query of a GET or the form of a POST (OIDC Core §3.1.2.1). */
-  const authorize = async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
-    await limit(request);
-    const checked = await checkAuthorizationRequest(params, {
-      findClient: (id) => c.clients.findClient(id),
-      idTokenHint: (token) => c.tokens.idTokenHint(token),
-    });
-    if (!checked.ok && 'page' in checked)
-      return html(reply, 400, errorPage(viewOf(request, c), `error.${checked.page}`));
-    if (!checked.ok) {
-      const { redirectUri, error, description, state } = checked.redirect;
-      return redirectTo(reply, redirectUri, { error, error_description: description, state });
-    }
-    const csrf = csrfFor(request, reply);
-    const st: PageState = { req: checked.request };
-    const ctx: FormContext = {
-      client: checked.client,
-      csrf,
-      state: sealed(st, csrf),
-      view: pageView(c, request, st),
-      country: pageCountry(c, request),
-      ...signInWays(c),
-    };
-    // The client asks for a new account, so a single sign-on does not answer for the user.
-    if (st.req.prompt?.includes('create')) {
-      const channels = offeredChannels(c.config.messaging);
-      return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint, channels), st.req.redirectUri);
-    }
-    const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
-    if (sso && !mustSignIn(st.req, sso, c.clock.now())) return onward(reply, ctx, st, sso);
-    // Prompt=none never shows the page; the client learns the user must sign in.
-    if (st.req.prompt?.includes('none'))
-      return redirectTo(reply, st.req.redirectUri, {
-        error: 'login_required',
-        error_description: 'the user must sign in',
-        state: st.req.state,
-      });
-    return html(reply, 200, signInPage(ctx, st.req.loginHint), st.req.redirectUri);
-  };
+  const authorize = authorizationRequest(c, flow);
   app.get(
     '/authorize',
     {
@@ -162,7 +123,8 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   resumeRoute(fastify, c, flow);
   passkeyPageRoutes(fastify, c, flow);
   resetRoutes(fastify, c, flow);
-  logoutRoutes(app, c, (request) => limit(request));
+  notYouRoute(fastify, c, flow);
+  logoutRoutes(app, c, (request) => flow.limit(request));
 
   app.setErrorHandler(
     pageErrorHandler(flow.html, (request) => errorPagesIn(viewOf(request, c)), 'authorization page'),
@@ -225,4 +187,50 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
     const code = await c.authorization.issueCode(who, st.req);
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   });
+}
+
+/** An authorization request, from the query of a GET or the form of a POST (OIDC Core §3.1.2.1). */
+function authorizationRequest(c: Services, flow: PageFlow) {
+  const { html, redirectTo, limit, csrfFor, sealed, onward } = flow;
+  return async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
+    await limit(request);
+    const checked = await checkAuthorizationRequest(params, {
+      findClient: (id) => c.clients.findClient(id),
+      idTokenHint: (token) => c.tokens.idTokenHint(token),
+    });
+    if (!checked.ok && 'page' in checked)
+      return html(reply, 400, errorPage(viewOf(request, c), `error.${checked.page}`));
+    if (!checked.ok) {
+      const { redirectUri, error, description, state } = checked.redirect;
+      return redirectTo(reply, redirectUri, { error, error_description: description, state });
+    }
+    const csrf = csrfFor(request, reply);
+    const st: PageState = { req: checked.request };
+    const ctx: FormContext = {
+      client: checked.client,
+      csrf,
+      state: sealed(st, csrf),
+      view: pageView(c, request, st),
+      country: pageCountry(c, request),
+      ...signInWays(c),
+    };
+    // The client asks for a new account, so a single sign-on does not answer for the user.
+    if (st.req.prompt?.includes('create')) {
+      const channels = offeredChannels(c.config.messaging);
+      return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint, channels), st.req.redirectUri);
+    }
+    const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
+    if (sso && !mustSignIn(st.req, sso, c.clock.now())) return onward(reply, ctx, st, sso);
+    // Prompt=none never shows the page; the client learns the user must sign in.
+    if (st.req.prompt?.includes('none'))
+      return redirectTo(reply, st.req.redirectUri, {
+        error: 'login_required',
+        error_description: 'the user must sign in',
+        state: st.req.state,
+      });
+    // Asked to sign in again under a single sign-on: the page says whose it is, with "Not you?".
+    const account = sso && (await c.profiles.get(sso.userId).catch(() => undefined));
+    const shown = account ? { ...ctx, signedInAs: signedInAs(account) } : ctx;
+    return html(reply, 200, signInPage(shown, st.req.loginHint), st.req.redirectUri);
+  };
 }

@@ -3,6 +3,7 @@ import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
+import { maskPhone } from '../../domain/phone.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { REST_STATUS } from '../errors/rest-statuses.ts';
 import type { FormContext } from '../pages/authorize-pages.ts';
@@ -109,6 +110,12 @@ function pageAnswers(c: Services) {
   return { cookie, html, redirectTo, limit, csrfOf, csrfFor, formState, sealed, retry };
 }
 
+/** Whose single sign-on a page is shown under: the account's name (or handle) and its masked phone. */
+export const signedInAs = (account: UserRow) => ({
+  name: account.name ?? account.handle,
+  phone: maskPhone(account.phone),
+});
+
 /** The steps after a sign-in was proved: a passkey step when due, consent when needed, the code. */
 function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: ReturnType<typeof pageAnswers>) {
   /** Signed in: consent if this client needs it, else the code goes back to the client. */
@@ -127,9 +134,11 @@ function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: Return
         { req: st.req, userId, authTime: who.authTime.getTime(), pinVersion, amr },
         ctx.csrf,
       );
-      // Signed in, the page can speak the account's own language.
-      const view = pageView(c, reply.request, st, (await c.profiles.get(who.userId)).language);
-      return html(reply, 200, consentPage({ ...ctx, view, state }, st.req.scope), st.req.redirectUri);
+      // Signed in, the page can speak the account's own language, and says whose it is.
+      const account = await c.profiles.get(who.userId);
+      const view = pageView(c, reply.request, st, account.language);
+      const shown = { ...ctx, view, state, signedInAs: signedInAs(account) };
+      return html(reply, 200, consentPage(shown, st.req.scope), st.req.redirectUri);
     }
     const code = await c.authorization.issueCode(who, st.req);
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
@@ -151,7 +160,8 @@ function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: Return
       ctx.csrf,
     );
     const stepPage = step === 'passkey_offer' ? passkeyOfferPage : passkeyStepUpPage;
-    return html(reply, 200, stepPage({ ...ctx, state }), st.req.redirectUri);
+    const shown = { ...ctx, state, signedInAs: signedInAs(await c.profiles.get(userId)) };
+    return html(reply, 200, stepPage(shown), st.req.redirectUri);
   };
 
   /**

@@ -25,6 +25,8 @@ export interface FormContext {
   passkeys?: boolean;
   /** a code to the phone is a way to sign in here, by this channel */
   codeChannel?: Channel;
+  /** the account this browser's single sign-on is of: its name (or handle) and masked phone */
+  signedInAs?: { name: string; phone: string };
 }
 
 export const form = (action: string, c: FormContext, inner: string, after = '') =>
@@ -45,8 +47,14 @@ const codeInstead = (c: FormContext) =>
     ? `<button type="submit" class="secondary" formaction="/authorize/signup/send" formnovalidate name="purpose" value="signin">${c.view.t(CODE_INSTEAD[c.codeChannel])}</button>`
     : '';
 
+/** Who this browser is signed in as, and "Not you?", which ends that sign-in here and starts again. */
+export const signedInAs = (c: FormContext) =>
+  c.signedInAs
+    ? `<form method="post" action="/authorize/not-you" class="who">${hidden('state', c.state)}${hidden('csrf', c.csrf)}<p>${c.view.t('auth.signed_in_as', c.signedInAs)}</p><button type="submit" class="secondary">${c.view.t('auth.not_you')}</button></form>`
+    : '';
+
 export const intro = (c: FormContext) =>
-  `<p>${c.view.t('auth.to_continue', { client: c.client.client_name })}</p>${errorBox(errorAbove(c.problem))}`;
+  `${signedInAs(c)}<p>${c.view.t('auth.to_continue', { client: c.client.client_name })}</p>${errorBox(errorAbove(c.problem))}`;
 
 /**
  * The view with where its language menu returns: the page's own GET, which shows the same step again from the

@@ -2,7 +2,7 @@ import type { LogoutReturn } from '../../domain/oauth/logout.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
 import { tooManyMessage } from '../errors/page-messages.ts';
 import type { ErrorPages } from '../errors/pages.ts';
-import { clientLinks, type FormContext, stepView } from './authorize-pages.ts';
+import { clientLinks, type FormContext, signedInAs, stepView } from './authorize-pages.ts';
 import { errorBox, hidden, page } from './html.ts';
 import type { View } from './view.ts';
 
@@ -27,7 +27,7 @@ export const consentPage = (c: FormContext, scope: string) => {
   return page(
     stepView(c),
     t('auth.consent_title'),
-    `<p>${t('auth.would_like', { client: c.client.client_name })}</p><ul class="scopes">${items}</ul>` +
+    `${signedInAs(c)}<p>${t('auth.would_like', { client: c.client.client_name })}</p><ul class="scopes">${items}</ul>` +
       `<form method="post" action="/authorize/consent">${hidden('state', c.state)}${hidden('csrf', c.csrf)}<div class="actions">` +
       `<button type="submit" name="decision" value="allow">${t('auth.allow')}</button>` +
       `<button type="submit" name="decision" value="deny" class="secondary">${t('auth.deny')}</button></div></form>${clientLinks(c)}`,

@@ -111,4 +111,6 @@ export const arPages: PageCatalog = {
     'انتظر {seconds, plural, one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}} قبل طلب رمز جديد.',
   'code.change_number': 'تغيير الرقم',
   'error.code_used_up': 'لم يعد بالإمكان استخدام هذا الرمز. أرسل رمزًا جديدًا.',
+  'auth.signed_in_as': 'مسجَّل الدخول باسم {name} ({phone})',
+  'auth.not_you': 'لست أنت؟',
 };

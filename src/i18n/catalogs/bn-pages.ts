@@ -109,4 +109,6 @@ export const bnPages: PageCatalog = {
   'code.resend_wait': 'নতুন কোড চাওয়ার আগে {seconds, plural, one {# সেকেন্ড} other {# সেকেন্ড}} অপেক্ষা করুন।',
   'code.change_number': 'নম্বর পরিবর্তন করুন',
   'error.code_used_up': 'এই কোডটি আর ব্যবহার করা যাবে না। নতুন কোড পাঠান।',
+  'auth.signed_in_as': '{name} ({phone}) হিসেবে সাইন ইন করা আছে',
+  'auth.not_you': 'আপনি নন?',
 };

@@ -111,6 +111,8 @@ export const enPages = {
     'Wait {seconds, plural, one {# second} other {# seconds}} before asking for a new code.',
   'code.change_number': 'Change number',
   'error.code_used_up': 'This code can no longer be used. Send a new code.',
+  'auth.signed_in_as': 'Signed in as {name} ({phone})',
+  'auth.not_you': 'Not you?',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

@@ -115,4 +115,6 @@ export const esPages: PageCatalog = {
     'Espera {seconds, plural, one {# segundo} other {# segundos}} antes de pedir un código nuevo.',
   'code.change_number': 'Cambiar número',
   'error.code_used_up': 'Este código ya no se puede usar. Envía un código nuevo.',
+  'auth.signed_in_as': 'Sesión iniciada como {name} ({phone})',
+  'auth.not_you': '¿No eres tú?',
 };

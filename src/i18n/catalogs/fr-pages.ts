@@ -119,4 +119,6 @@ export const frPages: PageCatalog = {
     'Attendez {seconds, plural, one {# seconde} other {# secondes}} avant de demander un nouveau code.',
   'code.change_number': 'Changer de numéro',
   'error.code_used_up': 'Ce code ne peut plus être utilisé. Envoyez un nouveau code.',
+  'auth.signed_in_as': 'Connecté en tant que {name} ({phone})',
+  'auth.not_you': 'Ce n’est pas vous ?',
 };

@@ -108,4 +108,6 @@ export const hiPages: PageCatalog = {
   'code.resend_wait': 'नया कोड माँगने से पहले {seconds, plural, one {# सेकंड} other {# सेकंड}} रुकें।',
   'code.change_number': 'नंबर बदलें',
   'error.code_used_up': 'यह कोड अब इस्तेमाल नहीं हो सकता। नया कोड भेजें।',
+  'auth.signed_in_as': '{name} ({phone}) के रूप में साइन इन',
+  'auth.not_you': 'आप नहीं हैं?',
 };

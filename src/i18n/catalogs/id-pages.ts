@@ -112,4 +112,6 @@ export const idPages: PageCatalog = {
   'code.resend_wait': 'Tunggu {seconds, plural, other {# detik}} sebelum meminta kode baru.',
   'code.change_number': 'Ganti nomor',
   'error.code_used_up': 'Kode ini tidak bisa dipakai lagi. Kirim kode baru.',
+  'auth.signed_in_as': 'Masuk sebagai {name} ({phone})',
+  'auth.not_you': 'Bukan Anda?',
 };

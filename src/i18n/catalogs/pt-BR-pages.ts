@@ -112,4 +112,6 @@ export const ptBRPages: PageCatalog = {
     'Aguarde {seconds, plural, one {# segundo} other {# segundos}} antes de pedir um novo código.',
   'code.change_number': 'Mudar número',
   'error.code_used_up': 'Este código não pode mais ser usado. Envie um novo código.',
+  'auth.signed_in_as': 'Conectado como {name} ({phone})',
+  'auth.not_you': 'Não é você?',
 };

@@ -112,4 +112,6 @@ export const swPages: PageCatalog = {
     'Subiri {seconds, plural, one {sekunde #} other {sekunde #}} kabla ya kuomba msimbo mpya.',
   'code.change_number': 'Badilisha nambari',
   'error.code_used_up': 'Msimbo huu hauwezi kutumika tena. Tuma msimbo mpya.',
+  'auth.signed_in_as': 'Umeingia kama {name} ({phone})',
+  'auth.not_you': 'Si wewe?',
 };

@@ -114,4 +114,6 @@ export const trPages: PageCatalog = {
   'code.resend_wait': 'Yeni kod istemeden önce {seconds, plural, other {# saniye}} bekleyin.',
   'code.change_number': 'Numarayı değiştir',
   'error.code_used_up': 'Bu kod artık kullanılamaz. Yeni bir kod gönderin.',
+  'auth.signed_in_as': '{name} ({phone}) olarak oturum açıldı',
+  'auth.not_you': 'Siz değil misiniz?',
 };

@@ -33,7 +33,7 @@ main.card form>button{width:100%;margin:.5rem 0 1rem}.actions{display:flex;gap:.
 .phone input{flex:1 1 10rem;min-width:0}.brand{display:flex;align-items:center;gap:.75rem;margin:0 0 1rem}
 .brand img{width:48px;height:48px;border-radius:10px;object-fit:contain}.brand strong{font-size:1.1rem}
 .muted{color:var(--muted)}ul.scopes{padding-inline-start:1.25rem}ul.scopes li{margin:.35rem 0}
-.links{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.95rem}.links a{display:inline-block;padding:.6rem 0}
+.who{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem;margin:0 0 1rem}.who p{margin:0}.links{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.95rem}.links a{display:inline-block;padding:.6rem 0}
 footer.language{max-width:28rem;margin:0 auto;padding:1rem 1rem 2rem}footer.language label{font-weight:400;color:var(--muted)}
 footer.language .row{display:flex;gap:.5rem}footer.language select{flex:1 1 auto;min-width:0}footer.language button{white-space:nowrap}`;
 

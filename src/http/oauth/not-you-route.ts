@@ -1,0 +1,26 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { pageForm } from '../described.ts';
+import { signInPage } from '../pages/authorize-pages.ts';
+import { cookieOf, SSO_COOKIE } from './page-cookies.ts';
+import type { PageFlow } from './page-flow.ts';
+
+/** The services this route uses. */
+type Services = Pick<Container, 'authorization'>;
+
+/**
+ * "Not you?", on every page shown under a single sign-on: it ends that single sign-on in this browser (the
+ * account's other sign-ins stay) and starts the same authorization again at the sign-in page.
+ */
+export function notYouRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/authorize/not-you', { schema: { hide: true, body: pageForm() } }, async (request, reply) => {
+    const { st, ctx } = await flow.formState(request, request.body);
+    await flow.limit(request);
+    await c.authorization.endSso(cookieOf(request, SSO_COOKIE));
+    reply.header('Set-Cookie', flow.cookie(SSO_COOKIE, '', 0));
+    const state = flow.sealed({ req: st.req }, ctx.csrf);
+    return flow.html(reply, 200, signInPage({ ...ctx, state }, st.req.loginHint), st.req.redirectUri);
+  });
+}
