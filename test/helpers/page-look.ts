@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
 // What every hosted page must be, measured in the browser: readable at 360x740 without sideways scrolling,
-// touch targets of at least 44x44 px, no axe-core violation of impact serious or critical, in light and dark;
-// and a screenshot of each, under test-artifacts/pages/.
+// touch targets of at least 44x44 px, button text that fits its button, a one-line language menu, no
+// axe-core violation of impact serious or critical, in light and dark; and a screenshot of each, under
+// test-artifacts/pages/.
 
 const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'pages');
@@ -58,6 +59,21 @@ async function smallTargets(page: Page): Promise<string[]> {
   });
 }
 
+/** A button whose text is wider than its box, and a language menu taller than one line of controls. */
+export async function crampedText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const button of document.querySelectorAll<HTMLElement>('button')) {
+      if (button.getBoundingClientRect().width === 0) continue; // not shown
+      if (button.scrollWidth > button.clientWidth + 1)
+        found.push(`button "${button.textContent}" ${button.scrollWidth}>${button.clientWidth}`);
+    }
+    const menu = document.querySelector('footer.language form')?.getBoundingClientRect();
+    if (menu && menu.height > 60) found.push(`language menu ${menu.height} px high`);
+    return found;
+  });
+}
+
 /** Why the first thing the keyboard reaches shows no focus ring (3 px outline), if it does not. */
 async function unseenFocus(page: Page): Promise<string | undefined> {
   await page.keyboard.press('Tab');
@@ -85,6 +101,7 @@ export async function checkLook(page: Page, name: string): Promise<void> {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${where}: scrolls sideways by ${overflow} px`);
       assert.deepEqual(await smallTargets(page), [], `${where}: targets under 44 px`);
+      assert.deepEqual(await crampedText(page), [], `${where}: text that does not fit`);
       const violations = await seriousViolations(page);
       assert.deepEqual(
         violations.map(

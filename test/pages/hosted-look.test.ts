@@ -3,12 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LANGUAGES } from '../../src/i18n/languages.ts';
 import { createTestApp, signUp, type TestApp, uniqueHandle, uniquePhone } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { photo } from '../helpers/kyc.ts';
 import { ADMIN_TOKEN, pkce } from '../helpers/oauth.ts';
-import { checkLook } from '../helpers/page-look.ts';
+import { checkLook, crampedText } from '../helpers/page-look.ts';
 
 // Every hosted page and state, in English, Arabic and Hindi, in a real Chromium at 360x740 and 1280x800, light
 // and dark: no sideways scrolling, 44 px targets, no serious or critical axe-core finding, each page's transfer
@@ -199,6 +200,19 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
       await other.close();
     }
   }
+
+  test('in every language the sign-in page’s buttons fit their text and the language menu is one line', async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const page = await context.newPage();
+    try {
+      for (const lang of LANGUAGES) {
+        await page.goto(authorizeUrl(lang));
+        assert.deepEqual(await crampedText(page), [], lang);
+      }
+    } finally {
+      await context.close();
+    }
+  });
 
   test('the proof-of-work page and the language page, in en, ar and hi', () =>
     instance({ CHALLENGE_MODE: 'always' }, async (origin) => {

@@ -53,22 +53,28 @@ const PHONE_STEP: Record<CodePurpose, string> = {
   pin_reset: '/authorize/reset',
 };
 
+/** The milliseconds until a new code may be asked for in this flow (0 or less: now). */
+const resendWait = (st: PageState, now: Date) => (st.codeSentAt ?? 0) + RESEND_SECONDS * 1000 - now.getTime();
+
 /** The ways on from a state's code page. */
 export async function codeWays(
-  c: Pick<Services, 'recoveryCodes'>,
+  c: Pick<Services, 'clock' | 'recoveryCodes'>,
   ctx: FormContext,
   st: PageState,
 ): Promise<CodePageWays> {
   return {
-    resendAt: (st.codeSentAt ?? 0) + RESEND_SECONDS * 1000,
+    waitSeconds: Math.max(0, Math.ceil(resendWait(st, c.clock.now()) / 1000)),
     changeNumber: `${PHONE_STEP[st.codePurpose ?? 'signup']}?state=${encodeURIComponent(ctx.state)}`,
     beside: await besideTheCode(c, ctx, st),
   };
 }
 
 /** The code page of a state at the code step, with its ways on. */
-export const codeStepPage = async (c: Pick<Services, 'recoveryCodes'>, ctx: FormContext, st: PageState) =>
-  codePage(ctx, maskPhone(st.phone ?? ''), await codeWays(c, ctx, st));
+export const codeStepPage = async (
+  c: Pick<Services, 'clock' | 'recoveryCodes'>,
+  ctx: FormContext,
+  st: PageState,
+) => codePage(ctx, maskPhone(st.phone ?? ''), await codeWays(c, ctx, st));
 
 /** The proof of a person a form carries: the page's challenge answer, or the hosted CAPTCHA's own field. */
 function proofOf(request: FastifyRequest, body: Record<string, string | undefined>): SendProof {
@@ -151,7 +157,7 @@ export function codeRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow
     const masked = maskPhone(st.phone);
     const refused = (problem: DomainError) =>
       codePage({ ...ctx, problem: formProblem(ctx.view, problem) }, masked, ways);
-    const waitMs = ways.resendAt - c.clock.now().getTime();
+    const waitMs = resendWait(st, c.clock.now());
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
       const problem = { message: ctx.view.t('code.resend_wait', { seconds }) };

@@ -19,7 +19,8 @@ const ENDONYMS: Record<(typeof LANGUAGES)[number], string> = {
 };
 
 /**
- * The language menu: a plain GET form, so it works without JavaScript. It names the language in the page's
+ * The language menu: a plain GET form, so it works without JavaScript, on one line even on a 360-pixel screen
+ * (each language named in itself, and the button). Its label, for screen readers, names it in the page's
  * language and, for anyone who does not read it, in English too.
  */
 function languageMenu(v: View): string {
@@ -27,7 +28,7 @@ function languageMenu(v: View): string {
     (l) => `<option value="${l}" lang="${l}"${l === v.lang ? ' selected' : ''}>${esc(ENDONYMS[l])}</option>`,
   ).join('');
   const label = v.lang === 'en' ? v.t('page.language') : `${v.t('page.language')} · Language`;
-  return `<footer class="language"><form method="get" action="/language">${v.back ? hidden('back', v.back) : ''}<label for="language-menu">${label}</label><span class="row"><select id="language-menu" name="lang">${options}</select><button type="submit" class="secondary">${v.t('page.change_language')}</button></span></form></footer>`;
+  return `<footer class="language"><form method="get" action="/language">${v.back ? hidden('back', v.back) : ''}<label for="language-menu" class="visually-hidden">${label}</label><select id="language-menu" name="lang">${options}</select><button type="submit" class="secondary">${v.t('page.change_language')}</button></form></footer>`;
 }
 
 /** Whose page it is, above its heading: the logo (served from here) and the name, linked to its site. */

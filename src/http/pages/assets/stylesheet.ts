@@ -34,8 +34,10 @@ main.card form>button{width:100%;margin:.5rem 0 1rem}.actions{display:flex;gap:.
 .brand img{width:48px;height:48px;border-radius:10px;object-fit:contain}.brand strong{font-size:1.1rem}
 .muted{color:var(--muted)}ul.scopes{padding-inline-start:1.25rem}ul.scopes li{margin:.35rem 0}
 .who{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem;margin:0 0 1rem}.who p{margin:0}.links{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.95rem}.links a{display:inline-block;padding:.6rem 0}
-footer.language{max-width:28rem;margin:0 auto;padding:1rem 1rem 2rem}footer.language label{font-weight:400;color:var(--muted)}
-footer.language .row{display:flex;gap:.5rem}footer.language select{flex:1 1 auto;min-width:0}footer.language button{white-space:nowrap}`;
+footer.language{max-width:28rem;margin:0 auto;padding:1rem 1rem 2rem}footer.language form{display:flex;gap:.5rem;align-items:center}
+footer.language select{flex:1 1 auto;min-width:0}footer.language button{flex:0 0 auto;white-space:nowrap}
+.visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+main.card form.who>button{width:auto;margin:0}`;
 
 const CONSOLE = `body.console{font-size:15px}
 .console header{background:#1f2937;color:#fff;padding:.5rem 1rem;display:flex;gap:.5rem 1.2rem;align-items:center;flex-wrap:wrap}
