@@ -41,11 +41,7 @@ describe('hosted pages: the code page', () => {
   test('"Send a new code" waits 30 seconds after the last, then sends one', async () => {
     const phone = uniquePhone();
     const { page, csrf } = await codePageFor(phone);
-    const sentAt = t.clock.now().getTime();
-    assert.match(
-      String(page.body),
-      new RegExp(`data-wait-until="${sentAt + 30_000}">Send a new code</button>`),
-    );
+    assert.match(String(page.body), /data-wait-seconds="30">Send a new code<\/button>/);
     assert.match(String(page.body), /<script src="\/assets\/resend.js" defer><\/script>/);
     t.clock.advance(20);
     const early = await post('/authorize/code/resend', csrf, { state: stateOf(page) });
