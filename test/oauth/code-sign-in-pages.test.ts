@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import { signInPage } from '../../src/http/pages/authorize-pages.ts';
+import { viewIn } from '../../src/http/pages/view.ts';
+import { translate } from '../../src/i18n/languages.ts';
+import type { ClientRow } from '../../src/storage/repositories/clients.ts';
 import { type Answer, createTestApp, signUp, type TestApp, uniquePhone } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
@@ -89,5 +93,22 @@ describe('hosted pages where SIGNIN_METHODS leaves codes off', () => {
     });
     assert.equal(refused.status, 403);
     assert.equal(t.sms.messagesTo(s.phone).length, 1, 'only the sign-up code');
+  });
+});
+
+describe('"Text me a code instead" names the channel the code goes by', () => {
+  test('SMS, WhatsApp and a call, in the page’s language', () => {
+    const client = {
+      client_name: 'Duka',
+      logo_image: null,
+      brand_color: null,
+      client_uri: null,
+    } as ClientRow;
+    const named = (lang: 'en' | 'hi', codeChannel: 'sms' | 'whatsapp' | 'voice') =>
+      signInPage({ client, state: 's', csrf: 'c', view: viewIn(lang), codeChannel });
+    assert.match(named('en', 'sms'), />Text me a code instead<\/button>/);
+    assert.match(named('en', 'whatsapp'), />Send me a code on WhatsApp instead<\/button>/);
+    assert.match(named('en', 'voice'), />Call me with a code instead<\/button>/);
+    assert.ok(named('hi', 'whatsapp').includes(translate('hi', 'auth.code_instead_whatsapp')));
   });
 });
