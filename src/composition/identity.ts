@@ -115,50 +115,21 @@ function beyondThePin(
   const { config, db, clock, random, events, tokens, logger } = f;
   const { sessions, accounts, pins, notices, otp } = parts;
   const firstPartyClientId = config.firstPartyClientId;
+  const { webauthn, signInMethods, enumerationProtection } = config;
+  const onSignIn = (method: 'pin' | 'passkey' | 'code' | 'recovery_code') =>
+    f.metrics.signIns.inc({ method });
   const recoveryCodes = new RecoveryCodeService({
-    db,
-    clock,
-    random,
-    events,
-    sessions,
-    accounts,
-    pins,
-    tokens,
-    firstPartyClientId,
-    enumerationProtection: config.enumerationProtection,
-    notices,
-    onSignIn: (method) => f.metrics.signIns.inc({ method }),
+    ...{ db, clock, random, events, sessions, accounts, pins, tokens, firstPartyClientId },
+    ...{ enumerationProtection, notices, onSignIn },
   });
-  const passkeys = new PasskeyService({
-    db,
-    clock,
-    random,
-    webauthn: config.webauthn,
-    sessions,
-    events,
-    notices,
-  });
+  const passkeys = new PasskeyService({ db, clock, random, webauthn, sessions, events, notices });
   const passkeySignIn = new PasskeySignIn({
-    db,
-    clock,
-    random,
-    webauthn: config.webauthn,
-    signInMethods: config.signInMethods,
-    sessions,
-    tokens,
-    firstPartyClientId,
-    logger,
-    onSignIn: (method) => f.metrics.signIns.inc({ method }),
+    ...{ db, clock, random, webauthn, signInMethods, sessions, tokens, firstPartyClientId },
+    ...{ logger, onSignIn },
   });
   const codeSignIn = new CodeSignIn({
-    db,
-    clock,
-    otp,
-    sessions,
-    tokens,
-    firstPartyClientId,
-    signInMethods: config.signInMethods,
-    onSignIn: (method) => f.metrics.signIns.inc({ method }),
+    ...{ db, clock, otp, sessions, tokens, firstPartyClientId, signInMethods },
+    onSignIn,
   });
   return { recoveryCodes, passkeys, passkeySignIn, codeSignIn };
 }
