@@ -39,7 +39,7 @@ describe('hosted pages: who is signed in, and "Not you?"', () => {
     const { state, csrf } = await signInForm(t, params);
     const consent = await postSignIn(t, { state, csrf }, s);
     assert.equal(consent.status, 200);
-    assert.equal(whoOf(consent), `Ada (${maskPhone(s.phone)})`);
+    assert.equal(whoOf(consent), `Ada (\u2066${maskPhone(s.phone)}\u2069)`);
     const sso = /callsign_sso=([^;]+)/.exec(String(consent.headers['set-cookie']))?.[1] as string;
     const cookie = `callsign_csrf=${csrf}; callsign_sso=${sso}`;
     const notYou = await t.request('POST', '/authorize/not-you', {
@@ -62,7 +62,7 @@ describe('hosted pages: who is signed in, and "Not you?"', () => {
     const { cookie } = await signInForSso(t, authorizationParams(client.client_id, pkce().challenge), s);
     const params = authorizationParams(client.client_id, pkce().challenge, { prompt: 'login' });
     const page = await t.request('GET', authorizeUrl(params), { headers: { cookie } });
-    assert.equal(whoOf(page), `Grace (${maskPhone(s.phone)})`);
+    assert.equal(whoOf(page), `Grace (\u2066${maskPhone(s.phone)}\u2069)`);
     const fresh = await t.request('GET', authorizeUrl(params));
     assert.equal(whoOf(fresh), undefined, 'no single sign-on, no name');
   });

@@ -4,7 +4,7 @@ import { CAPTCHA_ACTION } from '../../domain/sms-defence/captcha-check.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { errorAbove, errorAt, type FormProblem } from '../errors/page-messages.ts';
-import { errorBox, esc, field, hidden, page } from './html.ts';
+import { errorBox, esc, field, hidden, ltr, page } from './html.ts';
 import { passkeySignIn, platformAuthenticatorField } from './passkey-forms.ts';
 import { phoneField } from './phone-field.ts';
 import type { Brand, View } from './view.ts';
@@ -50,7 +50,7 @@ const codeInstead = (c: FormContext) =>
 /** Who this browser is signed in as, and "Not you?", which ends that sign-in here and starts again. */
 export const signedInAs = (c: FormContext) =>
   c.signedInAs
-    ? `<form method="post" action="/authorize/not-you" class="who">${hidden('state', c.state)}${hidden('csrf', c.csrf)}<p>${c.view.t('auth.signed_in_as', c.signedInAs)}</p><button type="submit" class="secondary">${c.view.t('auth.not_you')}</button></form>`
+    ? `<form method="post" action="/authorize/not-you" class="who">${hidden('state', c.state)}${hidden('csrf', c.csrf)}<p>${c.view.t('auth.signed_in_as', { ...c.signedInAs, phone: ltr(c.signedInAs.phone) })}</p><button type="submit" class="secondary">${c.view.t('auth.not_you')}</button></form>`
     : '';
 
 export const intro = (c: FormContext) =>
@@ -140,7 +140,7 @@ export const signUpChallengePage = (c: FormContext, phone: string, challenge: ob
   page(
     stepView(c, '/authorize/signup'),
     c.view.t('auth.signup_title'),
-    `${intro(c)}<p>${c.view.t('auth.checking_person', { phone })}</p>${needsScript(c.view)}
+    `${intro(c)}<p>${c.view.t('auth.checking_person', { phone: ltr(phone) })}</p>${needsScript(c.view)}
 <form method="post" action="/authorize/signup/send" data-challenge="${esc(JSON.stringify(challenge))}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}${hidden('purpose', purpose)}${hidden('challenge_solution', '')}<noscript><button type="submit">${c.view.t('auth.continue')}</button></noscript></form>
 <script src="/authorize/assets/challenge.js" defer></script>`,
   );
@@ -155,7 +155,7 @@ export const signUpCaptchaPage = (
   page(
     stepView(c, '/authorize/signup'),
     c.view.t('auth.signup_title'),
-    `${intro(c)}<p>${c.view.t('auth.show_person', { phone })}</p>${needsScript(c.view)}
+    `${intro(c)}<p>${c.view.t('auth.show_person', { phone: ltr(phone) })}</p>${needsScript(c.view)}
 <form method="post" action="/authorize/signup/send">${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('phone', phone)}${hidden('purpose', purpose)}<div class="${esc(widget.widgetClass)}" data-sitekey="${esc(widget.siteKey)}" data-action="${CAPTCHA_ACTION}"></div><button type="submit">${c.view.t('auth.continue')}</button></form>
 <script src="${esc(widget.script)}" async defer></script>`,
   );
@@ -165,7 +165,7 @@ export const signUpCodePage = (c: FormContext, maskedPhone: string, after = '') 
   page(
     stepView(c),
     c.view.t('auth.code_title'),
-    `${intro(c)}<p>${c.view.t('auth.code_sent', { phone: maskedPhone })}</p>${form(
+    `${intro(c)}<p>${c.view.t('auth.code_sent', { phone: ltr(maskedPhone) })}</p>${form(
       '/authorize/signup/verify',
       c,
       field(

@@ -78,5 +78,11 @@ export function field(label: string, name: string, attrs = '', notes: FieldNotes
   return `<div class="field"><label for="${name}">${label}</label>${hint}<input id="${name}" name="${name}" ${attrs}${aria}>${error}</div>`;
 }
 
+/**
+ * A phone number (or other left-to-right text) set inside a sentence of any language: isolated as
+ * left-to-right, so a right-to-left sentence does not move its `+` or reorder its digits.
+ */
+export const ltr = (text: string) => `\u2066${text}\u2069`;
+
 export const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${esc(value)}">`;
