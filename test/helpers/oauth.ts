@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { TestApp } from './app.ts';
+import type { Answer, TestApp } from './app.ts';
 
 export const ADMIN_TOKEN = 'admin-token-for-oauth-tests-01234';
 export const REDIRECT = 'https://rp.example/callback';
@@ -152,3 +152,23 @@ export async function accessTokenFor(
   const res = await exchangeCode(t, clientId, back.searchParams.get('code') as string, verifier);
   return res.body.access_token as string;
 }
+
+/** Posts one of the hosted page's forms as its browser would: the fields and the CSRF token, with its cookie. */
+export const postPageForm = (
+  t: TestApp,
+  path: string,
+  csrf: string,
+  fields: Record<string, string>,
+  moreCookies = '',
+) =>
+  t.request('POST', path, {
+    body: new URLSearchParams({ csrf, ...fields }).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: `callsign_csrf=${csrf}${moreCookies}`,
+    },
+  });
+
+/** A hidden field of a hosted page (its first form's, where several carry it). */
+export const pageField = (page: Answer, name = 'state') =>
+  new RegExp(`name="${name}" value="([^"]*)"`).exec(String(page.body))?.[1] as string;

@@ -2,12 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { translate } from '../../src/i18n/languages.ts';
 import { type Answer, createTestApp, type TestApp, uniquePhone } from '../helpers/app.ts';
-import { ADMIN_TOKEN, authorizationParams, pkce, registerClient, signInForm } from '../helpers/oauth.ts';
+import {
+  ADMIN_TOKEN,
+  authorizationParams,
+  pageField,
+  pkce,
+  postPageForm,
+  registerClient,
+  signInForm,
+} from '../helpers/oauth.ts';
 
 // The code page's ways on, over plain HTTP: "Send a new code" (30 seconds after the last), "Change number", and
 // an expired or used-up code that offers a new one instead of a restart.
-
-const FORM = 'application/x-www-form-urlencoded';
 
 describe('hosted pages: the code page', () => {
   let t: TestApp;
@@ -18,12 +24,6 @@ describe('hosted pages: the code page', () => {
   });
   after(() => t.close());
 
-  const post = (path: string, csrf: string, fields: Record<string, string>) =>
-    t.request('POST', path, {
-      body: new URLSearchParams({ csrf, ...fields }).toString(),
-      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
-    });
-  const stateOf = (page: Answer) => /name="state" value="([^"]*)"/.exec(String(page.body))?.[1] as string;
   const says = (
     page: Answer,
     key: Parameters<typeof translate>[1],
@@ -33,7 +33,7 @@ describe('hosted pages: the code page', () => {
   /** A sign-up's code page for a new number. */
   async function codePageFor(phone: string) {
     const { state, csrf } = await signInForm(t, authorizationParams(clientId, pkce().challenge));
-    const page = await post('/authorize/signup/send', csrf, { state, phone });
+    const page = await postPageForm(t, '/authorize/signup/send', csrf, { state, phone });
     assert.equal(page.status, 200, String(page.body));
     return { page, csrf };
   }
@@ -44,20 +44,20 @@ describe('hosted pages: the code page', () => {
     assert.match(String(page.body), /data-wait-seconds="30">Send a new code<\/button>/);
     assert.match(String(page.body), /<script src="\/assets\/resend.js" defer><\/script>/);
     t.clock.advance(20);
-    const early = await post('/authorize/code/resend', csrf, { state: stateOf(page) });
+    const early = await postPageForm(t, '/authorize/code/resend', csrf, { state: pageField(page) });
     assert.equal(early.status, 429);
     assert.equal(early.headers['retry-after'], '10');
     says(early, 'code.resend_wait', { seconds: 10 });
     assert.match(String(early.body), /data-wait-seconds="10"/);
     assert.equal(t.sms.messagesTo(phone).length, 1, 'nothing sent early');
     t.clock.advance(10);
-    const again = await post('/authorize/code/resend', csrf, { state: stateOf(page) });
+    const again = await postPageForm(t, '/authorize/code/resend', csrf, { state: pageField(page) });
     assert.equal(again.status, 200, String(again.body));
     assert.equal(t.sms.messagesTo(phone).length, 2);
     assert.match(String(again.body), /data-wait-seconds="30"/);
     // The new code goes on to the account step.
-    const verified = await post('/authorize/signup/verify', csrf, {
-      state: stateOf(again),
+    const verified = await postPageForm(t, '/authorize/signup/verify', csrf, {
+      state: pageField(again),
       code: t.sms.lastCode(phone),
     });
     assert.match(String(verified.body), /name="handle"/);
@@ -79,13 +79,16 @@ describe('hosted pages: the code page', () => {
     const { page, csrf } = await codePageFor(phone);
     const code = t.sms.lastCode(phone);
     t.clock.advance(301);
-    const expired = await post('/authorize/signup/verify', csrf, { state: stateOf(page), code });
+    const expired = await postPageForm(t, '/authorize/signup/verify', csrf, { state: pageField(page), code });
     says(expired, 'error.code_expired');
     assert.match(String(expired.body), />Send a new code<\/button>/);
-    const fresh = await post('/authorize/code/resend', csrf, { state: stateOf(expired) });
+    const fresh = await postPageForm(t, '/authorize/code/resend', csrf, { state: pageField(expired) });
     for (let i = 0; i < 4; i++)
-      await post('/authorize/signup/verify', csrf, { state: stateOf(fresh), code: '000000' });
-    const burnt = await post('/authorize/signup/verify', csrf, { state: stateOf(fresh), code: '000001' });
+      await postPageForm(t, '/authorize/signup/verify', csrf, { state: pageField(fresh), code: '000000' });
+    const burnt = await postPageForm(t, '/authorize/signup/verify', csrf, {
+      state: pageField(fresh),
+      code: '000001',
+    });
     says(burnt, 'error.code_used_up');
     assert.match(String(burnt.body), />Send a new code<\/button>/);
   });

@@ -5,19 +5,19 @@ import { signInPage } from '../../src/http/pages/authorize-pages.ts';
 import { viewIn } from '../../src/http/pages/view.ts';
 import { translate } from '../../src/i18n/languages.ts';
 import type { ClientRow } from '../../src/storage/repositories/clients.ts';
-import { type Answer, createTestApp, signUp, type TestApp, uniquePhone } from '../helpers/app.ts';
+import { createTestApp, signUp, type TestApp, uniquePhone } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
   authorizationParams,
   exchangeCode,
+  pageField,
   pkce,
+  postPageForm,
   registerClient,
   signInForm,
 } from '../helpers/oauth.ts';
 
 // The hosted sign-in page's "Text me a code instead", over plain HTTP (no JavaScript is needed for it).
-
-const FORM = 'application/x-www-form-urlencoded';
 
 describe('hosted pages: sign in with a code instead of the PIN', () => {
   let t: TestApp;
@@ -28,13 +28,6 @@ describe('hosted pages: sign in with a code instead of the PIN', () => {
   });
   after(() => t.close());
 
-  const post = (path: string, csrf: string, fields: Record<string, string>) =>
-    t.request('POST', path, {
-      body: new URLSearchParams({ csrf, ...fields }).toString(),
-      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
-    });
-  const stateOf = (page: Answer) => /name="state" value="([^"]*)"/.exec(String(page.body))?.[1] as string;
-
   test('the PIN form’s second button sends a code; the code signs in and the ID token says otp and sms', async () => {
     const s = await signUp(t);
     const { verifier, challenge } = pkce();
@@ -44,7 +37,7 @@ describe('hosted pages: sign in with a code instead of the PIN', () => {
       /<button type="submit" class="secondary" formaction="\/authorize\/signup\/send" formnovalidate name="purpose" value="signin">Text me a code instead<\/button>/,
     );
     // The form as a browser posts it from that button: the phone, an empty PIN, the button's purpose.
-    const codePage = await post('/authorize/signup/send', csrf, {
+    const codePage = await postPageForm(t, '/authorize/signup/send', csrf, {
       state,
       phone: s.phone,
       pin: '',
@@ -53,7 +46,10 @@ describe('hosted pages: sign in with a code instead of the PIN', () => {
     assert.equal(codePage.status, 200, String(codePage.body));
     assert.match(String(codePage.body), /name="code"/);
     const code = t.sms.lastCode(s.phone);
-    const back = await post('/authorize/signup/verify', csrf, { state: stateOf(codePage), code });
+    const back = await postPageForm(t, '/authorize/signup/verify', csrf, {
+      state: pageField(codePage),
+      code,
+    });
     assert.equal(back.status, 302, String(back.body));
     assert.match(String(back.headers['set-cookie']), /callsign_sso=/);
     const issued = new URL(String(back.headers.location)).searchParams.get('code') as string;
@@ -65,7 +61,11 @@ describe('hosted pages: sign in with a code instead of the PIN', () => {
   test('a number without an account is told so on the sign-in page, and gets no code', async () => {
     const phone = uniquePhone();
     const { state, csrf } = await signInForm(t, authorizationParams(clientId, pkce().challenge));
-    const refused = await post('/authorize/signup/send', csrf, { state, phone, purpose: 'signin' });
+    const refused = await postPageForm(t, '/authorize/signup/send', csrf, {
+      state,
+      phone,
+      purpose: 'signin',
+    });
     assert.equal(refused.status, 404);
     assert.match(String(refused.body), /name="pin"/, 'the sign-in page again');
     assert.deepEqual(t.sms.messagesTo(phone), []);
@@ -87,9 +87,10 @@ describe('hosted pages where SIGNIN_METHODS leaves codes off', () => {
       authorizationParams(client.client_id, pkce().challenge),
     );
     assert.doesNotMatch(String(page.body), /value="signin"/);
-    const refused = await t.request('POST', '/authorize/signup/send', {
-      body: new URLSearchParams({ csrf, state, phone: s.phone, purpose: 'signin' }).toString(),
-      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
+    const refused = await postPageForm(t, '/authorize/signup/send', csrf, {
+      state,
+      phone: s.phone,
+      purpose: 'signin',
     });
     assert.equal(refused.status, 403);
     assert.equal(t.sms.messagesTo(s.phone).length, 1, 'only the sign-up code');

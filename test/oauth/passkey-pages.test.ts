@@ -9,7 +9,9 @@ import {
   authorizationParams,
   authorizeUrl,
   exchangeCode,
+  pageField,
   pkce,
+  postPageForm,
   registerClient,
   signInForm,
 } from '../helpers/oauth.ts';
@@ -21,7 +23,6 @@ import {
 const ORIGIN = 'http://callsign.test';
 const PHR = 'urn:callsign:acr:phr';
 const ONE_FACTOR = 'urn:callsign:acr:1fa';
-const FORM = 'application/x-www-form-urlencoded';
 
 describe('hosted pages: passkeys sign in, are offered, and answer a step-up', () => {
   let t: TestApp;
@@ -35,14 +36,6 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
   after(() => t.close());
 
   /** A page's hidden field (the first form's). */
-  const fieldOf = (page: Answer, name: string) =>
-    new RegExp(`name="${name}" value="([^"]*)"`).exec(String(page.body))?.[1] as string;
-
-  const post = (path: string, csrf: string, fields: Record<string, string>, cookie = '') =>
-    t.request('POST', path, {
-      body: new URLSearchParams({ csrf, ...fields }).toString(),
-      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}${cookie}` },
-    });
 
   /** The authorization request's page, with its state, CSRF token and the PKCE verifier for the code. */
   async function start(extra: Record<string, string> = {}, cookie = '') {
@@ -53,12 +46,12 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const page = await t.request('GET', authorizeUrl(params), {
       headers: { cookie: `callsign_csrf=${csrf}${cookie}` },
     });
-    return { page, state: fieldOf(page, 'state'), csrf, verifier };
+    return { page, state: pageField(page, 'state'), csrf, verifier };
   }
 
   /** The ceremony's options the page's script asks for. */
   async function optionsFor(csrf: string, state: string, ceremony: 'signin' | 'register') {
-    const answer = await post('/authorize/passkey/options', csrf, { state, ceremony });
+    const answer = await postPageForm(t, '/authorize/passkey/options', csrf, { state, ceremony });
     assert.equal(answer.status, 200, String(answer.body));
     assert.equal(answer.headers['cache-control'], 'no-store');
     return answer.body;
@@ -87,7 +80,7 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
   }
 
   const pinSignIn = (f: { csrf: string; state: string }, s: SignedUp, extra: Record<string, string> = {}) =>
-    post('/authorize/signin', f.csrf, { state: f.state, phone: s.phone, pin: s.pin, ...extra });
+    postPageForm(t, '/authorize/signin', f.csrf, { state: f.state, phone: s.phone, pin: s.pin, ...extra });
 
   test('the sign-in page offers a passkey to a browser that has WebAuthn, and lets it fetch the options', async () => {
     const { page } = await start();
@@ -109,14 +102,14 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const { key } = await withPasskey();
     const { state, csrf, verifier } = await start();
     const response = JSON.stringify(key.get(await optionsFor(csrf, state, 'signin')));
-    const back = await post('/authorize/passkey', csrf, { state, response });
+    const back = await postPageForm(t, '/authorize/passkey', csrf, { state, response });
     assert.match(String(back.headers['set-cookie']), /callsign_sso=/);
     assert.deepEqual(await claimsAfter(back, verifier), [['hwk', 'user', 'mfa'], PHR]);
-    const again = await post('/authorize/passkey', csrf, { state, response });
+    const again = await postPageForm(t, '/authorize/passkey', csrf, { state, response });
     assert.equal(again.status, 401);
     assert.ok(String(again.body).includes(translate('en', 'passkey.failed')));
     assert.doesNotMatch(String(again.headers['set-cookie'] ?? ''), /callsign_sso=/);
-    const notJson = await post('/authorize/passkey', csrf, { state, response: '{"id":' });
+    const notJson = await postPageForm(t, '/authorize/passkey', csrf, { state, response: '{"id":' });
     assert.equal(notJson.status, 400);
   });
 
@@ -127,12 +120,12 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     assert.equal(offered.status, 200);
     assert.match(String(offered.body), />Create a passkey<\/button>/);
     assert.match(String(offered.body), />Not now<\/button>/);
-    const state = fieldOf(offered, 'state');
+    const state = pageField(offered, 'state');
     const key = new SoftAuthenticator(ORIGIN);
     const options = await optionsFor(f.csrf, state, 'register');
     assert.equal(options.authenticatorSelection.residentKey, 'required');
     const response = JSON.stringify(key.create(options));
-    const made = await post('/authorize/passkey/create', f.csrf, { state, response });
+    const made = await postPageForm(t, '/authorize/passkey/create', f.csrf, { state, response });
     assert.deepEqual(await claimsAfter(made, f.verifier), [['pwd'], ONE_FACTOR]);
     const listed = await t.request('GET', '/passkeys', { token: s.access_token });
     assert.equal(listed.body.data.total, 1);
@@ -148,8 +141,8 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const s = await signUp(t);
     const f = await start();
     const offered = await pinSignIn(f, s, { platform_authenticator: '1' });
-    const state = fieldOf(offered, 'state');
-    const later = await post('/authorize/passkey/later', f.csrf, { state });
+    const state = pageField(offered, 'state');
+    const later = await postPageForm(t, '/authorize/passkey/later', f.csrf, { state });
     assert.match(
       String(later.headers['set-cookie']),
       /callsign_passkey_later=1; Max-Age=2592000; Path=\/authorize; HttpOnly/,
@@ -158,7 +151,8 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const again = await start();
     const remembered = await pinSignIn(again, s, { platform_authenticator: '1' });
     assert.equal(remembered.status, 200);
-    const withCookie = await post(
+    const withCookie = await postPageForm(
+      t,
       '/authorize/signin',
       again.csrf,
       { state: again.state, phone: s.phone, pin: s.pin, platform_authenticator: '1' },
@@ -166,9 +160,12 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     );
     assert.equal(withCookie.status, 302);
     // The offer's state is for its own forms: consent and a registration elsewhere start again.
-    assert.equal((await post('/authorize/consent', f.csrf, { state, decision: 'allow' })).status, 400);
+    assert.equal(
+      (await postPageForm(t, '/authorize/consent', f.csrf, { state, decision: 'allow' })).status,
+      400,
+    );
     const signInState = again.state;
-    const refused = await post('/authorize/passkey/options', again.csrf, {
+    const refused = await postPageForm(t, '/authorize/passkey/options', again.csrf, {
       state: signInState,
       ceremony: 'register',
     });
@@ -181,17 +178,20 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const asked = await pinSignIn(f, s);
     assert.equal(asked.status, 200);
     assert.match(String(asked.body), />Continue without a passkey<\/button>/);
-    const state = fieldOf(asked, 'state');
+    const state = pageField(asked, 'state');
     // Another account's passkey does not confirm this one.
     const stranger = await withPasskey();
     const wrong = JSON.stringify(stranger.key.get(await optionsFor(f.csrf, state, 'signin')));
-    assert.equal((await post('/authorize/passkey', f.csrf, { state, response: wrong })).status, 401);
+    assert.equal(
+      (await postPageForm(t, '/authorize/passkey', f.csrf, { state, response: wrong })).status,
+      401,
+    );
     const response = JSON.stringify(key.get(await optionsFor(f.csrf, state, 'signin')));
-    const confirmed = await post('/authorize/passkey', f.csrf, { state, response });
+    const confirmed = await postPageForm(t, '/authorize/passkey', f.csrf, { state, response });
     assert.deepEqual(await claimsAfter(confirmed, f.verifier), [['hwk', 'user', 'mfa'], PHR]);
     const skipping = await start({ acr_values: PHR });
-    const skipState = fieldOf(await pinSignIn(skipping, s), 'state');
-    const skipped = await post('/authorize/passkey/skip', skipping.csrf, { state: skipState });
+    const skipState = pageField(await pinSignIn(skipping, s), 'state');
+    const skipped = await postPageForm(t, '/authorize/passkey/skip', skipping.csrf, { state: skipState });
     assert.deepEqual(await claimsAfter(skipped, skipping.verifier), [['pwd'], ONE_FACTOR]);
   });
 
@@ -224,10 +224,7 @@ describe('hosted pages without passkeys (SIGNIN_METHODS=pin)', () => {
     );
     assert.doesNotMatch(String(page.body), /data-passkey|webauthn|platform_authenticator/);
     assert.doesNotMatch(String(page.headers['content-security-policy']), /connect-src/);
-    const options = await t.request('POST', '/authorize/passkey/options', {
-      body: new URLSearchParams({ csrf, state, ceremony: 'signin' }).toString(),
-      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
-    });
+    const options = await postPageForm(t, '/authorize/passkey/options', csrf, { state, ceremony: 'signin' });
     assert.equal(options.status, 403);
   });
 });

@@ -14,7 +14,9 @@ import {
   ADMIN_TOKEN,
   authorizationParams,
   exchangeCode,
+  pageField,
   pkce,
+  postPageForm,
   registerClient,
   signInForm,
 } from '../helpers/oauth.ts';
@@ -22,7 +24,6 @@ import {
 // "Forgot PIN?" on the hosted pages over plain HTTP (every step is a form that needs no JavaScript): the phone,
 // the code (or a recovery code instead), the new PIN, and back into the authorization.
 
-const FORM = 'application/x-www-form-urlencoded';
 const NEW_PIN = '739164';
 
 describe('hosted pages: Forgot PIN?', () => {
@@ -36,14 +37,8 @@ describe('hosted pages: Forgot PIN?', () => {
   });
   after(() => t.close());
 
-  const post = (path: string, csrf: string, fields: Record<string, string>) =>
-    t.request('POST', path, {
-      body: new URLSearchParams({ csrf, ...fields }).toString(),
-      headers: { 'content-type': FORM, cookie: `callsign_csrf=${csrf}` },
-    });
   const get = (path: string, csrf: string) =>
     t.request('GET', path, { headers: { cookie: `callsign_csrf=${csrf}` } });
-  const stateOf = (page: Answer) => /name="state" value="([^"]*)"/.exec(String(page.body))?.[1] as string;
   const hrefOf = (page: Answer, text: string) =>
     new RegExp(`<a href="([^"]+)">${text}</a>`)
       .exec(String(page.body))?.[1]
@@ -56,8 +51,8 @@ describe('hosted pages: Forgot PIN?', () => {
     const resetPage = await get(hrefOf(page, 'Forgot PIN\\?'), csrf);
     assert.equal(resetPage.status, 200);
     assert.match(String(resetPage.body), /<input type="hidden" name="purpose" value="pin_reset">/);
-    const codePage = await post('/authorize/signup/send', csrf, {
-      state: stateOf(resetPage),
+    const codePage = await postPageForm(t, '/authorize/signup/send', csrf, {
+      state: pageField(resetPage),
       phone,
       purpose: 'pin_reset',
     });
@@ -78,16 +73,22 @@ describe('hosted pages: Forgot PIN?', () => {
     const { codePage, csrf, verifier } = await toTheCode(s.phone);
     assert.equal(codePage.status, 200, String(codePage.body));
     assert.doesNotMatch(String(codePage.body), /Use a recovery code instead/, 'the account has none');
-    const pinPage = await post('/authorize/signup/verify', csrf, {
-      state: stateOf(codePage),
+    const pinPage = await postPageForm(t, '/authorize/signup/verify', csrf, {
+      state: pageField(codePage),
       code: t.sms.lastCode(s.phone),
     });
     assert.match(String(pinPage.body), /<label for="pin">New PIN<\/label>/);
     assert.ok(String(pinPage.body).includes(translate('en', 'auth.pin_rules')));
-    const weak = await post('/authorize/reset/pin', csrf, { state: stateOf(pinPage), pin: '1111' });
+    const weak = await postPageForm(t, '/authorize/reset/pin', csrf, {
+      state: pageField(pinPage),
+      pin: '1111',
+    });
     assert.equal(weak.status, 400);
     assert.ok(String(weak.body).includes(translate('en', 'error.pin_weak')));
-    const back = await post('/authorize/reset/pin', csrf, { state: stateOf(pinPage), pin: NEW_PIN });
+    const back = await postPageForm(t, '/authorize/reset/pin', csrf, {
+      state: pageField(pinPage),
+      pin: NEW_PIN,
+    });
     const claims = await idTokenAfter(back, verifier);
     assert.deepEqual([claims.sub, claims.amr], [s.user.id, ['otp', 'sms']]);
     assert.equal(await signsIn(s, s.pin), 401);
@@ -95,7 +96,8 @@ describe('hosted pages: Forgot PIN?', () => {
     assert.equal((await t.request('GET', '/users/me', { token: s.access_token })).status, 401);
     // The temp token is spent: the same form again starts nothing.
     assert.equal(
-      (await post('/authorize/reset/pin', csrf, { state: stateOf(pinPage), pin: NEW_PIN })).status,
+      (await postPageForm(t, '/authorize/reset/pin', csrf, { state: pageField(pinPage), pin: NEW_PIN }))
+        .status,
       401,
     );
   });
@@ -110,15 +112,15 @@ describe('hosted pages: Forgot PIN?', () => {
     const { codePage, csrf, verifier } = await toTheCode(s.phone);
     const recoveryPage = await get(hrefOf(codePage, 'Use a recovery code instead'), csrf);
     assert.equal(recoveryPage.status, 200);
-    const state = stateOf(recoveryPage);
-    const wrong = await post('/authorize/reset/recovery', csrf, {
+    const state = pageField(recoveryPage);
+    const wrong = await postPageForm(t, '/authorize/reset/recovery', csrf, {
       state,
       recovery_code: 'AAAAA-AAAAA',
       pin: NEW_PIN,
     });
     assert.equal(wrong.status, 401);
     assert.ok(String(wrong.body).includes(translate('en', 'error.recovery_code')));
-    const back = await post('/authorize/reset/recovery', csrf, {
+    const back = await postPageForm(t, '/authorize/reset/recovery', csrf, {
       state,
       recovery_code: String(first),
       pin: NEW_PIN,
@@ -133,7 +135,7 @@ describe('hosted pages: Forgot PIN?', () => {
     const { state, csrf } = await signInForm(t, authorizationParams(clientId, pkce().challenge));
     let page: Answer | undefined;
     for (let i = 0; i < 10; i++)
-      page = await post('/authorize/signin', csrf, { state, phone: s.phone, pin: '918273' });
+      page = await postPageForm(t, '/authorize/signin', csrf, { state, phone: s.phone, pin: '918273' });
     assert.equal(page?.status, 403);
     assert.ok(String(page?.body).includes(translate('en', 'error.locked_wait', { minutes: 60 })));
     assert.match(String(page?.body), />Forgot PIN\?<\/a>/);
