@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyInstance } from 'fastify';
-import type { TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Container } from '../../container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
@@ -26,13 +25,13 @@ const answerForm = { schema: { hide: true, body: pageForm('response') } };
 const onwardForm = { schema: { hide: true, body: pageForm() } };
 
 /** The browser's answer, posted as JSON in the form's `response` field, in the shape WebAuthn gives it. */
-function browserAnswer<T>(schema: TSchema, posted: string | undefined): T {
+function browserAnswer<S extends TSchema>(schema: S, posted: string | undefined): Static<S> {
   let answer: unknown;
   try {
     answer = JSON.parse(posted ?? '');
   } catch {}
   if (!Value.Check(schema, answer)) throw fieldError('INVALID_REQUEST', 'response', 'not a WebAuthn answer');
-  return answer as T;
+  return answer;
 }
 
 const notThisAccount = () => new DomainError('INVALID_CREDENTIALS', 'the passkey is not this account’s');
@@ -75,7 +74,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
     const stepUp = st.step === 'passkey_step_up' ? atStep(st, 'passkey_step_up') : undefined;
     try {
       await limit(request, [['signin_address', request.ip]]);
-      const answer = browserAnswer<AuthenticationResponseJSON>(AuthenticationResponse, request.body.response);
+      const answer = browserAnswer(AuthenticationResponse, request.body.response);
       const { user, amr } = await c.passkeySignIn.proved(answer);
       if (stepUp && user.id !== stepUp.userId) throw notThisAccount();
       return await signedIn(reply, ctx, { req: st.req }, user, amr);
@@ -96,7 +95,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
     const who = atStep(st, 'passkey_offer');
     try {
       await limit(request);
-      const answer = browserAnswer<RegistrationResponseJSON>(RegistrationResponse, request.body.response);
+      const answer = browserAnswer(RegistrationResponse, request.body.response);
       await c.passkeys.register({ userId: who.userId, authTime: who.authTime }, { response: answer });
       return await proceed(reply, ctx, st, who);
     } catch (err) {

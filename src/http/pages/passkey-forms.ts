@@ -11,7 +11,7 @@ export const PASSKEY_SCRIPTS =
   '<script src="/assets/webauthn.js" defer></script><script src="/assets/passkey.js" defer></script>';
 
 /** What of a step's form context the passkey forms carry. */
-interface FormContext {
+interface PasskeyFormContext {
   state: string;
   csrf: string;
   view: View;
@@ -35,21 +35,21 @@ interface PasskeyForm {
  * A form the script completes: it asks /authorize/passkey/options for the ceremony, asks the browser, and posts
  * the browser's answer in `response`; if the browser or the person refuses, it shows `failed` instead.
  */
-export function passkeyForm(c: FormContext, f: PasskeyForm) {
+export function passkeyForm(c: PasskeyFormContext, f: PasskeyForm) {
   const autofill = f.autofill ? ' data-autofill="on"' : '';
   const button = `<button type="submit"${f.primary ? '' : ' class="secondary"'}>${f.button}</button>`;
   return `<form method="post" action="${f.action}" data-passkey="${f.ceremony}"${autofill} hidden>${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('response', '')}<p class="error" role="alert" data-passkey-error hidden>${f.failed}</p>${button}</form>`;
 }
 
 /** A plain form that goes on without a passkey. */
-export const onwardForm = (c: FormContext, action: string, button: string) =>
+export const onwardForm = (c: PasskeyFormContext, action: string, button: string) =>
   `<form method="post" action="${action}">${hidden('state', c.state)}${hidden('csrf', c.csrf)}<button type="submit" class="secondary">${button}</button></form>`;
 
 /**
  * The sign-in page's "Sign in with a passkey", and the passkeys offered in the phone field's autofill (its script
  * comes with the PIN form's platformAuthenticatorField).
  */
-export const passkeySignIn = (c: FormContext) =>
+export const passkeySignIn = (c: PasskeyFormContext) =>
   c.passkeys
     ? passkeyForm(c, {
         action: '/authorize/passkey',
@@ -64,5 +64,5 @@ export const passkeySignIn = (c: FormContext) =>
  * A field the page's script (loaded with it) sets to 1 where the browser has a platform authenticator that
  * verifies its user.
  */
-export const platformAuthenticatorField = (c: FormContext) =>
+export const platformAuthenticatorField = (c: PasskeyFormContext) =>
   c.passkeys ? hidden('platform_authenticator', '') + PASSKEY_SCRIPTS : '';
