@@ -1,3 +1,4 @@
+import { accountPageClient } from '../domain/clients/account-page-client.ts';
 import { ClientService } from '../domain/clients/clients.ts';
 import { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import { LogoService } from '../domain/clients/logos.ts';
@@ -26,7 +27,16 @@ export function clientAndOperatorServices(
   const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
   const fetchImage = imageFetcher({ allowPrivateNetworks });
   const logos = new LogoService({ db, clock, fetchImage, logger: f.logger });
-  const clients = new ClientService({ db, clock, random, sessions, allowPrivateNetworks, logos });
+  const accountPage = accountPageClient(config.look.brand.name ?? 'Callsign', config.authUrl, clock.now());
+  const clients = new ClientService({
+    db,
+    clock,
+    random,
+    sessions,
+    allowPrivateNetworks,
+    logos,
+    accountPage,
+  });
   const connectedApps = new ConnectedApps({ db, clock, sessions });
   const webhooks = new WebhookEndpointService({
     db,

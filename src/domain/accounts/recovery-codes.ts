@@ -60,11 +60,13 @@ export interface RecoveryCodeDeps {
   onSignIn?: (method: 'recovery_code') => void;
 }
 
-/** The session asking: its account and the session its token belongs to. */
-export interface RecoveryCaller {
-  userId: string;
-  sessionId: string;
-}
+/**
+ * Who asks: the account, and the session its token belongs to, or (on the account page, which has no session
+ * of its own) how and when it signed in.
+ */
+export type RecoveryCaller =
+  | { userId: string; sessionId: string }
+  | { userId: string; auth: { authTime: Date; amr: string[] } };
 
 export interface RecoveryReset {
   phone: string;
@@ -92,7 +94,10 @@ export class RecoveryCodeService {
       const user = await usersRepo.findLiveById(this.d.db, caller.userId);
       if (!user) throw noSuchUser();
       await this.d.accounts.verifyPinOf(user, body.pin);
-    } else assertRecentPasskeySignIn(await this.d.sessions.authOf(caller.sessionId), this.d.clock.now());
+    } else {
+      const auth = 'sessionId' in caller ? await this.d.sessions.authOf(caller.sessionId) : caller.auth;
+      assertRecentPasskeySignIn(auth, this.d.clock.now());
+    }
     const codes = Array.from({ length: CODES_PER_SET }, () => newRecoveryCode(this.d.random));
     const salt = this.d.random.bytes(SALT_BYTES);
     const hashes = await Promise.all(

@@ -13,6 +13,7 @@ import { DomainError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { parseSendLogPage } from '../paging.ts';
 import type { SessionService } from '../sessions/sessions.ts';
+import { isAccountPage } from './account-page-client.ts';
 import { BRANDING_FIELDS } from './client-branding.ts';
 import { newClientId, parseClientSpec, webOrigins } from './client-rules.ts';
 import type { LogoService } from './logos.ts';
@@ -25,6 +26,8 @@ export interface ClientDeps {
   /** Whether a back-channel logout URI or a logo may be http or a private address */
   allowPrivateNetworks: boolean;
   logos: LogoService;
+  /** the account page's built-in client (account-page-client.ts) */
+  accountPage?: ClientRow;
 }
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
@@ -66,6 +69,7 @@ export class ClientService {
 
   /** A live client for the OAuth endpoints, from memory for up to CLIENT_CACHE_SECONDS. */
   async findClient(clientId: string): Promise<ClientRow | undefined> {
+    if (this.d.accountPage && isAccountPage(clientId)) return this.d.accountPage;
     const now = this.d.clock.now().getTime();
     const cached = this.#cache.get(clientId);
     if (cached && cached.until > now) return cached.client;

@@ -46,10 +46,20 @@ const BY_FIELD: Record<string, MessageKey> = {
   channel: 'error.channel',
   code: 'error.code_wrong',
   phone: 'error.phone_invalid',
+  confirmation: 'error.confirmation',
 };
 
 /** The fields the sign-in pages show an error beside; any other error is about the whole form. */
-const PAGE_FIELDS = new Set(['phone', 'pin', 'code', 'handle', 'name', 'channel', 'recovery_code']);
+const PAGE_FIELDS = new Set([
+  'phone',
+  'pin',
+  'code',
+  'handle',
+  'name',
+  'channel',
+  'recovery_code',
+  'confirmation',
+]);
 
 /** Too many attempts, and how long to wait (whole minutes, rounded up) where the limit says. */
 export function tooManyMessage(v: View, retryAfterSeconds: unknown): string {

@@ -1,24 +1,25 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { offeredChannels } from '../../config/messaging-config.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
-import { checkAuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
+import { checkAuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
 import { AMR } from '../../domain/sessions/authentication.ts';
+import { accountRoutes } from '../account/account-routes.ts';
 import { described, pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
 import { PageError, pageErrorHandler } from '../errors/pages.ts';
 import { htmlPage, redirect } from '../openapi-types.ts';
-import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
+import { signInPage } from '../pages/authorize-pages.ts';
 import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
+import { authorizationStart } from './authorization-start.ts';
 import { codeRoutes } from './code-routes.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { notYouRoute } from './not-you-route.ts';
-import { cookieOf, crossSiteFormPost, formAsQuery, SSO_COOKIE } from './page-cookies.ts';
-import { type PageFlow, pageFlow, signedInAs } from './page-flow.ts';
-import { type Body, type PageState, pageCountry, pageView, signedInOf, signInWays } from './page-forms.ts';
+import { crossSiteFormPost, formAsQuery } from './page-cookies.ts';
+import { type PageFlow, pageFlow } from './page-flow.ts';
+import { type Body, signedInOf } from './page-forms.ts';
 import { passkeyPageRoutes } from './passkey-routes.ts';
 import { resetRoutes } from './reset-routes.ts';
 import { resumeRoute } from './resume-route.ts';
@@ -33,6 +34,8 @@ type Services = Pick<
   | 'clock'
   | 'codeSignIn'
   | 'config'
+  | 'connectedApps'
+  | 'deletion'
   | 'logos'
   | 'otp'
   | 'pageStateKeys'
@@ -42,6 +45,7 @@ type Services = Pick<
   | 'random'
   | 'rateLimiter'
   | 'recoveryCodes'
+  | 'sessions'
   | 'tokens'
 >;
 
@@ -124,6 +128,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   passkeyPageRoutes(fastify, c, flow);
   resetRoutes(fastify, c, flow);
   notYouRoute(fastify, c, flow);
+  accountRoutes(fastify, c, flow);
   logoutRoutes(app, c, (request) => flow.limit(request));
 
   app.setErrorHandler(
@@ -191,7 +196,8 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
 
 /** An authorization request, from the query of a GET or the form of a POST (OIDC Core §3.1.2.1). */
 function authorizationRequest(c: Services, flow: PageFlow) {
-  const { html, redirectTo, limit, csrfFor, sealed, onward } = flow;
+  const { html, redirectTo, limit } = flow;
+  const start = authorizationStart(c, flow);
   return async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
     await limit(request);
     const checked = await checkAuthorizationRequest(params, {
@@ -204,33 +210,6 @@ function authorizationRequest(c: Services, flow: PageFlow) {
       const { redirectUri, error, description, state } = checked.redirect;
       return redirectTo(reply, redirectUri, { error, error_description: description, state });
     }
-    const csrf = csrfFor(request, reply);
-    const st: PageState = { req: checked.request };
-    const ctx: FormContext = {
-      client: checked.client,
-      csrf,
-      state: sealed(st, csrf),
-      view: pageView(c, request, st),
-      country: pageCountry(c, request),
-      ...signInWays(c),
-    };
-    // The client asks for a new account, so a single sign-on does not answer for the user.
-    if (st.req.prompt?.includes('create')) {
-      const channels = offeredChannels(c.config.messaging);
-      return html(reply, 200, signUpPhonePage(ctx, st.req.loginHint, channels), st.req.redirectUri);
-    }
-    const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
-    if (sso && !mustSignIn(st.req, sso, c.clock.now())) return onward(reply, ctx, st, sso);
-    // Prompt=none never shows the page; the client learns the user must sign in.
-    if (st.req.prompt?.includes('none'))
-      return redirectTo(reply, st.req.redirectUri, {
-        error: 'login_required',
-        error_description: 'the user must sign in',
-        state: st.req.state,
-      });
-    // Asked to sign in again under a single sign-on: the page says whose it is, with "Not you?".
-    const account = sso && (await c.profiles.get(sso.userId).catch(() => undefined));
-    const shown = account ? { ...ctx, signedInAs: signedInAs(account) } : ctx;
-    return html(reply, 200, signInPage(shown, st.req.loginHint), st.req.redirectUri);
+    return start(request, reply, checked.request, checked.client);
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
+import { accountPageLocation, isAccountPage } from '../../domain/clients/account-page-client.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import { maskPhone } from '../../domain/phone.ts';
@@ -120,6 +121,8 @@ export const signedInAs = (account: UserRow) => ({
 function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: ReturnType<typeof pageAnswers>) {
   /** Signed in: consent if this client needs it, else the code goes back to the client. */
   const proceed = async (reply: FastifyReply, ctx: FormContext, st: PageState, who: SignedIn) => {
+    // The account page's own sign-in ends back on it, with no consent and no code.
+    if (isAccountPage(st.req.clientId)) return reply.redirect(accountPageLocation(st.req.state), 303);
     // Prompt=consent asks again; prompt=none shows no page at all.
     const asked = st.req.prompt?.includes('consent');
     if (asked || (await c.authorization.needsConsent(who.userId, ctx.client, st.req.scope))) {

@@ -25,7 +25,7 @@ const answerForm = { schema: { hide: true, body: pageForm('response') } };
 const onwardForm = { schema: { hide: true, body: pageForm() } };
 
 /** The browser's answer, posted as JSON in the form's `response` field, in the shape WebAuthn gives it. */
-function browserAnswer<S extends TSchema>(schema: S, posted: string | undefined): Static<S> {
+export function browserAnswer<S extends TSchema>(schema: S, posted: string | undefined): Static<S> {
   let answer: unknown;
   try {
     answer = JSON.parse(posted ?? '');

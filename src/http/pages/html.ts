@@ -5,7 +5,7 @@ import type { View } from './view.ts';
 export { esc };
 
 /** Each language in its own name, for the language menu. */
-const ENDONYMS: Record<(typeof LANGUAGES)[number], string> = {
+export const ENDONYMS: Record<(typeof LANGUAGES)[number], string> = {
   en: 'English',
   es: 'Español',
   'pt-BR': 'Português (Brasil)',
@@ -67,15 +67,13 @@ export interface FieldNotes {
   error?: string;
 }
 
-/** A labelled input; its hint and its error sit next to it and are tied to it for screen readers. */
-export function field(label: string, name: string, attrs = '', notes: FieldNotes = {}): string {
-  const hint = notes.hint ? `<p class="hint" id="${name}-hint">${notes.hint}</p>` : '';
-  const error = notes.error
-    ? `<p class="field-error" id="${name}-error" role="alert">${notes.error}</p>`
-    : '';
-  const described = [notes.hint && `${name}-hint`, notes.error && `${name}-error`].filter(Boolean).join(' ');
+/** A labelled input (its element id `id` where a page has two of one name); its hint and its error sit next to it and are tied to it for screen readers. */
+export function field(label: string, name: string, attrs = '', notes: FieldNotes = {}, id = name): string {
+  const hint = notes.hint ? `<p class="hint" id="${id}-hint">${notes.hint}</p>` : '';
+  const error = notes.error ? `<p class="field-error" id="${id}-error" role="alert">${notes.error}</p>` : '';
+  const described = [notes.hint && `${id}-hint`, notes.error && `${id}-error`].filter(Boolean).join(' ');
   const aria = `${described ? ` aria-describedby="${described}"` : ''}${notes.error ? ' aria-invalid="true"' : ''}`;
-  return `<div class="field"><label for="${name}">${label}</label>${hint}<input id="${name}" name="${name}" ${attrs}${aria}>${error}</div>`;
+  return `<div class="field"><label for="${id}">${label}</label>${hint}<input id="${id}" name="${name}" ${attrs}${aria}>${error}</div>`;
 }
 
 /**

@@ -29,6 +29,10 @@ interface PasskeyForm {
   primary?: boolean;
   /** the browser may offer the passkeys in the phone field's autofill */
   autofill?: boolean;
+  /** where the script asks for the ceremony's options, when not the sign-in pages' own */
+  options?: string;
+  /** the account page's way back to the app, carried through the post */
+  returnTo?: string;
 }
 
 /**
@@ -36,9 +40,10 @@ interface PasskeyForm {
  * the browser's answer in `response`; if the browser or the person refuses, it shows `failed` instead.
  */
 export function passkeyForm(c: PasskeyFormContext, f: PasskeyForm) {
-  const autofill = f.autofill ? ' data-autofill="on"' : '';
+  const autofill = `${f.autofill ? ' data-autofill="on"' : ''}${f.options ? ` data-options="${f.options}"` : ''}`;
+  const back = f.returnTo ? hidden('return_to', f.returnTo) : '';
   const button = `<button type="submit"${f.primary ? '' : ' class="secondary"'}>${f.button}</button>`;
-  return `<form method="post" action="${f.action}" data-passkey="${f.ceremony}"${autofill} hidden>${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('response', '')}<p class="error" role="alert" data-passkey-error hidden>${f.failed}</p>${button}</form>`;
+  return `<form method="post" action="${f.action}" data-passkey="${f.ceremony}"${autofill} hidden>${hidden('state', c.state)}${hidden('csrf', c.csrf)}${hidden('response', '')}${back}<p class="error" role="alert" data-passkey-error hidden>${f.failed}</p>${button}</form>`;
 }
 
 /** A plain form that goes on without a passkey. */

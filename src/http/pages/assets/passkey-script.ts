@@ -13,7 +13,7 @@ export const PASSKEY_SCRIPT = `(() => {
       state: form.elements.state.value,
       ceremony,
     });
-    return fetch('/authorize/passkey/options', { method: 'POST', body, credentials: 'same-origin' }).then(
+    return fetch(form.dataset.options || '/authorize/passkey/options', { method: 'POST', body, credentials: 'same-origin' }).then(
       (answer) => {
         if (!answer.ok) throw new Error('no options');
         return answer.json();

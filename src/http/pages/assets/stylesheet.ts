@@ -37,7 +37,13 @@ main.card form>button{width:100%;margin:.5rem 0 1rem}.actions{display:flex;gap:.
 footer.language{max-width:28rem;margin:0 auto;padding:1rem 1rem 2rem}footer.language form{display:flex;gap:.5rem;align-items:center}
 footer.language select{flex:1 1 auto;min-width:0}footer.language button{flex:0 0 auto;white-space:nowrap}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
-main.card form.who>button{width:auto;margin:0}`;
+main.card form.who>button{width:auto;margin:0}
+main.card section{border-top:1px solid var(--line);padding-top:1rem;margin-top:1rem}h2{font-size:1.15rem;margin:0 0 .75rem}
+ul.items{list-style:none;padding:0;margin:0 0 1rem}ul.items li{padding:.5rem 0;border-bottom:1px solid var(--line)}
+form.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}form.row span{flex:1 1 12rem}form.row label{flex:1 0 100%;margin:0}
+form.row input{flex:1 1 10rem;width:auto;min-width:0}main.card form.row>button{width:auto;margin:0}
+a.button{display:inline-flex;align-items:center;min-height:44px;padding:.55rem 1.25rem;font-weight:600;color:var(--on-accent);background:var(--accent);border-radius:8px;text-decoration:none}
+ol.codes{direction:ltr;columns:2;font-size:1.05rem;padding-inline-start:1.5rem}ol.codes li{margin:.35rem 0}`;
 
 const CONSOLE = `body.console{font-size:15px}
 .console header{background:#1f2937;color:#fff;padding:.5rem 1rem;display:flex;gap:.5rem 1.2rem;align-items:center;flex-wrap:wrap}
