@@ -89,6 +89,8 @@ describe('the journeys on the hosted pages', () => {
       const page = await context.newPage();
       try {
         await page.goto(authorizeUrl(lang));
+        await page.getByRole('button', { name: say('passkey.sign_in') }).waitFor();
+        await checkLook(page, `journey-${lang}-signin`);
         await page.getByLabel(say('auth.phone')).fill(s.phone);
         await page.getByRole('button', { name: say('auth.code_instead_sms') }).click();
         const resend = page.getByRole('button', { name: say('code.resend') });

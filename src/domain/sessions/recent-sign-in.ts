@@ -5,6 +5,8 @@
 //   old; an older one answers FORBIDDEN with `details.reason: "recent_sign_in_required"`. A token taken from an
 //   unlocked phone an hour ago cannot add its taker's passkey or remove its owner's.
 // - Making recovery codes without the PIN needs a passkey's sign-in that recent (a PIN's or a code's does not).
+// - On the account page, making recovery codes and deleting the account need this browser's sign-in to be
+//   that recent too: the page is reached by a single sign-on that may be days old.
 // - A refresh keeps the session's authentication time: only signing in again makes it recent.
 import { DomainError } from '../errors.ts';
 

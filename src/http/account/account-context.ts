@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { accountPageLocation } from '../../domain/clients/account-page-client.ts';
+import { accountReturnTo } from '../../domain/clients/account-return.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
@@ -36,13 +37,9 @@ export type AccountServices = Pick<
 /** What every form of the account page sends beside its own fields. */
 export type AccountFormFields = { csrf?: string; return_to?: string };
 
-/** A way back to an app: an http(s) address on the origin of a live client's redirect URI, else none. */
-export async function checkedReturnTo(c: Pick<AccountServices, 'clients'>, raw: string | undefined) {
-  if (!raw || raw.length > 2048 || !URL.canParse(raw)) return undefined;
-  const url = new URL(raw);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  return (await c.clients.isWebOrigin(url.origin)) ? url.toString() : undefined;
-}
+/** The account page's way back to an app, where the clients room allows it (account-return.ts). */
+export const checkedReturnTo = (c: Pick<AccountServices, 'clients'>, asked: string | undefined) =>
+  accountReturnTo(c.clients, asked);
 
 /** The account page's answers: the page under this browser's single sign-on, and its checked posts. */
 export function accountAnswers(c: AccountServices, flow: PageFlow) {
