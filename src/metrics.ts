@@ -61,6 +61,13 @@ export class Metrics {
     labelNames: ['method'] as const,
     registers: [this.registry],
   });
+  /** The SIM checks before a code signs in or resets a PIN: each lookup's answer, by provider and check. */
+  readonly phoneChecks = new Counter({
+    name: 'callsign_phone_checks_total',
+    help: 'SIM checks asked of the provider, by provider, check (sim_swap, number_recycling) and outcome (swapped, not_swapped, recycled, not_recycled, unknown)',
+    labelNames: ['provider', 'check', 'outcome'] as const,
+    registers: [this.registry],
+  });
 
   readonly otpVerifications = new Counter({
     name: 'callsign_otp_verifications_total',

@@ -6,6 +6,7 @@ import { migrate } from '../storage/migrate.ts';
 import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
 import { KYC_HELP, kycCommand } from './kyc-commands.ts';
 import { MESSAGES_HELP, messagesCommand } from './messages-commands.ts';
+import { PHONE_HELP, phoneCommand } from './phone-commands.ts';
 import { SMS_HELP, smsCommand } from './sms-commands.ts';
 import { usageOf } from './usage.ts';
 import { WEBHOOKS_HELP, webhookCommand } from './webhook-commands.ts';
@@ -23,6 +24,7 @@ ${WEBHOOKS_HELP}
 ${SMS_HELP}
 ${MESSAGES_HELP}
 ${KYC_HELP}
+${PHONE_HELP}
 
   These call the running server's admin API at BASE_URL with ADMIN_TOKEN.
 
@@ -32,7 +34,17 @@ Configuration comes from environment variables and a .env file (see docs/configu
 const asksForHelp = (argv: string[]) => argv.some((a) => a === '--help' || a === '-h');
 
 /** The commands that take an action (`clients create`, `sms countries`, ...). */
-const GROUPS = new Set(['clients', 'api-keys', 'keys', 'actions', 'webhooks', 'sms', 'kyc', 'messages']);
+const GROUPS = new Set([
+  'clients',
+  'api-keys',
+  'keys',
+  'actions',
+  'webhooks',
+  'sms',
+  'kyc',
+  'messages',
+  'phone',
+]);
 const SINGLE = new Set(['serve', 'worker', 'migrate']);
 
 /** A command's usage, or the whole help for `help` and anything unknown. */
@@ -92,6 +104,9 @@ async function main(argv: string[]) {
       return;
     case 'messages':
       process.stdout.write(`${await messagesCommand(loadConfig(env), argv)}\n`);
+      return;
+    case 'phone':
+      process.stdout.write(`${await phoneCommand(loadConfig(env), argv)}\n`);
       return;
     default:
       process.stderr.write(`callsign: unknown command "${command}"\n\n${HELP}\n`);

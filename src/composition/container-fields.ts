@@ -24,6 +24,7 @@ import type { ConsoleSessionService } from '../domain/operators/console-sessions
 import type { KeyReencryption } from '../domain/operators/key-reencryption.ts';
 import type { PasskeySignIn } from '../domain/passkeys/passkey-sign-in.ts';
 import type { PasskeyService } from '../domain/passkeys/passkeys.ts';
+import type { PhoneRiskService } from '../domain/phone-risk/phone-risk.ts';
 import type { ApiUserService } from '../domain/profiles/api-users.ts';
 import type { AvatarService } from '../domain/profiles/avatars.ts';
 import type { ProfileService } from '../domain/profiles/profiles.ts';
@@ -77,6 +78,8 @@ export interface Container {
   codeSignIn: CodeSignIn;
   /** codes that reset the PIN without the phone */
   recoveryCodes: RecoveryCodeService;
+  /** the SIM swap and recycling checks before a code signs in or resets a PIN */
+  phoneRisk: PhoneRiskService;
   profiles: ProfileService;
   clients: ClientService;
   authorization: AuthorizationService;

@@ -34,6 +34,7 @@ import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database } from '../storage/db.ts';
 import { SessionRotations } from '../storage/session-rotations.ts';
+import { phoneRiskService } from './phone-risk.ts';
 
 /** What every service is built from. */
 export interface Foundation {
@@ -139,6 +140,7 @@ export function identityServices(f: Foundation) {
   const { config, db, clock, random, events, tokens, messenger, logger } = f;
   const { challenges, breaker, defence } = smsDefence(f);
   const sendQueue = new SendQueue(logger);
+  const phoneRisk = phoneRiskService(f);
   const otp = new OtpService({
     db,
     clock,
@@ -150,8 +152,7 @@ export function identityServices(f: Foundation) {
     defaultLanguage: config.defaultLanguage,
     defence,
     sendQueue,
-    signInMethods: config.signInMethods,
-    logger,
+    ...{ signInMethods: config.signInMethods, phoneRisk, logger },
   });
   const sessions = new SessionService({
     db,
@@ -205,6 +206,7 @@ export function identityServices(f: Foundation) {
   const avatars = new AvatarService({ db, clock, profiles, baseUrl: config.baseUrl });
   return {
     otp,
+    phoneRisk,
     defence,
     sendQueue,
     challenges,

@@ -9,6 +9,7 @@ import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type SmsSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 import { type SignInSettings, signInSettings } from './sign-in-settings.ts';
+import { type SimCheckSettings, simCheckSettings } from './sim-check-settings.ts';
 import type { BreakerSettings, ChallengeMode, DestinationPolicy } from './sms-defence-settings.ts';
 import { breakerSettings, captchaSettings, smsDestinations } from './sms-settings.ts';
 import { type TrustProxy, trustProxySetting, trustProxyWarnings } from './trust-proxy.ts';
@@ -45,6 +46,8 @@ export interface Config extends SmsSettings, SignInSettings {
   challengeMaxNumber: number;
   /** CAPTCHA_PROVIDER and its keys: a hosted CAPTCHA in the challenge's place */
   captcha: CaptchaSettings | undefined;
+  /** SIM_CHECK_*: a code to a number checked against its SIM swaps and recycling first */
+  simCheck: SimCheckSettings;
   /** SMS_DAILY_LIMIT: text messages a UTC day across all countries; undefined, no limit */
   smsDailyLimit: number | undefined;
   kycProvider: 'manual' | 'sandbox';
@@ -128,6 +131,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       'a whole number from 1000 to 10000000',
     ),
     captcha: captchaSettings(r),
+    simCheck: simCheckSettings(r),
     kycProvider,
     kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0),
     // At least a day; a trail kept for no time is no trail.

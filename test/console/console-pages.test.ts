@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { phoneRiskRepo } from '../../src/storage/repositories/phone-risk.ts';
 import { createTestApp, openSessions, signUp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -360,6 +361,29 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.match((await row.textContent()) ?? '', /openid profile/);
     await row.getByRole('link', { name: 'Corner Shop' }).click();
     assert.equal(await heading(), 'Client: Corner Shop');
+  });
+
+  test('phone number checks: the latest answers, the recycled flag, and a clearance for 24 hours', async () => {
+    const s = await signUp(t);
+    const at = t.clock.now();
+    await phoneRiskRepo.record(t.c.db, {
+      ...{ id: t.c.random.uuid(), user_id: s.user.id, phone: s.phone, provider: 'camara' },
+      ...{ check_kind: 'sim_swap', outcome: 'swapped', detail: null, last_swap_at: at, checked_at: at },
+    });
+    await phoneRiskRepo.flagRecycled(t.c.db, s.user.id, at);
+    await page.goto(`${base}/console/users/${s.user.id}`);
+    const section = (await page.locator('main').textContent()) ?? '';
+    assert.match(section, /Phone number checks/);
+    assert.match(section, /Flagged:/);
+    assert.match(
+      (await page.getByRole('row').filter({ hasText: 'camara' }).textContent()) ?? '',
+      /sim_swap\s*swapped/,
+    );
+    await submit('Clear for 24 hours');
+    assert.match((await notice()) ?? '', /skip the SIM checks for 24 hours/);
+    assert.match((await page.locator('main').textContent()) ?? '', /Cleared by an operator until/);
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Flagged:/);
+    await snap('user-phone-checks');
   });
 
   test('P100: actions: what the console and the admin API did, newest first, fifty a page', async () => {

@@ -2,6 +2,7 @@ import { type Language, pickLanguage, translate } from '../../i18n/languages.ts'
 import type { Clock } from '../../providers/clock.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import { type Database, uniqueViolation } from '../../storage/db.ts';
+import { phoneRiskRepo } from '../../storage/repositories/phone-risk.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { movePhone } from '../../storage/rules/phone-change.ts';
 import type { OtpService } from '../codes/otp.ts';
@@ -80,6 +81,8 @@ export class PhoneChangeService {
           now: this.d.clock.now(),
         });
         if (!move.moved) throw await pinCheckRefusal(tx, userId);
+        // The code proved the new number: a recycling check counts from now.
+        await phoneRiskRepo.proven(tx, userId, this.d.clock.now());
         await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(move.account, ['phone']));
         return move.account;
       });

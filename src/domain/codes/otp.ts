@@ -20,6 +20,7 @@ import { DomainError, fieldError } from '../errors.ts';
 import type { Messenger } from '../messaging/messenger.ts';
 import type { SendQueue } from '../messaging/send-queue.ts';
 import { maskPhone } from '../phone.ts';
+import type { PhoneRiskService } from '../phone-risk/phone-risk.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
 import { AMR } from '../sessions/authentication.ts';
 import type { SendProof } from '../sms-defence/person-check.ts';
@@ -62,6 +63,8 @@ export interface OtpDeps {
   sendQueue: SendQueue;
   /** the ways of signing in that are on: a code to sign in with needs `code` */
   signInMethods: ReadonlySet<SignInMethod>;
+  /** the SIM swap and recycling checks before a code signs in or resets the PIN */
+  phoneRisk?: Pick<PhoneRiskService, 'guards' | 'beforeCodeStep' | 'proven'>;
   logger: Logger;
 }
 
@@ -122,21 +125,33 @@ export class OtpService {
     purpose: PublicPurpose,
   ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
     if (purpose === 'signin') assertMethodOn(this.d.signInMethods, 'code');
-    const now = this.d.clock.now();
     const tempToken = this.d.random.token(32);
-    const refusal = await this.d.db.transaction(async (tx) => {
-      const refused = await this.submit(tx, phone, purpose, code);
-      if (refused) return refused;
-      await tempTokensRepo.insert(tx, {
+    const issue = (q: Queryable) => {
+      const now = this.d.clock.now();
+      const expires_at = addSeconds(now, TEMP_TOKEN_TTL_SECONDS);
+      return tempTokensRepo.insert(q, {
         token_hash: sha256(tempToken),
         phone,
         purpose,
         created_at: now,
-        expires_at: addSeconds(now, TEMP_TOKEN_TTL_SECONDS),
+        expires_at,
       });
-      return undefined;
+    };
+    // A code that signs in or resets the PIN is checked against the number's SIM first (phone-risk room): the
+    // code is used up, then the check, then the token; otherwise the token comes with the code's use.
+    const risk = this.d.phoneRisk;
+    const guardedStep = risk?.guards(purpose) ? purpose : undefined;
+    const refusal = await this.d.db.transaction(async (tx) => {
+      const refused = await this.submit(tx, phone, purpose, code);
+      if (!refused && !guardedStep) await issue(tx);
+      return refused;
     });
     if (refusal) throw refusal;
+    if (risk && guardedStep) {
+      await risk.beforeCodeStep(phone, guardedStep);
+      await issue(this.d.db);
+      await risk.proven(phone);
+    }
     return { verified: true, temp_token: tempToken, expires_in: TEMP_TOKEN_TTL_SECONDS };
   }
 

@@ -44,6 +44,13 @@ export interface EventPayloads {
   'passkey.deleted': { user_id: string; passkey_id: string; deleted_at: string };
   'recovery_codes.generated': { user_id: string; created_at: string };
   'recovery_code.used': { user_id: string; used_at: string; remaining: number };
+  'user.phone_risk': {
+    user_id: string;
+    reason: 'sim_swap' | 'number_recycled';
+    step: 'pin_reset' | 'signin';
+    detected_at: string;
+    last_swap_at?: string;
+  };
 }
 export type EventType = keyof EventPayloads;
 
@@ -61,6 +68,7 @@ export const EVENT_CATALOGUE = {
   'passkey.deleted': 'a passkey is removed',
   'recovery_codes.generated': 'a user makes a new set of recovery codes',
   'recovery_code.used': 'a recovery code resets a PIN',
+  'user.phone_risk': 'a code step is refused: the number’s SIM changed recently, or the number was recycled',
 } as const satisfies Record<EventType, string>;
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];

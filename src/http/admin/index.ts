@@ -11,6 +11,7 @@ import { clientRoutes } from './client-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
 import { messageRoutes } from './message-routes.ts';
+import { phoneRiskAdminRoutes } from './phone-risk-routes.ts';
 import { smsRoutes } from './sms-routes.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
@@ -29,6 +30,7 @@ type Services = Pick<
   | 'keys'
   | 'kyc'
   | 'passkeys'
+  | 'phoneRisk'
   | 'reencryption'
   | 'smsBreaker'
   | 'messageRecords'
@@ -80,4 +82,5 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
   await webhookRoutes(app, c);
   await kycAdminRoutes(app, c);
   await userAdminRoutes(app, c);
+  phoneRiskAdminRoutes(app, c);
 }

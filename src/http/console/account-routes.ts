@@ -74,7 +74,18 @@ export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console/users/:id', hide, async (request, reply) => {
     const res = await ctx.api(request, 'GET', `/users/${param(request)}`);
     if (res.status !== 200) return ctx.seeOther(reply, '/console/users', 'No such user.');
-    return ctx.page(reply, userPage(ctx.frame(request, '/console/users'), res.body));
+    const risk = await ctx.api(request, 'GET', `/users/${param(request)}/phone-checks`);
+    const checks = risk.status === 200 ? risk.body : undefined;
+    return ctx.page(reply, userPage(ctx.frame(request, '/console/users'), res.body, checks));
+  });
+  app.post('/console/users/:id/phone-risk/clear', hide, async (request, reply) => {
+    const res = await ctx.api(request, 'POST', `/users/${param(request)}/phone-risk/clear`, {});
+    const notice = 'Cleared: code sign-ins and PIN resets skip the SIM checks for 24 hours.';
+    return ctx.seeOther(
+      reply,
+      `/console/users/${param(request)}`,
+      res.status === 200 ? notice : problem(res),
+    );
   });
   for (const action of ['lock', 'unlock'] as const) {
     app.post(`/console/users/:id/${action}`, hide, async (request, reply) => {

@@ -21,6 +21,7 @@ import {
 } from '../pages/authorize-pages.ts';
 import { type CodePageWays, codePage } from '../pages/code-pages.ts';
 import { sendPage } from '../pages/page-reply.ts';
+import { isPhoneRisk, phoneRiskPage } from '../pages/phone-risk-pages.ts';
 import { resetPhonePage, resetPinPage } from '../pages/reset-pages.ts';
 import type { PageFlow } from './page-flow.ts';
 import type { PageState } from './page-forms.ts';
@@ -214,6 +215,11 @@ function verifyRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         st.req.redirectUri,
       );
     } catch (err) {
+      // The number's SIM changed or the number was recycled: the code is used up; the page says what is left.
+      if (err instanceof DomainError && isPhoneRisk(err.details.reason)) {
+        const alternatives = Array.isArray(err.details.alternatives) ? err.details.alternatives : [];
+        return html(reply, 403, phoneRiskPage(ctx, err.details.reason, alternatives), st.req.redirectUri);
+      }
       const ways = await codeWays(c, ctx, st);
       const page = (problem: DomainError) =>
         codePage({ ...ctx, problem: codeProblem(ctx.view, problem) }, maskPhone(st.phone ?? ''), ways);

@@ -162,6 +162,16 @@ export const enPages = {
   'account.handle_cooldown': 'You can change your handle once every 30 days.',
   'account.gone': 'That is no longer there. The page shows what is there now.',
   'error.confirmation': 'Type the phrase exactly as shown.',
+  'risk.title': 'Use another way',
+  'risk.sim_swap':
+    'The SIM card for this number changed recently, so a code sent to it cannot be used for this account for now. This protects your account if someone else has taken your number.',
+  'risk.number_recycled':
+    'This number may now belong to someone else, so a code sent to it cannot be used for this account.',
+  'risk.sim_check_unavailable':
+    'This number could not be checked just now, so a code sent to it cannot be used for this account. Use another way.',
+  'risk.use_pin': 'Sign in with your PIN',
+  'risk.no_other_way':
+    'There is no other way into this account here. Contact the app’s support: they can confirm it is you.',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

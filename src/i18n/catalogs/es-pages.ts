@@ -167,4 +167,14 @@ export const esPages: PageCatalog = {
   'account.handle_cooldown': 'Puedes cambiar tu identificador una vez cada 30 días.',
   'account.gone': 'Eso ya no existe. La página muestra lo que hay ahora.',
   'error.confirmation': 'Escribe la frase exactamente como se muestra.',
+  'risk.title': 'Usa otra forma',
+  'risk.sim_swap':
+    'La tarjeta SIM de este número cambió hace poco, así que por ahora no se puede usar un código enviado a él para esta cuenta. Esto protege tu cuenta si otra persona tomó tu número.',
+  'risk.number_recycled':
+    'Es posible que este número ahora pertenezca a otra persona, así que no se puede usar un código enviado a él para esta cuenta.',
+  'risk.sim_check_unavailable':
+    'No se pudo comprobar este número ahora, así que no se puede usar un código enviado a él para esta cuenta. Usa otra forma.',
+  'risk.use_pin': 'Inicia sesión con tu PIN',
+  'risk.no_other_way':
+    'No hay otra forma de entrar a esta cuenta aquí. Contacta al soporte de la app: pueden confirmar que eres tú.',
 };

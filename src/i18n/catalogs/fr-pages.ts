@@ -171,4 +171,14 @@ export const frPages: PageCatalog = {
   'account.handle_cooldown': 'Vous pouvez changer d’identifiant une fois tous les 30 jours.',
   'account.gone': 'Cet élément n’existe plus. La page montre ce qui existe maintenant.',
   'error.confirmation': 'Tapez la phrase exactement comme indiqué.',
+  'risk.title': 'Utilisez un autre moyen',
+  'risk.sim_swap':
+    'La carte SIM de ce numéro a changé récemment : un code envoyé à ce numéro ne peut pas servir pour ce compte pour l’instant. Cela protège votre compte si quelqu’un d’autre a pris votre numéro.',
+  'risk.number_recycled':
+    'Ce numéro appartient peut-être désormais à quelqu’un d’autre : un code envoyé à ce numéro ne peut pas servir pour ce compte.',
+  'risk.sim_check_unavailable':
+    'Ce numéro n’a pas pu être vérifié pour le moment : un code envoyé à ce numéro ne peut pas servir pour ce compte. Utilisez un autre moyen.',
+  'risk.use_pin': 'Se connecter avec votre PIN',
+  'risk.no_other_way':
+    'Il n’y a pas d’autre moyen d’entrer dans ce compte ici. Contactez l’assistance de l’application : elle peut confirmer que c’est bien vous.',
 };

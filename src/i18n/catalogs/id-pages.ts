@@ -163,4 +163,14 @@ export const idPages: PageCatalog = {
   'account.handle_cooldown': 'Anda bisa mengganti handle sekali setiap 30 hari.',
   'account.gone': 'Itu sudah tidak ada. Halaman menampilkan yang ada sekarang.',
   'error.confirmation': 'Ketik kalimatnya persis seperti yang ditampilkan.',
+  'risk.title': 'Gunakan cara lain',
+  'risk.sim_swap':
+    'Kartu SIM untuk nomor ini baru saja diganti, jadi kode yang dikirim ke nomor ini belum bisa dipakai untuk akun ini. Ini melindungi akun Anda jika orang lain mengambil alih nomor Anda.',
+  'risk.number_recycled':
+    'Nomor ini mungkin sekarang milik orang lain, jadi kode yang dikirim ke nomor ini tidak bisa dipakai untuk akun ini.',
+  'risk.sim_check_unavailable':
+    'Nomor ini tidak bisa diperiksa saat ini, jadi kode yang dikirim ke nomor ini tidak bisa dipakai untuk akun ini. Gunakan cara lain.',
+  'risk.use_pin': 'Masuk dengan PIN Anda',
+  'risk.no_other_way':
+    'Tidak ada cara lain untuk masuk ke akun ini di sini. Hubungi dukungan aplikasi: mereka bisa memastikan bahwa itu Anda.',
 };

@@ -164,4 +164,14 @@ export const ptBRPages: PageCatalog = {
   'account.handle_cooldown': 'Você pode mudar seu identificador uma vez a cada 30 dias.',
   'account.gone': 'Isso não existe mais. A página mostra o que existe agora.',
   'error.confirmation': 'Digite a frase exatamente como mostrada.',
+  'risk.title': 'Use outra forma',
+  'risk.sim_swap':
+    'O chip deste número foi trocado recentemente, então por enquanto um código enviado a ele não pode ser usado nesta conta. Isso protege sua conta se outra pessoa tomou seu número.',
+  'risk.number_recycled':
+    'Este número pode agora pertencer a outra pessoa, então um código enviado a ele não pode ser usado nesta conta.',
+  'risk.sim_check_unavailable':
+    'Não foi possível verificar este número agora, então um código enviado a ele não pode ser usado nesta conta. Use outra forma.',
+  'risk.use_pin': 'Entrar com seu PIN',
+  'risk.no_other_way':
+    'Não há outra forma de entrar nesta conta aqui. Fale com o suporte do app: eles podem confirmar que é você.',
 };

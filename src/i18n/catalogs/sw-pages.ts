@@ -164,4 +164,14 @@ export const swPages: PageCatalog = {
   'account.handle_cooldown': 'Unaweza kubadilisha jina lako la mtumiaji mara moja kila siku 30.',
   'account.gone': 'Hicho hakipo tena. Ukurasa unaonyesha kilichopo sasa.',
   'error.confirmation': 'Andika kifungu hasa kama kilivyoonyeshwa.',
+  'risk.title': 'Tumia njia nyingine',
+  'risk.sim_swap':
+    'SIM kadi ya nambari hii ilibadilishwa hivi karibuni, kwa hiyo msimbo uliotumwa kwake hauwezi kutumika kwa akaunti hii kwa sasa. Hii inalinda akaunti yako ikiwa mtu mwingine amechukua nambari yako.',
+  'risk.number_recycled':
+    'Huenda nambari hii sasa ni ya mtu mwingine, kwa hiyo msimbo uliotumwa kwake hauwezi kutumika kwa akaunti hii.',
+  'risk.sim_check_unavailable':
+    'Nambari hii haikuweza kukaguliwa sasa hivi, kwa hiyo msimbo uliotumwa kwake hauwezi kutumika kwa akaunti hii. Tumia njia nyingine.',
+  'risk.use_pin': 'Ingia kwa PIN yako',
+  'risk.no_other_way':
+    'Hakuna njia nyingine ya kuingia kwenye akaunti hii hapa. Wasiliana na msaada wa programu: wanaweza kuthibitisha kuwa ni wewe.',
 };

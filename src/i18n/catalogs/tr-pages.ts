@@ -166,4 +166,14 @@ export const trPages: PageCatalog = {
   'account.handle_cooldown': 'Kullanıcı adınızı 30 günde bir değiştirebilirsiniz.',
   'account.gone': 'Bu artık yok. Sayfa şu an olanı gösteriyor.',
   'error.confirmation': 'İfadeyi tam gösterildiği gibi yazın.',
+  'risk.title': 'Başka bir yol kullanın',
+  'risk.sim_swap':
+    'Bu numaranın SIM kartı kısa süre önce değişti, bu yüzden şimdilik bu numaraya gönderilen kod bu hesap için kullanılamaz. Bu, numaranızı başka biri ele geçirdiyse hesabınızı korur.',
+  'risk.number_recycled':
+    'Bu numara artık başka birine ait olabilir, bu yüzden bu numaraya gönderilen kod bu hesap için kullanılamaz.',
+  'risk.sim_check_unavailable':
+    'Bu numara şu anda kontrol edilemedi, bu yüzden bu numaraya gönderilen kod bu hesap için kullanılamaz. Başka bir yol kullanın.',
+  'risk.use_pin': "PIN'inizle oturum açın",
+  'risk.no_other_way':
+    'Burada bu hesaba girmenin başka bir yolu yok. Uygulamanın destek ekibine başvurun: sizin olduğunuzu doğrulayabilirler.',
 };

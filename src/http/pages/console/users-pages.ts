@@ -1,5 +1,6 @@
 import { esc } from '../html.ts';
 import { consolePage, type Frame, postForm, table, when } from './layout.ts';
+import { type PhoneRisk, phoneChecksSection } from './phone-checks-section.ts';
 
 export interface AdminUser {
   id: string;
@@ -96,7 +97,7 @@ export const usersPage = (f: Frame, q: string, found: AdminUser[]) =>
       ),
   );
 
-export const userPage = (f: Frame, u: AdminUser) => {
+export const userPage = (f: Frame, u: AdminUser, risk?: PhoneRisk) => {
   const base = `/console/users/${u.id}`;
   const locked = u.admin_locked_at
     ? `<p><strong>Locked by an operator</strong> since ${when(u.admin_locked_at)}.</p>${postForm(`${base}/unlock`, f.csrf, '', 'Unlock')}`
@@ -127,7 +128,7 @@ export const userPage = (f: Frame, u: AdminUser) => {
         ['Wrong PINs in a row', String(u.failed_pin_attempts)],
         ['Created', when(u.created_at)],
       ],
-    )}<h2>Lock</h2>${locked}${strongerWaysIn(f, u, base)}<h2>Sessions</h2>${sessionsShown(u)}${table(
+    )}<h2>Lock</h2>${locked}${strongerWaysIn(f, u, base)}${phoneChecksSection(f, base, risk)}<h2>Sessions</h2>${sessionsShown(u)}${table(
       ['Device', 'Platform', 'Client', 'Address', 'Last used', 'Created', ''],
       (u.sessions ?? []).map((s) => [
         esc(s.device_name),

@@ -1,0 +1,46 @@
+import { esc } from '../html.ts';
+import { type Frame, postForm, table, when } from './layout.ts';
+
+/** What the admin API answers of an account's number's SIM checks (GET /admin/v1/users/:id/phone-checks). */
+export interface PhoneRisk {
+  checks: {
+    checked_at: string;
+    provider: string;
+    check: string;
+    outcome: string;
+    detail: string | null;
+    last_swap_at: string | null;
+  }[];
+  proven_at: string | null;
+  recycled_at: string | null;
+  cleared_until: string | null;
+}
+
+/**
+ * The user page's number section: the flag and the clearance, the latest checks, and the clearance an operator
+ * gives once they verified the owner another way (the trail keeps who did it).
+ */
+export function phoneChecksSection(f: Frame, base: string, risk: PhoneRisk | undefined): string {
+  if (!risk) return '';
+  const flag = risk.recycled_at
+    ? `<p><strong>Flagged:</strong> the number was found recycled on ${when(risk.recycled_at)}.</p>`
+    : '';
+  const cleared = risk.cleared_until
+    ? `<p>Cleared by an operator until ${when(risk.cleared_until)}.</p>`
+    : '';
+  const proven = `<p>Number last proved ${risk.proven_at ? when(risk.proven_at) : 'at sign-up'}.</p>`;
+  const checks = table(
+    ['Checked', 'Provider', 'Check', 'Answer', 'Last SIM change', 'Detail'],
+    risk.checks.map((k) => [
+      when(k.checked_at),
+      esc(k.provider),
+      esc(k.check),
+      esc(k.outcome),
+      k.last_swap_at ? when(k.last_swap_at) : '',
+      esc(k.detail),
+    ]),
+    'No SIM checks yet.',
+  );
+  const clear = `${postForm(`${base}/phone-risk/clear`, f.csrf, '', 'Clear for 24 hours')} <small>Only after verifying the owner another way: code sign-ins and PIN resets skip the SIM checks for 24 hours.</small>`;
+  return `<h2>Phone number checks</h2>${flag}${cleared}${proven}${checks}<p>${clear}</p>`;
+}

@@ -1,0 +1,84 @@
+import { maybeOne, type Queryable } from '../db.ts';
+
+/** What is known of an account's number beside the account itself (migration 027). */
+export interface PhoneProofRow {
+  user_id: string;
+  /** when the account last proved its number here; null: when it was created */
+  proven_at: Date | null;
+  /** when a check found the number given to a new subscriber */
+  recycled_at: Date | null;
+  /** an operator verified the owner: code steps go through until then */
+  cleared_until: Date | null;
+}
+
+export type CheckKind = 'sim_swap' | 'number_recycling';
+
+export interface PhoneCheckRow {
+  id: string;
+  user_id: string;
+  phone: string;
+  provider: string;
+  check_kind: CheckKind;
+  outcome: string;
+  detail: string | null;
+  last_swap_at: Date | null;
+  checked_at: Date;
+}
+
+export const phoneRiskRepo = {
+  proofOf: (q: Queryable, userId: string) =>
+    maybeOne<PhoneProofRow>(q, 'SELECT * FROM phone_proofs WHERE user_id = $1', [userId]),
+
+  /** The account proved its number now: the recycling check counts from here, and its flag goes. */
+  proven: async (q: Queryable, userId: string, at: Date) => {
+    await q.query(
+      `INSERT INTO phone_proofs (user_id, proven_at) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET proven_at = $2, recycled_at = NULL`,
+      [userId, at],
+    );
+  },
+
+  flagRecycled: async (q: Queryable, userId: string, at: Date) => {
+    await q.query(
+      `INSERT INTO phone_proofs (user_id, recycled_at) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET recycled_at = $2`,
+      [userId, at],
+    );
+  },
+
+  /** An operator's clearance until `until`; the flag goes with it. False when the account is not live. */
+  clear: async (q: Queryable, userId: string, until: Date) =>
+    (
+      await q.query(
+        `INSERT INTO phone_proofs (user_id, cleared_until)
+         SELECT id, $2 FROM users WHERE id = $1 AND deleted_at IS NULL
+         ON CONFLICT (user_id) DO UPDATE SET cleared_until = $2, recycled_at = NULL
+         RETURNING user_id`,
+        [userId, until],
+      )
+    ).length > 0,
+
+  record: async (q: Queryable, c: PhoneCheckRow) => {
+    await q.query(
+      `INSERT INTO phone_checks (id, user_id, phone, provider, check_kind, outcome, detail, last_swap_at, checked_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [c.id, c.user_id, c.phone, c.provider, c.check_kind, c.outcome, c.detail, c.last_swap_at, c.checked_at],
+    );
+  },
+
+  /** The newest known answer (not unknown) for the number since `since`, to reuse instead of a new lookup. */
+  knownSince: (q: Queryable, phone: string, kind: CheckKind, since: Date) =>
+    maybeOne<PhoneCheckRow>(
+      q,
+      `SELECT * FROM phone_checks WHERE phone = $1 AND check_kind = $2 AND checked_at > $3 AND outcome <> 'unknown'
+       ORDER BY checked_at DESC LIMIT 1`,
+      [phone, kind, since],
+    ),
+
+  /** The account's latest checks, the newest first. */
+  checksOf: (q: Queryable, userId: string, limit: number) =>
+    q.query<PhoneCheckRow>(
+      'SELECT * FROM phone_checks WHERE user_id = $1 ORDER BY checked_at DESC LIMIT $2',
+      [userId, limit],
+    ),
+};
