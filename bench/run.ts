@@ -10,6 +10,7 @@ import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
 import { client, pacedLoop, percentile, type Result, type Step } from './load.ts';
 import { oauthSteps } from './oauth-steps.ts';
 import { startServer } from './server.ts';
+import { simCheckBenchmark } from './sim-check.ts';
 import { webhookBenchmark } from './webhooks.ts';
 import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
 
@@ -18,7 +19,7 @@ import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks runs only the scenarios named (the
+// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check runs only the scenarios named (the
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
@@ -457,7 +458,12 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
 
 try {
   const rows: string[][] = [];
-  const lines = ONLY?.every((s) => s === 'webhooks') ? [] : await requestScenarios(rows);
+  const ownServers = ['webhooks', 'sim-check'];
+  const lines = ONLY?.every((s) => ownServers.includes(s)) ? [] : await requestScenarios(rows);
+  if (runs('sim-check')) {
+    process.stderr.write('sim-check: PIN-reset code verifies without and with a SIM check provider...\n');
+    lines.push(...(await simCheckBenchmark(500, limits)));
+  }
   if (runs('webhooks') && DATABASE_URL && schema) {
     process.stderr.write(
       `webhooks: a backlog of ${WEBHOOK_RATE * SECONDS} events, then ${WEBHOOK_RATE}/s for ${SECONDS} s...\n`,

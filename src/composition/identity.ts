@@ -1,7 +1,4 @@
 import { availableParallelism } from 'node:os';
-import type { Logger } from 'pino';
-import type { Config } from '../config/config.ts';
-import type { Secrets } from '../config/secrets.ts';
 import { AccountDeletionService } from '../domain/accounts/account-deletion.ts';
 import { AccountNotices } from '../domain/accounts/account-notices.ts';
 import { AccountService } from '../domain/accounts/accounts.ts';
@@ -10,16 +7,12 @@ import { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import { PinHasher } from '../domain/accounts/pin-hasher.ts';
 import { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import { OtpService } from '../domain/codes/otp.ts';
-import type { Messenger } from '../domain/messaging/messenger.ts';
 import { SendQueue } from '../domain/messaging/send-queue.ts';
 import { PasskeySignIn } from '../domain/passkeys/passkey-sign-in.ts';
 import { PasskeyService } from '../domain/passkeys/passkeys.ts';
 import { ApiUserService } from '../domain/profiles/api-users.ts';
 import { AvatarService } from '../domain/profiles/avatars.ts';
 import { ProfileService } from '../domain/profiles/profiles.ts';
-import type { PurposeKeys } from '../domain/purpose-keys.ts';
-import type { RateLimiter } from '../domain/rate-limiter.ts';
-import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
 import { RefreshTokenCodec } from '../domain/sessions/refresh-tokens.ts';
 import { SessionService } from '../domain/sessions/sessions.ts';
 import { SmsBreaker } from '../domain/sms-defence/breaker.ts';
@@ -27,31 +20,10 @@ import { CaptchaCheck } from '../domain/sms-defence/captcha-check.ts';
 import { ChallengeService } from '../domain/sms-defence/challenges.ts';
 import type { PersonCheck } from '../domain/sms-defence/person-check.ts';
 import { SendDefence } from '../domain/sms-defence/send-defence.ts';
-import type { Events } from '../domain/webhooks/events.ts';
-import type { Metrics } from '../metrics.ts';
 import { SiteverifyCaptcha } from '../providers/captcha/siteverify.ts';
-import type { Clock } from '../providers/clock.ts';
-import type { Random } from '../providers/random.ts';
-import type { Database } from '../storage/db.ts';
 import { SessionRotations } from '../storage/session-rotations.ts';
+import type { Foundation } from './foundation.ts';
 import { phoneRiskService } from './phone-risk.ts';
-
-/** What every service is built from. */
-export interface Foundation {
-  config: Config;
-  secrets: Secrets;
-  logger: Logger;
-  db: Database;
-  clock: Clock;
-  random: Random;
-  events: Events;
-  tokens: AccessTokens;
-  messenger: Messenger;
-  /** a purpose's keys, derived from KEY_ENCRYPTION_KEY (and its fallback while it changes) */
-  keysFor: (purpose: string) => PurposeKeys;
-  rateLimiter: RateLimiter;
-  metrics: Metrics;
-}
 
 /** The SMS defence's proof of a person: the operator's hosted CAPTCHA, or the proof-of-work challenge. */
 function personCheck(f: Foundation): PersonCheck {

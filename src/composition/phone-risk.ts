@@ -1,6 +1,6 @@
 import { PhoneRiskService } from '../domain/phone-risk/phone-risk.ts';
 import { simCheckProvider } from '../providers/sim-check/index.ts';
-import type { Foundation } from './identity.ts';
+import type { Foundation } from './foundation.ts';
 
 /** The SIM swap and recycling checks before a code signs in or resets a PIN, by the configured provider. */
 export function phoneRiskService(f: Foundation): PhoneRiskService {

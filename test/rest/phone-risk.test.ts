@@ -104,6 +104,13 @@ for (const provider of PROVIDERS) {
           body: { phone: s.phone, purpose: step, code: t.sms.lastCode(s.phone) },
         });
         assert.notEqual(again.status, 200, 'the code is used up');
+        const counted = await t.c.metrics.registry.metrics();
+        assert.match(
+          counted,
+          new RegExp(
+            `callsign_phone_checks_total\\{provider="${provider.name}",check="sim_swap",outcome="swapped"\\} [1-9]`,
+          ),
+        );
         const event = (await events(t, 'user.phone_risk')).find((e) => e.data.user_id === s.user.id);
         assert.equal(event?.data.reason, 'sim_swap');
         assert.equal(event?.data.step, step);
@@ -140,6 +147,28 @@ for (const provider of PROVIDERS) {
         assert.equal((await codeStep(s, step)).status, 200, 'an unknown subscriber is unknown too');
       });
     }
+
+    test('a provider that does not answer within 3 s is unknown: each step goes on (SIM_CHECK_FAIL=open)', async () => {
+      const s = await signUp(t);
+      numbers.set(s.phone, { swapped: true });
+      vendor.hang = true;
+      try {
+        for (const step of ['signin', 'pin_reset'] as const) {
+          t.clock.advance(601);
+          assert.equal((await codeStep(s, step)).status, 200);
+        }
+      } finally {
+        vendor.hang = false;
+      }
+      const { checks } = await t.c.phoneRisk.checksOf(s.user.id);
+      assert.deepEqual(
+        checks.map((k) => [k.outcome, k.detail]),
+        [
+          ['unknown', 'timeout'],
+          ['unknown', 'timeout'],
+        ],
+      );
+    });
 
     if (provider.recycling)
       test('a number recycled since the account last proved it is refused and flagged; one proved lately is not asked', async () => {

@@ -25,7 +25,13 @@ import type { PurposeKeys } from '../purpose-keys.ts';
 import { AMR } from '../sessions/authentication.ts';
 import type { SendProof } from '../sms-defence/person-check.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
-import { type AccountPurpose, forAnAccount, type OtpPurpose, type PublicPurpose } from './purposes.ts';
+import {
+  type AccountPurpose,
+  forAnAccount,
+  type OtpPurpose,
+  type PublicPurpose,
+  whatGoes,
+} from './purposes.ts';
 import { codeHash, OTP_TTL_SECONDS, StoredCodes } from './stored-codes.ts';
 
 export const TEMP_TOKEN_TTL_SECONDS = 600;
@@ -228,23 +234,6 @@ const noLongerValid = () => fieldError('INVALID_OTP', 'code', 'the code is wrong
 
 const invalidTempToken = () =>
   fieldError('INVALID_TOKEN', 'temp_token', 'temp_token is unknown, used or expired; verify the phone again');
-
-/**
- * What a code request sends. Sign-up and a phone change want a number nobody has; a PIN reset and a sign-in by
- * code one that has an account. Where the number is not as wanted: without enumeration protection the answer
- * says why (`refusal`); with it, the answer is the same success, a decoy is stored that verifications refuse as
- * they would a real code, and the owner of a taken number is told (`notice`). A code for an account under
- * enumeration protection is sent after the answer (`code_after_answer`), since an unknown number gets nothing.
- */
-type WhatGoes = 'refusal' | 'decoy' | 'notice' | 'code' | 'code_after_answer';
-
-function whatGoes(purpose: OtpPurpose, registered: boolean, enumerationProtection: boolean): WhatGoes {
-  const accountWanted = forAnAccount(purpose);
-  const codeless = accountWanted ? !registered : registered;
-  if (codeless && !enumerationProtection) return 'refusal';
-  if (codeless) return accountWanted ? 'decoy' : 'notice';
-  return accountWanted && enumerationProtection ? 'code_after_answer' : 'code';
-}
 
 const codelessRefusal = (purpose: OtpPurpose) =>
   forAnAccount(purpose)
