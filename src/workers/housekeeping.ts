@@ -10,10 +10,13 @@ export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 /** Messages to phones are kept this long for the operators to look into, then go (they hold phone numbers). */
 export const MESSAGE_RETENTION_SECONDS = 30 * 24 * 3600;
 
+/** SIM check answers are kept this long for the operators (they hold phone numbers); a known answer is reused for minutes only. */
+export const PHONE_CHECK_RETENTION_SECONDS = 90 * 24 * 3600;
+
 /**
  * Rows that can no longer matter, a day past their end: spent codes, dead tokens, passkey ceremonies' challenges, ended sessions (revoked,
  * or their refresh token run out, P59), old rate windows, unused KYC links; events past their retention
- * that no delivery still waits for, and back-channel logouts as old; KYC photos and the operators' trail past the retention the operator set.
+ * that no delivery still waits for, and back-channel logouts as old; SIM check answers after 90 days; KYC photos and the operators' trail past the retention the operator set.
  */
 export function housekeeping(
   db: Database,
@@ -67,6 +70,11 @@ export function housekeeping(
         db,
         'UPDATE messages SET sealed_code = NULL WHERE sealed_code IS NOT NULL AND code_expires_at < $1 RETURNING 1',
         [now],
+      );
+      counts.phone_checks = await countRows(
+        db,
+        'DELETE FROM phone_checks WHERE checked_at < $1 RETURNING 1',
+        [addSeconds(now, -PHONE_CHECK_RETENTION_SECONDS)],
       );
       counts.kyc_links = await kycRepo.deleteStaleLinks(db, cutoff);
       // Issue 7: KYC photos go this many days after the decision when the operator sets a retention.

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { addSeconds } from '../../src/providers/clock.ts';
 import { jobsRepo } from '../../src/storage/repositories/jobs.ts';
-import { EVENT_RETENTION_SECONDS, housekeeping } from '../../src/workers/housekeeping.ts';
+import { phoneRiskRepo } from '../../src/storage/repositories/phone-risk.ts';
+import {
+  EVENT_RETENTION_SECONDS,
+  housekeeping,
+  PHONE_CHECK_RETENTION_SECONDS,
+} from '../../src/workers/housekeeping.ts';
 import { createTestApp, events, signUp } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
@@ -101,6 +106,32 @@ test('housekeeping removes ended sessions, spent authorization codes and SSO ses
     const month = await housekeeping(t.c.db).run(addSeconds(t.clock.now(), 32 * 86400));
     assert.deepEqual([month.sessions, month.sso_sessions], [1, 1], 'run out (P59), and the SSO session');
     assert.deepEqual([await count('sessions'), await count('sso_sessions')], [0, 0]);
+  } finally {
+    await t.close();
+  }
+});
+
+test('housekeeping drops SIM check answers after 90 days', async () => {
+  const t = await createTestApp();
+  try {
+    const s = await signUp(t);
+    const check = (at: Date) => ({
+      ...{ id: t.c.random.uuid(), user_id: s.user.id, phone: s.phone, provider: 'http' },
+      ...{
+        check_kind: 'sim_swap' as const,
+        outcome: 'not_swapped',
+        detail: null,
+        last_swap_at: null,
+        checked_at: at,
+      },
+    });
+    await phoneRiskRepo.record(t.c.db, check(t.clock.now()));
+    await phoneRiskRepo.record(t.c.db, check(addSeconds(t.clock.now(), 2 * 86400)));
+    const counts = await housekeeping(t.c.db).run(
+      addSeconds(t.clock.now(), PHONE_CHECK_RETENTION_SECONDS + 86400),
+    );
+    assert.equal(counts.phone_checks, 1);
+    assert.equal((await t.c.phoneRisk.checksOf(s.user.id)).checks.length, 1);
   } finally {
     await t.close();
   }

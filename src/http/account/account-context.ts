@@ -25,11 +25,8 @@ export type AccountServices = Pick<
   | 'connectedApps'
   | 'deletion'
   | 'logos'
-  | 'pageStateKeys'
   | 'passkeys'
   | 'profiles'
-  | 'random'
-  | 'rateLimiter'
   | 'recoveryCodes'
   | 'sessions'
 >;
