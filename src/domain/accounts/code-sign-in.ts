@@ -6,12 +6,12 @@
 // - The temp token is of purpose `signin`, unused and unexpired, and is used by the transaction that opens
 //   the session (storage/rules/temp-tokens.ts), so one code signs in once.
 // - The account is the live one that has the number then, not locked by the operator; the PIN's lock neither
-//   stops it nor is lifted (storage/rules/code-sign-in.ts).
+//   stops it nor is lifted (storage/rules/pinless-sign-in.ts).
 import type { SignInMethod } from '../../config/sign-in-settings.ts';
 import type { Clock } from '../../providers/clock.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
-import { holdAccountOfPhone } from '../../storage/rules/code-sign-in.ts';
+import { holdAccountForSignIn } from '../../storage/rules/pinless-sign-in.ts';
 import type { OtpService } from '../codes/otp.ts';
 import { fieldError } from '../errors.ts';
 import type { AccessTokens } from '../sessions/access-tokens.ts';
@@ -73,7 +73,7 @@ export class CodeSignIn {
   /** Uses the temp token, and holds the live account that has its number while the sign-in is written. */
   private async holder(tx: Queryable, tempToken: string): Promise<{ account: UserRow; amr: string[] }> {
     const proof = await this.d.otp.consumeTempToken(tx, tempToken, 'signin');
-    const held = await holdAccountOfPhone(tx, proof.phone);
+    const held = await holdAccountForSignIn(tx, { phone: proof.phone });
     if (!held.held)
       throw held.refusal === 'locked_by_operator'
         ? lockedByOperator()

@@ -6,7 +6,7 @@
 // - An unknown passkey, a bad signature, a used or expired challenge, a missing user verification, an
 //   answer for another origin or RP ID, or a counter that went back (signature-counter.ts) all answer
 //   INVALID_CREDENTIALS, alike; nothing is counted against the PIN lock.
-// - The account must be live and not locked by the operator (storage/rules/passkey-sign-in.ts).
+// - The account must be live and not locked by the operator (storage/rules/pinless-sign-in.ts).
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
@@ -20,7 +20,7 @@ import type { Random } from '../../providers/random.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import { type PasskeyRow, passkeysRepo } from '../../storage/repositories/passkeys.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
-import { holdPasskeyAccount } from '../../storage/rules/passkey-sign-in.ts';
+import { holdAccountForSignIn } from '../../storage/rules/pinless-sign-in.ts';
 import { lockedByOperator } from '../accounts/account-errors.ts';
 import { parseDevice } from '../accounts/device.ts';
 import { assertMethodOn } from '../accounts/sign-in-methods.ts';
@@ -104,7 +104,7 @@ export class PasskeySignIn {
 
   /** The live account the passkey belongs to, held while its use is written down. */
   private async holder(tx: Queryable, passkey: PasskeyRow): Promise<UserRow> {
-    const held = await holdPasskeyAccount(tx, passkey.user_id);
+    const held = await holdAccountForSignIn(tx, { userId: passkey.user_id });
     if (!held.held) throw held.refusal === 'locked_by_operator' ? lockedByOperator() : refused();
     await passkeysRepo.used(tx, passkey.id, passkey.counter, this.d.clock.now());
     return held.account;
