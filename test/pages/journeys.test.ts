@@ -104,10 +104,14 @@ describe('the journeys on the hosted pages', () => {
         await context.clearCookies();
         await page.goto(authorizeUrl(lang));
         await page.getByRole('link', { name: say('auth.forgot_pin') }).click();
+        // Each look is taken once the next page has loaded, not while the click's navigation is under way.
+        await page.waitForURL((u) => u.pathname === '/authorize/reset');
+        await page.getByRole('heading', { name: say('reset.title') }).waitFor();
         await checkLook(page, `journey-${lang}-reset-phone`);
         await page.getByLabel(say('auth.phone')).fill(s.phone);
         await page.getByRole('button', { name: say('auth.continue') }).click();
         await page.getByRole('link', { name: say('reset.use_recovery_code') }).click();
+        await page.getByLabel(say('reset.recovery_code')).waitFor();
         await checkLook(page, `journey-${lang}-reset-recovery`);
         await page.getByLabel(say('reset.recovery_code')).fill(recovery);
         await page.getByLabel(say('reset.new_pin')).fill(NEW_PIN);
@@ -123,7 +127,7 @@ describe('the journeys on the hosted pages', () => {
           await page.getByRole('button', { name: say('auth.continue') }).click();
           await page.waitForLoadState('load');
         }
-        assert.ok((await page.content()).includes(say('error.locked_wait', { minutes: 60 })));
+        await page.getByText(say('error.locked_wait', { minutes: 60 })).waitFor();
         await page.getByRole('link', { name: say('auth.forgot_pin') }).waitFor();
         await checkLook(page, `journey-${lang}-locked`);
 
