@@ -154,9 +154,9 @@ export class OtpService {
     });
     if (refusal) throw refusal;
     if (risk && guardedStep) {
-      await risk.beforeCodeStep(phone, guardedStep);
+      const accountId = await risk.beforeCodeStep(phone, guardedStep);
       await issue(this.d.db);
-      await risk.proven(phone);
+      if (accountId) await risk.proven(accountId);
     }
     return { verified: true, temp_token: tempToken, expires_in: TEMP_TOKEN_TTL_SECONDS };
   }

@@ -55,17 +55,23 @@ export class PhoneRiskService {
     return this.d.provider !== undefined && (purpose === 'signin' || purpose === 'pin_reset');
   }
 
-  /** Refuses the step (FORBIDDEN, with the reason and what the account can use instead) when the number is at risk. */
-  async beforeCodeStep(phone: string, step: CodeStep): Promise<void> {
+  /**
+   * Refuses the step (FORBIDDEN, with the reason and what the account can use instead) when the number is at
+   * risk; answers the id of the number's account, if it has one.
+   */
+  async beforeCodeStep(phone: string, step: CodeStep): Promise<string | undefined> {
     const provider = this.d.provider;
-    const account = provider && (await usersRepo.findLiveByPhone(this.d.db, phone));
-    if (!provider || !account) return;
     const now = this.d.clock.now();
-    const proof = await phoneRiskRepo.proofOf(this.d.db, account.id);
-    if (!checked(this.d.settings, phone, proof, now)) return;
-    const swap = await this.answer(account, 'sim_swap', now, () =>
-      provider.swappedWithin(phone, this.d.settings.swapMaxAgeHours),
-    );
+    const known = addSeconds(now, -KNOWN_ANSWER_SECONDS);
+    const found = provider && (await phoneRiskRepo.accountWithProof(this.d.db, phone, known));
+    if (!provider || !found) return undefined;
+    const { account, proof, knownSwap } = found;
+    if (!checked(this.d.settings, phone, proof, now)) return account.id;
+    const swap = knownSwap
+      ? { outcome: outcomeOf(knownSwap.outcome), lastSwapAt: knownSwap.last_swap_at }
+      : await this.asked(account, 'sim_swap', now, () =>
+          provider.swappedWithin(phone, this.d.settings.swapMaxAgeHours),
+        );
     let reason = refusalFor(this.d.settings, swap.outcome);
     const since = reason ? undefined : recyclingDate(this.d.settings, account, proof, now);
     if (since && provider.recycledSince) {
@@ -76,12 +82,12 @@ export class PhoneRiskService {
       reason = refusalFor(this.d.settings, recycling.outcome);
     }
     if (reason) await this.refuse(account, step, reason, now, swap.lastSwapAt ?? undefined);
+    return account.id;
   }
 
-  /** A code step went through: the account proved its number now. */
-  async proven(phone: string): Promise<void> {
-    const account = await usersRepo.findLiveByPhone(this.d.db, phone);
-    if (account) await phoneRiskRepo.proven(this.d.db, account.id, this.d.clock.now());
+  /** A code step of this account went through: it proved its number now. */
+  async proven(userId: string): Promise<void> {
+    await phoneRiskRepo.proven(this.d.db, userId, this.d.clock.now());
   }
 
   /** The account's latest checks and what is known of its number, for operators. */
@@ -107,6 +113,11 @@ export class PhoneRiskService {
     const since = addSeconds(now, -KNOWN_ANSWER_SECONDS);
     const known = await phoneRiskRepo.knownSince(this.d.db, account.phone, kind, since);
     if (known) return { outcome: outcomeOf(known.outcome), lastSwapAt: known.last_swap_at } satisfies Answer;
+    return this.asked(account, kind, now, ask);
+  }
+
+  /** The provider's answer, recorded and counted. */
+  private async asked(account: UserRow, kind: CheckKind, now: Date, ask: () => Promise<Answer>) {
     const asked = await ask();
     const provider = this.d.provider?.name ?? 'none';
     await phoneRiskRepo.record(this.d.db, {

@@ -1,4 +1,5 @@
 import { maybeOne, type Queryable } from '../db.ts';
+import type { UserRow } from './users.ts';
 
 /** What is known of an account's number beside the account itself (migration 027). */
 export interface PhoneProofRow {
@@ -10,6 +11,9 @@ export interface PhoneProofRow {
   /** an operator verified the owner: code steps go through until then */
   cleared_until: Date | null;
 }
+
+/** The proof's columns as a read of an account carries them. */
+type ProofColumns = { proof_user_id: string | null } & Omit<PhoneProofRow, 'user_id'>;
 
 export type CheckKind = 'sim_swap' | 'number_recycling';
 
@@ -26,6 +30,43 @@ export interface PhoneCheckRow {
 }
 
 export const phoneRiskRepo = {
+  /**
+   * The live account with this number, what is known of its number, and the number's newest known SIM swap
+   * answer since `knownSince` (to reuse instead of a new lookup), in one read.
+   */
+  accountWithProof: async (q: Queryable, phone: string, knownSince: Date) => {
+    const row = await maybeOne<
+      UserRow & ProofColumns & { known_outcome: string | null; known_last_swap_at: Date | null }
+    >(
+      q,
+      `SELECT u.*, p.user_id AS proof_user_id, p.proven_at, p.recycled_at, p.cleared_until,
+              k.outcome AS known_outcome, k.last_swap_at AS known_last_swap_at
+       FROM users u LEFT JOIN phone_proofs p ON p.user_id = u.id
+       LEFT JOIN LATERAL (
+         SELECT outcome, last_swap_at FROM phone_checks
+         WHERE phone = u.phone AND check_kind = 'sim_swap' AND checked_at > $2 AND outcome <> 'unknown'
+         ORDER BY checked_at DESC LIMIT 1
+       ) k ON true
+       WHERE u.phone = $1 AND u.deleted_at IS NULL`,
+      [phone, knownSince],
+    );
+    if (!row) return undefined;
+    const {
+      proof_user_id,
+      proven_at,
+      recycled_at,
+      cleared_until,
+      known_outcome,
+      known_last_swap_at,
+      ...account
+    } = row;
+    return {
+      account,
+      proof: proof_user_id ? { user_id: proof_user_id, proven_at, recycled_at, cleared_until } : undefined,
+      knownSwap: known_outcome ? { outcome: known_outcome, last_swap_at: known_last_swap_at } : undefined,
+    };
+  },
+
   proofOf: (q: Queryable, userId: string) =>
     maybeOne<PhoneProofRow>(q, 'SELECT * FROM phone_proofs WHERE user_id = $1', [userId]),
 
