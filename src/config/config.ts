@@ -4,6 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import type { LogFormat } from '../logger.ts';
 import type { CaptchaSettings } from '../providers/captcha/siteverify.ts';
+import { corsOrigins } from './cors-settings.ts';
 import { type Env, EnvReader } from './env-reader.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type SmsSettings, smsSettings } from './messaging-config.ts';
@@ -48,6 +49,8 @@ export interface Config extends SmsSettings, SignInSettings {
   captcha: CaptchaSettings | undefined;
   /** SIM_CHECK_*: a code to a number checked against its SIM swaps and recycling first */
   simCheck: SimCheckSettings;
+  /** CORS_ORIGINS: web apps on these origins may call the REST surface from a browser */
+  corsOrigins: ReadonlySet<string>;
   /** SMS_DAILY_LIMIT: text messages a UTC day across all countries; undefined, no limit */
   smsDailyLimit: number | undefined;
   kycProvider: 'manual' | 'sandbox';
@@ -132,6 +135,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     ),
     captcha: captchaSettings(r),
     simCheck: simCheckSettings(r),
+    corsOrigins: corsOrigins(r),
     kycProvider,
     kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0),
     // At least a day; a trail kept for no time is no trail.

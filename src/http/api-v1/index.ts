@@ -15,7 +15,10 @@ import { holder, server } from './callers.ts';
 import { apiAnswer, Metadata, NoContent, ScopedUser, ServerUser, UsersPage } from './responses.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'apiUsers' | 'avatars' | 'clients' | 'oauthTokens' | 'rateLimiter'>;
+type Services = Pick<
+  Container,
+  'apiUsers' | 'avatars' | 'clients' | 'config' | 'oauthTokens' | 'rateLimiter'
+>;
 
 const tags = ['API v1'];
 const security = [{ bearer: [] }];

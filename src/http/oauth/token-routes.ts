@@ -9,7 +9,7 @@ import { authenticatedClient } from './client-credentials.ts';
 import { Introspection, oauthAnswer, Revoked, TokenResponse, UserinfoClaims } from './responses.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clients' | 'oauthTokens' | 'rateLimiter' | 'tokenGrants'>;
+type Services = Pick<Container, 'clients' | 'config' | 'oauthTokens' | 'rateLimiter' | 'tokenGrants'>;
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
 const clientFields = {

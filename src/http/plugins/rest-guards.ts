@@ -47,6 +47,8 @@ function optionalCount(counted: Promise<void>): Promise<void> {
  */
 export function registerRestGuards(app: FastifyInstance, c: Services) {
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
+    // A browser's preflight is not a request of its own: it carries no credentials and counts against nothing.
+    if (request.method === 'OPTIONS') return;
     const config = request.routeOptions.config;
     let authError: unknown;
     if (config.auth) {

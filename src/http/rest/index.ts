@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { restErrorHandler } from '../errors/rest.ts';
+import { allowConfiguredOrigins } from '../plugins/browser-access.ts';
 import { registerRestGuards } from '../plugins/rest-guards.ts';
 import { accountAuthRoutes } from './account-auth.ts';
 import { connectedAppRoutes } from './connected-apps.ts';
@@ -13,10 +14,14 @@ import { sessionRoutes } from './sessions.ts';
 import { tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
 
-/** The REST surface: its own context, so its guards and its envelope apply to its routes only. */
+/**
+ * The REST surface: its own context, so its guards, its envelope and its browser access (CORS_ORIGINS) apply to
+ * its routes only.
+ */
 export async function restSurface(app: FastifyInstance, c: Container) {
   app.setErrorHandler(restErrorHandler);
   registerRestGuards(app, c);
+  const addPreflights = allowConfiguredOrigins(app, c.config.corsOrigins);
   healthRoutes(app, c);
   otpRoutes(app, c);
   accountAuthRoutes(app, c);
@@ -28,4 +33,5 @@ export async function restSurface(app: FastifyInstance, c: Container) {
   sessionRoutes(app, c);
   connectedAppRoutes(app, c);
   kycRoutes(app, c);
+  addPreflights();
 }
