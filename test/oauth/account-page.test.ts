@@ -235,6 +235,28 @@ describe('the account page', () => {
     assert.match(String(after.body), /name="pin"/, 'the old cookie signs no one in');
   });
 
+  test('malformed or unknown ids and values are the page again with the reason, never a 500', async () => {
+    const s = await signUp(t);
+    const h = await signInHere(s);
+    for (const [path, fields] of [
+      ['session', { session: 'x' }],
+      ['session', { session: '' }],
+      ['app', { client_id: '' }],
+      ['passkey/rename', { passkey: 'x', name: 'Phone' }],
+      ['passkey/remove', { passkey: '------------------------------------' }],
+    ] as const) {
+      const answer = await post(h, path, fields);
+      assert.equal(answer.status, 404, `${path}: ${answer.status}`);
+      assert.match(String(answer.body), /That is no longer there\./);
+    }
+    assert.equal(
+      (await post(h, 'profile', { name: 'x'.repeat(101), handle: s.handle, language: '' })).status,
+      400,
+    );
+    assert.equal((await post(h, 'passkey', { response: '{"not":"webauthn"}' })).status, 400);
+    assert.equal((await post(h, 'passkey', { response: 'not json' })).status, 400);
+  });
+
   test('the sign-in page the account page shows has no consent and gives out no code', async () => {
     const s = await signUp(t);
     const h = await signInHere(s);

@@ -14,6 +14,7 @@ import { type CheckKind, phoneRiskRepo } from '../../storage/repositories/phone-
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import { recoveryCodesOf } from '../../storage/rules/recovery-codes.ts';
 import { DomainError, noSuchUser } from '../errors.ts';
+import { isUuid } from '../ids.ts';
 import type { Events } from '../webhooks/events.ts';
 import {
   type CheckOutcome,
@@ -92,7 +93,7 @@ export class PhoneRiskService {
 
   /** The account's latest checks and what is known of its number, for operators. */
   async checksOf(userId: string) {
-    const account = await usersRepo.findLiveById(this.d.db, userId);
+    const account = isUuid(userId) ? await usersRepo.findLiveById(this.d.db, userId) : undefined;
     if (!account) throw noSuchUser();
     const [checks, proof] = await Promise.all([
       phoneRiskRepo.checksOf(this.d.db, userId, CHECKS_SHOWN),
@@ -104,7 +105,7 @@ export class PhoneRiskService {
   /** An operator verified the owner: code steps go through for CLEARANCE_SECONDS, and the flag goes. */
   async clear(userId: string): Promise<{ cleared_until: Date }> {
     const until = addSeconds(this.d.clock.now(), CLEARANCE_SECONDS);
-    if (!(await phoneRiskRepo.clear(this.d.db, userId, until))) throw noSuchUser();
+    if (!isUuid(userId) || !(await phoneRiskRepo.clear(this.d.db, userId, until))) throw noSuchUser();
     return { cleared_until: until };
   }
 
