@@ -6,11 +6,13 @@ import { type VendorRequest, VendorServer } from '../helpers/vendor-server.ts';
 import * as vendors from '../helpers/vendors.ts';
 
 // Three providers for the same route: the first hangs, the second fails half its requests, the third works.
-// 500 sends: each delivers a code within 6 s (a hung provider costs one 5 s timeout, and is set aside after
+// 500 sends: each delivers a code after one 5 s timeout at most (a hung provider costs one, and is set aside after
 // five), and no phone gets a code twice, except the ones whose message a receipt reported failed, which get
 // exactly one re-send.
 
 const TW_TOKEN = 'twilio-token-for-chaos';
+/** Under two of the provider's 5 s timeouts. */
+const ONE_TIMEOUT_AT_MOST_MS = 9000;
 const SIGNATURE = 'vonage-signature-for-chaos';
 let t: TestApp;
 const hanging = new VendorServer(vendors.gateway);
@@ -75,9 +77,11 @@ test('500 sends through a hanging, a flaky and a steady provider', async () => {
       }),
     );
   }
+  // One 5 s timeout at most: a send that met the hung provider twice would take 10 s. The rest of the bound is
+  // for a machine busy with the other tests (a send took 6.3 s under the full suite).
   assert.ok(
-    Math.max(...slowest) < 6000,
-    `every send within 6 s (slowest ${Math.round(Math.max(...slowest))} ms)`,
+    Math.max(...slowest) < ONE_TIMEOUT_AT_MOST_MS,
+    `every send within one timeout (slowest ${Math.round(Math.max(...slowest))} ms)`,
   );
   assert.ok(hanging.requests.length >= 5 && hanging.requests.length <= 25, 'the hung provider was set aside');
   // Ten messages the flaky provider took are reported failed, twice each: each is re-sent once, by the next.

@@ -11,6 +11,8 @@ import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
 import { SoftAuthenticator } from '../helpers/authenticator.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';
+import { type NumberTable, ownService } from '../helpers/sim-vendors.ts';
+import { VendorServer } from '../helpers/vendor-server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const ALLOW_LOCAL = { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
@@ -54,10 +56,17 @@ const deliveriesOf = async (t: TestApp, endpointId: string) =>
 describe('webhook delivery (spec "Events", D32, D34)', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
+  // A SIM check provider, so that a code step refused for a swapped SIM sends user.phone_risk.
+  const simNumbers: NumberTable = new Map();
+  const simCheck = new VendorServer(ownService(simNumbers));
   before(async () => {
-    t = await createTestApp({ env: ALLOW_LOCAL });
+    const url = await simCheck.start();
+    t = await createTestApp({ env: { ...ALLOW_LOCAL, SIM_CHECK_PROVIDER: 'http', SIM_CHECK_HTTP_URL: url } });
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await simCheck.close();
+  });
 
   /**
    * P61: a worker whose poll is an hour, so that only a notification gets it to claim in time, and an
@@ -128,6 +137,12 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
         ...s,
         access_token: again.body.data.access_token,
       });
+      simNumbers.set(s.phone, { swapped: true });
+      await t.request('POST', '/auth/otp/send', { body: { phone: s.phone, purpose: 'pin_reset' } });
+      const refused = await t.request('POST', '/auth/otp/verify', {
+        body: { phone: s.phone, purpose: 'pin_reset', code: t.sms.lastCode(s.phone) },
+      });
+      assert.equal(refused.status, 403, 'user.phone_risk');
       await t.request('DELETE', '/users/me', {
         token: recovered.access_token,
         body: { pin: recovered.pin, confirmation: 'DELETE MY ACCOUNT' },
@@ -174,6 +189,12 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
         'updated_at',
       ]);
       assert.deepEqual(Object.keys(byType('user.deleted')).sort(), ['deleted_at', 'user_id']);
+      assert.deepEqual(Object.keys(byType('user.phone_risk')).sort(), [
+        'detected_at',
+        'reason',
+        'step',
+        'user_id',
+      ]);
       assert.deepEqual(Object.keys(byType('passkey.created')).sort(), [
         'created_at',
         'passkey_id',
