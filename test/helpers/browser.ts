@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's Chromium (apt-get install chromium), headless, with nothing reaching outside this machine. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -18,4 +18,27 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * A page of a new context with the DevTools protocol's virtual platform authenticator (CTAP2, internal, resident
+ * keys, user verified), and a way to read the passkeys it holds.
+ */
+export async function withVirtualAuthenticator(context: BrowserContext) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const credentials = async () =>
+    (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+  return { page, credentials };
 }

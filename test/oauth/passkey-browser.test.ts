@@ -6,7 +6,7 @@ import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Language, translate } from '../../src/i18n/languages.ts';
 import { createTestApp, signUp, type TestApp, uniqueHandle, uniquePhone } from '../helpers/app.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, withVirtualAuthenticator } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { checkLook } from '../helpers/page-look.ts';
 
@@ -80,21 +80,7 @@ describe('passkeys in Chromium: offered after sign-up, then signing in through a
       await context.addInitScript(() => {
         PublicKeyCredential.isConditionalMediationAvailable = async () => false;
       });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    const credentials = async () =>
-      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    const { page, credentials } = await withVirtualAuthenticator(context);
     return { context, page, credentials };
   }
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { type Language, translate } from '../../src/i18n/languages.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, withVirtualAuthenticator } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { checkLook } from '../helpers/page-look.ts';
@@ -55,22 +55,7 @@ describe('the account page in Chromium', () => {
   /** A browser with a virtual platform authenticator that verifies its user. */
   async function withAuthenticator(lang: Language) {
     const context = await browser.newContext({ locale: lang });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    const credentials = async () =>
-      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-    return { context, page, credentials };
+    return { context, ...(await withVirtualAuthenticator(context)) };
   }
 
   for (const lang of ['en', 'ar', 'hi'] as const) {

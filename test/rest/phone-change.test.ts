@@ -37,6 +37,9 @@ describe('P74: moving an account to a new phone number', () => {
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     assert.equal(moved.body.data.phone, next);
     assert.equal(moved.body.data.id, s.user.id);
+    // The code proved the new number: a recycling check would count from now.
+    const { proof } = await t.c.phoneRisk.checksOf(s.user.id);
+    assert.equal(proof?.proven_at?.getTime(), t.clock.now().getTime());
 
     assert.equal((await signin(next, s.pin)).status, 200, 'signs in with the new number');
     assert.equal((await signin(s.phone, s.pin)).body.error.code, 'INVALID_CREDENTIALS', 'not the old one');

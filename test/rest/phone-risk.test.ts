@@ -184,6 +184,11 @@ for (const provider of PROVIDERS) {
         numbers.set(s.phone, { swapped: false, recycled: false });
         t.clock.advance(601);
         assert.equal((await codeStep(s, 'signin')).status, 200);
+        // That step proved the number: for 90 days it is not asked about again, and the flag is gone.
+        numbers.set(s.phone, { swapped: false, recycled: true });
+        t.clock.advance(601);
+        assert.equal((await codeStep(s, 'signin')).status, 200);
+        assert.equal((await t.c.phoneRisk.checksOf(s.user.id)).proof?.recycled_at, null);
       });
   });
 }
