@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -13,6 +12,7 @@ import { ManualClock } from '../../src/providers/clock.ts';
 import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
 import { CLAIM_LEASE_SECONDS } from '../../src/workers/claimed-sends.ts';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { sample } from '../helpers/metrics.ts';
 import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -57,15 +57,6 @@ async function makeStore(): Promise<Store> {
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A port nothing listens on just now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function spawnWorker(env: Record<string, string>): {

@@ -1,0 +1,39 @@
+// Writes the types of @callsign/client (packages/client/src/generated/openapi.ts) from the server's own
+// /openapi.json, so the client can never drift from the API: `npm run client:types`. A test
+// (test/client/generated-types.test.ts) fails when the committed file differs from what this writes.
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import openapiTS from 'openapi-typescript';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { buildContainer } from '../src/container.ts';
+import { createLogger } from '../src/logger.ts';
+
+export const CLIENT_TYPES_FILE = fileURLToPath(
+  new URL('../packages/client/src/generated/openapi.ts', import.meta.url),
+);
+
+const HEADER = `// Generated from Callsign's /openapi.json by \`npm run client:types\`; do not edit by hand.
+`;
+
+/** The file's text for an OpenAPI document. */
+export async function clientTypesOf(document: unknown): Promise<string> {
+  // biome-ignore lint/suspicious/noExplicitAny: openapi-typescript takes the parsed document as it is
+  return HEADER + (await openapiTS(document as any));
+}
+
+async function main() {
+  const config = loadConfig({ APP_ENV: 'development', DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' });
+  const container = await buildContainer(config, { logger: createLogger('warn', process.stderr) });
+  const app = await buildApp(container);
+  try {
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    writeFileSync(CLIENT_TYPES_FILE, await clientTypesOf(document));
+    process.stdout.write(`wrote ${CLIENT_TYPES_FILE}\n`);
+  } finally {
+    await app.close();
+    await container.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
