@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { createClient, Session, SessionEvent, SessionStorage } from '@callsign/client';
+import type { createClient, Fetch, Session, SessionEvent, SessionStorage } from '@callsign/client';
 import { createTestApp, type TestApp, uniqueHandle, uniquePhone } from './app.ts';
 
 // A Callsign listening on 127.0.0.1 for @callsign/client to call over real HTTP; every request of a client
@@ -40,7 +40,7 @@ export async function signUpWith(t: TestApp, client: Client, phone = uniquePhone
 }
 
 /** A fetch that counts its requests by "METHOD /path" (query left off). */
-export function countingFetch(inner: typeof fetch = fetch) {
+export function countingFetch(inner: Fetch = fetch) {
   const counts = new Map<string, number>();
   const counted = (input: string, init: RequestInit) => {
     const key = `${init.method ?? 'GET'} ${new URL(input).pathname}`;

@@ -11,6 +11,11 @@ import type { CallOptions, Transport } from './transport.js';
 
 /** An access token that expires within this is refreshed before it is used. */
 const REFRESH_AHEAD_MS = 60_000;
+/**
+ * How long a tab that waited for another tab's refresh waits for its news (the new session) before it refreshes
+ * itself: the news may reach it a moment after the other tab let go.
+ */
+const NEWS_WAIT_MS = 1000;
 
 const refusedToken = (err: unknown): err is CallsignError =>
   err instanceof CallsignError && (err.code === 'TOKEN_EXPIRED' || err.code === 'INVALID_TOKEN');
@@ -28,7 +33,8 @@ export class Authorizer {
 
   /** The access token, refreshed first when it expires within 60 s; undefined when no one is signed in. */
   async accessToken(): Promise<string | undefined> {
-    const session = await this.keeper.get();
+    // A tab that has no session yet reads the stored one: another tab may have signed in a moment ago.
+    const session = (await this.keeper.get()) ?? (await this.keeper.reload());
     if (!session) return undefined;
     if (session.expiresAt - Date.now() > REFRESH_AHEAD_MS) return session.accessToken;
     return (await this.refresh(session, 'refresh_failed'))?.accessToken;
@@ -40,17 +46,25 @@ export class Authorizer {
    */
   refresh(seen: Session, reason: SignOutReason): Promise<Session | undefined> {
     this.refreshing ??= this.tabs
-      .exclusive(() => this.refreshUnlessDone(seen, reason))
+      .exclusive((waited) => this.refreshUnlessDone(seen, reason, waited))
       .finally(() => {
         this.refreshing = undefined;
       });
     return this.refreshing;
   }
 
-  private async refreshUnlessDone(seen: Session, reason: SignOutReason): Promise<Session | undefined> {
+  private async refreshUnlessDone(
+    seen: Session,
+    reason: SignOutReason,
+    waited: boolean,
+  ): Promise<Session | undefined> {
     // Another tab may have refreshed (or ended) the session while this one waited its turn: its refresh token
     // is then the one to use, and this one's old token must not be presented again.
-    const stored = await this.keeper.reload();
+    let stored = await this.keeper.reload();
+    if (waited && stored?.refreshToken === seen.refreshToken) {
+      await this.keeper.nextChange(NEWS_WAIT_MS);
+      stored = await this.keeper.reload();
+    }
     if (!stored || stored.refreshToken !== seen.refreshToken) return stored;
     let next: DataOf<'/auth/refresh', 'post'>;
     try {

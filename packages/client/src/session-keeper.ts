@@ -5,6 +5,16 @@ import type { TabLink } from './tab-link.js';
 
 type Change = 'SIGNED_IN' | 'TOKEN_REFRESHED' | 'USER_UPDATED';
 
+/**
+ * A browser may show one tab another tab's storage writes a moment late: a stored session older than the one
+ * held (the same account, an earlier expiry) is a late view, never a change.
+ */
+const olderThan = (held: Session | undefined, seen: Session | undefined) =>
+  held !== undefined &&
+  seen !== undefined &&
+  seen.user.id === held.user.id &&
+  seen.expiresAt < held.expiresAt;
+
 /** The event that tells how the session changed from `before` to `after` (another tab's change), if it did. */
 function changeBetween(
   before: Session | undefined,
@@ -22,6 +32,7 @@ export class SessionKeeper {
   private changedSinceStart = false;
   private readonly started: Promise<void>;
   private readonly listeners = new Set<SessionListener>();
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     private readonly storage: SessionStorage,
@@ -35,7 +46,7 @@ export class SessionKeeper {
       },
       () => {},
     );
-    link.onAnnounce((reason) => void this.reload(reason).catch(() => {}));
+    link.onAnnounce((told) => void this.adopt(told.session ?? undefined, told.reason));
   }
 
   /** The session as this client knows it. */
@@ -45,22 +56,40 @@ export class SessionKeeper {
   }
 
   /** The session as the storage holds it now: another tab may have refreshed or ended it. */
-  async reload(reason?: SignOutReason): Promise<Session | undefined> {
+  async reload(): Promise<Session | undefined> {
     await this.started;
+    this.adopt(parseSession(await this.storage.getItem(this.key)));
+    return this.current;
+  }
+
+  /** Resolves at the session's next change, or after `ms`. */
+  nextChange(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  /** Takes the session another tab told of, or the storage holds, unless it is a late view of an older one. */
+  private adopt(after: Session | undefined, reason?: SignOutReason) {
     const before = this.current;
-    const after = parseSession(await this.storage.getItem(this.key));
+    if (olderThan(before, after)) return;
     this.current = after;
     const change = changeBetween(before, after);
     if (change === 'SIGNED_OUT') this.signedOut(reason ?? 'signed_out');
     else if (change && after) this.emit({ type: change, session: after });
-    return after;
   }
 
   async save(session: Session, change: Change): Promise<Session> {
     this.changedSinceStart = true;
     this.current = session;
     await this.storage.setItem(this.key, JSON.stringify(session));
-    this.link.announce();
+    this.link.announce({ session });
     this.emit({ type: change, session });
     return session;
   }
@@ -70,7 +99,7 @@ export class SessionKeeper {
     const had = this.current;
     this.current = undefined;
     await this.storage.removeItem(this.key);
-    this.link.announce(reason);
+    this.link.announce({ session: null, reason });
     if (had) this.signedOut(reason);
   }
 
@@ -85,6 +114,7 @@ export class SessionKeeper {
   }
 
   private emit(event: Parameters<SessionListener>[0]) {
+    for (const waiter of [...this.waiters]) waiter();
     for (const listener of this.listeners) {
       try {
         listener(event);
