@@ -109,7 +109,8 @@ export function loadConfig(env: Env): Readonly<Config> {
   const config: Config = {
     appEnv,
     port,
-    host: r.str('HOST') ?? '0.0.0.0',
+    // The development server prints codes to its log, so by default only this machine reaches it.
+    host: r.str('HOST') ?? (appEnv === 'development' ? '127.0.0.1' : '0.0.0.0'),
     baseUrl,
     authUrl,
     verifyUrl: r.url('VERIFY_URL', baseUrl),

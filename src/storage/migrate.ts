@@ -3,11 +3,23 @@ import type { Database } from './db.ts';
 
 const dir = new URL('./migrations/', import.meta.url);
 
-/** Numbered SQL files, forward only; one advisory lock so two instances starting together apply each once. */
-export async function migrate(db: Database): Promise<string[]> {
-  const files = readdirSync(dir)
+const migrationFiles = () =>
+  readdirSync(dir)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .sort();
+
+/** The newest migration this code knows. */
+export const LATEST_MIGRATION = Number(migrationFiles().at(-1)?.slice(0, 3) ?? 0);
+
+/** Whether the database holds every migration this code knows (an instance older than the schema passes too). */
+export async function migrationsCurrent(db: Database): Promise<boolean> {
+  const [row] = await db.query<{ latest: number | null }>('SELECT max(version) AS latest FROM schema_migrations');
+  return (row?.latest ?? 0) >= LATEST_MIGRATION;
+}
+
+/** Numbered SQL files, forward only; one advisory lock so two instances starting together apply each once. */
+export async function migrate(db: Database): Promise<string[]> {
+  const files = migrationFiles();
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(724201)');
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -39,6 +39,12 @@ describe('configuration (D35, D39)', () => {
     assert.ok(Object.isFrozen(c));
   });
 
+  test('HOST: this machine only in development (its log holds codes), every interface in staging and production', () => {
+    assert.equal(loadConfig({}).host, '127.0.0.1');
+    assert.equal(loadConfig({ APP_ENV: 'staging' }).host, '0.0.0.0');
+    assert.equal(loadConfig({ APP_ENV: 'development', HOST: '0.0.0.0' }).host, '0.0.0.0');
+  });
+
   test('every bad variable is named in one error', () => {
     const found = problems({
       PORT: 'eighty',

@@ -1,14 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
+import { migrationsCurrent } from '../../storage/migrate.ts';
+
+// Health for load balancers and orchestrators, bare JSON without the envelope:
+// - /health (the spec's): 200 "ok" when the database answers (and Redis, where it holds the rate counters:
+//   without it every other REST answer is a 500), 503 "degraded" otherwise.
+// - /health/live: 200 while the process serves. Once it is stopping, every request, this one too, answers 503
+//   (plugins/connections.ts), so an orchestrator sees the drain.
+// - /health/ready: 200 when the database answers, holds every migration this code knows, and Redis answers
+//   where set; 503 naming each part that fails. A new instance on a database an older one has not migrated yet
+//   is not ready until the migrations ran.
 
 /** The services these routes use. */
 type Services = Pick<Container, 'clock' | 'config' | 'db' | 'redis'>;
 
-/**
- * 200 "ok" when the database answers, 503 "degraded" when it does not; bare, without the envelope.
- * Where Redis holds the rate counters, it must answer too: without it every other REST answer is a 500,
- * and a load balancer should take the instance out.
- */
+/** Each check's most time: with the rate count's own short wait, an answer within a second whatever is down. */
 const CHECK_DEADLINE_MS = 800;
 
 /** `{status, version, timestamp}`, bare: a load balancer reads it. */
@@ -22,38 +28,85 @@ const HEALTH = {
   required: ['status', 'version', 'timestamp'],
 };
 
-export function healthRoutes(app: FastifyInstance, c: Services) {
-  const options = {
-    schema: {
-      tags: ['REST'],
-      summary: 'Service health',
-      response: {
-        200: { description: 'the database (and Redis, where set) answer', ...HEALTH },
-        503: { description: 'a store does not answer: take the instance out', ...HEALTH },
-      },
+const READINESS = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ready', 'not_ready'] },
+    failing: {
+      type: 'array',
+      items: { type: 'string', enum: ['database', 'migrations', 'redis'] },
+      description: 'the parts that do not pass',
     },
-    config: { rateLimitOptional: true },
-  };
-  // The stores are checked at once, each given CHECK_DEADLINE_MS: with the rate count's own short wait, an
-  // answer within a second whatever is down, before a probe's usual timeout.
-  const answers = (check: Promise<unknown>) =>
-    Promise.race([
-      check,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_DEADLINE_MS).unref()),
-    ]).then(
-      () => true,
-      () => false,
-    );
-  app.get('/health', options, async (_request, reply) => {
-    const checks = await Promise.all([
-      answers(c.db.query('SELECT 1')),
-      ...(c.redis ? [answers(c.redis.ping())] : []),
-    ]);
-    const healthy = checks.every(Boolean);
-    return reply.status(healthy ? 200 : 503).send({
-      status: healthy ? 'ok' : 'degraded',
-      version: c.config.version,
-      timestamp: c.clock.now().toISOString(),
-    });
-  });
+  },
+  required: ['status', 'failing'],
+};
+
+const probe = (summary: string, responses: Record<number, object>) => ({
+  schema: { tags: ['REST'], summary, response: responses },
+  config: { rateLimitOptional: true },
+});
+
+/** Whether a check answered in time without an error. */
+const passes = (check: () => Promise<unknown>) =>
+  Promise.race([
+    check(),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_DEADLINE_MS).unref()),
+  ]).then(
+    (answer) => answer !== false,
+    () => false,
+  );
+
+export function healthRoutes(app: FastifyInstance, c: Services) {
+  const { redis } = c;
+  const stores = () => [passes(() => c.db.query('SELECT 1')), ...(redis ? [passes(() => redis.ping())] : [])];
+
+  app.get(
+    '/health',
+    probe('Service health', {
+      200: { description: 'the database (and Redis, where set) answer', ...HEALTH },
+      503: { description: 'a store does not answer: take the instance out', ...HEALTH },
+    }),
+    async (_request, reply) => {
+      const healthy = (await Promise.all(stores())).every(Boolean);
+      return reply.status(healthy ? 200 : 503).send({
+        status: healthy ? 'ok' : 'degraded',
+        version: c.config.version,
+        timestamp: c.clock.now().toISOString(),
+      });
+    },
+  );
+
+  app.get(
+    '/health/live',
+    probe('Liveness: the process serves (503 once it is stopping)', {
+      200: {
+        description: 'serving',
+        type: 'object',
+        properties: { status: { type: 'string', enum: ['live'] } },
+        required: ['status'],
+      },
+    }),
+    async () => ({ status: 'live' as const }),
+  );
+
+  app.get(
+    '/health/ready',
+    probe('Readiness: the database answers with every migration, and Redis where set', {
+      200: { description: 'ready for traffic', ...READINESS },
+      503: { description: 'not ready: `failing` names what', ...READINESS },
+    }),
+    async (_request, reply) => {
+      const [database, migrations, redisAnswers] = await Promise.all([
+        passes(() => c.db.query('SELECT 1')),
+        passes(() => migrationsCurrent(c.db)),
+        redis ? passes(() => redis.ping()) : Promise.resolve(true),
+      ]);
+      const failing = Object.entries({ database, migrations, redis: redisAnswers })
+        .filter(([, ok]) => !ok)
+        .map(([part]) => part);
+      return reply
+        .status(failing.length === 0 ? 200 : 503)
+        .send({ status: failing.length === 0 ? 'ready' : 'not_ready', failing });
+    },
+  );
 }
