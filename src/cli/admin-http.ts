@@ -10,7 +10,7 @@ export async function fetchAdmin(
   config: Config,
   method: string,
   path: string,
-  body?: Json,
+  body?: Json | { jsonLines: string },
 ): Promise<Response> {
   if (!config.adminToken)
     throw new Error('ADMIN_TOKEN is not set: the admin API is off (set it for the server and here)');
@@ -20,9 +20,12 @@ export async function fetchAdmin(
       method,
       headers: {
         authorization: `Bearer ${config.adminToken}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(body
+          ? { 'content-type': 'jsonLines' in body ? 'application/x-ndjson' : 'application/json' }
+          : {}),
       },
-      body: body ? JSON.stringify(body) : undefined,
+      body:
+        body === undefined ? undefined : 'jsonLines' in body ? String(body.jsonLines) : JSON.stringify(body),
     });
   } catch (err) {
     throw new Error(`cannot reach ${config.baseUrl}: ${(err as Error).message} (is the server running?)`);

@@ -4,6 +4,7 @@ import { serve, work } from '../main.ts';
 import { openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
+import { USERS_HELP, usersCommand } from './import-commands.ts';
 import { KYC_HELP, kycCommand } from './kyc-commands.ts';
 import { MESSAGES_HELP, messagesCommand } from './messages-commands.ts';
 import { PHONE_HELP, phoneCommand } from './phone-commands.ts';
@@ -25,6 +26,7 @@ ${SMS_HELP}
 ${MESSAGES_HELP}
 ${KYC_HELP}
 ${PHONE_HELP}
+${USERS_HELP}
 
   These call the running server's admin API at BASE_URL with ADMIN_TOKEN.
 
@@ -44,6 +46,7 @@ const GROUPS = new Set([
   'kyc',
   'messages',
   'phone',
+  'users',
 ]);
 const SINGLE = new Set(['serve', 'worker', 'migrate']);
 
@@ -107,6 +110,9 @@ async function main(argv: string[]) {
       return;
     case 'phone':
       process.stdout.write(`${await phoneCommand(loadConfig(env), argv)}\n`);
+      return;
+    case 'users':
+      process.stdout.write(`${await usersCommand(loadConfig(env), argv)}\n`);
       return;
     default:
       process.stderr.write(`callsign: unknown command "${command}"\n\n${HELP}\n`);

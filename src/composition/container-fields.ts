@@ -10,6 +10,7 @@ import type { ClientService } from '../domain/clients/clients.ts';
 import type { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import type { LogoService } from '../domain/clients/logos.ts';
 import type { OtpService } from '../domain/codes/otp.ts';
+import type { UserImport } from '../domain/imports/user-import.ts';
 import type { KycService } from '../domain/kyc/kyc.ts';
 import type { MessageRecords } from '../domain/messaging/message-records.ts';
 import type { Messenger } from '../domain/messaging/messenger.ts';
@@ -104,6 +105,8 @@ export interface Container {
   /** client and instance logos, fetched once and served from here */
   logos: LogoService;
   adminUsers: AdminUserService;
+  /** accounts brought from another identity provider */
+  userImport: UserImport;
   /** the console's sign-ins (only with ADMIN_TOKEN) */
   consoleSessions: ConsoleSessionService;
   /** sends due webhook deliveries; the worker runner starts and stops it */

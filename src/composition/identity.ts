@@ -141,16 +141,10 @@ export function identityServices(f: Foundation) {
     f.secrets.pinPepperFallback,
   );
   const accounts = new AccountService({
-    db,
-    clock,
-    random,
-    events,
-    otp,
-    pins,
-    sessions,
-    tokens,
+    ...{ db, clock, random, events, otp, pins, sessions, tokens },
     firstPartyClientId: config.firstPartyClientId,
     signInMethods: config.signInMethods,
+    enumerationProtection: config.enumerationProtection,
     onSignIn: (method) => f.metrics.signIns.inc({ method }),
   });
   const notices = new AccountNotices({ messenger, defaultLanguage: config.defaultLanguage, logger });

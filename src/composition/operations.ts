@@ -2,6 +2,7 @@ import { accountPageClient } from '../domain/clients/account-page-client.ts';
 import { ClientService } from '../domain/clients/clients.ts';
 import { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import { LogoService } from '../domain/clients/logos.ts';
+import { UserImport } from '../domain/imports/user-import.ts';
 import { KycService } from '../domain/kyc/kyc.ts';
 import { AuthorizationService } from '../domain/oauth/authorization.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
@@ -66,6 +67,7 @@ export function clientAndOperatorServices(
     oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges }),
     tokenGrants: { db, clock, sessions, tokens, codeExchanges } satisfies GrantDeps,
     adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
+    userImport: new UserImport({ db, clock, random, events }),
     consoleSessions: new ConsoleSessionService({ db, clock, random, adminToken: config.adminToken ?? '' }),
   };
 }

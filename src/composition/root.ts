@@ -114,6 +114,7 @@ export async function compose(o: Opened): Promise<Container> {
     oauthTokens: services.oauthTokens,
     tokenGrants: services.tokenGrants,
     adminUsers: services.adminUsers,
+    userImport: services.userImport,
     consoleSessions: services.consoleSessions,
     // work in the background
     deliveries: background.deliveries,

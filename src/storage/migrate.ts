@@ -13,7 +13,9 @@ export const LATEST_MIGRATION = Number(migrationFiles().at(-1)?.slice(0, 3) ?? 0
 
 /** Whether the database holds every migration this code knows (an instance older than the schema passes too). */
 export async function migrationsCurrent(db: Database): Promise<boolean> {
-  const [row] = await db.query<{ latest: number | null }>('SELECT max(version) AS latest FROM schema_migrations');
+  const [row] = await db.query<{ latest: number | null }>(
+    'SELECT max(version) AS latest FROM schema_migrations',
+  );
   return (row?.latest ?? 0) >= LATEST_MIGRATION;
 }
 

@@ -185,6 +185,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     assert.equal(one.status, 200);
     assert.deepEqual(Object.keys(one.body).sort(), [
       'created_at',
+      'external_id',
       'id',
       'kyc_country',
       'kyc_status',
@@ -207,7 +208,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     assert.deepEqual([broken.status, broken.body.error], [400, 'invalid_request']);
     const list = await api('GET', `/users?phone=${encodeURIComponent(u.phone)}`, apiKey);
     assert.deepEqual(list.body, {
-      data: [{ id: u.user.id, phone: u.phone, name: 'Server Seen', kyc_status: 'NONE' }],
+      data: [{ id: u.user.id, phone: u.phone, name: 'Server Seen', kyc_status: 'NONE', external_id: null }],
       has_more: false,
     });
     const after = await api(

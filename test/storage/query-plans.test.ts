@@ -179,7 +179,18 @@ test('P62: lookups of live accounts by id, phone and handle use their own index 
     ['by phone', (q) => usersRepo.findLiveByPhone(q, 'x'), 1, 'users_phone_live'],
     ['by handle', (q) => usersRepo.findLiveByHandle(q, 'x'), 1, 'users_handle_live'],
     ['handle in use', (q) => usersRepo.handleInUse(q, 'x'), 1, 'users_handle_live'],
-    ['page by phone', (q) => usersRepo.liveByPhonePage(q, 'x', 10), 2, 'users_phone_live'],
+    [
+      'page by phone',
+      (q) => usersRepo.liveSearchPage(q, { column: 'phone', value: 'x' }, 10),
+      2,
+      'users_phone_live',
+    ],
+    [
+      'page by external id',
+      (q) => usersRepo.liveSearchPage(q, { column: 'external_id', value: 'x' }, 10),
+      2,
+      'users_external_id',
+    ],
     [
       'PIN attempt by phone (D9)',
       (q) => takePinAttempt(q, { phone: 'x' }, new Date()),

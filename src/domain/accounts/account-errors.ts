@@ -10,6 +10,22 @@ export async function pinCheckRefusal(q: Queryable, userId: string): Promise<Dom
   return (await usersRepo.findLiveById(q, userId)) ? invalidCredentials() : noSuchUser();
 }
 
+/**
+ * A PIN given for an account that has no PIN yet (an imported one, until its person sets one through the PIN
+ * reset): refused as a wrong PIN is, and said why only where the service does not hide which numbers have
+ * accounts.
+ */
+export const pinNotSet = (enumerationProtection: boolean) =>
+  enumerationProtection
+    ? invalidCredentials()
+    : new DomainError(
+        'INVALID_CREDENTIALS',
+        'this account has no PIN yet: set one with a code sent to its phone',
+        {
+          reason: 'pin_not_set',
+        },
+      );
+
 export const handleTaken = () =>
   new DomainError('HANDLE_TAKEN', 'this handle is already in use', { field: 'handle' });
 export const lockedByOperator = () =>

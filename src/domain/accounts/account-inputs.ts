@@ -1,3 +1,5 @@
+import { fieldError } from '../errors.ts';
+
 // What the account services take from a surface, each field typed as its route's schema types it; the
 // services check the formats the spec gives error codes for (phone, PIN, handle).
 
@@ -29,4 +31,13 @@ export interface PinResetInput {
   temp_token: string;
   pin: string;
   device?: DeviceInput;
+}
+
+/** A display name is 1-100 characters. */
+export function parseName(input: unknown): string | null {
+  if (input === undefined || input === null) return null;
+  const name = typeof input === 'string' ? input.trim() : '';
+  if (name.length < 1 || name.length > 100)
+    throw fieldError('INVALID_REQUEST', 'name', 'name must be 1-100 characters');
+  return name;
 }

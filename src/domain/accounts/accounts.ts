@@ -18,8 +18,14 @@ import { AMR, authOfSession } from '../sessions/authentication.ts';
 import { RestSignIn, type RestTokens } from '../sessions/rest-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { type Events, payloads } from '../webhooks/events.ts';
-import { accountLocked, handleTaken, lockedByOperator } from './account-errors.ts';
-import type { NewAccountInput, PinResetInput, SignInInput, SignUpInput } from './account-inputs.ts';
+import { accountLocked, handleTaken, lockedByOperator, pinNotSet } from './account-errors.ts';
+import {
+  type NewAccountInput,
+  type PinResetInput,
+  parseName,
+  type SignInInput,
+  type SignUpInput,
+} from './account-inputs.ts';
 import { parseDevice } from './device.ts';
 import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
 import {
@@ -43,17 +49,10 @@ export interface AccountDeps {
   firstPartyClientId: string;
   /** the ways of signing in that are on */
   signInMethods: ReadonlySet<SignInMethod>;
+  /** whether answers hide which numbers have accounts */
+  enumerationProtection: boolean;
   /** told of each sign-in by PIN, for the metrics */
   onSignIn?: (method: 'pin') => void;
-}
-
-/** A display name is 1-100 characters. */
-export function parseName(input: unknown): string | null {
-  if (input === undefined || input === null) return null;
-  const name = typeof input === 'string' ? input.trim() : '';
-  if (name.length < 1 || name.length > 100)
-    throw fieldError('INVALID_REQUEST', 'name', 'name must be 1-100 characters');
-  return name;
 }
 
 /** The REST surface's account flows: sign-up, sign-in, PIN reset, refresh, logout. */
@@ -156,8 +155,12 @@ export class AccountService {
       }
     }
     const user = attempt.account;
+    if (user.pin_hash === null) {
+      await this.d.pins.verifyNothing(pin);
+      throw pinNotSet(this.d.enumerationProtection);
+    }
     if (await this.d.pins.verify(user.pin_hash, pin)) {
-      await this.rehashIfOutdated(user, pin);
+      await this.rehashIfOutdated(user.id, user.pin_hash, pin);
       return user;
     }
     // The attempt that reached the threshold locked the account: say so now rather than on the next try.
@@ -169,10 +172,10 @@ export class AccountService {
    * A correct PIN whose hash was made with other parameters or another pepper than today's is
    * hashed again with them (or, made before key ids and the current pepper's, only named).
    */
-  private async rehashIfOutdated(user: UserRow, pin: string): Promise<void> {
-    if (this.d.pins.isCurrent(user.pin_hash)) return;
-    const renewed = await this.d.pins.renewed(user.pin_hash, pin);
-    await usersRepo.replacePinHash(this.d.db, user.id, user.pin_hash, renewed);
+  private async rehashIfOutdated(userId: string, hash: string, pin: string): Promise<void> {
+    if (this.d.pins.isCurrent(hash)) return;
+    const renewed = await this.d.pins.renewed(hash, pin);
+    await usersRepo.replacePinHash(this.d.db, userId, hash, renewed);
   }
 
   /** The live accounts' PIN hashes by the pepper that made them, while PIN_PEPPER changes. */

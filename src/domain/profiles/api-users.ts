@@ -1,8 +1,8 @@
 import type { Clock } from '../../providers/clock.ts';
 import { type Database, uniqueViolation } from '../../storage/db.ts';
-import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
+import { type UserRow, type UserSearchKey, usersRepo } from '../../storage/repositories/users.ts';
 import type { AccountDeletionService } from '../accounts/account-deletion.ts';
-import { parseName } from '../accounts/accounts.ts';
+import { parseName } from '../accounts/account-inputs.ts';
 import { DomainError, noSuchUser } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { requireRecentSignIn, requireScope } from '../oauth/api-permissions.ts';
@@ -124,14 +124,8 @@ export class ApiUserService {
     return user;
   }
 
-  /** By E.164 phone, with limit (1-100, default 20) and starting_after (a user id). */
-  async byPhone(query: Record<string, unknown>): Promise<{ data: UserRow[]; has_more: boolean }> {
-    let phone: string;
-    try {
-      phone = parsePhone(query.phone).e164;
-    } catch {
-      throw new DomainError('INVALID_REQUEST', 'phone must be an E.164 number, URL-encoded');
-    }
+  /** By E.164 phone or by the id an import kept (`external_id`), with limit (1-100, default 20) and starting_after. */
+  async search(query: Record<string, unknown>): Promise<{ data: UserRow[]; has_more: boolean }> {
     const limit = wholeNumberParam(query.limit, 1, 100, 20);
     if (limit === undefined)
       throw new DomainError('INVALID_REQUEST', 'limit must be a whole number from 1 to 100');
@@ -139,7 +133,23 @@ export class ApiUserService {
     if (after !== undefined && (typeof after !== 'string' || !isUuid(after))) {
       throw new DomainError('INVALID_REQUEST', 'starting_after must be a user id');
     }
-    const rows = await usersRepo.liveByPhonePage(this.d.db, phone, limit + 1, after as string | undefined);
+    const rows = await usersRepo.liveSearchPage(
+      this.d.db,
+      searchKey(query),
+      limit + 1,
+      after as string | undefined,
+    );
     return { data: rows.slice(0, limit), has_more: rows.length > limit };
+  }
+}
+
+/** What a search goes by: the phone, or else the external id. */
+function searchKey(query: Record<string, unknown>): UserSearchKey {
+  if (query.phone === undefined && typeof query.external_id === 'string' && query.external_id !== '')
+    return { column: 'external_id', value: query.external_id };
+  try {
+    return { column: 'phone', value: parsePhone(query.phone).e164 };
+  } catch {
+    throw new DomainError('INVALID_REQUEST', 'give phone (an E.164 number, URL-encoded) or external_id');
   }
 }

@@ -35,7 +35,7 @@ function avatarUrl(value: unknown): string | null {
 }
 
 /** A BCP 47 tag of at most 35 characters, stored in its canonical case (en-us -> en-US). */
-function language(value: unknown): string | null {
+export function parseLanguage(value: unknown): string | null {
   const v = optionalText('language', value, 35);
   if (v === null) return null;
   try {
@@ -63,7 +63,7 @@ export function parseProfilePatch(body: Record<string, unknown>): ProfileFields 
   if ('name' in body) out.name = body.name === null ? null : optionalText('name', body.name, 100, 1);
   if ('bio' in body) out.bio = optionalText('bio', body.bio, 500);
   if ('avatar_url' in body) out.avatar_url = avatarUrl(body.avatar_url);
-  if ('language' in body) out.language = language(body.language);
+  if ('language' in body) out.language = parseLanguage(body.language);
   if ('handle' in body) {
     assertAcceptableHandle(body.handle);
     out.handle = body.handle;

@@ -11,6 +11,8 @@ import type { RejectionReason } from '../kyc/kyc-rules.ts';
 export interface EventPayloads {
   'user.created': {
     user: { id: string; phone: string; handle: string; name: string | null; created_at: string };
+    /** true for an account an import brought (sent only where the import asked for events) */
+    imported?: true;
   };
   'user.updated': {
     user: { id: string; handle: string; name: string | null; avatar_url: string | null; updated_at: string };

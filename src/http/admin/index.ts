@@ -8,6 +8,7 @@ import { adminErrorHandler } from '../errors/admin.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { keepAdminAction } from './admin-trail.ts';
 import { clientRoutes } from './client-routes.ts';
+import { importRoutes } from './import-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
 import { messageRoutes } from './message-routes.ts';
@@ -31,6 +32,7 @@ type Services = Pick<
   | 'kyc'
   | 'passkeys'
   | 'phoneRisk'
+  | 'userImport'
   | 'reencryption'
   | 'smsBreaker'
   | 'messageRecords'
@@ -83,4 +85,5 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
   await kycAdminRoutes(app, c);
   await userAdminRoutes(app, c);
   phoneRiskAdminRoutes(app, c);
+  importRoutes(app, c);
 }

@@ -122,6 +122,8 @@ export const adminUser = (u: UserRow) => ({
   admin_locked_at: u.admin_locked_at,
   pin_locked_until: u.locked_until,
   failed_pin_attempts: u.failed_pin_attempts,
+  external_id: u.external_id,
+  pin_set: u.pin_hash !== null,
 });
 
 export const adminSession = (s: SessionRow) => ({

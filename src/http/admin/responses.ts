@@ -208,6 +208,10 @@ export const AdminUser = Type.Intersect([
     admin_locked_at: when,
     pin_locked_until: when,
     failed_pin_attempts: Type.Integer(),
+    external_id: nullable(Type.String({ description: 'the id the account had where it was imported from' })),
+    pin_set: Type.Boolean({
+      description: 'false for an imported account whose person has not set a PIN yet',
+    }),
   }),
 ]);
 

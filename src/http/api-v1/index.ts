@@ -165,6 +165,7 @@ export function serverRoutes(fastify: FastifyInstance, c: Services) {
         kyc_status: u.kyc_status.toUpperCase(),
         kyc_country: u.kyc_country,
         created_at: u.created_at,
+        external_id: u.external_id,
       };
     },
   );
@@ -175,10 +176,11 @@ export function serverRoutes(fastify: FastifyInstance, c: Services) {
       schema: {
         tags,
         security,
-        summary: 'Users by phone, server to server, a page at a time',
+        summary: 'Users by phone or by the id an import kept, server to server, a page at a time',
         response: apiAnswer(UsersPage),
         querystring: described({
           phone: 'E.164, URL-encoded (+ as %2B)',
+          external_id: 'the id the account had where it was imported from (instead of phone)',
           limit: '1-100, default 20',
           starting_after: 'the id of the last user of the previous page',
         }),
@@ -186,13 +188,14 @@ export function serverRoutes(fastify: FastifyInstance, c: Services) {
     },
     async (request, reply) => {
       await server(c, request, reply);
-      const page = await c.apiUsers.byPhone(request.query);
+      const page = await c.apiUsers.search(request.query);
       return {
         data: page.data.map((u) => ({
           id: u.id,
           phone: u.phone,
           name: u.name,
           kyc_status: u.kyc_status.toUpperCase(),
+          external_id: u.external_id,
         })),
         has_more: page.has_more,
       };

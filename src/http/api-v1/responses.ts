@@ -50,6 +50,7 @@ export const ServerUser = Type.Object({
   kyc_status: Type.String({ description: 'NONE, PENDING, VERIFIED or REJECTED' }),
   kyc_country: nullable(Type.String()),
   created_at: dateTime(),
+  external_id: nullable(Type.String({ description: 'the id the account had where it was imported from' })),
 });
 
 export const UsersPage = Type.Object({
@@ -59,6 +60,9 @@ export const UsersPage = Type.Object({
       phone: Type.String(),
       name: nullable(Type.String()),
       kyc_status: Type.String(),
+      external_id: nullable(
+        Type.String({ description: 'the id the account had where it was imported from' }),
+      ),
     }),
   ),
   has_more: Type.Boolean({ description: 'ask again with starting_after the last id for more' }),

@@ -88,6 +88,9 @@ export function formProblem(
       message: tooManyMessage(v, err.details.retry_after_seconds),
       field: field && PAGE_FIELDS.has(field) ? field : undefined,
     } satisfies FormProblem;
+  // An imported account whose person has not set a PIN yet (said only where numbers are not hidden).
+  if (err.code === 'INVALID_CREDENTIALS' && err.details.reason === 'pin_not_set')
+    return { message: v.t('error.pin_not_set') } satisfies FormProblem;
   const key =
     overrides[err.code] ??
     (err.code === 'INVALID_REQUEST' && field ? (BY_FIELD[field] ?? BY_CODE[err.code]) : BY_CODE[err.code]);

@@ -67,6 +67,7 @@ export const arPages: PageCatalog = {
   'error.failed': 'حدث خطأ من جهتنا. حاول لاحقًا.',
   'error.stopping': 'تتم إعادة تشغيل الخدمة. حاول بعد بضع ثوانٍ.',
   'error.credentials': 'رقم الهاتف أو رقم PIN غير صحيح.',
+  'error.pin_not_set': 'لم تُنشئ رقم PIN بعد. أنشئ رقم PIN عبر «هل نسيت رقم PIN؟»: نرسل رمزًا إلى هاتفك.',
   'error.locked': 'تم قفل هذا الحساب بعد محاولات PIN خاطئة كثيرة. حاول لاحقًا.',
   'error.phone_invalid': 'أدخل رقم هاتف صحيحًا مع رمز الدولة.',
   'error.phone_exists': 'لهذا الرقم حساب بالفعل. سجّل الدخول بدلًا من ذلك.',

@@ -67,6 +67,8 @@ export const enPages = {
   'error.failed': 'Something went wrong on our side. Try again later.',
   'error.stopping': 'The service is restarting. Try again in a few seconds.',
   'error.credentials': 'Wrong phone number or PIN.',
+  'error.pin_not_set':
+    'You have not set a PIN yet. Set your PIN with “Forgot PIN?”: we send a code to your phone.',
   'error.locked': 'This account is locked after too many wrong PINs. Try again later.',
   'error.phone_invalid': 'Enter a valid phone number, with its country code.',
   'error.phone_exists': 'This phone number already has an account. Sign in instead.',

@@ -73,6 +73,8 @@ export const frPages: PageCatalog = {
   'error.failed': 'Un problème est survenu de notre côté. Réessayez plus tard.',
   'error.stopping': 'Le service redémarre. Réessayez dans quelques secondes.',
   'error.credentials': 'Numéro de téléphone ou code PIN incorrect.',
+  'error.pin_not_set':
+    'Vous n’avez pas encore de code PIN. Créez votre code PIN avec « Code PIN oublié ? » : nous envoyons un code à votre téléphone.',
   'error.locked': 'Ce compte est bloqué après trop de codes PIN erronés. Réessayez plus tard.',
   'error.phone_invalid': 'Saisissez un numéro de téléphone valide, avec son indicatif.',
   'error.phone_exists': 'Ce numéro de téléphone a déjà un compte. Connectez-vous plutôt.',

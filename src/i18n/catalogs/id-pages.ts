@@ -68,6 +68,8 @@ export const idPages: PageCatalog = {
   'error.failed': 'Ada yang salah di pihak kami. Coba lagi nanti.',
   'error.stopping': 'Layanan sedang dimulai ulang. Coba lagi dalam beberapa detik.',
   'error.credentials': 'Nomor telepon atau PIN salah.',
+  'error.pin_not_set':
+    'Anda belum membuat PIN. Buat PIN Anda lewat “Lupa PIN?”: kami mengirim kode ke ponsel Anda.',
   'error.locked': 'Akun ini dikunci setelah terlalu banyak PIN salah. Coba lagi nanti.',
   'error.phone_invalid': 'Masukkan nomor telepon yang valid, dengan kode negaranya.',
   'error.phone_exists': 'Nomor telepon ini sudah punya akun. Silakan masuk saja.',

@@ -67,6 +67,8 @@ export const ptBRPages: PageCatalog = {
   'error.failed': 'Algo deu errado do nosso lado. Tente mais tarde.',
   'error.stopping': 'O serviço está reiniciando. Tente em alguns segundos.',
   'error.credentials': 'Número de telefone ou PIN incorreto.',
+  'error.pin_not_set':
+    'Você ainda não criou um PIN. Crie seu PIN em “Esqueceu o PIN?”: enviamos um código para o seu telefone.',
   'error.locked': 'Esta conta foi bloqueada após muitos PINs errados. Tente mais tarde.',
   'error.phone_invalid': 'Digite um número de telefone válido, com o código do país.',
   'error.phone_exists': 'Este número de telefone já tem uma conta. Entre com ela.',

@@ -68,6 +68,8 @@ export const swPages: PageCatalog = {
   'error.failed': 'Kuna hitilafu upande wetu. Jaribu tena baadaye.',
   'error.stopping': 'Huduma inaanza upya. Jaribu tena baada ya sekunde chache.',
   'error.credentials': 'Namba ya simu au PIN si sahihi.',
+  'error.pin_not_set':
+    'Bado hujaweka PIN. Weka PIN yako kupitia “Umesahau PIN?”: tunatuma msimbo kwenye simu yako.',
   'error.locked': 'Akaunti hii imefungwa baada ya PIN nyingi zisizo sahihi. Jaribu tena baadaye.',
   'error.phone_invalid': 'Weka namba ya simu sahihi, pamoja na msimbo wa nchi.',
   'error.phone_exists': 'Namba hii ya simu tayari ina akaunti. Ingia badala yake.',

@@ -16,7 +16,8 @@ export interface UserRow {
   kyc_country: string | null;
   kyc_birthday: string | null;
   kyc_verified_at: Date | null;
-  pin_hash: string;
+  /** null until an imported account's person sets a PIN */
+  pin_hash: string | null;
   /** How many times the PIN was set again; what a PIN check proved holds only at this version */
   pin_version: number;
   failed_pin_attempts: number;
@@ -27,6 +28,10 @@ export interface UserRow {
   deleted_at: Date | null;
   /** the operator's lock (console); sign-in and PIN reset are refused until it is lifted */
   admin_locked_at: Date | null;
+  /** the id the account had where it was imported from */
+  external_id: string | null;
+  /** the handle is one an import chose: the person's first own change of it starts no cooldown */
+  handle_from_import: boolean;
 }
 
 /**
@@ -38,6 +43,9 @@ export interface UserRow {
 export const heldLiveAccountsCte = (userId: string) =>
   `account AS (SELECT a.* FROM (SELECT DISTINCT ${userId} AS id FROM input) i,
      LATERAL (SELECT * FROM users WHERE id = i.id AND deleted_at IS NULL OFFSET 0 FOR SHARE) a)`;
+
+/** What a server-to-server search of accounts goes by. */
+export type UserSearchKey = { column: 'phone'; value: string } | { column: 'external_id'; value: string };
 
 export interface NewUser {
   id: string;
@@ -74,10 +82,11 @@ export const usersRepo = {
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle]),
 
   /** A page of live users with this phone (at most one today), ordered by id, after a cursor. */
-  liveByPhonePage: (q: Queryable, phone: string, limit: number, after?: string) =>
+  /** Live accounts by phone or external id, a page at a time in id order; the column is named by the code. */
+  liveSearchPage: (q: Queryable, key: UserSearchKey, limit: number, after?: string) =>
     q.query<UserRow>(
-      `SELECT * FROM users WHERE phone = $1 AND deleted_at IS NULL ${after ? 'AND id > $3' : ''} ORDER BY id LIMIT $2`,
-      after ? [phone, limit, after] : [phone, limit],
+      `SELECT * FROM users WHERE ${key.column} = $1 AND deleted_at IS NULL ${after ? 'AND id > $3' : ''} ORDER BY id LIMIT $2`,
+      after ? [key.value, limit, after] : [key.value, limit],
     ),
 
   handleInUse: async (q: Queryable, handle: string) =>

@@ -3,7 +3,8 @@
 // Rules it enforces:
 // - The handle changes at most once per HANDLE_COOLDOWN_SECONDS: a change is written only if the last one is
 //   at least that old (the handle chosen at sign-up starts no cooldown), and it starts a new cooldown. The
-//   check is in the statement that writes, so two changes at once cannot both pass it.
+//   check is in the statement that writes, so two changes at once cannot both pass it. A handle an import
+//   chose was never the person's: their first own change of it starts no cooldown either.
 // - Only a live account is written.
 // - Only the profile columns named in `ProfileFields` are written; their names come from the code, never
 //   from a request. A handle another live account has is a unique violation (`users_handle_live`), which the
@@ -43,7 +44,7 @@ export async function writeProfile(
   const account = await first<UserRow>(
     q,
     sql`UPDATE users SET ${sql.join(sets, ', ')}, updated_at = ${now}
-        ${changesHandle ? sql`, handle_changed_at = ${now}` : sql``}
+        ${changesHandle ? sql`, handle_changed_at = CASE WHEN handle_from_import THEN NULL ELSE ${now}::timestamptz END, handle_from_import = false` : sql``}
       WHERE id = ${userId} AND deleted_at IS NULL
         ${changesHandle ? sql`AND (handle_changed_at IS NULL OR handle_changed_at <= ${cooldownStart})` : sql``}
       RETURNING *`,

@@ -22,6 +22,14 @@ export interface paths {
     /** Service health */
     get: operations["getHealth"];
   };
+  "/health/live": {
+    /** Liveness: the process serves (503 once it is stopping) */
+    get: operations["getHealthLive"];
+  };
+  "/health/ready": {
+    /** Readiness: the database answers with every migration, and Redis where set */
+    get: operations["getHealthReady"];
+  };
   "/auth/challenge": {
     /** A proof-of-work challenge (ALTCHA), or the CAPTCHA to show, for a send that asks for one */
     get: operations["getAuthChallenge"];
@@ -196,7 +204,7 @@ export interface paths {
     get: operations["getApiV1UsersById"];
   };
   "/api/v1/users": {
-    /** Users by phone, server to server, a page at a time */
+    /** Users by phone or by the id an import kept, server to server, a page at a time */
     get: operations["getApiV1Users"];
   };
   "/hooks/messages/{provider}": {
@@ -399,6 +407,111 @@ export interface operations {
             version: string;
             /** Format: date-time */
             timestamp: string;
+          };
+        };
+      };
+      /** @description the request was refused */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: Record<string, never>;
+            };
+          };
+        };
+      };
+      /** @description the service failed or is stopping */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: Record<string, never>;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Liveness: the process serves (503 once it is stopping) */
+  getHealthLive: {
+    responses: {
+      /** @description serving */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            status: "live";
+          };
+        };
+      };
+      /** @description the request was refused */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: Record<string, never>;
+            };
+          };
+        };
+      };
+      /** @description the service failed or is stopping */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: Record<string, never>;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Readiness: the database answers with every migration, and Redis where set */
+  getHealthReady: {
+    responses: {
+      /** @description ready for traffic */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            /** @description the parts that do not pass */
+            failing: ("database" | "migrations" | "redis")[];
+          };
+        };
+      };
+      /** @description not ready: `failing` names what */
+      503: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            /** @description the parts that do not pass */
+            failing: ("database" | "migrations" | "redis")[];
           };
         };
       };
@@ -3530,6 +3643,7 @@ export interface operations {
             kyc_country: string | null;
             /** Format: date-time */
             created_at: string;
+            external_id: string | null;
           };
         };
       };
@@ -3557,12 +3671,14 @@ export interface operations {
       };
     };
   };
-  /** Users by phone, server to server, a page at a time */
+  /** Users by phone or by the id an import kept, server to server, a page at a time */
   getApiV1Users: {
     parameters: {
       query?: {
         /** @description E.164, URL-encoded (+ as %2B) */
         phone?: unknown;
+        /** @description the id the account had where it was imported from (instead of phone) */
+        external_id?: unknown;
         /** @description 1-100, default 20 */
         limit?: unknown;
         /** @description the id of the last user of the previous page */
@@ -3580,6 +3696,7 @@ export interface operations {
                 phone: string;
                 name: string | null;
                 kyc_status: string;
+                external_id: string | null;
               })[];
             /** @description ask again with starting_after the last id for more */
             has_more: boolean;
