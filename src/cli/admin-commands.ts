@@ -1,7 +1,15 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
+import { exportActions } from './actions-export-command.ts';
 import { call, type Json, labelled, table } from './admin-http.ts';
-import { BRANDING_HELP, BRANDING_OPTIONS, brandingFields, CLIENT_COLUMNS } from './client-options.ts';
+import {
+  BRANDING_HELP,
+  BRANDING_OPTIONS,
+  brandingFields,
+  CLIENT_COLUMNS,
+  LOGOUT_COLUMNS,
+} from './client-options.ts';
+import { rotateClientSecret } from './client-secret-command.ts';
 
 // `callsign clients|api-keys|keys|actions ...`
 
@@ -16,6 +24,7 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
                  [--post-logout-redirect-uri URI ... | --no-post-logout-redirect]
                  ${BRANDING_HELP} [--json]
   clients delete CLIENT_ID
+  clients rotate-secret CLIENT_ID [--grace SECONDS] [--json]
   clients logouts CLIENT_ID [--status pending|delivered|failed] [--limit N] [--before TIME] [--json]
   clients replay-logout LOGOUT_ID [--json]
   api-keys create --name NAME [--json]
@@ -24,7 +33,8 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
   keys rotate [--now] [--json]
   keys reencrypt [--json]
   keys pin-pepper [--json]
-  actions list [--limit N] [--before ID] [--json]`;
+  actions list [--limit N] [--before ID] [--json]
+  actions export                   the whole trail as JSON Lines, oldest first`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -45,18 +55,8 @@ const OPTIONS = {
   limit: { type: 'string' },
   before: { type: 'string' },
   json: { type: 'boolean' },
+  grace: { type: 'string' },
 } as const;
-
-// A client's back-channel logouts
-const LOGOUT_COLUMNS = [
-  'id',
-  'session_id',
-  'status',
-  'attempts',
-  'last_status_code',
-  'next_attempt_at',
-  'last_error',
-];
 
 /** Runs one admin command; answers the text to print. */
 export async function adminCommand(config: Config, args: string[]): Promise<string> {
@@ -71,7 +71,10 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
     case 'clients delete':
     case 'clients logouts':
     case 'clients replay-logout':
+    case 'clients rotate-secret':
       return clientCommand(config, action, id, o, out);
+    case 'actions export':
+      return exportActions(config);
     case 'api-keys create': {
       const k = (await call(config, 'POST', '/api-keys', { name: o.name })) as Json;
       return out(k, `id: ${k.id}\nkey: ${k.key}   (shown once: keep it now)`);
@@ -213,6 +216,10 @@ async function clientCommand(
         ...brandingFields(o),
       })) as Json;
       return out(c, labelled(c, CLIENT_COLUMNS));
+    }
+    case 'clients rotate-secret': {
+      const rolled = await rotateClientSecret(config, id ?? '', o.grace);
+      return out(rolled.json, rolled.text);
     }
     case 'clients delete':
       await call(config, 'DELETE', `/clients/${encodeURIComponent(id ?? '')}`);

@@ -41,3 +41,14 @@ export const CLIENT_COLUMNS = [
   'tos_uri',
   'brand_color',
 ];
+
+// A client's back-channel logouts
+export const LOGOUT_COLUMNS = [
+  'id',
+  'session_id',
+  'status',
+  'attempts',
+  'last_status_code',
+  'next_attempt_at',
+  'last_error',
+];

@@ -18,6 +18,8 @@ export function accountPageClient(name: string, authUrl: string, createdAt: Date
     client_id: ACCOUNT_PAGE_CLIENT_ID,
     client_name: name,
     client_secret_hash: null,
+    previous_secret_hash: null,
+    previous_secret_expires_at: null,
     redirect_uris: [new URL(ACCOUNT_PAGE_PATH, authUrl).toString()],
     grant_types: [],
     scope: 'openid',

@@ -8,8 +8,9 @@ import { backchannelLogoutsRepo, type LogoutRow } from '../../storage/repositori
 import { type ClientRow, clientsRepo } from '../../storage/repositories/clients.ts';
 import { consentsRepo } from '../../storage/repositories/consents.ts';
 import { sessionsRepo } from '../../storage/repositories/sessions.ts';
+import { rollClientSecret } from '../../storage/rules/client-secret-roll.ts';
 import { safeEqual, sha256 } from '../crypto.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError, fieldError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { parseSendLogPage } from '../paging.ts';
 import type { SessionService } from '../sessions/sessions.ts';
@@ -29,6 +30,9 @@ export interface ClientDeps {
   /** the account page's built-in client (account-page-client.ts) */
   accountPage?: ClientRow;
 }
+
+/** The longest an old secret may keep working after a roll: a week, for the slowest deployment. */
+export const MAX_SECRET_GRACE_SECONDS = 7 * 24 * 3600;
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
 
@@ -163,9 +167,41 @@ export class ClientService {
     this.#origins = undefined;
   }
 
-  /** RFC 6749 §2.3.1: a confidential client's secret, compared in constant time. */
+  /**
+   * RFC 6749 §2.3.1: a confidential client's secret, compared in constant time; after a roll with a grace, the
+   * secret before it too, until the grace ends.
+   */
   secretMatches(client: ClientRow, secret: string): boolean {
-    return client.client_secret_hash !== null && safeEqual(sha256(secret), client.client_secret_hash);
+    const given = sha256(secret);
+    if (client.client_secret_hash !== null && safeEqual(given, client.client_secret_hash)) return true;
+    const graceRuns =
+      client.previous_secret_expires_at !== null && client.previous_secret_expires_at > this.d.clock.now();
+    return graceRuns && client.previous_secret_hash !== null && safeEqual(given, client.previous_secret_hash);
+  }
+
+  /** A new secret for a confidential client, shown once; the old one works for `graceSeconds` (0: stops now). */
+  async rollSecret(clientId: string, graceSeconds: unknown): Promise<{ client: ClientRow; secret: string }> {
+    const grace = graceSeconds === undefined ? 0 : graceSeconds;
+    if (
+      typeof grace !== 'number' ||
+      !Number.isInteger(grace) ||
+      grace < 0 ||
+      grace > MAX_SECRET_GRACE_SECONDS
+    )
+      throw fieldError(
+        'INVALID_REQUEST',
+        'grace_seconds',
+        `grace_seconds must be 0-${MAX_SECRET_GRACE_SECONDS}`,
+      );
+    const secret = this.d.random.token(32);
+    const now = this.d.clock.now();
+    const graceUntil = grace > 0 ? new Date(now.getTime() + grace * 1000) : null;
+    const client = await rollClientSecret(this.d.db, clientId, sha256(secret), graceUntil);
+    this.#cache.delete(clientId);
+    if (client) return { client, secret };
+    const exists = await this.findClient(clientId);
+    if (!exists) throw notFound('client');
+    throw new DomainError('INVALID_REQUEST', 'a public client has no secret to roll');
   }
 
   async createApiKey(name: string): Promise<{ key: ApiKeyRow; secret: string }> {

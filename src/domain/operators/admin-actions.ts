@@ -23,6 +23,9 @@ export const isKeptAdminAction = (method: string, route: string) =>
 
 export type AdminAction = Omit<AdminActionRow, 'id' | 'at'>;
 
+/** Rows read at a time by the trail's export. */
+const EXPORT_BATCH = 1000;
+
 const storable = (text: string) => text.replaceAll('\u0000', '\\u0000').toWellFormed();
 
 /** The operators' trail: what was done through the admin API and the console. */
@@ -42,6 +45,16 @@ export class AdminActionLog {
       params,
       at: this.d.clock.now(),
     });
+  }
+
+  /** The whole trail, oldest first, read a batch at a time so its size never sits in memory. */
+  async *all(): AsyncGenerator<AdminActionRow> {
+    for (let after = 0; ; ) {
+      const batch = await adminActionsRepo.after(this.d.db, after, EXPORT_BATCH);
+      yield* batch;
+      if (batch.length < EXPORT_BATCH) return;
+      after = Number(batch[batch.length - 1].id);
+    }
   }
 
   list(query: { before?: unknown; limit?: unknown }): Promise<AdminActionRow[]> {

@@ -8,6 +8,7 @@ import { adminErrorHandler } from '../errors/admin.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { keepAdminAction } from './admin-trail.ts';
 import { clientRoutes } from './client-routes.ts';
+import { clientSecretRoutes } from './client-secret-routes.ts';
 import { importRoutes } from './import-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
@@ -78,6 +79,7 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
   });
 
   clientRoutes(app, c);
+  clientSecretRoutes(app, c);
   keyRoutes(app, c);
   smsRoutes(app, c);
   messageRoutes(app, c);

@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/sessions/key-ring.ts';
+import type { AdminActionRow } from '../../storage/repositories/admin-actions.ts';
 import { dateTime } from '../openapi-types.ts';
 import { adminAction, adminApiKey } from './presenters.ts';
 import {
@@ -22,6 +24,11 @@ type Services = Pick<Container, 'accounts' | 'adminActions' | 'clients' | 'keys'
 const tags = ['Admin'];
 
 /** Server API keys, the signing keys and the peppers, and the operators' trail. */
+/** JSON Lines streamed as they are read: an answer the route's JSON schema does not describe. */
+function sendJsonLines(reply: FastifyReply, lines: AsyncIterable<string>) {
+  return reply.type('application/x-ndjson').send(Readable.from(lines));
+}
+
 export function keyRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
@@ -131,11 +138,17 @@ export function signingKeyRoutes(fastify: FastifyInstance, c: Services) {
       schema: {
         tags,
         security,
-        summary: 'What operators did, newest first',
+        summary:
+          'What operators did, newest first; with format=jsonl, the whole trail as JSON Lines, oldest first',
         response: adminAnswer(listOf(AdminAction)),
         description:
           "Every change made through the admin API or the console, and every look at an account, a KYC verification or a document photo: who (`api`, or `console` for a signed-in operator), from which address, under which request id, the route and its parameters, the answer's status. Never a body.",
         querystring: Type.Object({
+          format: Type.Optional(
+            Type.Union([Type.Literal('json'), Type.Literal('jsonl')], {
+              description: 'jsonl: every action, one JSON object a line (application/x-ndjson), oldest first',
+            }),
+          ),
           limit: Type.Optional(Type.String({ description: '1-200, 50 by default' })),
           before: Type.Optional(
             Type.String({ description: 'the id of the last action of the previous page' }),
@@ -143,8 +156,14 @@ export function signingKeyRoutes(fastify: FastifyInstance, c: Services) {
         }),
       },
     },
-    async (request) => ({
-      data: (await c.adminActions.list(request.query)).map(adminAction),
-    }),
+    async (request, reply) => {
+      if (request.query.format === 'jsonl') {
+        const lines = async function* (all: AsyncGenerator<AdminActionRow>) {
+          for await (const action of all) yield `${JSON.stringify(adminAction(action))}\n`;
+        };
+        return sendJsonLines(reply, lines(c.adminActions.all()));
+      }
+      return { data: (await c.adminActions.list(request.query)).map(adminAction) };
+    },
   );
 }

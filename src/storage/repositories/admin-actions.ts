@@ -29,6 +29,10 @@ export const adminActionsRepo = {
           o.limit,
         ]),
 
+  /** The next `limit` rows after the id `after`, oldest first: the trail's export, a batch at a time. */
+  after: (q: Queryable, after: number, limit: number) =>
+    q.query<AdminActionRow>('SELECT * FROM admin_actions WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]),
+
   /** The rows older than `cutoff`, for the trail's retention. */
   removeBefore: (q: Queryable, cutoff: Date) =>
     countRows(q, 'DELETE FROM admin_actions WHERE at < $1 RETURNING 1', [cutoff]),

@@ -4,6 +4,9 @@ export interface ClientRow {
   client_id: string;
   client_name: string;
   client_secret_hash: string | null;
+  /** the secret before a roll, working until previous_secret_expires_at */
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: Date | null;
   redirect_uris: string[];
   grant_types: string[];
   scope: string;
@@ -24,7 +27,7 @@ export interface ClientRow {
   deleted_at: Date | null;
 }
 
-export type NewClient = Omit<ClientRow, 'deleted_at'>;
+export type NewClient = Omit<ClientRow, 'deleted_at' | 'previous_secret_hash' | 'previous_secret_expires_at'>;
 
 /** The branding columns, in the order the statements name them. */
 const brandingValues = (c: Omit<NewClient, 'client_id' | 'client_secret_hash' | 'created_at'>) => [
