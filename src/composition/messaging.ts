@@ -54,7 +54,11 @@ export function messagingFor(p: MessagingParts) {
     const reader = receiptReaderOf(c);
     if (reader) receiptReaders.set(c.name, reader);
   }
-  const messageRecords = new MessageRecords({ db: p.db, clock: p.clock });
+  const messageRecords = new MessageRecords({
+    db: p.db,
+    clock: p.clock,
+    receiptsFrom: new Set(receiptReaders.keys()),
+  });
   return { messenger, messageLog: log, receiptReaders, messageRecords };
 }
 

@@ -88,6 +88,10 @@ describe('operators and passkeys: the admin API, the console, the metrics', () =
     const row = page.getByRole('row').filter({ hasText: 'Pixel' });
     assert.match((await row.textContent()) ?? '', /synced/);
     await Promise.all([page.waitForLoadState('load'), row.getByRole('button', { name: 'Remove' }).click()]);
+    // A removal asks once more; nothing is removed until the second press.
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Are you sure?');
+    assert.equal((await admin('GET', `/users/${s.user.id}/passkeys`)).body.data.length, 1);
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Remove' }).click()]);
     assert.equal(await page.getByRole('status').textContent(), 'Passkey removed.');
     assert.equal(await page.getByRole('row').filter({ hasText: 'Pixel' }).count(), 0);
     assert.equal((await admin('GET', `/users/${s.user.id}/passkeys`)).body.data.length, 0);

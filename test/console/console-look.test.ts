@@ -82,4 +82,30 @@ test('every console page, phone and desktop, light and dark', async () => {
     await page.goto(`${base}/console/${path}`);
     await checkLook(page, `console-${path.split('/')[0]}${path.includes('/') ? '-one' : ''}`);
   }
+
+  // The states a danger action and a search go through: the question asked before a deletion, the secret a
+  // roll shows once, and a search with its filters.
+  const press = (name: string) =>
+    Promise.all([page.waitForNavigation(), page.getByRole('button', { name, exact: true }).first().click()]);
+  await page.goto(`${base}/console/clients/${shop.client_id}`);
+  await press('Delete client');
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Are you sure?');
+  await checkLook(page, 'console-confirm');
+  await page.goto(`${base}/console/clients/${shop.client_id}`);
+  await press('Roll secret');
+  await press('Roll secret');
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'New client secret');
+  await checkLook(page, 'console-client-secret');
+  await page.goto(`${base}/console/users?q=Asha&kyc_status=none&created_from=2020-01-01`);
+  await checkLook(page, 'console-users-search');
+  // On a phone a table's rows stack, each cell under its column's name.
+  await page.setViewportSize({ width: 360, height: 740 });
+  assert.equal(
+    await page
+      .locator('tbody td')
+      .first()
+      .evaluate((td) => getComputedStyle(td).display),
+    'block',
+  );
+  assert.equal(await page.locator('thead').evaluate((el) => el.getBoundingClientRect().height <= 1), true);
 });

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { phoneRiskRepo } from '../../src/storage/repositories/phone-risk.ts';
-import { createTestApp, openSessions, signUp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, openSessions, signUp, type TestApp, uniquePhone } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { documentPhoto, initiate, submitForm, validFields } from '../helpers/kyc.ts';
@@ -183,6 +183,13 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     );
 
     await submit('Delete client');
+    // A danger action asks once more, and does nothing until it is pressed again.
+    assert.equal(await heading(), 'Are you sure?');
+    assert.equal(
+      (await t.request('GET', `/admin/v1/clients/${clientId}`, { token: ADMIN_TOKEN })).status,
+      200,
+    );
+    await submit('Delete client');
     assert.equal(await notice(), 'Client deleted; its sessions ended.');
     assert.equal(
       (await t.request('GET', `/admin/v1/clients/${clientId}`, { token: ADMIN_TOKEN })).status,
@@ -204,6 +211,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.doesNotMatch((await row.textContent()) ?? '', /–\s*active/, 'last used is shown');
     await snap('api-keys');
     await submit('Revoke backend');
+    await submit('Revoke');
     assert.equal(await notice(), 'API key revoked.');
     assert.match((await page.getByRole('row', { name: /backend/ }).textContent()) ?? '', /revoked/);
   });
@@ -257,6 +265,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
       assert.match((await page.locator('main').textContent()) ?? '', /previous secret also signs until/);
       await page.getByRole('link', { name: 'Back to the endpoint' }).click();
       await submit('Delete endpoint');
+      await submit('Delete endpoint');
       assert.equal(await notice(), 'Endpoint deleted.');
       await snap('webhooks');
     } finally {
@@ -304,7 +313,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     // Before any search: the newest accounts, this one first.
     assert.equal(await page.getByRole('heading', { name: 'Newest accounts' }).count(), 1);
     assert.equal(await page.locator('tbody tr:first-child a').textContent(), `@${s.handle}`);
-    await page.getByLabel('Phone number, handle or user id').fill(s.phone);
+    await page.getByLabel('Phone number, handle, name, user id or imported id').fill(s.phone);
     await submit('Find');
     await snap('users-search');
     await page.getByRole('link', { name: `@${s.handle}` }).click();
@@ -312,9 +321,15 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.match((await page.locator('main').textContent()) ?? '', /KYCnone/);
     assert.match((await page.locator('main').textContent()) ?? '', /Language–/, 'no language set: a dash');
     await snap('user');
+    // Each session with its application and its network, not the device's own address.
+    const session = (await page.getByRole('row').filter({ hasText: 'callsign' }).first().textContent()) ?? '';
+    assert.match(session, /callsign\s*\d+\.\d+\.\d+\.0\/24/);
+    await submit('Revoke');
+    assert.equal(await heading(), 'Are you sure?');
     await submit('Revoke');
     assert.equal(await notice(), 'Session revoked.');
     assert.equal((await t.request('GET', '/users/me', { token: s.access_token })).status, 401);
+    await submit('Lock account');
     await submit('Lock account');
     assert.equal(await notice(), 'Account locked; its sessions ended.');
     assert.match((await page.locator('main').textContent()) ?? '', /Locked by an operator/);
@@ -430,13 +445,58 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await page.goto(`${base}/console/messages`);
     assert.equal(await heading(), 'Messages');
     const provider = await page.getByRole('row', { name: /^http/ }).first().textContent();
-    assert.match(provider ?? '', /^http\s*\d+\s*0\s*\d+\s*0%/);
+    assert.match(provider ?? '', /^http\s*\d+\s*–\s*\d+\s*no receipts/, 'a provider that sends no receipts');
     const latest = await page
       .getByRole('row', { name: /code\s*sms\s*http/ })
       .first()
       .textContent();
     assert.match(latest ?? '', /\+1\*{6}\d{4}\s*code\s*sms\s*http\s*http\s*queued/);
+    // Sent through a provider that reports no deliveries: not undelivered, only without receipts.
+    await t.c.db.query("UPDATE messages SET status = 'sent' WHERE status = 'queued'");
+    await page.reload();
+    assert.match(
+      (await page
+        .getByRole('row', { name: /code\s*sms\s*http/ })
+        .first()
+        .textContent()) ?? '',
+      /sent, no receipts/,
+    );
     await snap('messages');
+  });
+
+  test('users a page at a time, narrowed by KYC status; a client secret rolled with a grace', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) =>
+      JSON.stringify({ phone: uniquePhone(), name: `Paged ${i}` }),
+    );
+    const imported = await t.request('POST', '/admin/v1/users/import', {
+      token: ADMIN_TOKEN,
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: lines.join('\n'),
+    });
+    assert.equal(imported.body.imported, 60);
+    await page.goto(`${base}/console/users?q=Paged`);
+    assert.equal(await page.locator('tbody tr').count(), 50);
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Next page' }).click()]);
+    assert.equal(await page.locator('tbody tr').count(), 10);
+    assert.equal(await page.getByRole('link', { name: 'Next page' }).count(), 0);
+    await page.getByLabel('KYC status').selectOption('verified');
+    await submit('Find');
+    assert.match((await page.locator('main').textContent()) ?? '', /No account matches\./);
+
+    const client = (
+      await t.request('POST', '/admin/v1/clients', {
+        token: ADMIN_TOKEN,
+        body: { client_name: 'Backend app', redirect_uris: ['https://backend.example/cb'] },
+      })
+    ).body;
+    await page.goto(`${base}/console/clients/${client.client_id}`);
+    await page.getByLabel('The old secret keeps working for').selectOption('3600');
+    await submit('Roll secret');
+    assert.equal(await heading(), 'Are you sure?');
+    await submit('Roll secret');
+    assert.equal(await heading(), 'New client secret');
+    assert.notEqual(await page.locator('#secret').textContent(), client.client_secret);
+    assert.match((await page.locator('main').textContent()) ?? '', /The old secret works until/);
   });
 
   test('sign-out ends the session: the console asks for the token again', async () => {

@@ -33,7 +33,9 @@ export const REJECTION_REASONS = [
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
-export type KycStatus = 'none' | 'pending' | 'verified' | 'rejected';
+/** An account's identity verification, as its record says. */
+export const KYC_STATUSES = ['none', 'pending', 'verified', 'rejected'] as const;
+export type KycStatus = (typeof KYC_STATUSES)[number];
 export type KycLevel = 'basic' | 'full';
 
 /** A user may start a verification unless verified (FORBIDDEN) or already waiting for a decision. */

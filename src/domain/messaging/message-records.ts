@@ -14,6 +14,8 @@ export interface MessageView {
   kind: 'code' | 'notice';
   channel: Channel;
   provider: string | null;
+  /** whether the provider reports deliveries: without, "sent" is all there will be */
+  receipts: boolean;
   status: MessageStatus;
   history: Array<{ status: MessageStatus; at: string }>;
   attempts: MessageRow['attempts'];
@@ -29,13 +31,14 @@ export interface MessageView {
   delivered_at: string | null;
 }
 
-const viewOf = (m: MessageRow): MessageView => ({
+const viewOf = (m: MessageRow, receiptsFrom: ReadonlySet<string>): MessageView => ({
   id: m.id,
   phone: maskPhone(m.phone),
   country: m.country,
   kind: m.kind,
   channel: m.channel as Channel, // written only from a Channel
   provider: m.provider,
+  receipts: m.provider !== null && receiptsFrom.has(m.provider),
   status: m.status,
   history: m.history,
   attempts: m.attempts,
@@ -55,27 +58,40 @@ export interface DeliveryRate {
   failed: number;
   /** delivered / sent; null when none was sent */
   rate: number | null;
+  /** whether the provider reports deliveries (the console and http providers do not) */
+  receipts: boolean;
 }
 
 /** The messages as operators read them. */
 export class MessageRecords {
-  constructor(private readonly d: { db: Database; clock: Clock }) {}
+  constructor(
+    private readonly d: {
+      db: Database;
+      clock: Clock;
+      /** the providers that send delivery receipts: a message through another stays "sent" */
+      receiptsFrom: ReadonlySet<string>;
+    },
+  ) {}
 
   async list(filter: { phone?: string; status?: MessageStatus; provider?: string; limit?: number }) {
     const rows = await messagesRepo.list(this.d.db, { ...filter, limit: filter.limit ?? 50 });
-    return rows.map(viewOf);
+    return rows.map((row) => viewOf(row, this.d.receiptsFrom));
   }
 
   async get(id: string): Promise<MessageView> {
     const row = isUuid(id) ? await messagesRepo.get(this.d.db, id) : undefined;
     if (!row) throw new DomainError('NOT_FOUND', 'no message has this id');
-    return viewOf(row);
+    return viewOf(row, this.d.receiptsFrom);
   }
 
   /** Per provider over the last 24 hours: messages sent, delivered (by their receipts) and failed. */
   async deliveryRates(): Promise<DeliveryRate[]> {
     const since = new Date(this.d.clock.now().getTime() - 86_400_000);
     const rows = await messagesRepo.deliveryByProvider(this.d.db, since);
-    return rows.map((r) => ({ ...r, rate: r.sent ? r.delivered / r.sent : null }));
+    return rows.map((r) => ({
+      ...r,
+      rate: r.sent ? r.delivered / r.sent : null,
+      receipts: this.d.receiptsFrom.has(r.provider),
+    }));
   }
 }

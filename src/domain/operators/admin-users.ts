@@ -1,15 +1,17 @@
 import type { Clock } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
+import { clientsRepo } from '../../storage/repositories/clients.ts';
 import { passkeysRepo } from '../../storage/repositories/passkeys.ts';
 import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
+import { searchUsers } from '../../storage/repositories/user-search.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import { recoveryCodesOf } from '../../storage/rules/recovery-codes.ts';
 import type { ConnectedApps } from '../clients/connected-apps.ts';
-import { DomainError, noSuchUser } from '../errors.ts';
+import { noSuchUser } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { KycService } from '../kyc/kyc.ts';
-import { parsePhone } from '../phone.ts';
 import type { SessionService } from '../sessions/sessions.ts';
+import { cursorOf, parseUserSearch, type UserSearchQuery } from './user-search.ts';
 
 export interface AdminUserDeps {
   db: Database;
@@ -23,25 +25,12 @@ export interface AdminUserDeps {
 export class AdminUserService {
   constructor(private readonly d: AdminUserDeps) {}
 
-  /** One live account by id, phone number (any format libphonenumber reads) or handle (with or without @). */
-  /** The newest live accounts, newest first. */
-  newest(limit = 50): Promise<UserRow[]> {
-    return usersRepo.newestLive(this.d.db, limit);
-  }
-
-  async find(query: string | undefined): Promise<UserRow | undefined> {
-    const q = typeof query === 'string' ? query.trim() : '';
-    if (!q)
-      throw new DomainError('INVALID_REQUEST', 'give an id, a phone number or a handle', { field: 'q' });
-    if (isUuid(q)) return usersRepo.findLiveById(this.d.db, q);
-    if (/^\+?[\d\s().-]{6,}$/.test(q)) {
-      try {
-        return await usersRepo.findLiveByPhone(this.d.db, parsePhone(q).e164);
-      } catch {
-        return undefined;
-      }
-    }
-    return usersRepo.findLiveByHandle(this.d.db, q.replace(/^@/, '').toLowerCase());
+  /** Live accounts found by an operator's search and filters, newest first, a page and its next cursor. */
+  async search(query: UserSearchQuery): Promise<{ users: UserRow[]; nextCursor: string | null }> {
+    const search = parseUserSearch(query);
+    const rows = await searchUsers(this.d.db, { ...search, limit: search.limit + 1 });
+    const users = rows.slice(0, search.limit);
+    return { users, nextCursor: rows.length > search.limit ? cursorOf(users[users.length - 1]) : null };
   }
 
   async detail(id: string) {
@@ -55,7 +44,9 @@ export class AdminUserService {
       passkeysRepo.ofUser(this.d.db, id),
       recoveryCodesOf(this.d.db, id),
     ]);
-    return { user, sessions, sessionsTotal: total, kyc, apps, passkeys, recoveryCodes };
+    // Each session with its application's name.
+    const clientNames = await clientsRepo.namesOf(this.d.db, [...new Set(sessions.map((s) => s.client_id))]);
+    return { user, sessions, sessionsTotal: total, kyc, apps, passkeys, recoveryCodes, clientNames };
   }
 
   /** Ends every session and single sign-on of the account and refuses its sign-ins until unlocked. */

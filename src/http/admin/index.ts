@@ -16,6 +16,7 @@ import { messageRoutes } from './message-routes.ts';
 import { phoneRiskAdminRoutes } from './phone-risk-routes.ts';
 import { smsRoutes } from './sms-routes.ts';
 import { userAdminRoutes } from './user-routes.ts';
+import { userSearchRoutes } from './user-search-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
 /** The services these routes use. */
@@ -85,6 +86,7 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
   messageRoutes(app, c);
   await webhookRoutes(app, c);
   await kycAdminRoutes(app, c);
+  userSearchRoutes(app, c);
   await userAdminRoutes(app, c);
   phoneRiskAdminRoutes(app, c);
   importRoutes(app, c);

@@ -21,6 +21,7 @@ const Message = Type.Object({
   kind: Type.Enum(['code', 'notice']),
   channel: Type.Enum(['sms', 'whatsapp', 'voice']),
   provider: nullable(Type.String({ description: 'the provider that took it, by its configured name' })),
+  receipts: Type.Boolean({ description: 'whether that provider reports deliveries: without, sent is final' }),
   status,
   history: Type.Array(Type.Object({ status, at: Type.String() }), { description: 'oldest first' }),
   attempts: Type.Array(
@@ -53,6 +54,9 @@ const DeliveryRate = Type.Object({
   delivered: Type.Integer(),
   failed: Type.Integer(),
   rate: nullable(Type.Number({ description: 'delivered / sent; null when none was sent' })),
+  receipts: Type.Boolean({
+    description: 'whether the provider reports deliveries (console and http do not)',
+  }),
 });
 
 /** Every message sent to a phone, its attempts and its delivery; per provider, the last day's delivery rate. */

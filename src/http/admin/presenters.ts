@@ -126,9 +126,10 @@ export const adminUser = (u: UserRow) => ({
   pin_set: u.pin_hash !== null,
 });
 
-export const adminSession = (s: SessionRow) => ({
+export const adminSession = (s: SessionRow, clientName?: string) => ({
   id: s.id,
   client_id: s.client_id,
+  client_name: clientName ?? null,
   device_name: s.device_name,
   platform: s.platform,
   ip_address: s.ip_address,

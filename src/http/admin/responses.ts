@@ -222,6 +222,9 @@ export const AccountDetail = Type.Intersect([
       Type.Object({
         id: Type.String(),
         client_id: Type.String(),
+        client_name: nullable(
+          Type.String({ description: 'the application’s name (null: the service’s own API)' }),
+        ),
         device_name: text,
         platform: Type.String(),
         ip_address: text,

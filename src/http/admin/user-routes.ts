@@ -18,23 +18,6 @@ const tags = ['Admin: users'];
 export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
-    '/users',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Find a live account by id, phone number or handle (?q=); without q, the 50 newest accounts',
-        response: adminAnswer(listOf(AdminUser)),
-        querystring: Type.Object({ q: Type.Optional(Type.String()) }),
-      },
-    },
-    async (request) => {
-      if (request.query.q === undefined) return { data: (await c.adminUsers.newest()).map(adminUser) };
-      const user = await c.adminUsers.find(request.query.q);
-      return { data: user ? [adminUser(user)] : [] };
-    },
-  );
-  app.get(
     '/users/:id',
     {
       schema: {
@@ -50,7 +33,7 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
       const detail = await c.adminUsers.detail(request.params.id);
       return {
         ...adminUser(detail.user),
-        sessions: detail.sessions.map(adminSession),
+        sessions: detail.sessions.map((s) => adminSession(s, detail.clientNames.get(s.client_id))),
         sessions_total: detail.sessionsTotal,
         kyc: detail.kyc,
         apps: detail.apps.map(restConnectedApp),

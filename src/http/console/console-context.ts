@@ -1,6 +1,7 @@
 import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
+import { confirmPage } from '../pages/console/confirm-page.ts';
 import type { Frame } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
 
@@ -32,6 +33,16 @@ export interface ConsoleContext {
   /** 303 to a page, with a notice to show there. */
   seeOther(reply: FastifyReply, path: string, notice?: string): FastifyReply;
   cookie(name: string, value: string, path: string, maxAge: number): string;
+  /**
+   * A danger action asks once more, JavaScript off too: a post without `confirm=yes` answers a page that says
+   * what the action does, with the same form and `confirm=yes`; only that second post acts. Answers the page,
+   * or undefined when the action may go ahead.
+   */
+  confirmFirst(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    ask: { question: string; button: string; back: string },
+  ): FastifyReply | undefined;
 }
 
 export function consoleContext(root: FastifyInstance, c: Services): ConsoleContext {
@@ -74,6 +85,12 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
       ),
     cookie: (name, value, path, maxAge) =>
       serialize(name, value, { httpOnly: true, secure, sameSite: 'strict', path, maxAge }),
+    confirmFirst(request, reply, ask) {
+      const fields = formOf(request.body);
+      if (one(fields.confirm) === 'yes') return undefined;
+      const frame = { csrf: request.consoleCsrf ?? '', section: ask.back };
+      return sendPage(reply, 200, confirmPage(frame, { ...ask, action: request.url, fields }));
+    },
   };
 }
 

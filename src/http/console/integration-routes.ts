@@ -4,6 +4,7 @@ import { clientCreatedPage, clientEditPage, clientsPage } from '../pages/console
 import { keyCreatedPage, keysPage } from '../pages/console/keys-pages.ts';
 import { overviewPage } from '../pages/console/overview-page.ts';
 import { endpointPage, endpointSecretPage, endpointsPage } from '../pages/console/webhooks-pages.ts';
+import { clientSecretPages } from './client-secret-routes.ts';
 import { type ConsoleContext, type Form, formOf, list, one, problem } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
@@ -47,6 +48,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   );
 
   clientPages(app, ctx);
+  clientSecretPages(app, ctx);
   apiKeyPages(app, ctx);
   webhookPages(app, ctx);
 }
@@ -105,6 +107,12 @@ export function clientPages(app: FastifyInstance, ctx: ConsoleContext) {
     return page ? ctx.page(reply, page, 400) : ctx.seeOther(reply, '/console/clients', 'No such client.');
   });
   app.post('/console/clients/:id/delete', hide, async (request, reply) => {
+    const asked = ctx.confirmFirst(request, reply, {
+      question: 'Delete this client? Its sessions end at once, and it can no longer sign anyone in.',
+      button: 'Delete client',
+      back: `/console/clients/${param(request)}`,
+    });
+    if (asked) return asked;
     const res = await ctx.api(request, 'DELETE', `/clients/${param(request)}`);
     return ctx.seeOther(
       reply,
@@ -136,6 +144,12 @@ export function apiKeyPages(app: FastifyInstance, ctx: ConsoleContext) {
     return ctx.page(reply, keyCreatedPage(frame, res.body));
   });
   app.post('/console/api-keys/:id/revoke', hide, async (request, reply) => {
+    const asked = ctx.confirmFirst(request, reply, {
+      question: 'Revoke this API key? Servers that use it are refused at once.',
+      button: 'Revoke',
+      back: '/console/api-keys',
+    });
+    if (asked) return asked;
     const res = await ctx.api(request, 'DELETE', `/api-keys/${param(request)}`);
     return ctx.seeOther(reply, '/console/api-keys', res.status === 204 ? 'API key revoked.' : problem(res));
   });
@@ -215,6 +229,12 @@ export function webhookPages(app: FastifyInstance, ctx: ConsoleContext) {
     );
   });
   app.post('/console/webhooks/:id/delete', hide, async (request, reply) => {
+    const asked = ctx.confirmFirst(request, reply, {
+      question: 'Delete this endpoint? Nothing more is delivered to it.',
+      button: 'Delete endpoint',
+      back: `/console/webhooks/${param(request)}`,
+    });
+    if (asked) return asked;
     const res = await ctx.api(request, 'DELETE', `/webhook-endpoints/${param(request)}`);
     return ctx.seeOther(reply, '/console/webhooks', res.status === 204 ? 'Endpoint deleted.' : problem(res));
   });

@@ -40,6 +40,17 @@ const brandingValues = (c: Omit<NewClient, 'client_id' | 'client_secret_hash' | 
 ];
 
 export const clientsRepo = {
+  /** The names of these clients, deleted ones too (their sessions' history still names them). */
+  namesOf: async (q: Queryable, ids: string[]) =>
+    new Map(
+      (
+        await q.query<{ client_id: string; client_name: string }>(
+          'SELECT client_id, client_name FROM clients WHERE client_id = ANY($1::text[])',
+          [ids],
+        )
+      ).map((r) => [r.client_id, r.client_name]),
+    ),
+
   insert: (q: Queryable, c: NewClient) =>
     one<ClientRow>(
       q,

@@ -1,8 +1,10 @@
 import { OAUTH_SCOPES } from '../../../domain/clients/client-rules.ts';
 import { esc } from '../html.ts';
+import { clientSecretSection } from './client-secret-section.ts';
 import {
   checkbox,
   consolePage,
+  dangerForm,
   type Frame,
   postForm,
   secretBox,
@@ -161,7 +163,7 @@ export const clientEditPage = (f: Frame, c: Client, logouts: Logout[], status: s
         branding(c),
       'Save',
       'block',
-    )}${c.backchannel_logout_uri || logouts.length || status ? logoutLog(f, c, logouts, status) : ''}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${postForm(
+    )}${clientSecretSection(f, c.client_id, c.token_endpoint_auth_method)}${c.backchannel_logout_uri || logouts.length || status ? logoutLog(f, c, logouts, status) : ''}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${dangerForm(
       `/console/clients/${encodeURIComponent(c.client_id)}/delete`,
       f.csrf,
       '',

@@ -1,5 +1,5 @@
 import { esc } from '../html.ts';
-import { consolePage, type Frame, postForm, secretBox, table, text, when } from './layout.ts';
+import { consolePage, dangerForm, type Frame, postForm, secretBox, table, text, when } from './layout.ts';
 
 export interface ApiKey {
   id: string;
@@ -25,7 +25,12 @@ export const keysPage = (f: Frame, keys: ApiKey[]) =>
         k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active',
         k.revoked_at
           ? ''
-          : postForm(`/console/api-keys/${encodeURIComponent(k.id)}/revoke`, f.csrf, '', `Revoke ${k.name}`),
+          : dangerForm(
+              `/console/api-keys/${encodeURIComponent(k.id)}/revoke`,
+              f.csrf,
+              '',
+              `Revoke ${k.name}`,
+            ),
       ]),
       'No API keys yet.',
     ) +

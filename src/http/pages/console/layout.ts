@@ -58,11 +58,24 @@ export const hiddenCsrf = (csrf: string) => `<input type="hidden" name="csrf" va
 export const postForm = (action: string, csrf: string, inner: string, button: string, cls = 'inline') =>
   `<form class="${cls}" method="post" action="${esc(action)}">${hiddenCsrf(csrf)}${inner}<button type="submit">${esc(button)}</button></form>`;
 
-/** A table that scrolls within itself on a narrow screen, not the page. */
+/**
+ * A form whose action cannot be undone (a deletion, a lock, a revocation): its button has the danger colour,
+ * and the console asks once more before it acts (`confirmFirst`).
+ */
+export const dangerForm = (action: string, csrf: string, inner: string, button: string) =>
+  `<form class="inline" method="post" action="${esc(action)}">${hiddenCsrf(csrf)}${inner}<button type="submit" class="danger">${esc(button)}</button></form>`;
+
+/**
+ * A table: on a wide screen rows and columns; on a phone each row stacked, a line per cell with its column's
+ * name (data-label), so nothing scrolls sideways and no word is cut.
+ */
 export const table = (headers: string[], rows: string[][], empty = 'Nothing here yet.') =>
   rows.length
     ? `<div class="table"><table><thead><tr>${headers.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
-        .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+        .map(
+          (r) =>
+            `<tr>${r.map((c, i) => `<td data-label="${esc(headers[i] ?? '')}">${c}</td>`).join('')}</tr>`,
+        )
         .join('')}</tbody></table></div>`
     : `<p>${esc(empty)}</p>`;
 
@@ -75,6 +88,20 @@ export const checkbox = (label: string, name: string, value: string, checked: bo
 /** A secret shown once, with what it is for. */
 export const secretBox = (label: string, secret: string) =>
   `<p><strong>${esc(label)}</strong> (shown once: copy it now, it cannot be shown again)</p><p class="secret" id="secret">${esc(secret)}</p>`;
+
+/**
+ * A client's address as operators see it in lists: the network, not the device (IPv4 to its /24, IPv6 to its
+ * /64), which tells where a session came from without showing who.
+ */
+export function maskedAddress(address: string | null | undefined): string {
+  if (!address) return '–';
+  if (address.includes(':')) {
+    const groups = address.split('::')[0].split(':').slice(0, 4);
+    return `${groups.join(':')}::/64`;
+  }
+  const parts = address.split('.');
+  return parts.length === 4 ? `${parts.slice(0, 3).join('.')}.0/24` : address;
+}
 
 export const when = (v: unknown) =>
   v

@@ -9,11 +9,15 @@ export interface MessageSummary {
   kind: string;
   channel: string;
   provider: string | null;
+  receipts: boolean;
   status: string;
   attempts: Array<{ provider: string; ok: boolean }>;
 }
 
 const percent = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
+
+/** A message sent through a provider that reports no deliveries is "sent, no receipts", not undelivered. */
+const statusOf = (m: MessageSummary) => (m.status === 'sent' && !m.receipts ? 'sent, no receipts' : m.status);
 
 /** Messages to phones: each provider's delivery over the last 24 hours, and the latest messages. */
 export const messagesPage = (f: Frame, rates: DeliveryRate[], latest: MessageSummary[]) =>
@@ -21,11 +25,17 @@ export const messagesPage = (f: Frame, rates: DeliveryRate[], latest: MessageSum
     'Messages',
     f,
     `<p>Every code and notice sent to a phone, by channel and provider. Delivery is what the providers'
-receipts report; a provider that sends no receipts shows none delivered.</p>
+receipts report; a provider that sends none (the console, an HTTP gateway) says "no receipts".</p>
 <h2>Delivery by provider, last 24 hours</h2>
 ${table(
   ['Provider', 'Sent', 'Delivered', 'Failed', 'Delivery rate'],
-  rates.map((r) => [esc(r.provider), String(r.sent), String(r.delivered), String(r.failed), percent(r.rate)]),
+  rates.map((r) => [
+    esc(r.provider),
+    String(r.sent),
+    r.receipts ? String(r.delivered) : '–',
+    String(r.failed),
+    r.receipts ? percent(r.rate) : 'no receipts',
+  ]),
   'No messages in the last 24 hours.',
 )}
 <h2>Latest messages</h2>
@@ -38,7 +48,7 @@ ${table(
     esc(m.channel),
     esc(m.provider ?? '–'),
     esc(m.attempts.map((a) => `${a.provider}${a.ok ? '' : ' (failed)'}`).join(', ')),
-    esc(m.status),
+    esc(statusOf(m)),
   ]),
   'No messages yet.',
 )}`,

@@ -1,5 +1,5 @@
 import { esc } from '../html.ts';
-import { consolePage, type Frame, postForm, table, when } from './layout.ts';
+import { consolePage, dangerForm, type Frame, maskedAddress, postForm, table, when } from './layout.ts';
 import { type PhoneRisk, phoneChecksSection } from './phone-checks-section.ts';
 
 export interface AdminUser {
@@ -19,6 +19,7 @@ export interface AdminUser {
   sessions?: {
     id: string;
     client_id: string;
+    client_name?: string | null;
     device_name: string | null;
     platform: string;
     ip_address: string | null;
@@ -59,7 +60,7 @@ const strongerWaysIn = (f: Frame, u: AdminUser, base: string) => {
       p.device_type === 'multi_device' ? 'synced' : 'this device only',
       when(p.created_at),
       p.last_used_at ? when(p.last_used_at) : 'never',
-      postForm(`${base}/passkeys/${p.id}/remove`, f.csrf, '', 'Remove'),
+      dangerForm(`${base}/passkeys/${p.id}/remove`, f.csrf, '', 'Remove'),
     ]),
     'No passkeys.',
   )}<h2>Recovery codes</h2>${recovery}`;
@@ -73,17 +74,40 @@ const sessionsShown = (u: AdminUser) => {
     : '';
 };
 
-const search = (q: string) =>
-  `<form method="get" action="/console/users" role="search" class="search"><label for="q">Phone number, handle or user id</label>
-<span class="row"><input type="search" id="q" name="q" value="${esc(q)}" required><button type="submit">Find</button></span></form>`;
+export type UserSearchForm = Record<string, string>;
 
-/** Users: a search, and without one the newest accounts. */
-export const usersPage = (f: Frame, q: string, found: AdminUser[]) =>
-  consolePage(
+const KYC_OPTIONS = ['', 'none', 'pending', 'verified', 'rejected'];
+
+const search = (form: UserSearchForm) => {
+  const kyc = KYC_OPTIONS.map(
+    (v) => `<option value="${v}"${form.kyc_status === v ? ' selected' : ''}>${v || 'any'}</option>`,
+  ).join('');
+  const day = (name: string, label: string) =>
+    `<span><label for="${name}">${label}</label><input type="date" id="${name}" name="${name}" value="${esc(form[name] ?? '')}"></span>`;
+  return `<form method="get" action="/console/users" role="search" class="search">
+<label for="q">Phone number, handle, name, user id or imported id</label>
+<span class="row"><input type="search" id="q" name="q" value="${esc(form.q ?? '')}"><button type="submit">Find</button></span>
+<span class="filters"><span><label for="kyc_status">KYC status</label><select id="kyc_status" name="kyc_status">${kyc}</select></span>
+${day('created_from', 'Created from')}${day('created_to', 'Created to')}</span></form>`;
+};
+
+/** The link to the next page: the same search, after the last account shown. */
+const nextPage = (form: UserSearchForm, cursor: string | null) => {
+  if (!cursor) return '';
+  const query = new URLSearchParams(
+    Object.entries({ ...form, cursor }).filter(([, v]) => v !== '' && v !== undefined),
+  );
+  return `<p><a href="/console/users?${esc(query.toString())}" rel="next">Next page</a></p>`;
+};
+
+/** Users: every account, newest first, a page at a time, narrowed by a search and filters. */
+export const usersPage = (f: Frame, form: UserSearchForm, found: AdminUser[], cursor: string | null) => {
+  const searched = Boolean(form.q || form.kyc_status || form.created_from || form.created_to);
+  return consolePage(
     'Users',
     f,
-    search(q) +
-      (q ? '' : '<h2>Newest accounts</h2>') +
+    search(form) +
+      (searched ? '' : '<h2>Newest accounts</h2>') +
       table(
         ['Handle', 'Name', 'Phone', 'KYC', 'Created'],
         found.map((u) => [
@@ -93,15 +117,17 @@ export const usersPage = (f: Frame, q: string, found: AdminUser[]) =>
           esc(u.kyc_status),
           when(u.created_at),
         ]),
-        q ? 'No account matches.' : 'No accounts yet.',
-      ),
+        searched ? 'No account matches.' : 'No accounts yet.',
+      ) +
+      nextPage(form, cursor),
   );
+};
 
 export const userPage = (f: Frame, u: AdminUser, risk?: PhoneRisk) => {
   const base = `/console/users/${u.id}`;
   const locked = u.admin_locked_at
     ? `<p><strong>Locked by an operator</strong> since ${when(u.admin_locked_at)}.</p>${postForm(`${base}/unlock`, f.csrf, '', 'Unlock')}`
-    : `${u.pin_locked_until ? `<p>Locked after wrong PINs until ${when(u.pin_locked_until)}.</p>` : ''}${postForm(
+    : `${u.pin_locked_until ? `<p>Locked after wrong PINs until ${when(u.pin_locked_until)}.</p>` : ''}${dangerForm(
         `${base}/lock`,
         f.csrf,
         '',
@@ -129,15 +155,15 @@ export const userPage = (f: Frame, u: AdminUser, risk?: PhoneRisk) => {
         ['Created', when(u.created_at)],
       ],
     )}<h2>Lock</h2>${locked}${strongerWaysIn(f, u, base)}${phoneChecksSection(f, base, risk)}<h2>Sessions</h2>${sessionsShown(u)}${table(
-      ['Device', 'Platform', 'Client', 'Address', 'Last used', 'Created', ''],
+      ['Device', 'Platform', 'Application', 'Address', 'Last used', 'Created', ''],
       (u.sessions ?? []).map((s) => [
         esc(s.device_name),
         esc(s.platform),
-        esc(s.client_id),
-        esc(s.ip_address),
+        esc(s.client_name ?? s.client_id),
+        esc(maskedAddress(s.ip_address)),
         when(s.last_used_at),
         when(s.created_at),
-        postForm(`${base}/sessions/${s.id}/revoke`, f.csrf, '', 'Revoke'),
+        dangerForm(`${base}/sessions/${s.id}/revoke`, f.csrf, '', 'Revoke'),
       ]),
       'No active sessions.',
     )}<h2>Applications allowed</h2>${table(

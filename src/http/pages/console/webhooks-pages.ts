@@ -3,6 +3,7 @@ import { esc } from '../html.ts';
 import {
   checkbox,
   consolePage,
+  dangerForm,
   type Frame,
   postForm,
   secretBox,
@@ -91,7 +92,7 @@ export const endpointPage = (f: Frame, e: Endpoint, deliveries: Delivery[], stat
       'Save',
       'block',
     )}
-<p>${postForm(`${base}/test`, f.csrf, '', 'Send test event')} ${postForm(`${base}/roll`, f.csrf, '', 'Roll secret')} ${postForm(
+<p>${postForm(`${base}/test`, f.csrf, '', 'Send test event')} ${postForm(`${base}/roll`, f.csrf, '', 'Roll secret')} ${dangerForm(
       `${base}/delete`,
       f.csrf,
       '',

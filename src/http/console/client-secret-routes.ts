@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { clientSecretRolledPage } from '../pages/console/client-secret-section.ts';
+import { type ConsoleContext, formOf, one, problem } from './console-context.ts';
+
+const hide = { schema: { hide: true } };
+
+/** Rolling a confidential client's secret: asked once more, then the new secret shown once. */
+export function clientSecretPages(app: FastifyInstance, ctx: ConsoleContext) {
+  app.post('/console/clients/:id/secret', hide, async (request, reply) => {
+    const id = encodeURIComponent(one(formOf(request.params).id));
+    const asked = ctx.confirmFirst(request, reply, {
+      question:
+        'Roll this client’s secret? The new one is shown once; the old one stops when its grace ends.',
+      button: 'Roll secret',
+      back: `/console/clients/${id}`,
+    });
+    if (asked) return asked;
+    const grace = Number(one(formOf(request.body).grace_seconds) || '0');
+    const res = await ctx.api(request, 'POST', `/clients/${id}/secret`, { grace_seconds: grace });
+    if (res.status !== 200) return ctx.seeOther(reply, `/console/clients/${id}`, problem(res));
+    return ctx.page(reply, clientSecretRolledPage(ctx.frame(request, '/console/clients'), res.body));
+  });
+}

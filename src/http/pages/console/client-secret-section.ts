@@ -1,0 +1,38 @@
+import { esc } from '../html.ts';
+import { consolePage, dangerForm, type Frame, secretBox, when } from './layout.ts';
+
+// A confidential client's secret on its page: roll it, with a grace in which the old one still works, and the
+// new one shown once.
+
+const GRACES: Array<[string, string]> = [
+  ['0', 'none: the old secret stops at once'],
+  ['3600', 'an hour'],
+  ['86400', 'a day'],
+  ['604800', 'a week'],
+];
+
+export const clientSecretSection = (f: Frame, clientId: string, authMethod: string) =>
+  authMethod === 'none'
+    ? ''
+    : `<h2>Secret</h2><p>A new secret is shown once. Give the old one a grace while the app's servers change to the new one.</p>${dangerForm(
+        `/console/clients/${encodeURIComponent(clientId)}/secret`,
+        f.csrf,
+        `<label for="grace_seconds">The old secret keeps working for</label><select id="grace_seconds" name="grace_seconds">${GRACES.map(
+          ([value, label]) => `<option value="${value}">${esc(label)}</option>`,
+        ).join('')}</select> `,
+        'Roll secret',
+      )}`;
+
+export const clientSecretRolledPage = (
+  f: Frame,
+  c: { client_id: string; client_secret: string; previous_secret_expires_at: string | null },
+) =>
+  consolePage(
+    'New client secret',
+    f,
+    `${secretBox('Client secret', c.client_secret)}<p>${
+      c.previous_secret_expires_at
+        ? `The old secret works until ${when(c.previous_secret_expires_at)}.`
+        : 'The old secret stopped working.'
+    }</p><p><a href="/console/clients/${encodeURIComponent(c.client_id)}">Back to the client</a></p>`,
+  );
