@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pkg from '../../package.json' with { type: 'json' };
 import { buildMetricsApp } from '../../src/app.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -106,7 +107,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['status', 'timestamp', 'version']);
     assert.equal(res.body.status, 'ok');
-    assert.equal(res.body.version, '0.1.0');
+    assert.equal(res.body.version, pkg.version);
     assert.equal(res.body.timestamp, t.clock.now().toISOString());
     assert.ok(res.headers['x-ratelimit-limit'], 'D28: every REST answer carries the limit headers');
   });
