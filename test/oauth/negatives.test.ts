@@ -445,7 +445,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     const query = (path: string) => doc.paths[path].get.parameters.map((p: { name: string }) => p.name);
     for (const name of ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge'])
       assert.ok(query('/authorize').includes(name), `/authorize ${name}`);
-    assert.deepEqual(query('/api/v1/users').sort(), ['limit', 'phone', 'starting_after']);
+    assert.deepEqual(query('/api/v1/users').sort(), ['external_id', 'limit', 'phone', 'starting_after']);
     const patch = doc.paths['/api/v1/users/me'].patch.requestBody.content['application/json'].schema;
     assert.deepEqual(Object.keys(patch.properties).sort(), ['email', 'metadata', 'name']);
   });
