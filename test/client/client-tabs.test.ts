@@ -95,7 +95,12 @@ for (const variant of ['with Web Locks and BroadcastChannel', 'without them'] as
         s.t.clock.advance(ACCESS_TOKEN_LIFE_PLUS);
         assert.deepEqual(await Promise.all([me(first), me(second)]), [user.user.id, user.user.id]);
       }
-      assert.equal((await refreshes(first)) + (await refreshes(second)), ROUNDS, 'one refresh a round');
+      const total = (await refreshes(first)) + (await refreshes(second));
+      if (variant === 'without them')
+        // A lease in localStorage is only as quick as the browser shows one tab another's writes: a second
+        // refresh may slip through now and then, always within the server's grace (no reuse, checked below).
+        assert.ok(total >= ROUNDS && total < 2 * ROUNDS, `${total} refreshes in ${ROUNDS} rounds`);
+      else assert.equal(total, ROUNDS, 'one refresh a round');
       assert.equal(await refreshToken(first), await refreshToken(second));
       assert.equal(await unrevokedSessions(s.t, user.user.id), 2, 'the REST sign-up’s and the tabs’');
       assert.deepEqual(await events(s.t, 'session.revoked'), []);
