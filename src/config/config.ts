@@ -54,10 +54,10 @@ export interface Config extends SmsSettings, SignInSettings {
   /** SMS_DAILY_LIMIT: text messages a UTC day across all countries; undefined, no limit */
   smsDailyLimit: number | undefined;
   kycProvider: 'manual' | 'sandbox';
-  /** days after a decision that KYC photos are kept; undefined = until the account is purged */
-  kycRetentionDays: number | undefined;
-  /** Days the operators' trail keeps a row; undefined = until deleted by hand */
-  adminActionsRetentionDays: number | undefined;
+  /** days after a decision that KYC photos are kept (30 unless set) */
+  kycRetentionDays: number;
+  /** days the operators' trail keeps a row (400 unless set) */
+  adminActionsRetentionDays: number;
   webhookAllowPrivateNetworks: boolean;
   firstPartyClientId: string;
   pinPepper: string | undefined;
@@ -84,6 +84,11 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 }
+
+/** KYC photos are deleted this many days after their decision (the decision stays), unless set otherwise. */
+export const DEFAULT_KYC_RETENTION_DAYS = 30;
+/** The operators' trail keeps a row this long (13 months: a year's audit and its follow-up), unless set otherwise. */
+export const DEFAULT_ADMIN_ACTIONS_RETENTION_DAYS = 400;
 
 /** One schema for every variable, validated at start; every bad variable is named in one error. */
 export function loadConfig(env: Env): Readonly<Config> {
@@ -138,9 +143,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     simCheck: simCheckSettings(r),
     corsOrigins: corsOrigins(r),
     kycProvider,
-    kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0),
+    kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0) ?? DEFAULT_KYC_RETENTION_DAYS,
     // At least a day; a trail kept for no time is no trail.
-    adminActionsRetentionDays: r.days('ADMIN_ACTIONS_RETENTION_DAYS', 1),
+    adminActionsRetentionDays: r.days('ADMIN_ACTIONS_RETENTION_DAYS', 1) ?? DEFAULT_ADMIN_ACTIONS_RETENTION_DAYS,
     webhookAllowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     firstPartyClientId: r.str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
     ...secrets,

@@ -135,8 +135,9 @@ describe('configuration (D35, D39)', () => {
     assert.match(configWarnings(changing)[0], /PIN_PEPPER_FALLBACK is set: .*`npx callsign keys pin-pepper`/);
   });
 
-  test('P101: ADMIN_ACTIONS_RETENTION_DAYS is a whole number of days, at least one; unset keeps the trail', () => {
-    assert.equal(loadConfig({}).adminActionsRetentionDays, undefined);
+  test('P101: ADMIN_ACTIONS_RETENTION_DAYS is a whole number of days, at least one; unset, 400 days', () => {
+    assert.equal(loadConfig({}).adminActionsRetentionDays, 400);
+    assert.equal(loadConfig({}).kycRetentionDays, 30, 'KYC photos: 30 days after their decision');
     assert.equal(loadConfig({ ADMIN_ACTIONS_RETENTION_DAYS: '365' }).adminActionsRetentionDays, 365);
     for (const bad of ['0', '-1', '1.5', 'a year', '36501'])
       assert.deepEqual(problems({ ADMIN_ACTIONS_RETENTION_DAYS: bad }), [
