@@ -145,7 +145,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     kycProvider,
     kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0) ?? DEFAULT_KYC_RETENTION_DAYS,
     // At least a day; a trail kept for no time is no trail.
-    adminActionsRetentionDays: r.days('ADMIN_ACTIONS_RETENTION_DAYS', 1) ?? DEFAULT_ADMIN_ACTIONS_RETENTION_DAYS,
+    adminActionsRetentionDays:
+      r.days('ADMIN_ACTIONS_RETENTION_DAYS', 1) ?? DEFAULT_ADMIN_ACTIONS_RETENTION_DAYS,
     webhookAllowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     firstPartyClientId: r.str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
     ...secrets,
