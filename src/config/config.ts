@@ -9,6 +9,7 @@ import { type Env, EnvReader } from './env-reader.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type SmsSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
+import { retentionSettings } from './retention-settings.ts';
 import { type SignInSettings, signInSettings } from './sign-in-settings.ts';
 import { type SimCheckSettings, simCheckSettings } from './sim-check-settings.ts';
 import type { BreakerSettings, ChallengeMode, DestinationPolicy } from './sms-defence-settings.ts';
@@ -85,11 +86,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** KYC photos are deleted this many days after their decision (the decision stays), unless set otherwise. */
-export const DEFAULT_KYC_RETENTION_DAYS = 30;
-/** The operators' trail keeps a row this long (13 months: a year's audit and its follow-up), unless set otherwise. */
-export const DEFAULT_ADMIN_ACTIONS_RETENTION_DAYS = 400;
-
 /** One schema for every variable, validated at start; every bad variable is named in one error. */
 export function loadConfig(env: Env): Readonly<Config> {
   const r = new EnvReader(env);
@@ -143,10 +139,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     simCheck: simCheckSettings(r),
     corsOrigins: corsOrigins(r),
     kycProvider,
-    kycRetentionDays: r.days('KYC_RETENTION_DAYS', 0) ?? DEFAULT_KYC_RETENTION_DAYS,
+    ...retentionSettings(r),
     // At least a day; a trail kept for no time is no trail.
-    adminActionsRetentionDays:
-      r.days('ADMIN_ACTIONS_RETENTION_DAYS', 1) ?? DEFAULT_ADMIN_ACTIONS_RETENTION_DAYS,
     webhookAllowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     firstPartyClientId: r.str('FIRST_PARTY_CLIENT_ID') ?? 'callsign',
     ...secrets,
