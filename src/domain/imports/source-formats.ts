@@ -54,7 +54,8 @@ function supabaseUser(row: Row, now: Date): Omit<Row, 'line'> | string {
   };
 }
 
-function jsonLines(
+/** The lines of JSON Lines text that are not blank, each parsed or said not to be JSON, by their line number. */
+export function jsonLines(
   source: string,
 ): Array<{ line: number; value: unknown } | { line: number; error: string }> {
   return source

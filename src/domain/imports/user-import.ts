@@ -18,6 +18,7 @@ import { type Events, payloads } from '../webhooks/events.ts';
 import { acceptableHandle } from './import-handles.ts';
 import { parseImportLine } from './import-line.ts';
 import { idFromSource, type NumberedCandidate, planImport } from './import-plan.ts';
+import { jsonLines } from './source-formats.ts';
 
 /** The most lines one request imports. */
 export const IMPORT_MAX_LINES = 10_000;
@@ -38,23 +39,22 @@ export interface ImportOptions {
 
 /** The lines of JSON Lines text as accounts to create, and the lines that are none. */
 function readLines(text: string): { candidates: NumberedCandidate[]; failed: ImportReport['failed'] } {
-  const numbered = text
-    .split(/\r?\n/)
-    .map((content, i) => ({ line: i + 1, content }))
-    .filter(({ content }) => content.trim() !== '');
-  if (numbered.length > IMPORT_MAX_LINES)
+  const read = jsonLines(text);
+  if (read.length > IMPORT_MAX_LINES)
     throw new DomainError(
       'INVALID_REQUEST',
       `at most ${IMPORT_MAX_LINES} lines a request; send the rest in another`,
     );
   const candidates: NumberedCandidate[] = [];
   const failed: ImportReport['failed'] = [];
-  for (const { line, content } of numbered) {
-    try {
-      candidates.push({ line, candidate: parseImportLine(JSON.parse(content)) });
-    } catch (err) {
-      failed.push({ line, error: err instanceof SyntaxError ? 'not valid JSON' : (err as Error).message });
-    }
+  for (const line of read) {
+    if ('error' in line) failed.push(line);
+    else
+      try {
+        candidates.push({ line: line.line, candidate: parseImportLine(line.value) });
+      } catch (err) {
+        failed.push({ line: line.line, error: (err as Error).message });
+      }
   }
   return { candidates, failed };
 }
