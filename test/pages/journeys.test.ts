@@ -95,6 +95,12 @@ describe('the journeys on the hosted pages', () => {
         await page.getByRole('button', { name: say('auth.code_instead_sms') }).click();
         const resend = page.getByRole('button', { name: say('code.resend') });
         await resend.waitFor();
+        // The page's script disables the button once it runs, a moment after the button is there.
+        await page
+          .waitForFunction("document.querySelector('button[data-wait-seconds]')?.disabled === true", null, {
+            timeout: 5000,
+          })
+          .catch(() => {});
         assert.equal(await resend.isDisabled(), true, 'the countdown holds "Send a new code"');
         await checkLook(page, `journey-${lang}-code-signin`);
         await page.getByLabel(say('auth.code'), { exact: true }).fill(t.sms.lastCode(s.phone));
