@@ -9,7 +9,7 @@ import { type Env, EnvReader } from './env-reader.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type SmsSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
-import { retentionSettings } from './retention-settings.ts';
+import { type Retention, retentionSettings } from './retention-settings.ts';
 import { type SignInSettings, signInSettings } from './sign-in-settings.ts';
 import { type SimCheckSettings, simCheckSettings } from './sim-check-settings.ts';
 import type { BreakerSettings, ChallengeMode, DestinationPolicy } from './sms-defence-settings.ts';
@@ -55,10 +55,8 @@ export interface Config extends SmsSettings, SignInSettings {
   /** SMS_DAILY_LIMIT: text messages a UTC day across all countries; undefined, no limit */
   smsDailyLimit: number | undefined;
   kycProvider: 'manual' | 'sandbox';
-  /** days after a decision that KYC photos are kept (30 unless set) */
-  kycRetentionDays: number;
-  /** days the operators' trail keeps a row (400 unless set) */
-  adminActionsRetentionDays: number;
+  /** how long each table that grows with use keeps its rows */
+  retention: Retention;
   webhookAllowPrivateNetworks: boolean;
   firstPartyClientId: string;
   pinPepper: string | undefined;

@@ -1,95 +1,87 @@
+import { DEFAULT_RETENTION, type Retention } from '../config/retention-settings.ts';
 import { addSeconds } from '../providers/clock.ts';
-import { countRows, type Database } from '../storage/db.ts';
-import { adminActionsRepo } from '../storage/repositories/admin-actions.ts';
-import { kycRepo } from '../storage/repositories/kyc.ts';
+import type { Database } from '../storage/db.ts';
+import { retentionPurges as purge } from '../storage/retention-purges.ts';
+import { purgeEndedSessions } from '../storage/session-purge.ts';
 import type { Job } from './runner.ts';
 
-/** Events (and their delivery log) are kept this long, for replays; they hold phone numbers, so not longer. */
-export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
+const DAY_SECONDS = 86_400;
 
-/** Messages to phones are kept this long for the operators to look into, then go (they hold phone numbers). */
-export const MESSAGE_RETENTION_SECONDS = 30 * 24 * 3600;
+/** Rows that can no longer matter, removed a day past the end in this column (the day covers clock skew). */
+const EXPIRING: ReadonlyArray<readonly [table: string, column: string]> = [
+  ['otps', 'expires_at'],
+  ['temp_tokens', 'expires_at'],
+  ['authorization_codes', 'expires_at'],
+  ['sso_sessions', 'expires_at'],
+  ['rate_counters', 'window_start'],
+  ['console_sessions', 'expires_at'],
+  ['challenge_uses', 'expires_at'],
+  ['webauthn_challenges', 'expires_at'],
+  ['sms_country_minutes', 'minute'],
+];
 
-/** SIM check answers are kept this long for the operators (they hold phone numbers); a known answer is reused for minutes only. */
-export const PHONE_CHECK_RETENTION_SECONDS = 90 * 24 * 3600;
+/** The reason a delivery closed because its endpoint stayed disabled shows in the delivery log. */
+export const DISABLED_ENDPOINT_REASON = 'the endpoint stayed disabled';
 
 /**
- * Rows that can no longer matter, a day past their end: spent codes, dead tokens, passkey ceremonies' challenges, ended sessions (revoked,
- * or their refresh token run out, P59), old rate windows, unused KYC links; events past their retention
- * that no delivery still waits for, and back-channel logouts as old; SIM check answers after 90 days; KYC photos and the operators' trail past the retention the operator set.
+ * Every hour: rows past their end (spent codes, dead tokens, ceremonies' challenges, old rate windows,
+ * ended sessions, unused KYC links), and rows past the retention the operator set (events and their delivery
+ * log, back-channel logouts, messages, SIM check answers, KYC photos, the operators' trail, logos no client
+ * shows, retired signing keys). Each count is logged with the run's duration.
  */
 export function housekeeping(
   db: Database,
-  retention: { kycRetentionDays?: number; adminActionsRetentionDays?: number } = {},
-): Job {
-  const { kycRetentionDays, adminActionsRetentionDays } = retention;
+  settings: { retention?: Retention } = {},
+): Job<Record<string, number>> {
+  const keep = settings.retention ?? DEFAULT_RETENTION;
+  const daysBefore = (now: Date, days: number) => addSeconds(now, -days * DAY_SECONDS);
   return {
     name: 'housekeeping',
     everySeconds: 3600,
     async run(now) {
-      const cutoff = addSeconds(now, -24 * 3600);
+      const cutoff = daysBefore(now, 1);
       const counts: Record<string, number> = {};
-      for (const [table, column] of [
-        ['otps', 'expires_at'],
-        ['temp_tokens', 'expires_at'],
-        ['authorization_codes', 'expires_at'],
-        ['sso_sessions', 'expires_at'],
-        ['rate_counters', 'window_start'],
-        ['console_sessions', 'expires_at'],
-        ['challenge_uses', 'expires_at'],
-        ['webauthn_challenges', 'expires_at'],
-        ['sms_country_minutes', 'minute'],
-      ]) {
-        counts[table] = await countRows(db, `DELETE FROM ${table} WHERE ${column} < $1 RETURNING 1`, [
-          cutoff,
-        ]);
-      }
-      counts.sessions = await countRows(
+      for (const [table, column] of EXPIRING)
+        counts[table] = await purge.olderThan(db, table, column, cutoff);
+      counts.sessions = await purgeEndedSessions(db, cutoff, now);
+      counts.kyc_links = await purge.staleKycLinks(db, cutoff);
+      counts.message_codes = await purge.sealedCodes(db, now);
+
+      counts.closed_deliveries = await purge.closeDeliveriesOfDisabled(
         db,
-        'DELETE FROM sessions WHERE revoked_at < $1 OR refresh_expires_at < $1 RETURNING 1',
-        [cutoff],
+        addSeconds(now, -keep.disabledEndpointPendingHours * 3600),
+        DISABLED_ENDPOINT_REASON,
       );
-      counts.outbox_events = await countRows(
+      const eventsBefore = daysBefore(now, keep.eventsDays);
+      counts.outbox_events = await purge.events(db, eventsBefore);
+      // A logout's retries are over within 27 hours; the row is kept as long as events.
+      counts.backchannel_logouts = await purge.olderThan(
         db,
-        `DELETE FROM outbox_events o WHERE o.created_at < $1 AND NOT EXISTS (
-           SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id AND d.status = 'pending')
-         RETURNING 1`,
-        [addSeconds(now, -EVENT_RETENTION_SECONDS)],
+        'backchannel_logouts',
+        'created_at',
+        eventsBefore,
       );
-      // A logout's retries are over within 27 hours; the row is kept as long as events, then goes.
-      counts.backchannel_logouts = await countRows(
+      counts.messages = await purge.olderThan(
         db,
-        'DELETE FROM backchannel_logouts WHERE created_at < $1 RETURNING 1',
-        [addSeconds(now, -EVENT_RETENTION_SECONDS)],
+        'messages',
+        'created_at',
+        daysBefore(now, keep.messagesDays),
       );
-      // Messages are kept 30 days for the operators; a code kept sealed for a re-send goes once it expires.
-      counts.messages = await countRows(db, 'DELETE FROM messages WHERE created_at < $1 RETURNING 1', [
-        addSeconds(now, -MESSAGE_RETENTION_SECONDS),
-      ]);
-      counts.message_codes = await countRows(
+      counts.phone_checks = await purge.olderThan(
         db,
-        'UPDATE messages SET sealed_code = NULL WHERE sealed_code IS NOT NULL AND code_expires_at < $1 RETURNING 1',
-        [now],
+        'phone_checks',
+        'checked_at',
+        daysBefore(now, keep.phoneChecksDays),
       );
-      counts.phone_checks = await countRows(
+      counts.kyc_photos = await purge.kycPhotos(db, daysBefore(now, keep.kycPhotosDays), now);
+      counts.admin_actions = await purge.olderThan(
         db,
-        'DELETE FROM phone_checks WHERE checked_at < $1 RETURNING 1',
-        [addSeconds(now, -PHONE_CHECK_RETENTION_SECONDS)],
+        'admin_actions',
+        'at',
+        daysBefore(now, keep.adminActionsDays),
       );
-      counts.kyc_links = await kycRepo.deleteStaleLinks(db, cutoff);
-      // Issue 7: KYC photos go this many days after the decision when the operator sets a retention.
-      if (kycRetentionDays !== undefined)
-        counts.kyc_photos = await kycRepo.removePhotosDecidedBefore(
-          db,
-          addSeconds(now, -kycRetentionDays * 86400),
-          now,
-        );
-      // The trail holds operators' addresses; kept as long as the operator says, not forever.
-      if (adminActionsRetentionDays !== undefined)
-        counts.admin_actions = await adminActionsRepo.removeBefore(
-          db,
-          addSeconds(now, -adminActionsRetentionDays * 86400),
-        );
+      counts.logos = await purge.unusedLogos(db, daysBefore(now, keep.unusedLogosDays));
+      counts.signing_keys = await purge.retiredKeys(db, daysBefore(now, keep.retiredKeysDays));
       return counts;
     },
   };

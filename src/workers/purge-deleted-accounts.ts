@@ -4,26 +4,39 @@ import type { Database } from '../storage/db.ts';
 import { usersRepo } from '../storage/repositories/users.ts';
 import type { Job } from './runner.ts';
 
+/** Accounts removed per transaction: each takes its sessions, codes and the rest with it. */
+export const ACCOUNTS_PER_BATCH = 200;
+
 /**
  * 30 days after deletion the account's rows go: the user, its sessions and refresh tokens (cascade),
  * and the one-time codes and temp_tokens of its phone from before the deletion (the phone may since belong
- * to a new account, whose codes stay). Outbox events already written stay deliverable.
+ * to a new account, whose codes stay). Outbox events already written stay deliverable. The accounts go a
+ * batch per transaction, so no transaction holds many rows' locks.
  */
-export function purgeDeletedAccounts(db: Database): Job {
+export function purgeDeletedAccounts(db: Database): Job<{ purged: number }> {
   return {
     name: 'purge-deleted-accounts',
     everySeconds: 3600,
-    run: (now) =>
-      db.transaction(async (tx) => {
-        const purged = await usersRepo.purgeDeletedBefore(tx, addSeconds(now, -HARD_DELETE_AFTER_SECONDS));
-        for (const u of purged) {
-          await tx.query('DELETE FROM otps WHERE phone = $1 AND created_at <= $2', [u.phone, u.deleted_at]);
-          await tx.query('DELETE FROM temp_tokens WHERE phone = $1 AND created_at <= $2', [
-            u.phone,
-            u.deleted_at,
-          ]);
-        }
-        return { purged: purged.length };
-      }),
+    async run(now) {
+      const cutoff = addSeconds(now, -HARD_DELETE_AFTER_SECONDS);
+      let purged = 0;
+      for (;;) {
+        const batch = await db.transaction(async (tx) => {
+          const gone = await usersRepo.purgeDeletedBefore(tx, cutoff, ACCOUNTS_PER_BATCH);
+          if (gone.length === 0) return 0;
+          const phones = gone.map((u) => u.phone);
+          const deletedAt = gone.map((u) => u.deleted_at);
+          for (const table of ['otps', 'temp_tokens'])
+            await tx.query(
+              `DELETE FROM ${table} t USING unnest($1::text[], $2::timestamptz[]) AS g(phone, deleted_at)
+               WHERE t.phone = g.phone AND t.created_at <= g.deleted_at`,
+              [phones, deletedAt],
+            );
+          return gone.length;
+        });
+        purged += batch;
+        if (batch < ACCOUNTS_PER_BATCH) return { purged };
+      }
+    },
   };
 }

@@ -3,10 +3,11 @@ import { addSeconds, type Clock } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
 import { jobsRepo } from '../storage/repositories/jobs.ts';
 
-export interface Job {
+/** A periodic job; what its run answers (counts, mostly) goes into its log line. */
+export interface Job<Result extends Record<string, unknown> = Record<string, unknown>> {
   name: string;
   everySeconds: number;
-  run(now: Date): Promise<Record<string, unknown>>;
+  run(now: Date): Promise<Result>;
 }
 
 /** Work every instance does continuously (webhook delivery), claimed item by item rather than run by run. */
@@ -38,10 +39,12 @@ export class WorkerRunner {
       for (const job of this.jobs) {
         const now = this.clock.now();
         if (!(await jobsRepo.claim(this.db, job.name, now, addSeconds(now, job.everySeconds)))) continue;
+        const started = performance.now();
         try {
           const result = await job.run(now);
           await jobsRepo.finished(this.db, job.name, this.clock.now());
-          this.logger.info({ job: job.name, ...result }, 'job finished');
+          const ms = Math.round(performance.now() - started);
+          this.logger.info({ job: job.name, ...result, ms }, 'job finished');
           ran.push(job.name);
         } catch (err) {
           this.logger.error({ err, job: job.name }, 'job failed; it runs again when next due');

@@ -135,16 +135,46 @@ describe('configuration (D35, D39)', () => {
     assert.match(configWarnings(changing)[0], /PIN_PEPPER_FALLBACK is set: .*`npx callsign keys pin-pepper`/);
   });
 
-  test('P101: ADMIN_ACTIONS_RETENTION_DAYS is a whole number of days, at least one; unset, 400 days', () => {
-    assert.equal(loadConfig({}).adminActionsRetentionDays, 400);
-    assert.equal(loadConfig({}).kycRetentionDays, 30, 'KYC photos: 30 days after their decision');
-    assert.equal(loadConfig({ ADMIN_ACTIONS_RETENTION_DAYS: '365' }).adminActionsRetentionDays, 365);
+  test('P101, P153: every retention has a default and a setting; a bad value is named', () => {
+    assert.deepEqual(loadConfig({}).retention, {
+      kycPhotosDays: 30,
+      adminActionsDays: 400,
+      eventsDays: 30,
+      messagesDays: 30,
+      phoneChecksDays: 90,
+      disabledEndpointPendingHours: 72,
+      unusedLogosDays: 7,
+      retiredKeysDays: 1,
+    });
+    const set = loadConfig({
+      ADMIN_ACTIONS_RETENTION_DAYS: '365',
+      KYC_RETENTION_DAYS: '0',
+      EVENT_RETENTION_DAYS: '7',
+      MESSAGE_RETENTION_DAYS: '14',
+      PHONE_CHECK_RETENTION_DAYS: '180',
+      DISABLED_ENDPOINT_PENDING_HOURS: '24',
+      UNUSED_LOGO_RETENTION_DAYS: '0',
+      RETIRED_KEY_RETENTION_DAYS: '30',
+    }).retention;
+    assert.deepEqual(
+      [set.adminActionsDays, set.kycPhotosDays, set.eventsDays, set.messagesDays, set.phoneChecksDays],
+      [365, 0, 7, 14, 180],
+    );
+    assert.deepEqual(
+      [set.disabledEndpointPendingHours, set.unusedLogosDays, set.retiredKeysDays],
+      [24, 0, 30],
+    );
     for (const bad of ['0', '-1', '1.5', 'a year', '36501'])
       assert.deepEqual(problems({ ADMIN_ACTIONS_RETENTION_DAYS: bad }), [
         `ADMIN_ACTIONS_RETENTION_DAYS must be a whole number of days, 1-36500 (got "${bad}")`,
       ]);
-    // KYC_RETENTION_DAYS shares the check, from 0 (photos go at the decision).
-    assert.equal(loadConfig({ KYC_RETENTION_DAYS: '0' }).kycRetentionDays, 0);
+    for (const name of ['EVENT_RETENTION_DAYS', 'MESSAGE_RETENTION_DAYS', 'PHONE_CHECK_RETENTION_DAYS'])
+      assert.deepEqual(problems({ [name]: '0' }), [
+        `${name} must be a whole number of days, 1-36500 (got "0")`,
+      ]);
+    assert.deepEqual(problems({ DISABLED_ENDPOINT_PENDING_HOURS: '0' }), [
+      'DISABLED_ENDPOINT_PENDING_HOURS must be a whole number of hours, 1-8760 (got "0")',
+    ]);
   });
 
   test('P107: the start-up banner reminds of a key-encryption fallback left set', () => {

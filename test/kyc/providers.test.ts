@@ -185,6 +185,6 @@ describe('KYC providers, events, purge and retention (D30, D31, D35, issue 7)', 
         () => loadConfig({ KYC_RETENTION_DAYS: bad }),
         (e) => e instanceof ConfigError && /KYC_RETENTION_DAYS/.test(e.message),
       );
-    assert.equal(loadConfig({ KYC_RETENTION_DAYS: '30' }).kycRetentionDays, 30);
+    assert.equal(loadConfig({ KYC_RETENTION_DAYS: '30' }).retention.kycPhotosDays, 30);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { DEFAULT_RETENTION } from '../../src/config/retention-settings.ts';
 import {
   BACKCHANNEL_LOGOUT_EVENT,
   LOGOUT_TOKEN_TTL_SECONDS,
@@ -9,7 +10,10 @@ import { RETRY_DELAYS_SECONDS } from '../../src/domain/webhooks/webhook-rules.ts
 import { addSeconds } from '../../src/providers/clock.ts';
 import { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { BackchannelLogoutWorker } from '../../src/workers/backchannel-logout.ts';
-import { EVENT_RETENTION_SECONDS, housekeeping } from '../../src/workers/housekeeping.ts';
+import { housekeeping } from '../../src/workers/housekeeping.ts';
+
+const EVENT_RETENTION_SECONDS = DEFAULT_RETENTION.eventsDays * 86400;
+
 import {
   createTestApp,
   events,

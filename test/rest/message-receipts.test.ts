@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { DEFAULT_RETENTION } from '../../src/config/retention-settings.ts';
 import { addSeconds } from '../../src/providers/clock.ts';
 import { messagesRepo } from '../../src/storage/repositories/messages.ts';
-import { housekeeping, MESSAGE_RETENTION_SECONDS } from '../../src/workers/housekeeping.ts';
+import { housekeeping } from '../../src/workers/housekeeping.ts';
+
+const MESSAGE_RETENTION_SECONDS = DEFAULT_RETENTION.messagesDays * 86400;
+
 import { createTestApp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
 import { writeConfig } from '../helpers/messaging.ts';
 import { type VendorRequest, VendorServer } from '../helpers/vendor-server.ts';

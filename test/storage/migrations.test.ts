@@ -5,8 +5,8 @@ import { addSeconds } from '../../src/providers/clock.ts';
 import { type Database, uniqueViolation } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
-import { housekeeping } from '../../src/workers/housekeeping.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { housekeepingDay } from '../helpers/housekeeping.ts';
 
 // An upgrade as an operator meets it: a database left by an earlier release, with its rows, then `migrate`.
 
@@ -68,7 +68,7 @@ test('P59: migration 009 ends the sessions of former refresh tokens; housekeepin
   assert.deepEqual(await sessionsRepo.listActive(db, userId, now, { limit: 100, offset: 0 }), []);
   assert.equal((await db.query("SELECT to_regclass('refresh_tokens') AS t"))[0].t, null);
 
-  const counts = await housekeeping(db).run(addSeconds(now, 86400 + 1));
+  const counts = await housekeepingDay(db, addSeconds(now, 86400 + 1));
   assert.equal(counts.sessions, 1);
   assert.equal(
     (await db.query('SELECT 1 FROM users WHERE id = $1', [userId])).length,

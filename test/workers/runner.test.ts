@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { DEFAULT_RETENTION } from '../../src/config/retention-settings.ts';
 import { addSeconds } from '../../src/providers/clock.ts';
 import { jobsRepo } from '../../src/storage/repositories/jobs.ts';
 import { phoneRiskRepo } from '../../src/storage/repositories/phone-risk.ts';
-import {
-  EVENT_RETENTION_SECONDS,
-  housekeeping,
-  PHONE_CHECK_RETENTION_SECONDS,
-} from '../../src/workers/housekeeping.ts';
+import { housekeeping } from '../../src/workers/housekeeping.ts';
 import { createTestApp, events, signUp } from '../helpers/app.ts';
+import { housekeepingDay } from '../helpers/housekeeping.ts';
 import {
   ADMIN_TOKEN,
   authorizationParams,
@@ -58,6 +56,14 @@ test('housekeeping removes codes and tokens a day past their end, and stale rate
     await t.request('POST', '/auth/otp/send', { body: { phone: '+16502345678', purpose: 'signup' } });
     await t.request('POST', '/auth/passkey/options', { body: {} });
     await t.c.worker.tick();
+    // Each run's log line says what it removed and how long it took.
+    const line = t.logs
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((l) => l.msg === 'job finished' && l.job === 'housekeeping');
+    assert.equal(typeof line?.ms, 'number', JSON.stringify(line));
+    assert.equal(line.otps, 0);
     assert.equal(
       (await t.c.db.query('SELECT 1 FROM webauthn_challenges')).length,
       1,
@@ -103,8 +109,13 @@ test('housekeeping removes ended sessions, spent authorization codes and SSO ses
       'the revoked session and the code',
     );
     assert.equal(await count('sessions'), 1, 'the live one stays');
-    const month = await housekeeping(t.c.db).run(addSeconds(t.clock.now(), 32 * 86400));
-    assert.deepEqual([month.sessions, month.sso_sessions], [1, 1], 'run out (P59), and the SSO session');
+    const monthHour = await housekeeping(t.c.db).run(addSeconds(t.clock.now(), 32 * 86400));
+    const month = await housekeepingDay(t.c.db, addSeconds(t.clock.now(), 32 * 86400 + 3600));
+    assert.deepEqual(
+      [monthHour.sessions + month.sessions, monthHour.sso_sessions + month.sso_sessions],
+      [1, 1],
+      'run out (P59), within a day of hourly runs, and the SSO session',
+    );
     assert.deepEqual([await count('sessions'), await count('sso_sessions')], [0, 0]);
   } finally {
     await t.close();
@@ -128,7 +139,7 @@ test('housekeeping drops SIM check answers after 90 days', async () => {
     await phoneRiskRepo.record(t.c.db, check(t.clock.now()));
     await phoneRiskRepo.record(t.c.db, check(addSeconds(t.clock.now(), 2 * 86400)));
     const counts = await housekeeping(t.c.db).run(
-      addSeconds(t.clock.now(), PHONE_CHECK_RETENTION_SECONDS + 86400),
+      addSeconds(t.clock.now(), (DEFAULT_RETENTION.phoneChecksDays + 1) * 86400),
     );
     assert.equal(counts.phone_checks, 1);
     assert.equal((await t.c.phoneRisk.checksOf(s.user.id)).checks.length, 1);
@@ -145,7 +156,7 @@ test('housekeeping drops events after 30 days, but not one a delivery still wait
     await t.c.webhooks.create({ url: await receiver.start(), events: ['user.created'] });
     await signUp(t); // user.created (a delivery that keeps failing) and session.created (no delivery)
     await t.c.deliveries.deliverDue();
-    t.clock.advance(EVENT_RETENTION_SECONDS - 3600);
+    t.clock.advance(DEFAULT_RETENTION.eventsDays * 86400 - 3600);
     await t.c.worker.tick();
     assert.equal((await events(t)).length, 2, 'kept for 30 days');
     t.clock.advance(2 * 3600);

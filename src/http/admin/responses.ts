@@ -27,6 +27,9 @@ export const Overview = Type.Object({
     { description: 'one count per hour, oldest first' },
   ),
   active_sessions: Type.Integer(),
+  active_sessions_estimated: Type.Boolean({
+    description: 'true when active_sessions is estimated from a sample (a large table)',
+  }),
 });
 
 const Resealed = Type.Object({

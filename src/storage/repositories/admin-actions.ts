@@ -1,4 +1,4 @@
-import { countRows, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
 
 export interface AdminActionRow {
   id: number;
@@ -34,6 +34,4 @@ export const adminActionsRepo = {
     q.query<AdminActionRow>('SELECT * FROM admin_actions WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]),
 
   /** The rows older than `cutoff`, for the trail's retention. */
-  removeBefore: (q: Queryable, cutoff: Date) =>
-    countRows(q, 'DELETE FROM admin_actions WHERE at < $1 RETURNING 1', [cutoff]),
 };

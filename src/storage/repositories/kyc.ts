@@ -1,4 +1,4 @@
-import { countRows, maybeOne, one, type Queryable } from '../db.ts';
+import { maybeOne, one, type Queryable } from '../db.ts';
 
 export type VerificationStatus = 'awaiting' | 'pending' | 'verified' | 'rejected';
 
@@ -70,13 +70,19 @@ export const kycRepo = {
       [userId],
     ),
 
+  /** The queue, oldest first: one status, or every submitted one (each through its own index). */
   list: (q: Queryable, status: VerificationStatus | undefined, limit: number) =>
-    q.query<VerificationRow>(
-      `SELECT ${COLUMNS} FROM kyc_verifications v
-       WHERE (($1::text IS NULL AND status <> 'awaiting') OR status = $1) AND ${OF_LIVE_ACCOUNT}
-       ORDER BY submitted_at, id LIMIT $2`,
-      [status ?? null, limit],
-    ),
+    status === undefined
+      ? q.query<VerificationRow>(
+          `SELECT ${COLUMNS} FROM kyc_verifications v
+           WHERE status <> 'awaiting' AND ${OF_LIVE_ACCOUNT} ORDER BY submitted_at, id LIMIT $1`,
+          [limit],
+        )
+      : q.query<VerificationRow>(
+          `SELECT ${COLUMNS} FROM kyc_verifications v
+           WHERE status = $1 AND ${OF_LIVE_ACCOUNT} ORDER BY submitted_at, id LIMIT $2`,
+          [status, limit],
+        ),
 
   /**
    * Uses the URL and records the submission, if the URL is unused and alive: the conditional update is the
@@ -151,24 +157,4 @@ export const kycRepo = {
     ),
 
   /** The retention setting: photos of verifications decided before `before` go; the decision stays. */
-  async removePhotosDecidedBefore(q: Queryable, before: Date, now: Date): Promise<number> {
-    // Counted by the server, as countRows does (which cannot wrap a WITH that writes).
-    const [row] = await q.query<{ n: number }>(
-      `WITH old AS (
-         UPDATE kyc_verifications SET photos_removed_at = $2
-         WHERE decided_at < $1 AND photos_removed_at IS NULL RETURNING id),
-       gone AS (DELETE FROM kyc_photos WHERE verification_id IN (SELECT id FROM old) RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [before, now],
-    );
-    return row.n;
-  },
-
-  /** Links never used, a day past their end. */
-  deleteStaleLinks: (q: Queryable, before: Date) =>
-    countRows(
-      q,
-      `DELETE FROM kyc_verifications WHERE status = 'awaiting' AND url_expires_at < $1 RETURNING 1`,
-      [before],
-    ),
 };

@@ -96,9 +96,11 @@ export const sessionsRepo = {
 
   activeIdsOfClient: async (q: Queryable, clientId: string) =>
     (
-      await q.query<{ id: string }>('SELECT id FROM sessions WHERE client_id = $1 AND revoked_at IS NULL', [
-        clientId,
-      ])
+      await q.query<{ id: string }>(
+        // lower(client_id) is the client's index (migration 030 says why it is on an expression).
+        'SELECT id FROM sessions WHERE lower(client_id) = lower($1) AND client_id = $1 AND revoked_at IS NULL',
+        [clientId],
+      )
     ).map((r) => r.id),
 
   /** One of the sessions listActive lists. */

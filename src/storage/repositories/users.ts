@@ -71,9 +71,10 @@ export const usersRepo = {
 
   /** The newest live accounts, newest first (the console's Users page). */
   newestLive: (q: Queryable, limit: number) =>
-    q.query<UserRow>('SELECT * FROM users WHERE deleted_at IS NULL ORDER BY created_at DESC, id LIMIT $1', [
-      limit,
-    ]),
+    q.query<UserRow>(
+      'SELECT * FROM users WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $1',
+      [limit],
+    ),
 
   findLiveById: (q: Queryable, id: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id]),
@@ -148,10 +149,13 @@ export const usersRepo = {
     ),
 
   /** The hard delete, 30 days on; sessions and refresh tokens go with the row (ON DELETE CASCADE). */
-  purgeDeletedBefore: (q: Queryable, cutoff: Date) =>
+  /** At most `limit` accounts deleted by `cutoff`, removed with what cascades; rows another instance holds are skipped. */
+  purgeDeletedBefore: (q: Queryable, cutoff: Date, limit: number) =>
     q.query<{ id: string; phone: string; deleted_at: Date }>(
-      'DELETE FROM users WHERE deleted_at IS NOT NULL AND deleted_at <= $1 RETURNING id, phone, deleted_at',
-      [cutoff],
+      `DELETE FROM users WHERE id IN (
+         SELECT id FROM users WHERE deleted_at IS NOT NULL AND deleted_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, phone, deleted_at`,
+      [cutoff, limit],
     ),
 };
 

@@ -6,6 +6,7 @@ export interface Overview {
   hours: number;
   series: Record<'signups' | 'signins' | 'otp_sends' | 'webhook_failures', number[]>;
   active_sessions: number;
+  active_sessions_estimated: boolean;
 }
 
 const CHARTS: [keyof Overview['series'], string][] = [
@@ -52,6 +53,6 @@ export const overviewPage = (f: Frame, o: Overview) =>
   consolePage(
     'Overview',
     f,
-    `<p>Active sessions: <strong id="active-sessions">${o.active_sessions}</strong></p>
+    `<p>Active sessions: <strong id="active-sessions">${o.active_sessions_estimated ? 'about ' : ''}${o.active_sessions}</strong></p>
 <div class="charts">${CHARTS.map(([key, label]) => chart(label, o.series[key], new Date(o.end))).join('')}</div>`,
   );
