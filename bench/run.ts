@@ -7,9 +7,19 @@ import { postgresDatabase } from '../src/storage/db.ts';
 import { hostLine, pinHashCeiling, rs256Ceiling } from './ceilings.ts';
 import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
-import { client, pacedLoop, percentile, type Result, type Step } from './load.ts';
+import { type Client, client, pacedLoop, percentile, type Result, type Step } from './load.ts';
 import { oauthSteps } from './oauth-steps.ts';
-import { startServer } from './server.ts';
+import {
+  comparisonTable,
+  jobTimes,
+  largeDatabase,
+  parseScale,
+  SCALE_SECRETS,
+  seededChains,
+  seededPhones,
+  sizeReport,
+} from './scale.ts';
+import { type BenchServer, startServer } from './server.ts';
 import { simCheckBenchmark } from './sim-check.ts';
 import { userImportBenchmark } from './user-import.ts';
 import { webhookBenchmark } from './webhooks.ts';
@@ -22,6 +32,9 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
 // BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,user-import runs only the scenarios named (the
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
+// BENCH_SCALE=100k|1m runs the request scenarios again on a seeded database (bench/scale.ts).
+const SCALE = parseScale(process.env.BENCH_SCALE);
+const KEEP_DATA = ['1', 'true'].includes(process.env.BENCH_KEEP_DATA ?? '');
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
 /** Issue 6's target rate of events per second. */
@@ -115,25 +128,39 @@ const gateway = createServer((request, response) => {
 await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
 gateway.unref();
 const schema = DATABASE_URL ? await createSchema(DATABASE_URL) : undefined;
-const server = await startServer({
-  ...(DATABASE_URL && schema ? { DATABASE_URL: schema.url } : {}),
-  ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomInt(1e9)}:` } : {}),
-  RATE_LIMITS: limits,
-  ADMIN_TOKEN,
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the benchmark's receiver is on 127.0.0.1 (D33)
-  WEB_CONCURRENCY: String(WORKERS),
-  TEST_PHONE_NUMBERS: users.map((p) => `${p}=000000`).join(','),
-  SMS_PROVIDER: 'http',
-  SMS_HTTP_URL: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/send`,
-  // Nobody enters the otp-send loop's codes: the breaker's check runs, but it must not open.
-  SMS_BREAKER: 'min_sends=1000000000',
-});
+/** The service on the given database (its own schema on BENCH_DATABASE_URL, or PGlite). */
+const startService = (databaseUrl: string | undefined, env: Record<string, string> = {}) =>
+  startServer({
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomInt(1e9)}:` } : {}),
+    RATE_LIMITS: limits,
+    ADMIN_TOKEN,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the benchmark's receiver is on 127.0.0.1 (D33)
+    WEB_CONCURRENCY: String(WORKERS),
+    TEST_PHONE_NUMBERS: users.map((p) => `${p}=000000`).join(','),
+    SMS_PROVIDER: 'http',
+    SMS_HTTP_URL: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/send`,
+    // Nobody enters the otp-send loop's codes: the breaker's check runs, but it must not open.
+    SMS_BREAKER: 'min_sends=1000000000',
+    ...env,
+  });
+const server = await startService(schema?.url);
 const http = client(server.port, CHAINS);
 
-/** The REST and OAuth scenarios and the oidc-provider comparison; answers the lines of the summary. */
-async function requestScenarios(rows: string[][]): Promise<string[]> {
-  requireWrk();
-  // One account per user; the chains are signed in per loop (freshChains).
+/** Where the request scenarios run: a service, and the accounts and token chains its loops use. */
+interface Target {
+  server: BenchServer;
+  http: Client;
+  /** the accounts the sign-in loops use (all with PIN) */
+  signinPhones: string[];
+  /** refresh chains of the first-party client, new for each loop */
+  chains: () => Promise<string[]>;
+  /** whether the comparisons with other servers run (once per benchmark) */
+  comparisons: boolean;
+}
+
+/** The empty database's target: a few accounts signed up now, each loop's chains signed in now. */
+async function emptyTarget(): Promise<Target> {
   for (const phone of users) {
     await http.post('/auth/otp/send', { phone, purpose: 'signup' });
     const v = await http.post('/auth/otp/verify', { phone, code: '000000', purpose: 'signup' });
@@ -144,16 +171,26 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     });
     if (s.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(s.body)}`);
   }
-  // A closed loop cut off at its end leaves up to one chain per connection with its last token used and its
-  // successor unread, so each loop (and each paced run) starts with chains of its own.
-  const chains: string[] = [];
-  const freshChains = async () => {
+  const chains = async () => {
     const fresh: string[] = [];
     for (let i = 0; i < CHAINS; i++) {
       const r = await http.post('/auth/signin', { phone: users[i % USERS], pin: PIN });
       fresh.push(r.body.data.refresh_token);
     }
-    chains.splice(0, chains.length, ...fresh);
+    return fresh;
+  };
+  return { server, http, signinPhones: users, chains, comparisons: true };
+}
+
+/** The REST and OAuth scenarios and the oidc-provider comparison; answers the lines of the summary. */
+async function requestScenarios(rows: string[][], target: Target): Promise<string[]> {
+  requireWrk();
+  const { server, http, signinPhones } = target;
+  // A closed loop cut off at its end leaves up to one chain per connection with its last token used and its
+  // successor unread, so each loop (and each paced run) starts with chains of its own.
+  const chains: string[] = [];
+  const freshChains = async () => {
+    chains.splice(0, chains.length, ...(await target.chains()));
     return chains;
   };
   const refreshStep = async (lane: number) => {
@@ -162,9 +199,10 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
     chains[lane] = r.body.data.refresh_token;
     return true;
   };
-  const oauth = await oauthSteps(http, ADMIN_TOKEN, { phone: users[0], pin: PIN }, CHAINS);
+  const oauth = await oauthSteps(http, ADMIN_TOKEN, { phone: signinPhones[0], pin: PIN }, CHAINS);
   const signinStep = async (lane: number) =>
-    (await http.post('/auth/signin', { phone: users[lane % USERS], pin: PIN })).status === 200;
+    (await http.post('/auth/signin', { phone: signinPhones[lane % signinPhones.length], pin: PIN }))
+      .status === 200;
 
   process.stderr.write('measuring ceilings...\n');
   const tryRs256 = () => rs256Ceiling(2);
@@ -272,7 +310,7 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
       loop: async () => ({
         mode: 'list',
         path: '/auth/signin',
-        inputs: users.map((phone) => JSON.stringify({ phone, pin: PIN })),
+        inputs: signinPhones.map((phone) => JSON.stringify({ phone, pin: PIN })),
       }),
       step: signinStep,
       connections: 16,
@@ -388,7 +426,7 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
 
   // The same refresh scenario against oidc-provider, in a process of its own (issue 4's comparison).
   const comparison: string[] = [];
-  if (runs('oidc-provider')) {
+  if (runs('oidc-provider') && target.comparisons) {
     process.stderr.write('oidc-provider refresh: warm-up, saturation...\n');
     const other = await startOidcProvider(CHAINS);
     const theirRate = row(
@@ -418,7 +456,7 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   }
   // The floor: the stack alone (Fastify, one signature made as the service makes it) with no storage, in as
   // many processes.
-  if (runs('floor')) {
+  if (runs('floor') && target.comparisons) {
     process.stderr.write('floor: warm-up, saturation...\n');
     const floor = await startFloor(WORKERS);
     row(
@@ -459,10 +497,50 @@ async function requestScenarios(rows: string[][]): Promise<string[]> {
   ];
 }
 
+/**
+ * The request scenarios again, on the seeded database (BENCH_SCALE), on accounts and token chains picked at
+ * random among the seeded ones; then the two side by side, the database's size and the hourly jobs' times.
+ */
+async function scaledRun(emptyRows: string[][]): Promise<string[]> {
+  if (!DATABASE_URL || !SCALE) throw new Error('BENCH_SCALE needs BENCH_DATABASE_URL');
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const large = await largeDatabase(DATABASE_URL, SCALE, KEEP_DATA, PIN, log);
+  const service = await startService(large.url, SCALE_SECRETS);
+  try {
+    const largeRows: string[][] = [];
+    const lines = await requestScenarios(largeRows, {
+      server: service,
+      http: client(service.port, CHAINS),
+      signinPhones: seededPhones(SCALE, 1000),
+      chains: () => seededChains(large, CHAINS),
+      comparisons: false,
+    });
+    const seed =
+      large.seedSeconds === undefined ? 'kept from an earlier run' : `${large.seedSeconds.toFixed(0)} s`;
+    return [
+      '',
+      `On a database seeded with ${SCALE.toLocaleString('en')} accounts (seed: ${seed}):`,
+      '',
+      ...comparisonTable(emptyRows, largeRows),
+      '',
+      ...lines,
+      '',
+      ...(await sizeReport(large.db)),
+      '',
+      ...(await jobTimes(large.db)),
+    ];
+  } finally {
+    await service.stop();
+    await large.close();
+  }
+}
+
 try {
   const rows: string[][] = [];
   const ownServers = ['webhooks', 'sim-check', 'user-import'];
-  const lines = ONLY?.every((s) => ownServers.includes(s)) ? [] : await requestScenarios(rows);
+  const requests = !ONLY?.every((s) => ownServers.includes(s));
+  const lines = requests ? await requestScenarios(rows, await emptyTarget()) : [];
+  if (SCALE && requests) lines.push(...(await scaledRun(rows)));
   if (runs('sim-check')) {
     process.stderr.write('sim-check: PIN-reset code verifies without and with a SIM check provider...\n');
     lines.push(...(await simCheckBenchmark(500, limits)));

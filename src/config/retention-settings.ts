@@ -36,25 +36,26 @@ export const DEFAULT_RETENTION: Retention = {
   retiredKeysDays: 1,
 };
 
+/** Each retention's variable, its field, and its least value (days up to 36500; hours up to a year). */
+export const RETENTION_VARIABLES: ReadonlyArray<
+  readonly [variable: string, field: keyof Retention, least: number]
+> = [
+  ['KYC_RETENTION_DAYS', 'kycPhotosDays', 0],
+  ['ADMIN_ACTIONS_RETENTION_DAYS', 'adminActionsDays', 1],
+  ['EVENT_RETENTION_DAYS', 'eventsDays', 1],
+  ['MESSAGE_RETENTION_DAYS', 'messagesDays', 1],
+  ['PHONE_CHECK_RETENTION_DAYS', 'phoneChecksDays', 1],
+  ['DISABLED_ENDPOINT_PENDING_HOURS', 'disabledEndpointPendingHours', 1],
+  ['UNUSED_LOGO_RETENTION_DAYS', 'unusedLogosDays', 0],
+  ['RETIRED_KEY_RETENTION_DAYS', 'retiredKeysDays', 0],
+];
+
 /** The retention of each table that grows with use, from the environment or the defaults. */
 export const retentionSettings = (r: EnvReader): { retention: Retention } => {
-  const d = DEFAULT_RETENTION;
-  return {
-    retention: {
-      kycPhotosDays: r.days('KYC_RETENTION_DAYS', 0) ?? d.kycPhotosDays,
-      adminActionsDays: r.days('ADMIN_ACTIONS_RETENTION_DAYS', 1) ?? d.adminActionsDays,
-      eventsDays: r.days('EVENT_RETENTION_DAYS', 1) ?? d.eventsDays,
-      messagesDays: r.days('MESSAGE_RETENTION_DAYS', 1) ?? d.messagesDays,
-      phoneChecksDays: r.days('PHONE_CHECK_RETENTION_DAYS', 1) ?? d.phoneChecksDays,
-      disabledEndpointPendingHours: r.integer(
-        'DISABLED_ENDPOINT_PENDING_HOURS',
-        d.disabledEndpointPendingHours,
-        1,
-        8760,
-        'a whole number of hours, 1-8760',
-      ),
-      unusedLogosDays: r.days('UNUSED_LOGO_RETENTION_DAYS', 0) ?? d.unusedLogosDays,
-      retiredKeysDays: r.days('RETIRED_KEY_RETENTION_DAYS', 0) ?? d.retiredKeysDays,
-    },
-  };
+  const retention = { ...DEFAULT_RETENTION };
+  for (const [variable, field, least] of RETENTION_VARIABLES)
+    retention[field] = variable.endsWith('_HOURS')
+      ? r.integer(variable, retention[field], least, 8760, `a whole number of hours, ${least}-8760`)
+      : (r.days(variable, least) ?? retention[field]);
+  return { retention };
 };

@@ -113,4 +113,20 @@ describe('links in the README and docs/', () => {
       assert.ok(text.includes(`| \`${name}\` | ${shown} |`), `${name}: ${shown}`);
     }
   });
+
+  test('operations.md lists every retention setting with its default, and configuration.md too', async () => {
+    const { DEFAULT_RETENTION, RETENTION_VARIABLES } = await import('../../src/config/retention-settings.ts');
+    const operations = read('docs/operations.md');
+    const configuration = read('docs/configuration.md');
+    for (const [variable, field] of RETENTION_VARIABLES) {
+      const value = DEFAULT_RETENTION[field];
+      const unit = variable.endsWith('_HOURS') ? 'hours' : value === 1 ? 'day' : 'days';
+      const row = operations.split('\n').find((line) => line.includes(`| \`${variable}\` |`));
+      assert.ok(
+        row?.includes(`${value.toLocaleString('en')} ${unit}`),
+        `${variable}: ${value} ${unit} in ${row}`,
+      );
+      assert.ok(configuration.includes(`| \`${variable}\` | \`${value}\` |`), variable);
+    }
+  });
 });

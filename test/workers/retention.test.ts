@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_RETENTION } from '../../src/config/retention-settings.ts';
+import { overviewPage } from '../../src/http/pages/console/overview-page.ts';
 import { addSeconds } from '../../src/providers/clock.ts';
 import { deleteInBatches } from '../../src/storage/batched-purge.ts';
 import { logosRepo } from '../../src/storage/repositories/logos.ts';
@@ -188,6 +189,19 @@ test('past its exact limit, the live-session count is estimated from a sample of
     // A limit below the table's size and a sample of every page: the estimate path, with an exact answer.
     const sampled = await statsRepo.activeSessions(t.c.db, t.clock.now(), -2, 100);
     assert.deepEqual(sampled, { count: 2, estimated: true });
+    const overview = {
+      end: t.clock.now().toISOString(),
+      hours: 24,
+      series: { signups: [], signins: [], otp_sends: [], webhook_failures: [] },
+    };
+    const shown = (estimated: boolean) =>
+      /id="active-sessions">([^<]*)</.exec(
+        overviewPage(
+          { csrf: 'x', section: 'overview' },
+          { ...overview, active_sessions: 2, active_sessions_estimated: estimated },
+        ),
+      )?.[1];
+    assert.deepEqual([shown(false), shown(true)], ['2', 'about 2'], 'the console says when it estimated');
   } finally {
     await t.close();
   }
