@@ -9,8 +9,8 @@ export const ACCOUNT_STATEMENTS: string[] = [
   `INSERT INTO users (id, phone, phone_verified, handle, name, country, language, pin_hash, created_at, updated_at)
    SELECT md5('user' || g)::uuid, '+919' || lpad(g::text, 9, '0'), true, 'seed' || g, 'Seed ' || g, 'IN', 'en',
           ($4::text[])[1 + g % cardinality($4::text[])],
-          $3::timestamptz - make_interval(secs => (g * 7919) % (365 * 86400)),
-          $3::timestamptz - make_interval(secs => (g * 7919) % (365 * 86400))
+          $3::timestamptz - make_interval(secs => (g::bigint * 7919) % (365 * 86400)),
+          $3::timestamptz - make_interval(secs => (g::bigint * 7919) % (365 * 86400))
      FROM generate_series($1::int, $2::int) g`,
   `INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, auth_time, created_at,
                          last_used_at, scope, refresh_generation, refresh_hash, refresh_issued_at, refresh_expires_at, amr)
