@@ -59,7 +59,7 @@ function explaining(db: Database, plans: Array<{ sql: string; plan: PlanNode[] }
         return tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
       });
       plans.push({ sql, plan: nodes(row['QUERY PLAN'][0].Plan) });
-      return [{ n: 0, rows: 0, verifications: 0, photos: 0 }] as T[];
+      return [{ n: 0, rows: 0, pages: 0, verifications: 0, photos: 0 }] as T[];
     },
     exec: async () => {},
   };

@@ -4,7 +4,7 @@
 --
 -- Not indexed on purpose: sessions.refresh_expires_at and last_used_at. A refresh rewrites them on every
 -- rotation, and an index on either would turn each rotation from an in-page (HOT) update into one that writes
--- every index of the table. Idle sessions are found by walking a slice of the primary key each hour instead.
+-- every index of the table. Idle sessions are found by reading a slice of the table's pages each hour instead.
 
 -- The newest-accounts page and the console's user list, newest first. Not partial: a lookup by id that
 -- also asks for a live account must not find a partial index on live accounts as cheap as the primary key.
