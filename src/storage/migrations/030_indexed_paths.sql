@@ -1,6 +1,7 @@
 -- Every statement that runs often, or that an operator waits for, reaches its rows through an index rather
 -- than reading a table that grows with use. Each index is IF NOT EXISTS: on a large database an operator can
 -- build them beforehand with CREATE INDEX CONCURRENTLY (docs/operations.md), and this migration then finds them.
+-- Each statement stays on one line, so the command there can take them from this file.
 --
 -- Not indexed on purpose: sessions.refresh_expires_at and last_used_at. A refresh rewrites them on every
 -- rotation, and an index on either would turn each rotation from an in-page (HOT) update into one that writes
@@ -27,8 +28,7 @@ CREATE INDEX IF NOT EXISTS sms_country_minutes_minute ON sms_country_minutes (mi
 CREATE INDEX IF NOT EXISTS phone_checks_checked_at ON phone_checks (checked_at);
 CREATE INDEX IF NOT EXISTS messages_sealed_code_expiry ON messages (code_expires_at) WHERE sealed_code IS NOT NULL;
 CREATE INDEX IF NOT EXISTS kyc_links_unused_expiry ON kyc_verifications (url_expires_at) WHERE status = 'awaiting';
-CREATE INDEX IF NOT EXISTS kyc_photos_kept ON kyc_verifications (decided_at)
-  WHERE photos_removed_at IS NULL AND decided_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS kyc_photos_kept ON kyc_verifications (decided_at) WHERE photos_removed_at IS NULL AND decided_at IS NOT NULL;
 
 -- Revoked sessions, for their purge a day later (a revocation is written once; rotations do not touch it).
 CREATE INDEX IF NOT EXISTS sessions_revoked_at ON sessions (revoked_at) WHERE revoked_at IS NOT NULL;
