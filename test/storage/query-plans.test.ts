@@ -16,6 +16,7 @@ import {
   rotateRefreshTokens,
 } from '../../src/storage/rules/refresh-rotation.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { nodes, type PlanNode } from '../helpers/plans.ts';
 
 // P57: a statement that reaches a row of another table through a foreign key reaches it by primary key,
 // whatever plan the server has cached. A connection keeps a generic plan made while the tables were small
@@ -40,16 +41,6 @@ async function sqlOf(call: (q: Queryable) => Promise<unknown>): Promise<string> 
   });
   return sql;
 }
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 /** How many parameters a statement takes: its highest `$n`. */
 const parameterCount = (sql: string) =>

@@ -13,6 +13,7 @@ import { usersRepo } from '../../src/storage/repositories/users.ts';
 import { housekeeping } from '../../src/workers/housekeeping.ts';
 import { purgeDeletedAccounts } from '../../src/workers/purge-deleted-accounts.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { nodes, type PlanNode } from '../helpers/plans.ts';
 
 // On a database seeded as a service with many accounts would hold, and analysed, no statement that runs
 // often or that an operator waits for reads a table that grows with use from end to end. The seed is small
@@ -40,15 +41,6 @@ before(async () => {
   await seedLargeDatabase(database.db, { accounts: ACCOUNTS, now, pinHashes: ['not-a-real-hash'] });
 });
 after(() => database.drop());
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 /** A database that plans each statement it is sent (EXPLAIN) instead of running it, and answers zeros. */
 function explaining(db: Database, plans: Array<{ sql: string; plan: PlanNode[] }>): Database {
