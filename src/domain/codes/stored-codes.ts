@@ -59,7 +59,7 @@ export class StoredCodes {
    * counted as sent to its country in the same statement. Answers its id, when it was made and the pass.
    */
   async store(phone: string, purpose: OtpPurpose, code: string, pass?: SendPass) {
-    const [now, id] = [this.d.clock.now(), this.d.random.uuid()];
+    const [now, id] = [this.d.clock.now(), this.d.random.timeOrderedId()];
     const hash = codeHash(phone, purpose, code, this.d.codeKeys.current);
     const otp = {
       id,

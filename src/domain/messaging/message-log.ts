@@ -44,7 +44,7 @@ export class MessageLog {
   }
 
   async record(m: LoggedMessage): Promise<string> {
-    const id = this.d.random.uuid();
+    const id = this.d.random.timeOrderedId();
     const status: MessageStatus = m.attempts.some((a) => a.ok) ? 'queued' : 'failed';
     const resendable = m.code && status === 'queued' && !m.isResend;
     await this.#inserts.insert({

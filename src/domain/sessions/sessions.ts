@@ -86,7 +86,7 @@ export class SessionService {
    */
   prepare(s: SessionToOpen): { write: NewSessionWrite; refreshToken: string } {
     const now = this.d.clock.now();
-    const id = this.d.random.uuid();
+    const id = this.d.random.timeOrderedId();
     const refreshToken = this.d.refreshTokens.first(id, this.d.random.token(32)).value;
     const session = {
       id,

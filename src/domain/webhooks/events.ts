@@ -152,7 +152,7 @@ export class Events {
 
   /** An event with its id and time, for a statement that writes it with the change it reports. */
   event<T extends EventType>(type: T, data: EventPayloads[T]): OutboxEvent {
-    return { id: this.random.uuid(), type, data, createdAt: this.clock.now() };
+    return { id: this.random.timeOrderedId(), type, data, createdAt: this.clock.now() };
   }
 
   emit<T extends EventType>(tx: Queryable, type: T, data: EventPayloads[T]) {

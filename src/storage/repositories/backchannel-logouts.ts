@@ -45,7 +45,7 @@ export interface LogoutResult {
  */
 export const backchannelLogoutsCte = (from: string, now: string) => `logouts AS (
        INSERT INTO backchannel_logouts (id, client_id, session_id, user_id, next_attempt_at, created_at)
-       SELECT gen_random_uuid(), s.client_id, s.id, s.user_id, ${now}, ${now}
+       SELECT time_ordered_uuid(), s.client_id, s.id, s.user_id, ${now}, ${now}
          FROM ${from} s JOIN clients c ON c.client_id = s.client_id
         WHERE c.deleted_at IS NULL AND c.backchannel_logout_uri IS NOT NULL
        ON CONFLICT (session_id) DO NOTHING

@@ -39,7 +39,7 @@ export function outboxEventCtes(e: OutboxEvent, onlyFor?: Sql): Sql {
  */
 export const DELIVERIES_OF_EVENT_CTE = `deliveries AS (
        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
-       SELECT gen_random_uuid(), w.id, event.id, event.created_at, event.created_at
+       SELECT time_ordered_uuid(), w.id, event.id, event.created_at, event.created_at
          FROM event JOIN webhook_endpoints w
            ON w.enabled AND (cardinality(w.event_types) = 0 OR event.type = ANY (w.event_types))
      )`;
@@ -58,7 +58,7 @@ export const outboxRepo = {
           RETURNING id, created_at
         )
         INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
-        SELECT gen_random_uuid(), ${endpointId}, event.id, event.created_at, event.created_at FROM event RETURNING id`,
+        SELECT time_ordered_uuid(), ${endpointId}, event.id, event.created_at, event.created_at FROM event RETURNING id`,
     );
     return delivery.id;
   },
