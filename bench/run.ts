@@ -56,9 +56,9 @@ const WARM_UP_SECONDS = 8;
 const WARM_UP_REQUESTS_PER_PROCESS = 2500;
 const MAX_EXTRA_WARM_UP_SECONDS = 60;
 /**
- * Seconds of each paced run, at its rate, that are not counted. Right after the loop before it, the run's
- * first second held most of its slow answers (the service still busy with what that loop left behind, such as
- * the events of the sign-ins that made the run's chains); a paced figure is the steady state at that rate.
+ * Seconds of each paced run, at its rate, that are not counted. Right after what ran before it (the saturation
+ * loop, the ceiling around it, the sign-ins that made its chains), a paced run's first second held most of its
+ * slow answers, for reasons not pinned down; a paced figure is the steady state at that rate.
  */
 const PACED_WARM_UP_SECONDS = 2;
 /** A ceiling is what the machine can do: the best of a few tries, since one can lose time to the host's other guests. */
@@ -428,7 +428,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
       rs256Yardstick,
       2,
     );
-    // Twice what half the rate uses in the measured seconds, which covers the warm-up's too.
+    // Twice what half the rate uses over the warm-up and the measured seconds together.
     const pacedPool = await pool(saturation, SECONDS + PACED_WARM_UP_SECONDS);
     row(
       `${name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`,
