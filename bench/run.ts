@@ -61,6 +61,8 @@ const MAX_EXTRA_WARM_UP_SECONDS = 60;
  * slow answers, for reasons not pinned down; a paced figure is the steady state at that rate.
  */
 const PACED_WARM_UP_SECONDS = 2;
+/** The paced runs' rate, as a share of the scenario's saturation rate (BENCH_PACED_SHARE; half unless set). */
+const PACED_SHARE = Number(process.env.BENCH_PACED_SHARE ?? 0.5);
 /** A ceiling is what the machine can do: the best of a few tries, since one can lose time to the host's other guests. */
 const CEILING_TRIES = 3;
 const USERS = 8;
@@ -281,11 +283,34 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     };
   };
 
-  /** The paced run at `rate`: its warm-up, then the seconds measured. */
-  const pacedAfterWarmUp = async (rate: number, step: Step) => {
+  /**
+   * The paced run at `rate`: its warm-up, then the seconds measured, with how busy they kept the cores. The
+   * paced loop's client costs this process more per request than wrk does at saturation, and spread-out
+   * requests make smaller batches: half the saturation rate is not half the machine.
+   */
+  const pacedCpuRows: string[][] = [];
+  const pacedAfterWarmUp = async (name: string, rate: number, step: Step) => {
     await pacedLoop(rate, PACED_WARM_UP_SECONDS, CHAINS, step);
-    return pacedLoop(rate, SECONDS, CHAINS, step);
+    const before = cpuSnapshot(service.pid);
+    const runnerBefore = process.cpuUsage();
+    const r = await pacedLoop(rate, SECONDS, CHAINS, step);
+    const runner = process.cpuUsage(runnerBefore);
+    const c = cpuPerRequest(
+      before,
+      cpuSnapshot(service.pid),
+      r.requests - r.errors,
+      (runner.user + runner.system) / 1000,
+    );
+    pacedCpuRows.push([
+      name,
+      rate.toFixed(0),
+      `${(100 * (1 - c.idleShare)).toFixed(0)}%`,
+      ...[c.service, c.postgres, c.loadGenerator, c.machine].map((v) => v.toFixed(2)),
+    ]);
+    return r;
   };
+  const pacedName = (name: string, saturation: number) =>
+    `${name} (paced at ${PACED_SHARE === 0.5 ? 'half' : PACED_SHARE}: ${(saturation * PACED_SHARE).toFixed(0)}/s)`;
 
   const form = 'application/x-www-form-urlencoded';
   const service = { port: server.port, pid: server.pid, processes: WORKERS };
@@ -392,8 +417,8 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     );
     await s.beforePaced?.();
     row(
-      `${s.name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`,
-      paced(await pacedAfterWarmUp(saturation / 2, s.step)),
+      pacedName(s.name, saturation),
+      paced(await pacedAfterWarmUp(s.name, saturation * PACED_SHARE, s.step)),
       null,
     );
   }
@@ -431,8 +456,8 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     // Twice what half the rate uses over the warm-up and the measured seconds together.
     const pacedPool = await pool(saturation, SECONDS + PACED_WARM_UP_SECONDS);
     row(
-      `${name} (paced at half: ${(saturation / 2).toFixed(0)}/s)`,
-      paced(await pacedAfterWarmUp(saturation / 2, oauth.exchangeStep(pacedPool))),
+      pacedName(name, saturation),
+      paced(await pacedAfterWarmUp(name, saturation * PACED_SHARE, oauth.exchangeStep(pacedPool))),
       null,
     );
   }
@@ -504,6 +529,10 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     '| CPU ms per request, at saturation | service | its main threads | its other threads (PIN hashes, V8 helpers) | PostgreSQL | Redis | load generator | all cores | cores idle |',
     '|---|---|---|---|---|---|---|---|---|',
     ...cpuRows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    '| paced run | requests/s | cores busy | CPU ms per request: service | PostgreSQL | load generator (this process) | all cores |',
+    '|---|---|---|---|---|---|---|',
+    ...pacedCpuRows.map((r) => `| ${r.join(' | ')} |`),
     '',
     `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all`,
     ...comparison,

@@ -11,6 +11,7 @@ import {
   readDotEnv,
 } from './config/config.ts';
 import { buildContainer } from './container.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 import { closeGracefully } from './http/plugins/connections.ts';
 import { gatherWorkerMetrics } from './metrics.ts';
 import { openDatabase, storageWarnings } from './storage/db.ts';
@@ -20,6 +21,7 @@ type Env = Record<string, string | undefined>;
 
 /** `callsign serve`: one process, or with WEB_CONCURRENCY > 1 a primary that runs that many HTTP workers. */
 export async function serve(env: Env = { ...readDotEnv(), ...process.env }): Promise<void> {
+  limitHeapGrowth();
   let config: Config;
   try {
     config = loadConfig(env);
