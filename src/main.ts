@@ -95,6 +95,7 @@ async function runWorker(config: Config): Promise<void> {
  *, so the deliveries it makes are counted where a scraper can read them.
  */
 export async function work(env: Env = { ...readDotEnv(), ...process.env }): Promise<void> {
+  limitHeapGrowth();
   const config = loadConfig(env);
   const container = await buildContainer(config);
   const metrics = config.metricsToken ? buildMetricsApp(container) : undefined;
