@@ -7,8 +7,9 @@ import { postgresDatabase } from '../src/storage/db.ts';
 import { hostLine, pinHashCeiling, rs256Ceiling } from './ceilings.ts';
 import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
-import { type Client, client, pacedLoop, percentile, type Result, type Step } from './load.ts';
+import { type Client, client, percentile, type Result, type Step } from './load.ts';
 import { oauthSteps } from './oauth-steps.ts';
+import { PACED_SHARE, PACED_WARM_UP_SECONDS, pacedName, pacedRuns } from './paced.ts';
 import {
   comparisonTable,
   jobTimes,
@@ -55,14 +56,6 @@ const WARM_UP_SECONDS = 8;
 // refreshes. The extra warm-up is capped, for a scenario far slower than these.
 const WARM_UP_REQUESTS_PER_PROCESS = 2500;
 const MAX_EXTRA_WARM_UP_SECONDS = 60;
-/**
- * Seconds of each paced run, at its rate, that are not counted. Right after what ran before it (the saturation
- * loop, the ceiling around it, the sign-ins that made its chains), a paced run's first second held most of its
- * slow answers, for reasons not pinned down; a paced figure is the steady state at that rate.
- */
-const PACED_WARM_UP_SECONDS = 2;
-/** The paced runs' rate, as a share of the scenario's saturation rate (BENCH_PACED_SHARE; half unless set). */
-const PACED_SHARE = Number(process.env.BENCH_PACED_SHARE ?? 0.5);
 /** A ceiling is what the machine can do: the best of a few tries, since one can lose time to the host's other guests. */
 const CEILING_TRIES = 3;
 const USERS = 8;
@@ -283,37 +276,9 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     };
   };
 
-  /**
-   * The paced run at `rate`: its warm-up, then the seconds measured, with how busy they kept the cores. The
-   * paced loop's client costs this process more per request than wrk does at saturation, and spread-out
-   * requests make smaller batches: half the saturation rate is not half the machine.
-   */
-  const pacedCpuRows: string[][] = [];
-  const pacedAfterWarmUp = async (name: string, rate: number, step: Step) => {
-    await pacedLoop(rate, PACED_WARM_UP_SECONDS, CHAINS, step);
-    const before = cpuSnapshot(service.pid);
-    const runnerBefore = process.cpuUsage();
-    const r = await pacedLoop(rate, SECONDS, CHAINS, step);
-    const runner = process.cpuUsage(runnerBefore);
-    const c = cpuPerRequest(
-      before,
-      cpuSnapshot(service.pid),
-      r.requests - r.errors,
-      (runner.user + runner.system) / 1000,
-    );
-    pacedCpuRows.push([
-      name,
-      rate.toFixed(0),
-      `${(100 * (1 - c.idleShare)).toFixed(0)}%`,
-      ...[c.service, c.postgres, c.loadGenerator, c.machine].map((v) => v.toFixed(2)),
-    ]);
-    return r;
-  };
-  const pacedName = (name: string, saturation: number) =>
-    `${name} (paced at ${PACED_SHARE === 0.5 ? 'half' : PACED_SHARE}: ${(saturation * PACED_SHARE).toFixed(0)}/s)`;
-
   const form = 'application/x-www-form-urlencoded';
   const service = { port: server.port, pid: server.pid, processes: WORKERS };
+  const pacedRun = pacedRuns(service.pid, SECONDS, CHAINS);
   const scenarios: Array<{
     key: string;
     name: string;
@@ -418,7 +383,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     await s.beforePaced?.();
     row(
       pacedName(s.name, saturation),
-      paced(await pacedAfterWarmUp(s.name, saturation * PACED_SHARE, s.step)),
+      paced(await pacedRun.run(s.name, saturation * PACED_SHARE, s.step)),
       null,
     );
   }
@@ -457,7 +422,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     const pacedPool = await pool(saturation, SECONDS + PACED_WARM_UP_SECONDS);
     row(
       pacedName(name, saturation),
-      paced(await pacedAfterWarmUp(name, saturation * PACED_SHARE, oauth.exchangeStep(pacedPool))),
+      paced(await pacedRun.run(name, saturation * PACED_SHARE, oauth.exchangeStep(pacedPool))),
       null,
     );
   }
@@ -530,9 +495,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     '|---|---|---|---|---|---|---|---|---|',
     ...cpuRows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    '| paced run | requests/s | cores busy | CPU ms per request: service | PostgreSQL | load generator (this process) | all cores |',
-    '|---|---|---|---|---|---|---|',
-    ...pacedCpuRows.map((r) => `| ${r.join(' | ')} |`),
+    ...pacedRun.table(),
     '',
     `peak RSS: ${rss.largest.toFixed(0)} MB in the largest service process, ${rss.total.toFixed(0)} MB in all`,
     ...comparison,
