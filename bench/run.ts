@@ -373,7 +373,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
   ];
   for (const s of scenarios) {
     if (!runs(s.key)) continue;
-    process.stderr.write(`${s.name}: warm-up, saturation, then half rate...\n`);
+    process.stderr.write(`${s.name}: warm-up, saturation, then paced...\n`);
     const saturation = row(
       `${s.name} (saturation, ${s.connections} in flight)`,
       await saturate(s.name, service, s.connections, s.loop, s.ceiling),
@@ -394,7 +394,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
   // each code is sent once, and a loop that has used up its pool sends a code that was never issued.
   if (runs('code-exchange')) {
     process.stderr.write(
-      'oauth code exchange alone: minting codes, warm-up, saturation, then half rate...\n',
+      'oauth code exchange alone: minting codes, warm-up, saturation, then paced...\n',
     );
     const name = 'oauth code exchange alone (token endpoint, codes minted beforehand, 2 signatures)';
     const combined = Number(rows.find((r) => r[0].startsWith('oauth code exchange (authorize'))?.[1]);
