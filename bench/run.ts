@@ -393,9 +393,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
   // loop, sized from the authorize + exchange rate (the exchange alone is faster: 2-2.5 times since P85);
   // each code is sent once, and a loop that has used up its pool sends a code that was never issued.
   if (runs('code-exchange')) {
-    process.stderr.write(
-      'oauth code exchange alone: minting codes, warm-up, saturation, then paced...\n',
-    );
+    process.stderr.write('oauth code exchange alone: minting codes, warm-up, saturation, then paced...\n');
     const name = 'oauth code exchange alone (token endpoint, codes minted beforehand, 2 signatures)';
     const combined = Number(rows.find((r) => r[0].startsWith('oauth code exchange (authorize'))?.[1]);
     const estimate = 4 * (combined || 1000);
