@@ -232,10 +232,13 @@ describe('the callsign command', () => {
     const docs = readdirSync('docs')
       .filter((f) => f.endsWith('.md') && !/decisions|benchmark/.test(f))
       .map((f) => readFileSync(`docs/${f}`, 'utf8'));
-    // Lines that run node, npm, docker or the PostgreSQL tools name their options, not callsign's.
+    // Lines that run node, npm, docker or the PostgreSQL tools, or set NODE_OPTIONS, name their options, not
+    // callsign's.
     const lines = [readFileSync('README.md', 'utf8'), ...docs]
       .flatMap((text) => text.split('\n'))
-      .filter((line) => !/\b(node|npm|npx tsx|firebase|docker|pg_dump|pg_restore|psql)\s/.test(line));
+      .filter(
+        (line) => !/\b(node|npm|npx tsx|firebase|docker|pg_dump|pg_restore|psql)\s|NODE_OPTIONS=/.test(line),
+      );
     const named = new Set(lines.flatMap((line) => line.match(/(?<![\w-])--[a-z][a-z0-9-]+/g) ?? []));
     const missing = [...named].filter((option) => option !== '--help' && !help.includes(option));
     assert.deepEqual(missing, []);
