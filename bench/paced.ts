@@ -21,8 +21,9 @@ export const pacedName = (name: string, saturation: number) =>
 /** Paced runs against one service, and a row of CPU figures for each. */
 export function pacedRuns(servicePid: number, seconds: number, lanes: number) {
   const cpuRows: string[][] = [];
-  /** The paced run at `rate`: its warm-up, then the seconds measured, with the CPU they took. */
-  const run = async (name: string, rate: number, step: Step): Promise<Result> => {
+  /** The paced run at its share of `saturation`: its warm-up, then the seconds measured, with their CPU. */
+  const run = async (name: string, saturation: number, step: Step): Promise<Result> => {
+    const rate = saturation * PACED_SHARE;
     await pacedLoop(rate, PACED_WARM_UP_SECONDS, lanes, step);
     const before = cpuSnapshot(servicePid);
     const runnerBefore = process.cpuUsage();

@@ -9,7 +9,7 @@ import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
 import { type Client, client, percentile, type Result, type Step } from './load.ts';
 import { oauthSteps } from './oauth-steps.ts';
-import { PACED_SHARE, PACED_WARM_UP_SECONDS, pacedName, pacedRuns } from './paced.ts';
+import { PACED_WARM_UP_SECONDS, pacedName, pacedRuns } from './paced.ts';
 import {
   comparisonTable,
   jobTimes,
@@ -381,11 +381,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
       s.perRequest,
     );
     await s.beforePaced?.();
-    row(
-      pacedName(s.name, saturation),
-      paced(await pacedRun.run(s.name, saturation * PACED_SHARE, s.step)),
-      null,
-    );
+    row(pacedName(s.name, saturation), paced(await pacedRun.run(s.name, saturation, s.step)), null);
   }
 
   // Issue 4's "authorization-code exchange" itself: POST /oauth/token on codes minted beforehand, so the
@@ -420,7 +416,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     const pacedPool = await pool(saturation, SECONDS + PACED_WARM_UP_SECONDS);
     row(
       pacedName(name, saturation),
-      paced(await pacedRun.run(name, saturation * PACED_SHARE, oauth.exchangeStep(pacedPool))),
+      paced(await pacedRun.run(name, saturation, oauth.exchangeStep(pacedPool))),
       null,
     );
   }
