@@ -38,6 +38,9 @@ export const ACCOUNT_STATEMENTS: string[] = [
    SELECT md5('passkey' || g)::uuid, md5('user' || g)::uuid, md5('credential' || g), decode(md5('key' || g), 'hex'),
           0, 'multi_device', true, 'Seeded passkey', $3::timestamptz - interval '100 days'
      FROM generate_series($1::int, $2::int) g WHERE g % 10 = 0`,
+  `INSERT INTO recovery_code_sets (user_id, created_at)
+   SELECT md5('user' || g)::uuid, $3::timestamptz - interval '100 days'
+     FROM generate_series($1::int, $2::int) g WHERE g % 10 = 0`,
   `INSERT INTO recovery_codes (user_id, code_hash, salt, created_at)
    SELECT md5('user' || g)::uuid, md5('recovery' || g || '.' || k), decode(md5('salt' || k), 'hex'),
           $3::timestamptz - interval '100 days'

@@ -6,6 +6,7 @@ import type { AccountService } from '../domain/accounts/accounts.ts';
 import type { CodeSignIn } from '../domain/accounts/code-sign-in.ts';
 import type { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import type { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
+import type { RecoverySignIn } from '../domain/accounts/recovery-sign-in.ts';
 import type { ClientService } from '../domain/clients/clients.ts';
 import type { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import type { LogoService } from '../domain/clients/logos.ts';
@@ -79,6 +80,7 @@ export interface Container {
   codeSignIn: CodeSignIn;
   /** codes that reset the PIN without the phone */
   recoveryCodes: RecoveryCodeService;
+  recoverySignIn: RecoverySignIn;
   /** the SIM swap and recycling checks before a code signs in or resets a PIN */
   phoneRisk: PhoneRiskService;
   profiles: ProfileService;

@@ -6,6 +6,7 @@ import { CodeSignIn } from '../domain/accounts/code-sign-in.ts';
 import { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import { PinHasher } from '../domain/accounts/pin-hasher.ts';
 import { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
+import { RecoverySignIn } from '../domain/accounts/recovery-sign-in.ts';
 import { OtpService } from '../domain/codes/otp.ts';
 import { SendQueue } from '../domain/messaging/send-queue.ts';
 import { PasskeySignIn } from '../domain/passkeys/passkey-sign-in.ts';
@@ -93,7 +94,12 @@ function beyondThePin(
     f.metrics.signIns.inc({ method });
   const recoveryCodes = new RecoveryCodeService({
     ...{ db, clock, random, events, sessions, accounts, pins, tokens, firstPartyClientId },
-    ...{ enumerationProtection, notices, onSignIn },
+    ...{ enumerationProtection, notices, onSignIn, signInMethods, rateLimiter: f.rateLimiter },
+    setKeys: f.keysFor('recovery-code-sets'),
+  });
+  const recoverySignIn = new RecoverySignIn({
+    ...{ db, clock, events, sessions, tokens, firstPartyClientId, signInMethods },
+    ...{ recoveryCodes, notices, onSignIn },
   });
   const passkeys = new PasskeyService({ db, clock, random, webauthn, sessions, events, notices });
   const passkeySignIn = new PasskeySignIn({
@@ -104,7 +110,7 @@ function beyondThePin(
     ...{ db, clock, otp, sessions, tokens, firstPartyClientId, signInMethods },
     onSignIn,
   });
-  return { recoveryCodes, passkeys, passkeySignIn, codeSignIn };
+  return { recoveryCodes, recoverySignIn, passkeys, passkeySignIn, codeSignIn };
 }
 
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
@@ -148,7 +154,7 @@ export function identityServices(f: Foundation) {
     onSignIn: (method) => f.metrics.signIns.inc({ method }),
   });
   const notices = new AccountNotices({ messenger, defaultLanguage: config.defaultLanguage, logger });
-  const { recoveryCodes, passkeys, passkeySignIn, codeSignIn } = beyondThePin(f, {
+  const { recoveryCodes, recoverySignIn, passkeys, passkeySignIn, codeSignIn } = beyondThePin(f, {
     sessions,
     accounts,
     pins,
@@ -183,6 +189,7 @@ export function identityServices(f: Foundation) {
     passkeySignIn,
     codeSignIn,
     recoveryCodes,
+    recoverySignIn,
     profiles,
     deletion,
     phoneChange,

@@ -52,6 +52,7 @@ async function keysOf({ secrets, db, clock }: Opened) {
     signing_keys: keysFor('signing-keys'),
     webhook_secrets: keysFor('webhook-secrets'),
     kyc_photos: keysFor('kyc-photos'),
+    recovery_code_sets: keysFor('recovery-code-sets'),
   };
   const keys = new KeyRing(db, sealing.signing_keys, clock);
   await keys.load();

@@ -17,6 +17,8 @@ export const DEFAULT_RATE_LIMITS = {
   sms_daily: { limit: Number.MAX_SAFE_INTEGER, windowSeconds: 86_400 },
   signin_phone: { limit: 5, windowSeconds: 900 },
   signin_address: { limit: 50, windowSeconds: 900 },
+  // not in the spec: new sets of recovery codes per account (each set replaces the one before)
+  recovery_codes_user: { limit: 5, windowSeconds: 3600 },
   handle_check_address: { limit: 30, windowSeconds: 60 },
   rest_user: { limit: 100, windowSeconds: 60 },
   rest_address: { limit: 100, windowSeconds: 60 },

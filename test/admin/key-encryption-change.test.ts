@@ -88,6 +88,12 @@ describe('P99: KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FAL
     const code = old.sms.lastCode(phone);
     const pageState = seal(old.c.pageStateKeys, { step: 'pin' }, old.clock.now());
     const kid = old.c.keys.signingKey().kid;
+    const withCodes = await signUp(old);
+    const recovery = await old.request('POST', '/users/me/recovery-codes', {
+      token: withCodes.access_token,
+      body: { pin: withCodes.pin },
+    });
+    assert.equal(recovery.status, 200, JSON.stringify(recovery.body));
 
     const changingApp = await createTestApp({ shareWith: old, secrets: changing, env });
     let refreshedByNew: string;
@@ -130,12 +136,14 @@ describe('P99: KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FAL
         signing_keys: { resealed: 1, unreadable: 0 },
         webhook_secrets: { resealed: 1, unreadable: 0 },
         kyc_photos: { resealed: 2, unreadable: 0 },
+        recovery_code_sets: { resealed: 1, unreadable: 0 },
       });
       const second = await adminRequest(changingApp, 'POST', '/keys/reencrypt');
       assert.deepEqual(second.body, {
         signing_keys: { resealed: 0, unreadable: 0 },
         webhook_secrets: { resealed: 0, unreadable: 0 },
         kyc_photos: { resealed: 0, unreadable: 0 },
+        recovery_code_sets: { resealed: 0, unreadable: 0 },
       });
     } finally {
       await changingApp.close();
@@ -153,6 +161,11 @@ describe('P99: KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FAL
         body: { refresh_token: refreshedByNew },
       });
       assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+      // A recovery code of a set the old key sealed, sealed again: it resets the PIN.
+      const reset = await changedApp.request('POST', '/auth/pin/reset', {
+        body: { phone: withCodes.phone, recovery_code: recovery.body.data.codes[0], pin: '736251' },
+      });
+      assert.equal(reset.status, 200, JSON.stringify(reset.body));
       // A refresh token the old key tagged, not used since: refused, which is why the fallback stays until
       // such tokens have expired (30 days).
       const stale = await signUp(old);

@@ -1,8 +1,8 @@
 // What an account's phone is told when the ways into the account change: a text in the account's language.
 //
 // Rules it enforces:
-// - The number an account moves away from, a new passkey, and a PIN reset by a recovery code are told to
-//   the phone, so an owner who did not do it learns of it.
+// - The number an account moves away from, a new passkey, a new set of recovery codes, and a PIN reset or a
+//   sign-in by a recovery code are told to the phone, so an owner who did not do it learns of it.
 // - The change stands whether or not the notice gets through; one that fails is logged at warn, with the
 //   number masked.
 import type { Logger } from 'pino';
@@ -12,14 +12,20 @@ import { maskPhone } from '../phone.ts';
 
 export type AccountNotice = Extract<
   MessageKey,
-  'phone.phone_changed' | 'phone.passkey_added' | 'phone.pin_reset_by_recovery_code'
+  | 'phone.phone_changed'
+  | 'phone.passkey_added'
+  | 'phone.recovery_codes_created'
+  | 'phone.pin_reset_by_recovery_code'
+  | 'phone.signed_in_by_recovery_code'
 >;
 
 /** What each notice tells of, as the log names a notice that failed. */
 const SUBJECT: Record<AccountNotice, string> = {
   'phone.phone_changed': 'a phone number change',
   'phone.passkey_added': 'a new passkey',
+  'phone.recovery_codes_created': 'a new set of recovery codes',
   'phone.pin_reset_by_recovery_code': 'a PIN reset by a recovery code',
+  'phone.signed_in_by_recovery_code': 'a sign-in by a recovery code',
 };
 
 export interface AccountNoticeDeps {

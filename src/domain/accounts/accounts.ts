@@ -29,10 +29,11 @@ import {
 import { parseDevice } from './device.ts';
 import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
 import {
-  type AfterReset,
   endSessionsAfterPinReset,
   nothingAfterReset,
   openAfterReset,
+  type RemovedByReset,
+  type AfterReset as ThenAfterReset,
 } from './pin-reset-sessions.ts';
 import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
 import { assertMethodOn } from './sign-in-methods.ts';
@@ -55,6 +56,9 @@ export interface AccountDeps {
   onSignIn?: (method: 'pin') => void;
 }
 
+/** A reset's account, and what else it removed. */
+type AfterReset = { user: UserRow; removed: RemovedByReset };
+
 /** The REST surface's account flows: sign-up, sign-in, PIN reset, refresh, logout. */
 export class AccountService {
   readonly #rest: RestSignIn;
@@ -73,10 +77,7 @@ export class AccountService {
     };
   }
 
-  /**
-   * Creates the account of a verified phone (temp_token, PIN, handle, name) and writes user.created;
-   * `alsoInTx` runs in the same transaction (the REST surface opens its session there).
-   */
+  /** A verified phone's new account and user.created; `alsoInTx` runs in its transaction (a REST session). */
   async createAccount<T>(
     body: NewAccountInput,
     alsoInTx: (tx: Queryable, user: UserRow, amr: string[]) => Promise<T>,
@@ -116,6 +117,7 @@ export class AccountService {
 
   /** Phone and PIN, with the lock of D9 (the hosted sign-in page). */
   async checkPin(phoneInput: string, pin: string | undefined): Promise<UserRow> {
+    assertMethodOn(this.d.signInMethods, 'pin');
     const user = await this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
     this.d.onSignIn?.('pin');
     return user;
@@ -168,10 +170,7 @@ export class AccountService {
     throw invalidCredentials();
   }
 
-  /**
-   * A correct PIN whose hash was made with other parameters or another pepper than today's is
-   * hashed again with them (or, made before key ids and the current pepper's, only named).
-   */
+  /** A correct PIN whose hash has other parameters or another pepper than today's is hashed again. */
   private async rehashIfOutdated(userId: string, hash: string, pin: string): Promise<void> {
     if (this.d.pins.isCurrent(hash)) return;
     const renewed = await this.d.pins.renewed(hash, pin);
@@ -209,34 +208,36 @@ export class AccountService {
     return { user: held.account, ...this.#rest.tokens(held.account.id, sessionId, refreshToken, auth) };
   }
 
-  /** Sets the PIN, unlocks, revokes every session, and signs in on a new one. */
-  async resetPin(body: PinResetInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
+  /** Sets the PIN, unlocks, ends every session and the ways in made under the old PIN; signs in anew. */
+  async resetPin(body: PinResetInput, ip: string): Promise<AfterReset & RestTokens> {
     const device = parseDevice(body.device);
     const open = openAfterReset(this.d.sessions, (id, amr) => this.#rest.session(id, device, ip, amr));
-    const { user, after: opened } = await this.resetPinThen(body, open);
+    const { user, removed, after: opened } = await this.resetPinThen(body, open);
     const auth = authOfSession(opened.session);
-    return { user, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
+    return { user, removed, ...this.#rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
   }
 
-  /** The same on the hosted pages, which open no session: the account, and how its code proved the phone. */
-  async resetPinOnPage(body: { temp_token: string; pin: string }): Promise<{ user: UserRow; amr: string[] }> {
-    const { user, amr } = await this.resetPinThen(body, nothingAfterReset);
-    return { user, amr };
+  /** The same on the hosted pages, which open no session; `amr`: how its code proved the phone. */
+  async resetPinOnPage(body: { temp_token: string; pin: string }): Promise<AfterReset & { amr: string[] }> {
+    const { user, amr, removed } = await this.resetPinThen(body, nothingAfterReset);
+    return { user, amr, removed };
   }
 
-  private async resetPinThen<T>(body: { temp_token: string; pin: string }, then: AfterReset<T>) {
+  private async resetPinThen<T>(body: { temp_token: string; pin: string }, then: ThenAfterReset<T>) {
     const { temp_token: tempToken, pin } = body;
+    assertMethodOn(this.d.signInMethods, 'pin');
     assertAcceptablePin(pin);
     await this.d.otp.assertTempToken(tempToken, 'pin_reset');
     const pinHash = await this.d.pins.hash(pin);
     return this.d.db.transaction(async (tx) => {
       const proof = await this.d.otp.consumeTempToken(tx, tempToken, 'pin_reset');
+      const now = this.d.clock.now();
       // The account that has the number when the PIN is written, not one that has just moved off it.
-      const reset = await resetPinOfPhone(tx, proof.phone, pinHash, this.d.clock.now());
-      const user = await endSessionsAfterPinReset(tx, this.d.sessions, reset, () =>
-        fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number'),
-      );
-      return { user, amr: proof.amr, after: await then(tx, user.id, proof.amr) };
+      const reset = await resetPinOfPhone(tx, proof.phone, pinHash, now);
+      const noAccount = () => fieldError('PHONE_NOT_FOUND', 'phone', 'no account uses this phone number');
+      const ended = await endSessionsAfterPinReset(tx, this.d, reset, noAccount, { now, by: 'code' });
+      const after = await then(tx, ended.user.id, proof.amr);
+      return { ...ended, amr: proof.amr, after };
     });
   }
 

@@ -14,7 +14,7 @@ import { tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { submitOtp } from '../../storage/rules/otp-codes.ts';
 import { consumeTempToken } from '../../storage/rules/temp-tokens.ts';
-import { assertMethodOn } from '../accounts/sign-in-methods.ts';
+import { assertPurposeOn } from '../accounts/sign-in-methods.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import type { Messenger } from '../messaging/messenger.ts';
@@ -67,7 +67,7 @@ export interface OtpDeps {
   defence: SendDefence;
   /** carries the sends that leave the request's path */
   sendQueue: SendQueue;
-  /** the ways of signing in that are on: a code to sign in with needs `code` */
+  /** the ways of signing in that are on: a code to sign in with needs `code`, one to reset the PIN `pin` */
   signInMethods: ReadonlySet<SignInMethod>;
   /** the SIM swap and recycling checks before a code signs in or resets the PIN */
   phoneRisk?: Pick<PhoneRiskService, 'guards' | 'beforeCodeStep' | 'proven'>;
@@ -86,7 +86,7 @@ export class OtpService {
     purpose: OtpPurpose,
     { proof = {}, channel = 'sms', language = this.d.defaultLanguage }: SendOptions = {},
   ): Promise<{ expires_in: number; message: string; channel: Channel }> {
-    if (purpose === 'signin') assertMethodOn(this.d.signInMethods, 'code');
+    assertPurposeOn(this.d.signInMethods, purpose);
     // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
     const planned = this.d.messenger.channelFor(phone, channel);
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
@@ -130,7 +130,7 @@ export class OtpService {
     code: string,
     purpose: PublicPurpose,
   ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
-    if (purpose === 'signin') assertMethodOn(this.d.signInMethods, 'code');
+    assertPurposeOn(this.d.signInMethods, purpose);
     const tempToken = this.d.random.token(32);
     const issue = (q: Queryable) => {
       const now = this.d.clock.now();

@@ -31,6 +31,7 @@ import { assertRecentSignIn } from '../sessions/recent-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import type { Events } from '../webhooks/events.ts';
 import { CEREMONY_SECONDS, CeremonyChallenges } from './ceremony-challenges.ts';
+import { assertCredentialIdLength } from './credential-id.ts';
 
 export interface PasskeyDeps {
   db: Database;
@@ -95,7 +96,8 @@ export class PasskeyService {
     body: { response: RegistrationResponseJSON; name?: string },
   ): Promise<PasskeyRow> {
     const name = body.name === undefined ? DEFAULT_NAME : parsePasskeyName(body.name);
-    await this.assertRecent(caller);
+    const signedInAt = await this.assertRecent(caller);
+    assertCredentialIdLength(body.response.id, body.response.rawId);
     const { response } = body;
     const challenge = await this.#challenges.use(
       'registration',
@@ -125,10 +127,11 @@ export class PasskeyService {
       transports: info.credential.transports ?? [],
       name,
       created_at: this.d.clock.now(),
+      session_id: 'sessionId' in caller ? caller.sessionId : null,
     } as const;
     const kept = await this.d.db
       .transaction(async (tx) => {
-        const kept = await keepPasskey(tx, { ...passkey, transports: [...passkey.transports] });
+        const kept = await keepPasskey(tx, { ...passkey, transports: [...passkey.transports] }, signedInAt);
         if (kept.kept)
           await this.d.events.emit(tx, 'passkey.created', {
             user_id: passkey.user_id,
@@ -147,6 +150,10 @@ export class PasskeyService {
           throw noSuchUser();
         case 'credential_known':
           throw invalidResponse('this passkey is registered already');
+        case 'signed_in_before_pin_reset':
+          throw new DomainError('FORBIDDEN', 'the PIN was reset after this sign-in: sign in again', {
+            reason: 'signed_in_before_pin_reset',
+          });
         case 'too_many':
           throw new DomainError('FORBIDDEN', `an account keeps at most ${PASSKEYS_PER_ACCOUNT} passkeys`, {
             reason: 'passkey_limit',
@@ -196,10 +203,12 @@ export class PasskeyService {
     if (!removed) throw notFound();
   }
 
-  private async assertRecent(caller: PasskeyCaller) {
+  /** When the caller signed in, once that is recent enough. */
+  private async assertRecent(caller: PasskeyCaller): Promise<Date> {
     const authTime =
       'authTime' in caller ? caller.authTime : (await this.d.sessions.authOf(caller.sessionId))?.authTime;
     assertRecentSignIn(authTime, this.d.clock.now());
+    return authTime as Date;
   }
 }
 

@@ -46,6 +46,12 @@ export interface EventPayloads {
   'passkey.deleted': { user_id: string; passkey_id: string; deleted_at: string };
   'recovery_codes.generated': { user_id: string; created_at: string };
   'recovery_code.used': { user_id: string; used_at: string; remaining: number };
+  'user.pin_reset': {
+    user_id: string;
+    reset_at: string;
+    by: 'code' | 'recovery_code';
+    removed: { passkeys: number; recovery_codes: boolean };
+  };
   'user.phone_risk': {
     user_id: string;
     reason: 'sim_swap' | 'number_recycled';
@@ -69,7 +75,9 @@ export const EVENT_CATALOGUE = {
   'passkey.created': 'a user adds a passkey',
   'passkey.deleted': 'a passkey is removed',
   'recovery_codes.generated': 'a user makes a new set of recovery codes',
-  'recovery_code.used': 'a recovery code resets a PIN',
+  'recovery_code.used': 'a recovery code resets a PIN, or signs in where PINs are off',
+  'user.pin_reset':
+    'a PIN is reset, by a code to the phone or a recovery code; says what else the reset removed',
   'user.phone_risk': 'a code step is refused: the number’s SIM changed recently, or the number was recycled',
 } as const satisfies Record<EventType, string>;
 

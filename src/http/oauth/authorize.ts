@@ -45,6 +45,7 @@ type Services = Pick<
   | 'random'
   | 'rateLimiter'
   | 'recoveryCodes'
+  | 'recoverySignIn'
   | 'sessions'
   | 'tokens'
 >;

@@ -100,8 +100,9 @@ export const pageCountry = (c: Pick<Services, 'config'>, request: FastifyRequest
     ? sent
     : suggestedCountry(acceptedLanguages(request.headers['accept-language']), c.config.look.defaultCountry);
 
-/** The ways to sign in the pages offer beside the PIN: passkeys, and a code by the first channel offered. */
+/** The ways to sign in the pages offer: the PIN, passkeys, and a code by the first channel offered. */
 export const signInWays = (c: Pick<Services, 'config'>) => ({
+  pin: c.config.signInMethods.has('pin'),
   passkeys: c.config.signInMethods.has('passkey'),
   codeChannel: c.config.signInMethods.has('code') ? offeredChannels(c.config.messaging)[0] : undefined,
 });

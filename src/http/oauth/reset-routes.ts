@@ -3,25 +3,35 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { isWellFormedPin } from '../../domain/accounts/pin-rules.ts';
 import type { DomainError } from '../../domain/errors.ts';
+import { parsePhoneIn } from '../../domain/phone.ts';
 import { pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
 import { PageError } from '../errors/pages.ts';
 import type { FormContext } from '../pages/authorize-pages.ts';
 import { errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
-import { recoveryCodeLink, recoveryCodePage, resetPhonePage, resetPinPage } from '../pages/reset-pages.ts';
+import {
+  recoveryCodeLink,
+  recoveryCodePage,
+  recoverySignInPage,
+  resetPhonePage,
+  resetPinPage,
+} from '../pages/reset-pages.ts';
 import type { PageFlow } from './page-flow.ts';
 import { linkedState, type PageState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'accounts' | 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'recoveryCodes'
+  'accounts' | 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'recoveryCodes' | 'recoverySignIn'
 >;
 
 const pinForm = { schema: { hide: true, body: pageForm('pin', 'platform_authenticator') } };
 const recoveryForm = {
   schema: { hide: true, body: pageForm('recovery_code', 'pin', 'platform_authenticator') },
+};
+const recoverySignInForm = {
+  schema: { hide: true, body: pageForm('phone', 'country', 'recovery_code', 'platform_authenticator') },
 };
 
 /** A PIN of 4-6 digits that was refused was refused as too easy to guess. */
@@ -61,6 +71,11 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
   );
   const atResetCode = (st: PageState) => st.codePurpose === 'pin_reset' && st.phone !== undefined;
   step('/authorize/reset/recovery', atResetCode, recoveryCodePage);
+  step(
+    '/authorize/recovery',
+    () => true,
+    (ctx) => recoverySignInPage(ctx),
+  );
 
   app.post('/authorize/reset/pin', pinForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
@@ -94,6 +109,34 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
       const show = (problem: DomainError) =>
         recoveryCodePage({ ...ctx, problem: formProblem(ctx.view, problem, rules) });
       return retry(reply, err, show, st.req.redirectUri);
+    }
+  });
+
+  recoverySignInRoute(fastify, c, flow);
+}
+
+/**
+ * Where PINs are off, a recovery code signs in once (recovery-sign-in.ts), under the sign-in limits of the number
+ * and the address; the page then offers to add a passkey as after any sign-in.
+ */
+function recoverySignInRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/authorize/recovery', recoverySignInForm, async (request, reply) => {
+    const { st, ctx } = await flow.formState(request, request.body);
+    const { phone = '', recovery_code = '', platform_authenticator } = request.body;
+    try {
+      const e164 = parsePhoneIn(phone, ctx.country).e164;
+      await flow.limit(request, [
+        ['signin_address', request.ip],
+        ['signin_phone', e164],
+      ]);
+      const { user, amr } = await c.recoverySignIn.signInOnPage({ phone: e164, recovery_code });
+      return await flow.signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1');
+    } catch (err) {
+      const rules = { INVALID_CREDENTIALS: 'error.recovery_code' } as const;
+      const show = (problem: DomainError) =>
+        recoverySignInPage({ ...ctx, problem: formProblem(ctx.view, problem, rules) }, phone);
+      return flow.retry(reply, err, show, st.req.redirectUri);
     }
   });
 }

@@ -21,6 +21,8 @@ export interface FormContext {
   /** the phone field's country: the one last chosen, else the one suggested for this browser */
   country?: CountryCode;
   problem?: FormProblem;
+  /** the PIN is a way to sign in here (SIGNIN_METHODS has `pin`); unset on pages that ask for no sign-in */
+  pin?: boolean;
   /** passkeys are a way to sign in here */
   passkeys?: boolean;
   /** a code to the phone is a way to sign in here, by this channel */
@@ -84,28 +86,41 @@ export function clientLinks(c: FormContext): string {
 
 export const PIN_ATTRS = 'type="password" inputmode="numeric" pattern="[0-9]{4,6}" maxlength="6" required';
 
+/**
+ * The sign-in page. Only the ways SIGNIN_METHODS has on are shown: the PIN field and "Forgot PIN?" with `pin`;
+ * without it, the phone form sends a code where `code` is on, and a recovery code signs in once where passkeys
+ * are the way in.
+ */
 export const signInPage = (c: FormContext, phone = '') => {
   const t = c.view.t;
+  const phoneInput = phoneField(c.view, phone, c.country, {
+    error: errorAt(c.problem, 'phone'),
+    passkeys: c.passkeys,
+  });
+  const pinInput = field(t('auth.pin'), 'pin', `${PIN_ATTRS} autocomplete="current-password"`, {
+    error: errorAt(c.problem, 'pin'),
+  });
+  const state = encodeURIComponent(c.state);
+  const main =
+    c.pin !== false
+      ? form('/authorize/signin', c, phoneInput + pinInput + platformAuthenticatorField(c), codeInstead(c))
+      : c.codeChannel
+        ? form('/authorize/signup/send', c, phoneInput + hidden('purpose', 'signin'))
+        : platformAuthenticatorField(c);
+  const afterwards =
+    c.pin !== false
+      ? `<p><a href="/authorize/reset?state=${state}">${t('auth.forgot_pin')}</a></p>`
+      : c.passkeys
+        ? `<p><a href="/authorize/recovery?state=${state}">${t('reset.recovery_title')}</a></p>`
+        : '';
   return page(
     stepView(c, '/authorize/signin'),
     t('auth.signin_title'),
     intro(c) +
-      form(
-        '/authorize/signin',
-        c,
-        phoneField(c.view, phone, c.country, {
-          error: errorAt(c.problem, 'phone'),
-          passkeys: c.passkeys,
-        }) +
-          field(t('auth.pin'), 'pin', `${PIN_ATTRS} autocomplete="current-password"`, {
-            error: errorAt(c.problem, 'pin'),
-          }) +
-          platformAuthenticatorField(c),
-        codeInstead(c),
-      ) +
+      main +
       passkeySignIn(c) +
-      `<p><a href="/authorize/reset?state=${encodeURIComponent(c.state)}">${t('auth.forgot_pin')}</a></p>` +
-      `<p>${t('auth.new_here')} <a href="/authorize/signup?state=${encodeURIComponent(c.state)}">${t('auth.create_account')}</a></p>${clientLinks(c)}`,
+      afterwards +
+      `<p>${t('auth.new_here')} <a href="/authorize/signup?state=${state}">${t('auth.create_account')}</a></p>${clientLinks(c)}`,
   );
 };
 

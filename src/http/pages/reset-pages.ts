@@ -39,15 +39,37 @@ export const resetPinPage = (c: FormContext) =>
     intro(c) + form('/authorize/reset/pin', c, newPinField(c) + platformAuthenticatorField(c)),
   );
 
+const recoveryCodeField = (c: FormContext) =>
+  field(
+    c.view.t('reset.recovery_code'),
+    'recovery_code',
+    'type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="64" required',
+    { hint: c.view.t('reset.recovery_hint'), error: errorAt(c.problem, 'recovery_code') },
+  );
+
+/**
+ * Where PINs are off: the phone and a recovery code, which sign in once so that the person can add a new
+ * passkey.
+ */
+export const recoverySignInPage = (c: FormContext, phone = '') =>
+  page(
+    stepView(c, '/authorize/recovery'),
+    c.view.t('reset.recovery_title'),
+    intro(c) +
+      form(
+        '/authorize/recovery',
+        c,
+        phoneField(c.view, phone, c.country, { error: errorAt(c.problem, 'phone') }) +
+          recoveryCodeField(c) +
+          platformAuthenticatorField(c),
+      ) +
+      `<p><a href="/authorize/signin?state=${encodeURIComponent(c.state)}">${c.view.t('auth.sign_in')}</a></p>`,
+  );
+
 /** A recovery code and the new PIN, for a phone that gets no code. */
 export const recoveryCodePage = (c: FormContext) => {
   const t = c.view.t;
-  const code = field(
-    t('reset.recovery_code'),
-    'recovery_code',
-    'type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="64" required',
-    { hint: t('reset.recovery_hint'), error: errorAt(c.problem, 'recovery_code') },
-  );
+  const code = recoveryCodeField(c);
   return page(
     stepView(c, '/authorize/reset/recovery'),
     t('reset.recovery_title'),

@@ -7,11 +7,11 @@ import { restLimits } from '../plugins/rest-guards.ts';
 import { ok } from './envelope.ts';
 import { phoneKey } from './otp.ts';
 import { restUser, signUpUser } from './presenters.ts';
-import { RestUser, restAnswer, SignedIn, SignUpUser } from './responses.ts';
+import { AfterPinReset, RestUser, restAnswer, SignedIn, SignUpUser } from './responses.ts';
 import { deviceSchema, text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'accounts' | 'codeSignIn' | 'recoveryCodes'>;
+type Services = Pick<Container, 'accounts' | 'codeSignIn' | 'recoveryCodes' | 'recoverySignIn'>;
 
 const tokensDescription = '{user, access_token, refresh_token, expires_in}';
 
@@ -58,7 +58,7 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
           pin: text('the new PIN'),
           device: Type.Optional(deviceSchema),
         }),
-        response: restAnswer(SignedIn(RestUser), tokensDescription),
+        response: restAnswer(AfterPinReset, `${tokensDescription} and what the reset removed`),
       },
       config: {
         // A recovery code is guessed like a PIN: the sign-in limits of the number and the address count it.
@@ -100,13 +100,17 @@ function signInRoute(fastify: FastifyInstance, c: Services) {
     {
       schema: {
         tags: ['REST'],
-        summary: 'Sign in with phone and PIN, or with a code verified for purpose signin',
+        summary:
+          'Sign in with phone and PIN, with a code verified for purpose signin, or (where PINs are off) a recovery code',
         body: Type.Object(
           {
             phone: Type.Optional(text('E.164 phone number (with pin)')),
             pin: Type.Optional(text('the PIN (with phone)')),
             temp_token: Type.Optional(
               text('from POST /auth/otp/verify with purpose signin, instead of phone and pin'),
+            ),
+            recovery_code: Type.Optional(
+              text('with phone, where PINs are off: one of the account’s recovery codes, to sign in once'),
             ),
             device: Type.Optional(deviceSchema),
           },
@@ -120,7 +124,7 @@ function signInRoute(fastify: FastifyInstance, c: Services) {
         response: restAnswer(SignedIn(RestUser), tokensDescription),
       },
       config: {
-        // Spec "Limits": 5 per 15 minutes per phone, 50 per 15 minutes per client address.
+        // Spec "Limits": 5 per 15 minutes per phone, 50 per 15 minutes per client address (a recovery code too).
         rateLimit: (request) => {
           const phone = phoneKey(request);
           return [
@@ -131,12 +135,21 @@ function signInRoute(fastify: FastifyInstance, c: Services) {
       },
     },
     async (request) => {
-      const { phone, pin, temp_token, device } = request.body;
+      const { phone, pin, temp_token, recovery_code, device } = request.body;
+      if (
+        recovery_code !== undefined &&
+        phone !== undefined &&
+        pin === undefined &&
+        temp_token === undefined
+      ) {
+        const r = await c.recoverySignIn.signIn({ phone, recovery_code, device }, request.ip);
+        return ok({ ...r, user: restUser(r.user) });
+      }
       if (temp_token !== undefined && phone === undefined && pin === undefined) {
         const r = await c.codeSignIn.signIn({ temp_token, device }, request.ip);
         return ok({ ...r, user: restUser(r.user) });
       }
-      if (phone === undefined || pin === undefined || temp_token !== undefined)
+      if (phone === undefined || pin === undefined || temp_token !== undefined || recovery_code !== undefined)
         throw fieldError(
           'INVALID_REQUEST',
           phone === undefined ? 'phone' : 'pin',

@@ -113,6 +113,22 @@ export const RestTokens = Type.Object(
 
 export const SignedIn = <T extends TSchema>(user: T) => Type.Object({ user, ...RestTokens.properties });
 
+/** What a PIN reset removed besides the sessions: the ways in made under the old PIN. */
+export const RemovedByReset = Type.Object({
+  passkeys: Type.Integer({ description: 'passkeys added since the PIN was last set, now removed' }),
+  recovery_codes: Type.Boolean({
+    description:
+      'whether the recovery codes were ended (a set made since the PIN was last set, or the one used)',
+  }),
+});
+
+/** A PIN reset's answer: signed in, and what else went. */
+export const AfterPinReset = Type.Object({
+  user: RestUser,
+  ...RestTokens.properties,
+  removed: RemovedByReset,
+});
+
 /** Spec "Session". */
 export const RestSession = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -13,6 +13,10 @@ export const en = {
     'A passkey was added to your account. If you did not do this, contact the app you signed up with.',
   'phone.pin_reset_by_recovery_code':
     'Your PIN was reset with a recovery code. If you did not do this, contact the app you signed up with.',
+  'phone.recovery_codes_created':
+    'New recovery codes were made for your account; the ones before no longer work. If you did not do this, contact the app you signed up with.',
+  'phone.signed_in_by_recovery_code':
+    'Someone signed in to your account with a recovery code. If you did not do this, contact the app you signed up with.',
 };
 
 export type MessageKey = keyof typeof en;

@@ -14,4 +14,8 @@ export const es: Catalog = {
     'Se añadió una llave de acceso a tu cuenta. Si no fuiste tú, contacta con la app con la que te registraste.',
   'phone.pin_reset_by_recovery_code':
     'Tu PIN se restableció con un código de recuperación. Si no fuiste tú, contacta con la app con la que te registraste.',
+  'phone.recovery_codes_created':
+    'Se crearon nuevos códigos de recuperación para tu cuenta; los anteriores ya no funcionan. Si no fuiste tú, contacta con la app con la que te registraste.',
+  'phone.signed_in_by_recovery_code':
+    'Alguien inició sesión en tu cuenta con un código de recuperación. Si no fuiste tú, contacta con la app con la que te registraste.',
 };

@@ -14,4 +14,8 @@ export const fr: Catalog = {
     'Une clé d’accès a été ajoutée à votre compte. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
   'phone.pin_reset_by_recovery_code':
     'Votre code PIN a été réinitialisé avec un code de récupération. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
+  'phone.recovery_codes_created':
+    'De nouveaux codes de récupération ont été créés pour votre compte ; les précédents ne fonctionnent plus. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
+  'phone.signed_in_by_recovery_code':
+    'Quelqu’un s’est connecté à votre compte avec un code de récupération. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
 };

@@ -14,4 +14,8 @@ export const id: Catalog = {
     'Sebuah kunci sandi ditambahkan ke akun Anda. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
   'phone.pin_reset_by_recovery_code':
     'PIN Anda diatur ulang dengan kode pemulihan. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
+  'phone.recovery_codes_created':
+    'Kode pemulihan baru dibuat untuk akun Anda; kode sebelumnya tidak berlaku lagi. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
+  'phone.signed_in_by_recovery_code':
+    'Seseorang masuk ke akun Anda dengan kode pemulihan. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
 };

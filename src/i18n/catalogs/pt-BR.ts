@@ -14,4 +14,8 @@ export const ptBR: Catalog = {
     'Uma chave de acesso foi adicionada à sua conta. Se não foi você, entre em contato com o app em que você se cadastrou.',
   'phone.pin_reset_by_recovery_code':
     'Seu PIN foi redefinido com um código de recuperação. Se não foi você, entre em contato com o app em que você se cadastrou.',
+  'phone.recovery_codes_created':
+    'Novos códigos de recuperação foram criados para a sua conta; os anteriores não funcionam mais. Se não foi você, entre em contato com o app em que você se cadastrou.',
+  'phone.signed_in_by_recovery_code':
+    'Alguém entrou na sua conta com um código de recuperação. Se não foi você, entre em contato com o app em que você se cadastrou.',
 };

@@ -14,4 +14,8 @@ export const sw: Catalog = {
     'Passkey imeongezwa kwenye akaunti yako. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
   'phone.pin_reset_by_recovery_code':
     'PIN yako imewekwa upya kwa msimbo wa kurejesha. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
+  'phone.recovery_codes_created':
+    'Misimbo mipya ya urejeshaji imetengenezwa kwa akaunti yako; ile ya awali haifanyi kazi tena. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
+  'phone.signed_in_by_recovery_code':
+    'Mtu ameingia kwenye akaunti yako kwa msimbo wa urejeshaji. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
 };

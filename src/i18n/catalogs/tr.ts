@@ -14,4 +14,8 @@ export const tr: Catalog = {
     'Hesabınıza bir geçiş anahtarı eklendi. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
   'phone.pin_reset_by_recovery_code':
     'PIN kodunuz bir kurtarma koduyla sıfırlandı. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
+  'phone.recovery_codes_created':
+    'Hesabınız için yeni kurtarma kodları oluşturuldu; öncekiler artık çalışmıyor. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
+  'phone.signed_in_by_recovery_code':
+    'Birisi bir kurtarma koduyla hesabınıza giriş yaptı. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
 };

@@ -13,6 +13,8 @@ export interface PasskeyRow {
   name: string;
   created_at: Date;
   last_used_at: Date | null;
+  /** the session it was registered from (null: on the account page, or before this was recorded) */
+  session_id: string | null;
 }
 
 export type NewPasskey = Omit<PasskeyRow, 'last_used_at'>;

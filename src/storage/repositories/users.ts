@@ -20,6 +20,8 @@ export interface UserRow {
   pin_hash: string | null;
   /** How many times the PIN was set again; what a PIN check proved holds only at this version */
   pin_version: number;
+  /** when a reset last set the PIN (null: it is the one set when the account was made) */
+  pin_set_at: Date | null;
   failed_pin_attempts: number;
   locked_until: Date | null;
   handle_changed_at: Date | null;
