@@ -231,6 +231,13 @@ describe('passkeys over REST: registration, management and sign-in', () => {
     assert.equal((await register(s, key)).status, 200);
     assert.equal((await signInWith(key)).status, 200);
     assert.equal((await signInWith(key)).status, 200);
+    // An answer whose signature does not hold says nothing of clones: refused, and no warning.
+    const unsignedOpts = await t.request('POST', '/auth/passkey/options', { body: {} });
+    const unsigned = key.get(unsignedOpts.body.data, { counter: 1 });
+    unsigned.response.signature = Buffer.alloc(64, 1).toString('base64url');
+    const before = t.logs.length;
+    assertRefused(await t.request('POST', '/auth/passkey/verify', { body: { response: unsigned } }));
+    assert.ok(!t.logs.slice(before).some((l) => l.includes('signature counter went back')));
     const logged = t.logs.length;
     assertRefused(await signInWith(key, { counter: 2 }));
     assert.ok(t.logs.slice(logged).some((l) => l.includes('signature counter went back')));

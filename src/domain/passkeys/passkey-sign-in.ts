@@ -118,6 +118,21 @@ export class PasskeySignIn {
     if (!passkey) throw refused();
     const { userHandle } = response.response;
     if (userHandle && Buffer.from(userHandle, 'base64url').toString() !== passkey.user_id) throw refused();
+    const verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: this.d.webauthn.origins,
+      expectedRPID: this.d.webauthn.rpId,
+      // The counter is judged below, once the signature holds: an unsigned answer tells nothing of clones.
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter: 0,
+        transports: transportsOf(passkey),
+      },
+      requireUserVerification: true,
+    }).catch(() => undefined);
+    if (!verification?.verified) throw refused();
     const reported = reportedCounter(response.response.authenticatorData);
     if (reported === undefined) throw refused();
     if (counterWentBack(passkey.counter, reported)) {
@@ -127,20 +142,6 @@ export class PasskeySignIn {
       );
       throw refused();
     }
-    const verification = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: this.d.webauthn.origins,
-      expectedRPID: this.d.webauthn.rpId,
-      credential: {
-        id: passkey.credential_id,
-        publicKey: new Uint8Array(passkey.public_key),
-        counter: passkey.counter,
-        transports: transportsOf(passkey),
-      },
-      requireUserVerification: true,
-    }).catch(() => undefined);
-    if (!verification?.verified) throw refused();
-    return { ...passkey, counter: verification.authenticationInfo.newCounter };
+    return { ...passkey, counter: reported };
   }
 }
