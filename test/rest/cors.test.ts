@@ -86,7 +86,22 @@ test('without CORS_ORIGINS no origin is answered; a listed origin must be exactl
     }
   };
   assert.deepEqual(problems('https://app.example, http://localhost:5173'), []);
-  for (const bad of ['https://app.example/', 'http://app.example', '*', 'https://app.example/path'])
+  // Browsers treat the whole loopback range, [::1] and *.localhost as potentially trustworthy.
+  for (const loopback of [
+    'http://127.0.0.1:3000',
+    'http://127.1.2.3',
+    'http://[::1]:8080',
+    'http://app.localhost',
+  ])
+    assert.deepEqual(problems(loopback), [], loopback);
+  const notLoopback = ['http://128.0.0.1', 'http://localhost.example', 'http://10.0.0.1', 'http://[::2]'];
+  for (const bad of [
+    'https://app.example/',
+    'http://app.example',
+    '*',
+    'https://app.example/path',
+    ...notLoopback,
+  ])
     assert.ok(
       problems(bad).some((p) => p.startsWith('CORS_ORIGINS')),
       bad,

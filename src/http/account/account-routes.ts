@@ -62,12 +62,8 @@ export function accountRoutes(fastify: FastifyInstance, c: AccountServices, flow
   app.get(
     '/account',
     {
-      schema: {
-        tags: ['Hosted pages'],
-        summary: 'The account page, where people manage their own account (link here from your app)',
-        querystring: pageQuery,
-        response: { 302: redirect('on to the account page') },
-      },
+      // A page, not an API operation: it stays out of the OpenAPI document (docs/hosted-pages.md links it).
+      schema: { hide: true, querystring: pageQuery, response: { 302: redirect('on to the account page') } },
     },
     async (request, reply) => reply.redirect(accountPageLocation(request.query.return_to), 302),
   );

@@ -47,7 +47,7 @@ export interface paths {
     post: operations["postAuthSignup"];
   };
   "/auth/signin": {
-    /** Sign in with phone and PIN, or with a code verified for purpose signin */
+    /** Sign in with phone and PIN, with a code verified for purpose signin, or (where PINs are off) a recovery code */
     post: operations["postAuthSignin"];
   };
   "/auth/pin/reset": {
@@ -176,10 +176,6 @@ export interface paths {
     get: operations["getAuthorize"];
     /** Authorization endpoint, the request as a form (same as GET) */
     post: operations["postAuthorize"];
-  };
-  "/account": {
-    /** The account page, where people manage their own account (link here from your app) */
-    get: operations["getAccount"];
   };
   "/api/v1/users/me": {
     /** The token holder (fields by scope) */
@@ -878,7 +874,7 @@ export interface operations {
       };
     };
   };
-  /** Sign in with phone and PIN, or with a code verified for purpose signin */
+  /** Sign in with phone and PIN, with a code verified for purpose signin, or (where PINs are off) a recovery code */
   postAuthSignin: {
     requestBody: {
       content: {
@@ -889,6 +885,8 @@ export interface operations {
           pin?: string;
           /** @description from POST /auth/otp/verify with purpose signin, instead of phone and pin */
           temp_token?: string;
+          /** @description with phone, where PINs are off: one of the account’s recovery codes, to sign in once */
+          recovery_code?: string;
           /** @description the device this session is on */
           device?: {
             /** @description device name shown in the session list */
@@ -999,7 +997,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description {user, access_token, refresh_token, expires_in} */
+      /** @description {user, access_token, refresh_token, expires_in} and what the reset removed */
       200: {
         content: {
           "application/json": {
@@ -1032,6 +1030,12 @@ export interface operations {
               refresh_token: string;
               /** @description seconds the access token lives */
               expires_in: number;
+              removed: {
+                /** @description passkeys added since the PIN was last set, now removed */
+                passkeys: number;
+                /** @description whether the recovery codes were ended (a set made since the PIN was last set, or the one used) */
+                recovery_codes: boolean;
+              };
             };
           };
         };
@@ -3304,55 +3308,6 @@ export interface operations {
       "4XX": {
         content: {
           "text/html": string;
-        };
-      };
-      /** @description the service failed or is stopping */
-      "5XX": {
-        content: {
-          "application/json": {
-            /** @constant */
-            success: false;
-            error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
-              code: string;
-              message: string;
-              /** @description `field` names the field at fault; a 429 carries `retry_after` */
-              details: Record<string, never>;
-            };
-          };
-        };
-      };
-    };
-  };
-  /** The account page, where people manage their own account (link here from your app) */
-  getAccount: {
-    parameters: {
-      query?: {
-        /** @description an address on the origin of one of the app's registered redirect URIs */
-        return_to?: string;
-        /** @description set by the page itself after a change */
-        done?: string;
-      };
-    };
-    responses: {
-      /** @description on to the account page */
-      302: {
-        content: never;
-      };
-      /** @description the request was refused */
-      "4XX": {
-        content: {
-          "application/json": {
-            /** @constant */
-            success: false;
-            error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
-              code: string;
-              message: string;
-              /** @description `field` names the field at fault; a 429 carries `retry_after` */
-              details: Record<string, never>;
-            };
-          };
         };
       };
       /** @description the service failed or is stopping */
