@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
 import { PinHasher } from '../../src/domain/accounts/pin-hasher.ts';
 import { translate } from '../../src/i18n/languages.ts';
 import { replaceRecoveryCodes } from '../../src/storage/rules/recovery-codes.ts';
@@ -66,7 +67,7 @@ describe('what a PIN reset removes, and recovery codes kept under a keyed hash',
       'SELECT session_id FROM passkeys WHERE user_id = $1',
       [owner.user.id],
     );
-    assert.equal(stored[0]?.session_id, decodeSessionId(their.access_token), 'the passkey names its session');
+    assert.equal(stored[0]?.session_id, decodeJwt(their.access_token).sid, 'the passkey names its session');
 
     const temp_token = await verifiedTempToken(t, owner.phone, 'pin_reset');
     const reset = await t.request('POST', '/auth/pin/reset', { body: { temp_token, pin: '736251' } });
@@ -166,9 +167,3 @@ describe('what a PIN reset removes, and recovery codes kept under a keyed hash',
     assert.equal(reset.status, 200, JSON.stringify(reset.body));
   });
 });
-
-/** The session id an access token names. */
-function decodeSessionId(token: string): string {
-  const payload = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString());
-  return payload.sid;
-}

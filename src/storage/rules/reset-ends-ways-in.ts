@@ -37,10 +37,9 @@ export async function endWaysMadeUnderOldPin(
         WHERE s.user_id = a.id AND (s.created_at >= a.pin_set_since OR ${reset.byRecoveryCode})
         RETURNING s.user_id
       ),
-      pin_set AS (UPDATE users SET pin_set_at = ${reset.now} WHERE id = ${reset.userId} RETURNING id)
+      pin_set AS (UPDATE users SET pin_set_at = ${reset.now} WHERE id = ${reset.userId})
       SELECT (SELECT array_agg(id::text) FROM ended_passkeys) AS passkey_ids,
-        EXISTS (SELECT 1 FROM ended_set) AS recovery_codes,
-        (SELECT count(*) FROM pin_set) AS written`,
+        EXISTS (SELECT 1 FROM ended_set) AS recovery_codes`,
   );
   return { passkeyIds: ended?.passkey_ids ?? [], recoveryCodes: ended?.recovery_codes ?? false };
 }
