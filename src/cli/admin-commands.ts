@@ -101,6 +101,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
         signing_keys: 'signing keys',
         webhook_secrets: 'webhook secrets',
         kyc_photos: 'KYC photos',
+        recovery_code_sets: 'recovery-code keys',
       };
       const lines = Object.entries(counts).map(
         ([kind, n]) =>

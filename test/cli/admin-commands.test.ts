@@ -196,6 +196,7 @@ test('D36: `callsign clients|api-keys|keys` drive the running server through its
         'signing keys: 0 sealed again with KEY_ENCRYPTION_KEY',
         'webhook secrets: 0 sealed again with KEY_ENCRYPTION_KEY',
         'KYC photos: 0 sealed again with KEY_ENCRYPTION_KEY',
+        'recovery-code keys: 0 sealed again with KEY_ENCRYPTION_KEY',
       ].join('\n'),
     );
     assert.deepEqual(JSON.parse(cli('keys', 'reencrypt', '--json').out).signing_keys, {
