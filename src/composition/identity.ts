@@ -101,7 +101,16 @@ function beyondThePin(
     ...{ db, clock, events, sessions, tokens, firstPartyClientId, signInMethods },
     ...{ recoveryCodes, notices, onSignIn },
   });
-  const passkeys = new PasskeyService({ db, clock, random, webauthn, sessions, events, notices });
+  const passkeys = new PasskeyService({
+    db,
+    clock,
+    random,
+    webauthn,
+    sessions,
+    events,
+    notices,
+    signInMethods,
+  });
   const passkeySignIn = new PasskeySignIn({
     ...{ db, clock, random, webauthn, signInMethods, sessions, tokens, firstPartyClientId },
     ...{ logger, onSignIn },

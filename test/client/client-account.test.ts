@@ -144,7 +144,10 @@ describe('@callsign/client: the signed-in account', () => {
     const events = heard(client);
     await assert.rejects(client.users.delete({ pin: '000000' }), { code: 'INVALID_CREDENTIALS' });
     const deleted = await client.users.delete({ pin: CLIENT_PIN });
-    assert.ok(Date.parse(deleted.hardDeleteAt) > Date.now());
+    // The API's own answer, as every other resource the client returns.
+    assert.deepEqual(Object.keys(deleted).sort(), ['deleted', 'hard_delete_at']);
+    assert.equal(deleted.deleted, true);
+    assert.ok(Date.parse(deleted.hard_delete_at) > Date.now());
     assert.deepEqual(events, [{ type: 'SIGNED_OUT', session: null, reason: 'signed_out' }]);
     const again = createClient({ baseUrl: s.baseUrl, storage: memoryStorage() });
     await assert.rejects(again.auth.signIn({ phone: session.user.phone, pin: CLIENT_PIN }), {

@@ -33,6 +33,8 @@ export class VendorServer {
   readonly answers = new Map<VendorRequest, unknown>();
   /** the status the next requests are answered with instead (an outage), while above 0 */
   failWith = 0;
+  /** headers the failing answers carry (a Retry-After) */
+  failHeaders: Record<string, string> = {};
   /** every request is held unanswered (a vendor that hangs) */
   hang = false;
   /** answer only every other request with failWith (a vendor failing half its requests) */
@@ -86,7 +88,10 @@ export class VendorServer {
       this.taken.push(request);
       this.answers.set(request, answer.body);
     }
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.writeHead(answer.status, {
+      'content-type': 'application/json',
+      ...(failing ? this.failHeaders : {}),
+    });
     res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
   }
 

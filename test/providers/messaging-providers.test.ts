@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { ConsoleMessages } from '../../src/providers/messaging/console.ts';
 import { HttpGateway } from '../../src/providers/messaging/http-gateway.ts';
 import { Msg91 } from '../../src/providers/messaging/msg91.ts';
-import { type OutgoingMessage, ProviderError } from '../../src/providers/messaging/provider.ts';
+import { type OutgoingMessage, ProviderError, retryAfterOf } from '../../src/providers/messaging/provider.ts';
 import { TermiiSms } from '../../src/providers/messaging/termii.ts';
 import { TwilioMessages } from '../../src/providers/messaging/twilio.ts';
 import { VonageSms } from '../../src/providers/messaging/vonage.ts';
@@ -318,4 +318,14 @@ describe('termii', () => {
     await assert.rejects(make(url, 5000, 'wrong').send(sms()), /401/);
     await failsEveryWay((u, ms) => make(u, ms), server, url);
   });
+});
+
+test("a vendor's Retry-After: delay-seconds as they are, an HTTP-date counted from the answer's own Date", () => {
+  assert.equal(retryAfterOf(new Headers({ 'retry-after': '120' })), 120);
+  const date = 'Sat, 28 Nov 2026 10:00:00 GMT';
+  assert.equal(retryAfterOf(new Headers({ 'retry-after': 'Sat, 28 Nov 2026 10:01:30 GMT', date })), 90);
+  // A date with no Date of the vendor's to count from, or nothing readable: no pause.
+  assert.equal(retryAfterOf(new Headers({ 'retry-after': 'Sat, 28 Nov 2026 10:01:30 GMT' })), undefined);
+  assert.equal(retryAfterOf(new Headers({ 'retry-after': 'soon' })), undefined);
+  assert.equal(retryAfterOf(new Headers()), undefined);
 });

@@ -364,3 +364,47 @@ describe('a failed code’s re-send passes the SMS defence like a first send', (
     assert.equal(record.resend_skipped, 'country_breaker');
   });
 });
+
+describe('a failed code with no provider left to re-send it', () => {
+  const ADMIN = 'admin-token-for-resend-no-route-0123456789';
+  const tw = new VendorServer(vendors.twilio('AC1', TW_TOKEN));
+  let t: TestApp;
+  before(async () => {
+    const path = writeConfig({
+      providers: { tw: twilioAt(await tw.start()) },
+      routes: [{ countries: ['*'], sms: ['tw'] }],
+    });
+    t = await createTestApp({
+      env: { SMS_PROVIDER: '', MESSAGING_CONFIG: path, SMS_DAILY_LIMIT: '2', ADMIN_TOKEN: ADMIN },
+    });
+  });
+  after(async () => {
+    await t.close();
+    await tw.close();
+  });
+
+  test('is skipped as no_route, and spends none of the day’s budget', async () => {
+    const send = () =>
+      t.request('POST', '/auth/otp/send', {
+        body: { phone: uniquePhone(), purpose: 'signup' },
+        ip: uniqueIp(),
+      });
+    assert.equal((await send()).status, 200, 'the budget’s first message');
+    const sid = (tw.lastAnswer as { sid: string }).sid;
+    const fields = { MessageSid: sid, MessageStatus: 'failed', AccountSid: 'AC1' };
+    const hook = await t.request('POST', '/hooks/messages/tw', {
+      body: new URLSearchParams(fields).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': vendors.twilioSignature(TW_TOKEN, `${RECEIPTS}/tw`, fields),
+      },
+    });
+    assert.equal(hook.status, 200);
+    const id = (await messagesRepo.byVendorId(t.c.db, 'tw', sid))?.id;
+    const record = (await t.request('GET', `/admin/v1/messages/${id}`, { token: ADMIN })).body;
+    assert.equal(record.resend_skipped, 'no_route');
+    assert.equal(tw.requests.length, 1, 'nothing re-sent');
+    assert.equal((await send()).status, 200, 'the budget’s second message: the re-send spent none');
+    assert.equal((await send()).status, 429);
+  });
+});

@@ -170,6 +170,31 @@ describe('MESSAGING_CONFIG: routes, failover, fallback', () => {
     await send(mobile('NG'));
   });
 
+  test("a vendor's throttling (429) is its own failure: five set it aside; a Retry-After sets it aside that long", async () => {
+    await send(mobile('NG'));
+    termii.failWith = 429;
+    try {
+      const before = termii.requests.length;
+      for (let i = 0; i < 5; i++) assert.equal((await send(mobile('NG'))).status, 200, `failed over ${i}`);
+      await send(mobile('NG'));
+      assert.equal(termii.requests.length, before + 5, 'set aside after five, as a 5xx');
+      t.clock.advance(61);
+      termii.failHeaders = { 'retry-after': '120' };
+      await send(mobile('NG'));
+      assert.equal(termii.requests.length, before + 6);
+      t.clock.advance(119);
+      await send(mobile('NG'));
+      assert.equal(termii.requests.length, before + 6, 'paused for the 120 s it asked, after one answer');
+      t.clock.advance(2);
+      termii.failWith = 0;
+      await send(mobile('NG'));
+      assert.equal(termii.requests.length, before + 7, 'asked again once the pause is over');
+    } finally {
+      termii.failWith = 0;
+      termii.failHeaders = {};
+    }
+  });
+
   test('a vendor refusing one number (a 4xx) fails that message over and leaves the provider in use', async () => {
     await send(mobile('NG'));
     termii.failWith = 400; // e.g. a destination the account is not enabled for

@@ -284,6 +284,22 @@ describe('SIGNIN_METHODS', () => {
       const res = await pinOnly.request('POST', '/auth/passkey/options', { body: {} });
       assert.equal(res.status, 403);
       assert.equal(res.body.error.details.reason, 'method_disabled');
+      // Nor is one registered while they are off: it would start to sign in the day they are turned on.
+      const s = await signUp(pinOnly);
+      const options = await pinOnly.request('POST', '/passkeys/registration/options', {
+        token: s.access_token,
+      });
+      assert.equal(options.status, 403);
+      assert.equal(options.body.error.details.reason, 'method_disabled');
+      const key = new SoftAuthenticator(ORIGIN);
+      const made = await pinOnly.request('POST', '/passkeys/registration', {
+        token: s.access_token,
+        body: {
+          response: key.create({ challenge: 'AAAA', rp: { id: 'callsign.test' }, user: { id: 'dQ' } }),
+        },
+      });
+      assert.equal(made.status, 403);
+      assert.equal(made.body.error.details.reason, 'method_disabled');
     } finally {
       await pinOnly.close();
     }

@@ -227,6 +227,27 @@ describe('SIM checks: fail closed, countries, and no provider', () => {
     }
   });
 
+  test('a refusal offers only the ways the account has: no PIN for an account without one', async () => {
+    const t = await createTestApp({
+      env: { SIGNIN_METHODS: METHODS, SIM_CHECK_PROVIDER: 'http', SIM_CHECK_HTTP_URL: url },
+    });
+    try {
+      const s = await signUp(t);
+      await t.request('POST', '/users/me/recovery-codes', { token: s.access_token, body: { pin: s.pin } });
+      // As an account imported without a PIN.
+      await t.c.db.query('UPDATE users SET pin_hash = NULL WHERE id = $1', [s.user.id]);
+      numbers.set(s.phone, { swapped: true });
+      await t.request('POST', '/auth/otp/send', { body: { phone: s.phone, purpose: 'signin' } });
+      const refused = await t.request('POST', '/auth/otp/verify', {
+        body: { phone: s.phone, purpose: 'signin', code: t.sms.lastCode(s.phone) },
+      });
+      assert.equal(refused.status, 403);
+      assert.deepEqual(refused.body.error.details.alternatives, ['recovery_code']);
+    } finally {
+      await t.close();
+    }
+  });
+
   test('a number outside SIM_CHECK_COUNTRIES is not checked', async () => {
     const t = await createTestApp({
       env: {

@@ -208,7 +208,12 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
       assert.deepEqual(Object.keys(byType('recovery_codes.generated')).sort(), ['created_at', 'user_id']);
       // The reset ends the set its code came from (it was made under the old PIN): none remain.
       assert.deepEqual(byType('recovery_code.used').remaining, 0);
-      assert.deepEqual(Object.keys(byType('user.pin_reset')).sort(), ['by', 'removed', 'reset_at', 'user_id']);
+      assert.deepEqual(Object.keys(byType('user.pin_reset')).sort(), [
+        'by',
+        'removed',
+        'reset_at',
+        'user_id',
+      ]);
       assert.deepEqual(byType('user.pin_reset').removed, { passkeys: 0, recovery_codes: true });
       assert.deepEqual(Object.keys(byType('session.created')).sort(), [
         'device_name',

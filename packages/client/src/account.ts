@@ -3,6 +3,7 @@
 import type {
   CodeChannel,
   ConnectedApps,
+  DeletedAccount,
   HandleCheck,
   KycStart,
   KycStatus,
@@ -60,11 +61,11 @@ export function userMethods(transport: Transport, keeper: SessionKeeper, authori
     confirmPhone: async (input: { phone: string; code: string; pin: string }): Promise<User> =>
       updated(await authorizer.call('post', '/users/me/phone/confirm', { body: input })),
     /** Deletes the account (ask the person to confirm first) and ends the session here. */
-    async delete(input: { pin: string }): Promise<{ hardDeleteAt: string }> {
+    async delete(input: { pin: string }): Promise<DeletedAccount> {
       const body = { pin: input.pin, confirmation: DELETE_CONFIRMATION };
       const deleted = await authorizer.call('delete', '/users/me', { body });
       await keeper.end('signed_out');
-      return { hardDeleteAt: String(deleted.hard_delete_at) };
+      return deleted;
     },
   };
 }

@@ -45,6 +45,8 @@ export type DataOf<P extends Path, M extends Method> = SuccessOf<P, M> extends {
 export type User = DataOf<'/users/me', 'get'>;
 /** The changes `PATCH /users/me` takes. */
 export type UserPatch = BodyOf<'/users/me', 'patch'>;
+/** The answer to deleting the account: `{deleted: true, hard_delete_at}`. */
+export type DeletedAccount = DataOf<'/users/me', 'delete'>;
 /** Another account's public profile (`GET /users/@{handle}`). */
 export type PublicProfile = DataOf<'/users/@{handle}', 'get'>;
 /** Whether a handle is free, and why not. */

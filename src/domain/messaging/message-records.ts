@@ -24,7 +24,7 @@ export interface MessageView {
   /** seconds from sent to the first delivery receipt */
   delivery_seconds: number | null;
   resent: boolean;
-  /** why the re-send of this failed code was not made: `daily_limit` or `country_breaker` */
+  /** why the re-send of this failed code was not made: `daily_limit`, `country_breaker` or `no_route` */
   resend_skipped: string | null;
   price: number | null;
   created_at: string;

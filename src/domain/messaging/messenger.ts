@@ -140,6 +140,11 @@ export class Messenger {
     });
   }
 
+  /** Whether a re-send of a code that `after` carried has a provider left to go by. */
+  canResend(to: string, after: NonNullable<Kind['after']>): boolean {
+    return this.#attempts(to, after.channel).length > 0 && this.#toTry(to, after.channel, after).length > 0;
+  }
+
   /** The pairs to try: those not set aside (all of them when every one is), after `after` for a re-send. */
   #toTry(to: string, requested: Channel, after: Kind['after']): Array<[Channel, MessagingProvider]> {
     let all = this.#attempts(to, requested);
@@ -192,7 +197,8 @@ export class Messenger {
           ms: Math.round(performance.now() - started),
         });
         const failure = err instanceof ProviderError ? err.failure : 'unavailable';
-        this.#failed(to, channel, provider.name, error, failure);
+        const pause = err instanceof ProviderError ? err.retryAfterSeconds : undefined;
+        this.#failed(to, channel, provider.name, error, failure, pause);
       }
     }
     const last = toTry.at(-1);
@@ -200,8 +206,15 @@ export class Messenger {
     throw new MessagingFailed(`no provider carried the message (${toTry.length} tried)`);
   }
 
-  #failed(to: string, channel: Channel, provider: string, error: string, failure: ProviderFailure) {
-    const setAside = this.d.health.failed(provider, failure);
+  #failed(
+    to: string,
+    channel: Channel,
+    provider: string,
+    error: string,
+    failure: ProviderFailure,
+    pause?: number,
+  ) {
+    const setAside = this.d.health.failed(provider, failure, pause);
     this.d.onAttempt?.(channel, provider, false);
     this.d.logger.warn(
       { provider, channel, to: maskPhone(to), err: error, failure, setAside },

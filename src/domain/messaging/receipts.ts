@@ -11,7 +11,7 @@
 //   after the one that failed, or the fallback channel (storage/rules/message-resend.ts).
 // - The re-send passes the SMS defence as a first send does (sms-defence/send-defence.ts): it spends the day's budget and
 //   counts for the country's breaker, and is skipped, with the reason recorded on the message, when either
-//   stops it.
+//   stops it. One with no provider left to carry it is skipped (`no_route`) before anything is spent.
 import type { Logger } from 'pino';
 import { pickLanguage } from '../../i18n/languages.ts';
 import type { Clock } from '../../providers/clock.ts';
@@ -60,13 +60,17 @@ export class MessageReceipts {
   private async resend(messageId: string): Promise<void> {
     const claim = await claimResend(this.d.db, messageId, this.d.clock.now());
     if (!claim) return;
-    const refusal = await this.d.defence.admitResend(claim.phone);
+    const channel = claim.channel as Channel;
+    const after = { channel, provider: claim.provider };
+    // Nothing is spent for a re-send that no provider is left to carry.
+    const refusal = this.d.messenger.canResend(claim.phone, after)
+      ? await this.d.defence.admitResend(claim.phone)
+      : 'no_route';
     if (refusal) {
       await messagesRepo.markResendSkipped(this.d.db, messageId, refusal);
       this.d.logger.warn({ to: maskPhone(claim.phone), reason: refusal }, 'a failed code was not re-sent');
       return;
     }
-    const channel = claim.channel as Channel;
     const code = {
       value: this.d.log.openCode(claim.sealed_code),
       otpId: claim.otp_id,
@@ -74,7 +78,7 @@ export class MessageReceipts {
     };
     await this.d.messenger
       .sendCode(claim.phone, channel, code, {
-        after: { channel, provider: claim.provider },
+        after,
         language: pickLanguage([claim.language], 'en'),
       })
       .then(() => this.d.defence.resent(claim.phone))

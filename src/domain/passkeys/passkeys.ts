@@ -3,6 +3,8 @@
 // (ceremony-challenges.ts); the session a sign-in opens is the sessions room's.
 //
 // Rules it enforces:
+// - A passkey is registered only where SIGNIN_METHODS has `passkey` (else FORBIDDEN `method_disabled`): one
+//   kept while they are off would start to sign in the day they are turned on, unseen until then.
 // - Registering and removing a passkey need a sign-in at most 10 minutes old (sessions/recent-sign-in.ts).
 // - A registration counts only with a challenge given to this account in the last 5 minutes and not used
 //   before, from an allowed origin, for this service's RP ID, with the user verified; anything else answers
@@ -16,7 +18,7 @@ import {
   type RegistrationResponseJSON,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import type { WebAuthnSettings } from '../../config/sign-in-settings.ts';
+import type { SignInMethod, WebAuthnSettings } from '../../config/sign-in-settings.ts';
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import { type Database, uniqueViolation } from '../../storage/db.ts';
@@ -24,6 +26,7 @@ import { type PasskeyRow, passkeysRepo } from '../../storage/repositories/passke
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { keepPasskey, PASSKEYS_PER_ACCOUNT } from '../../storage/rules/passkey-register.ts';
 import type { AccountNotices } from '../accounts/account-notices.ts';
+import { assertMethodOn } from '../accounts/sign-in-methods.ts';
 import { DomainError, fieldError, noSuchUser } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { maskPhone } from '../phone.ts';
@@ -42,6 +45,7 @@ export interface PasskeyDeps {
   events: Events;
   /** tells the account's phone of a new passkey */
   notices: AccountNotices;
+  signInMethods: ReadonlySet<SignInMethod>;
 }
 
 /**
@@ -72,6 +76,7 @@ export class PasskeyService {
 
   /** What the browser needs to create a passkey for the caller's account. */
   async registrationOptions(caller: PasskeyCaller): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    assertMethodOn(this.d.signInMethods, 'passkey');
     await this.assertRecent(caller);
     const user = await usersRepo.findLiveById(this.d.db, caller.userId);
     if (!user) throw noSuchUser();
@@ -95,6 +100,7 @@ export class PasskeyService {
     caller: PasskeyCaller,
     body: { response: RegistrationResponseJSON; name?: string },
   ): Promise<PasskeyRow> {
+    assertMethodOn(this.d.signInMethods, 'passkey');
     const name = body.name === undefined ? DEFAULT_NAME : parsePasskeyName(body.name);
     const signedInAt = await this.assertRecent(caller);
     assertCredentialIdLength(body.response.id, body.response.rawId);

@@ -154,7 +154,10 @@ export class PhoneRiskService {
     });
   }
 
-  /** What the account can still use instead of a code: its PIN (to sign in), a passkey, a recovery code. */
+  /**
+   * What the account can still use instead of a code, of what it has and the service has on: its PIN (to sign
+   * in; an imported account may have none), a passkey, a recovery code.
+   */
   private async alternatives(account: UserRow, step: CodeStep): Promise<string[]> {
     const [passkeys, recovery] = await Promise.all([
       passkeysRepo.ofUser(this.d.db, account.id),
@@ -162,7 +165,7 @@ export class PhoneRiskService {
     ]);
     const methods = this.d.signInMethods;
     return [
-      ...(step === 'signin' && methods.has('pin') ? ['pin'] : []),
+      ...(step === 'signin' && methods.has('pin') && account.pin_hash !== null ? ['pin'] : []),
       ...(methods.has('passkey') && passkeys.length > 0 ? ['passkey'] : []),
       ...(recovery.remaining > 0 ? ['recovery_code'] : []),
     ];

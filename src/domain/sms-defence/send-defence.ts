@@ -37,7 +37,7 @@ import { destinationError, destinationRefusal, numberBlock } from './destination
 import type { PersonCheck, SendProof } from './person-check.ts';
 
 /** Why a failed code's re-send was not made. */
-export type ResendRefusal = 'daily_limit' | 'country_breaker';
+export type ResendRefusal = 'daily_limit' | 'country_breaker' | 'no_route';
 
 export interface SendDefenceDeps {
   breaker: SmsBreaker;

@@ -40,7 +40,7 @@ const Message = Type.Object({
   resend_skipped: nullable(
     Type.String({
       description:
-        'why the re-send of this failed code was not made: daily_limit (the day’s budget was spent) or country_breaker',
+        'why the re-send of this failed code was not made: daily_limit (the day’s budget was spent), country_breaker, or no_route (no provider was left to carry it)',
     }),
   ),
   price: nullable(Type.Number()),

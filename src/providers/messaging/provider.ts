@@ -33,7 +33,8 @@ export interface MessagingProvider {
 
 /**
  * Why a vendor did not take a message: `unavailable`, the vendor itself failed (no answer, a timeout, a 5xx,
- * its own throttling); `refused`, it turned down this one message (a 4xx, a refusal status in its answer).
+ * its own throttling: a 429); `refused`, it turned down this one message (another 4xx, a refusal status in
+ * its answer).
  */
 export type ProviderFailure = 'unavailable' | 'refused';
 
@@ -42,9 +43,27 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     readonly failure: ProviderFailure = 'refused',
+    /** how long the vendor asked not to be called again (its Retry-After), in seconds */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
+}
+
+/** HTTP's "Too Many Requests": the vendor throttling this account, not refusing the one message. */
+const THROTTLED = 429;
+
+/**
+ * A Retry-After header in seconds: delay-seconds as it is, an HTTP-date counted from the answer's own Date
+ * header (a vendor's clock is not ours). Undefined when absent or unreadable.
+ */
+export function retryAfterOf(headers: Headers): number | undefined {
+  const value = headers.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  const sentAt = Date.parse(headers.get('date') ?? '');
+  return Number.isNaN(at) || Number.isNaN(sentAt) ? undefined : Math.max(0, Math.ceil((at - sentAt) / 1000));
 }
 
 /**
@@ -66,7 +85,8 @@ export async function callVendor(vendor: string, url: string, init: RequestInit,
   if (res.status < 200 || res.status > 299)
     throw new ProviderError(
       `${vendor} answered ${res.status}: ${text.slice(0, 200)}`,
-      res.status >= 500 ? 'unavailable' : 'refused',
+      res.status >= 500 || res.status === THROTTLED ? 'unavailable' : 'refused',
+      retryAfterOf(res.headers),
     );
   try {
     return text ? (JSON.parse(text) as unknown) : undefined;
