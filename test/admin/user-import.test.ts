@@ -100,6 +100,32 @@ describe('importing users', () => {
     assert.deepEqual(await events(t, 'user.created').then((e) => e.filter((x) => x.data.imported)), []);
   });
 
+  test('a line with text PostgreSQL cannot hold, or a date out of bounds, fails alone; the good lines go in', async () => {
+    const good = [uniquePhone(), uniquePhone()];
+    const answer = await importLines(t, [
+      { phone: good[0] },
+      { phone: uniquePhone(), name: 'Nul\u0000Name' },
+      { phone: uniquePhone(), metadata: { '\ud800': 'a lone surrogate in a key' } },
+      { phone: uniquePhone(), metadata: { note: 'a lone surrogate in a value \udfff' } },
+      { phone: uniquePhone(), created_at: '+275760-09-13T00:00:00.000Z' },
+      { phone: uniquePhone(), created_at: '1960-01-01T00:00:00.000Z' },
+      { phone: uniquePhone(), created_at: new Date(t.clock.now().getTime() + 2 * 86_400_000).toISOString() },
+      { phone: good[1], created_at: '1970-01-01T00:00:00.000Z' },
+    ]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.imported, 2);
+    assert.deepEqual(
+      answer.body.failed.map((f: { line: number }) => f.line),
+      [2, 3, 4, 5, 6, 7],
+    );
+    assert.match(answer.body.failed[0].error, /^name must not contain the NUL character/);
+    assert.match(answer.body.failed[1].error, /lone surrogate/);
+    assert.match(answer.body.failed[2].error, /^metadata\.note .*lone surrogate/);
+    for (const f of answer.body.failed.slice(3)) assert.match(f.error, /created_at must lie between 1970-01-01/);
+    const made = await t.c.db.query('SELECT phone FROM users WHERE phone = ANY($1)', [good]);
+    assert.equal(made.length, 2);
+  });
+
   test('the source id is shown to servers and found by them: GET /api/v1/users?external_id=', async () => {
     const phone = uniquePhone();
     await importLines(t, [{ phone, external_id: 'auth0|42' }]);

@@ -35,6 +35,8 @@ export class VendorServer {
   failWith = 0;
   /** headers the failing answers carry (a Retry-After) */
   failHeaders: Record<string, string> = {};
+  /** every answer waits this long (a slow vendor) */
+  delayMs = 0;
   /** every request is held unanswered (a vendor that hangs) */
   hang = false;
   /** answer only every other request with failWith (a vendor failing half its requests) */
@@ -88,11 +90,15 @@ export class VendorServer {
       this.taken.push(request);
       this.answers.set(request, answer.body);
     }
-    res.writeHead(answer.status, {
-      'content-type': 'application/json',
-      ...(failing ? this.failHeaders : {}),
-    });
-    res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+    const reply = () => {
+      res.writeHead(answer.status, {
+        'content-type': 'application/json',
+        ...(failing ? this.failHeaders : {}),
+      });
+      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+    };
+    if (this.delayMs > 0) setTimeout(reply, this.delayMs);
+    else reply();
   }
 
   async close(): Promise<void> {

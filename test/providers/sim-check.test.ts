@@ -79,6 +79,23 @@ describe('CAMARA', () => {
     vendor.hang = false;
   });
 
+  test('one deadline covers the whole check: a token and a check each within it, together past it, are unknown', async () => {
+    numbers.set(PHONE, { swapped: true, lastSwapAt: '2026-11-20T10:00:00Z' });
+    // A new instance, so that the check needs a token first; each answer takes two thirds of the deadline.
+    const url = `http://${vendor.requests[0]?.headers.host}`;
+    const slow = new CamaraSimCheck(
+      { apiRoot: url, tokenUrl: `${url}/token`, clientId: 'id', clientSecret: 'secret' },
+      () => clock.now(),
+      SHORT_DEADLINE_MS,
+    );
+    vendor.delayMs = 100;
+    try {
+      assert.deepEqual(await slow.swappedWithin(PHONE, 168), { outcome: 'unknown', detail: 'timeout' });
+    } finally {
+      vendor.delayMs = 0;
+    }
+  });
+
   test('an unreachable token endpoint is unknown, never not swapped', async () => {
     const wrong = new CamaraSimCheck(
       {

@@ -2,7 +2,14 @@
 // `phone` is required and normalized as at sign-up; everything else is optional. A value the account can do
 // without (a handle that will not do, a language that is no tag) is left for the import to choose; a value the
 // operator gave on purpose and that is wrong (metadata out of bounds, a date that is none) fails the line.
+//
+// Rules it enforces:
+// - A line passes the same text checks as a request body (input-text.ts): no U+0000, no lone surrogate in a
+//   key or a value, no nesting past the limit; else the line fails alone, naming the field.
+// - `created_at` lies between 1970-01-01 and a day after now (PostgreSQL stores years past 9999 nowhere, and a
+//   date to come is a mistake in the export).
 import { DomainError } from '../errors.ts';
+import { badTextPath } from '../input-text.ts';
 import { parsePhone } from '../phone.ts';
 import { assertMetadata } from '../profiles/merge-patch.ts';
 import { parseLanguage } from '../profiles/profile-rules.ts';
@@ -52,18 +59,27 @@ function languageOf(line: Record<string, unknown>): string | null {
   }
 }
 
-function createdAtOf(line: Record<string, unknown>): Date | null {
+/** The earliest creation date an imported account may carry. */
+const EARLIEST_CREATED_AT = Date.UTC(1970, 0, 1);
+/** How far past now a creation date may be: clocks differ, exports do not come from the future. */
+const CREATED_AT_LEEWAY_MS = 86_400_000;
+
+function createdAtOf(line: Record<string, unknown>, now: Date): Date | null {
   const value = line.created_at;
   if (value === undefined || value === null) return null;
   const at = typeof value === 'string' || typeof value === 'number' ? new Date(value) : new Date(Number.NaN);
   if (Number.isNaN(at.getTime()))
     throw badLine('created_at must be an ISO 8601 date or milliseconds since 1970');
+  if (at.getTime() < EARLIEST_CREATED_AT || at.getTime() > now.getTime() + CREATED_AT_LEEWAY_MS)
+    throw badLine('created_at must lie between 1970-01-01 and a day from now');
   return at;
 }
 
 /** A line as an account to create; a DomainError names what is wrong with it. */
-export function parseImportLine(line: unknown): ImportCandidate {
+export function parseImportLine(line: unknown, now: Date): ImportCandidate {
   if (!isObject(line)) throw badLine('a line must be a JSON object');
+  const bad = badTextPath(line);
+  if (bad) throw badLine(`${bad.path || 'the line'} ${bad.problem}`);
   const phone = parsePhone(line.phone);
   const metadata = line.metadata ?? {};
   assertMetadata(metadata);
@@ -77,7 +93,7 @@ export function parseImportLine(line: unknown): ImportCandidate {
     handle: optionalString(line, 'handle'),
     language: languageOf(line),
     metadata,
-    createdAt: createdAtOf(line),
+    createdAt: createdAtOf(line, now),
     disabled: line.disabled === true,
   };
 }

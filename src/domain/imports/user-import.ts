@@ -38,7 +38,7 @@ export interface ImportOptions {
 }
 
 /** The lines of JSON Lines text as accounts to create, and the lines that are none. */
-function readLines(text: string): { candidates: NumberedCandidate[]; failed: ImportReport['failed'] } {
+function readLines(text: string, now: Date): { candidates: NumberedCandidate[]; failed: ImportReport['failed'] } {
   const read = jsonLines(text);
   if (read.length > IMPORT_MAX_LINES)
     throw new DomainError(
@@ -51,7 +51,7 @@ function readLines(text: string): { candidates: NumberedCandidate[]; failed: Imp
     if ('error' in line) failed.push(line);
     else
       try {
-        candidates.push({ line: line.line, candidate: parseImportLine(line.value) });
+        candidates.push({ line: line.line, candidate: parseImportLine(line.value, now) });
       } catch (err) {
         failed.push({ line: line.line, error: (err as Error).message });
       }
@@ -68,7 +68,7 @@ export class UserImport {
   constructor(private readonly d: { db: Database; clock: Clock; random: Random; events: Events }) {}
 
   async run(text: string, options: ImportOptions = {}): Promise<ImportReport> {
-    const { candidates, failed } = readLines(text);
+    const { candidates, failed } = readLines(text, this.d.clock.now());
     try {
       return await this.d.db.transaction(async (tx) => {
         const report = await this.write(tx, candidates, failed, options.emitEvents === true);

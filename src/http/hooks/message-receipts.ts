@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { plainText } from '../openapi-types.ts';
-import { badTextPath } from '../plugins/text-guard.ts';
+import { badTextPath } from '../../domain/input-text.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'config' | 'messageReceipts' | 'receiptReaders'>;

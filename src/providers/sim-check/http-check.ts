@@ -50,7 +50,7 @@ export class HttpSimCheck implements SimCheckProvider {
       const answer = await askVendor(
         this.url,
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-        this.deadlineMs,
+        { ms: this.deadlineMs },
       );
       if (answer.status !== 200) return { detail: refusalOf(answer) };
       const swapped = fieldOf(answer.body, 'swapped');

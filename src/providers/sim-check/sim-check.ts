@@ -29,8 +29,14 @@ export interface SimCheckProvider {
   recycledSince?(phone: string, since: Date): Promise<RecyclingAnswer>;
 }
 
-/** How long a provider has to answer one call. */
+/** How long a provider has to answer one check, however many calls the check takes. */
 export const SIM_CHECK_DEADLINE_MS = 3000;
+
+/** A check's deadline: when (on the monotonic clock, in ms) its calls must all have been answered. */
+export type Deadline = number;
+
+/** The deadline of a check that starts now. */
+export const deadlineIn = (ms: number): Deadline => performance.now() + ms;
 
 /** A vendor's answer: its status and its JSON body (undefined when it sent none that parses). */
 export interface VendorAnswer {
@@ -42,19 +48,21 @@ export interface VendorAnswer {
 const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
 /** The deadline passed: the call is given up (named as fetch's own timeout is, for failureOf). */
-const deadlinePassed = () =>
+export const deadlinePassed = () =>
   Object.assign(new Error('the vendor did not answer in time'), { name: 'TimeoutError' });
 
 /**
- * One call to a vendor with a deadline over the whole exchange; a network error or the deadline throws. A
- * redirect is not followed (its status is the answer). Node's own HTTP client, not fetch: a lookup's CPU is
- * a quarter of fetch's.
+ * One call to a vendor that must be answered by the deadline (a number of ms from now, or a check's Deadline);
+ * a network error or the deadline throws. A redirect is not followed (its status is the answer). Node's own
+ * HTTP client, not fetch: a lookup's CPU is a quarter of fetch's.
  */
 export function askVendor(
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string },
-  deadlineMs: number,
+  within: { ms: number } | { deadline: Deadline },
 ): Promise<VendorAnswer> {
+  const deadlineMs = 'ms' in within ? within.ms : within.deadline - performance.now();
+  if (deadlineMs <= 0) return Promise.reject(deadlinePassed());
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];

@@ -44,7 +44,7 @@ export class TwilioSimCheck implements SimCheckProvider {
       const answer = await askVendor(
         `${this.s.lookupUrl}/v2/PhoneNumbers/${encodeURIComponent(phone)}?Fields=sim_swap`,
         { method: 'GET', headers: { authorization: `Basic ${basic}` } },
-        this.deadlineMs,
+        { ms: this.deadlineMs },
       );
       if (answer.status !== 200) return { outcome: 'unknown', detail: refusalOf(answer) };
       return this.read(fieldOf(answer.body, 'sim_swap'), maxAgeHours);
