@@ -1,6 +1,7 @@
 # Callsign's image: the bundled service on Node.js 20 (Debian bookworm), production packages only, run as the
-# unprivileged `node` user. PGlite keeps its data in the /data volume when DATABASE_URL is unset; in production
-# set DATABASE_URL (PostgreSQL), REDIS_URL, PIN_PEPPER and KEY_ENCRYPTION_KEY (see docs/deploy.md).
+# unprivileged `node` user. It is a production service by default and refuses to start, naming each, without
+# what production needs: DATABASE_URL (PostgreSQL), PIN_PEPPER, KEY_ENCRYPTION_KEY and a real SMS provider
+# (see docs/deploy.md). To try it, `-e APP_ENV=development`: PGlite in the /data volume, codes in the log.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -14,6 +15,7 @@ RUN node scripts/bundle.mjs
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production \
+    APP_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data

@@ -10,7 +10,9 @@ import { spawnServer } from '../helpers/spawn-server.ts';
 
 // The Dockerfile's steps in a clean directory, since CI runs no containers: the files its COPY lines name, its
 // production install (from npm's cache), the bundle its build stage makes, then its command with its ENV. The
-// image serves on PGlite in the data volume and answers the readiness probe its HEALTHCHECK asks.
+// image is a production service: with its ENV alone it refuses to start, naming each setting production
+// needs; with APP_ENV=development (the documented try-out) it serves on PGlite in the data volume and answers
+// the readiness probe its HEALTHCHECK asks.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -43,13 +45,14 @@ describe('the Dockerfile', () => {
     assert.match(DOCKERFILE, /^CMD \["node", "dist\/callsign\.mjs", "serve"\]$/m);
     assert.deepEqual(runtimeEnv(), {
       NODE_ENV: 'production',
+      APP_ENV: 'production',
       HOST: '0.0.0.0',
       PORT: '3000',
       DATA_DIR: '/data',
     });
   });
 
-  test('its steps in a clean directory make a service that answers /health/ready on PGlite', async () => {
+  test('its steps in a clean directory make a service that refuses to start without production settings, and with APP_ENV=development answers /health/ready on PGlite', async () => {
     for (const file of ['package.json', 'package-lock.json', 'packages/client/package.json']) {
       mkdirSync(join(dir, file, '..'), { recursive: true });
       cpSync(join(ROOT, file), join(dir, file));
@@ -70,7 +73,18 @@ describe('the Dockerfile', () => {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     };
-    const server = await spawnServer(env, [], bin);
+    // A bare `docker run`: no development service on every interface, but each missing setting named.
+    const bare = spawnSync(process.execPath, [bin, 'serve'], {
+      env,
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.notEqual(bare.status, 0, bare.stdout);
+    for (const needed of ['PIN_PEPPER', 'KEY_ENCRYPTION_KEY', 'DATABASE_URL', 'SMS_PROVIDER=console'])
+      assert.match(bare.stderr, new RegExp(needed), needed);
+    assert.equal(existsSync(join(dataDir, 'pglite')), false, 'nothing made');
+    const server = await spawnServer({ ...env, APP_ENV: 'development' }, [], bin);
     try {
       const ready = await fetch(`http://127.0.0.1:${server.port}/health/ready`);
       assert.equal(ready.status, 200);
