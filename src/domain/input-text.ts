@@ -50,4 +50,3 @@ const isPlainObject = (v: unknown) => {
   const ctor = Object.getPrototypeOf(v)?.constructor;
   return ctor === Object || ctor === undefined;
 };
-

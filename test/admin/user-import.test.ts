@@ -121,7 +121,8 @@ describe('importing users', () => {
     assert.match(answer.body.failed[0].error, /^name must not contain the NUL character/);
     assert.match(answer.body.failed[1].error, /lone surrogate/);
     assert.match(answer.body.failed[2].error, /^metadata\.note .*lone surrogate/);
-    for (const f of answer.body.failed.slice(3)) assert.match(f.error, /created_at must lie between 1970-01-01/);
+    for (const f of answer.body.failed.slice(3))
+      assert.match(f.error, /created_at must lie between 1970-01-01/);
     const made = await t.c.db.query('SELECT phone FROM users WHERE phone = ANY($1)', [good]);
     assert.equal(made.length, 2);
   });

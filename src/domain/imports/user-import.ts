@@ -38,7 +38,10 @@ export interface ImportOptions {
 }
 
 /** The lines of JSON Lines text as accounts to create, and the lines that are none. */
-function readLines(text: string, now: Date): { candidates: NumberedCandidate[]; failed: ImportReport['failed'] } {
+function readLines(
+  text: string,
+  now: Date,
+): { candidates: NumberedCandidate[]; failed: ImportReport['failed'] } {
   const read = jsonLines(text);
   if (read.length > IMPORT_MAX_LINES)
     throw new DomainError(

@@ -4,7 +4,7 @@ import { ACCOUNT_PAGE_PATH, accountPageLocation } from '../../domain/clients/acc
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import { assertRecentSignIn } from '../../domain/sessions/recent-sign-in.ts';
 import { pageForm } from '../described.ts';
-import { CSRF_COOKIE, cookieOf, pageCookie, SSO_COOKIE } from '../oauth/page-cookies.ts';
+import { CSRF_COOKIE, pageCookie, pageCookieOf, SSO_COOKIE } from '../oauth/page-cookies.ts';
 import { accountDeletedPage, recoveryCodesPage } from '../pages/account-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
@@ -87,7 +87,7 @@ export function accountChangeRoutes(fastify: FastifyInstance, c: AccountServices
       const account = await c.profiles.get(who.userId);
       const { pin = '', confirmation = '' } = request.body;
       await c.deletion.deleteWithPin(who.userId, { pin, confirmation });
-      await c.authorization.endSso(cookieOf(request, SSO_COOKIE));
+      await c.authorization.endSso(pageCookieOf(request, c.config.authUrl, SSO_COOKIE));
       reply.header('Set-Cookie', pageCookie(c.config.authUrl, SSO_COOKIE, '', 0));
       reply.header('Set-Cookie', pageCookie(c.config.authUrl, CSRF_COOKIE, '', 0));
       const view = viewOf(request, c, { account: account.language }, undefined);

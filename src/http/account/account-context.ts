@@ -10,7 +10,7 @@ import type { MessageKey } from '../../i18n/languages.ts';
 import { type FormProblem, formProblem } from '../errors/page-messages.ts';
 import { PageError } from '../errors/pages.ts';
 import { REST_STATUS } from '../errors/rest-statuses.ts';
-import { CSRF_COOKIE, cookieOf, SSO_COOKIE } from '../oauth/page-cookies.ts';
+import { CSRF_COOKIE, pageCookieOf, SSO_COOKIE } from '../oauth/page-cookies.ts';
 import type { PageFlow } from '../oauth/page-flow.ts';
 import { accountPage } from '../pages/account-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
@@ -40,11 +40,12 @@ export const checkedReturnTo = (c: Pick<AccountServices, 'clients'>, asked: stri
 
 /** The account page's answers: the page under this browser's single sign-on, and its checked posts. */
 export function accountAnswers(c: AccountServices, flow: PageFlow) {
-  const signedInHere = (request: FastifyRequest) => c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
+  const signedInHere = (request: FastifyRequest) =>
+    c.authorization.ssoUser(pageCookieOf(request, c.config.authUrl, SSO_COOKIE));
 
   /** A post of the page: its CSRF token matches, and the browser is still signed in (else back to the page). */
   const checkedPost = async (request: FastifyRequest, form: AccountFormFields | undefined) => {
-    const csrf = cookieOf(request, CSRF_COOKIE);
+    const csrf = pageCookieOf(request, c.config.authUrl, CSRF_COOKIE);
     if (!csrf || form?.csrf === undefined || !safeEqual(csrf, form.csrf))
       throw new PageError(400, 'error.form_expired');
     await flow.limit(request);

@@ -1,6 +1,6 @@
-import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
+import { hostCookies } from '../host-cookies.ts';
 import { confirmPage } from '../pages/console/confirm-page.ts';
 import type { Frame } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
@@ -33,6 +33,8 @@ export interface ConsoleContext {
   /** 303 to a page, with a notice to show there. */
   seeOther(reply: FastifyReply, path: string, notice?: string): FastifyReply;
   cookie(name: string, value: string, path: string, maxAge: number): string;
+  /** The console's named cookie the request carries. */
+  cookieOf(request: FastifyRequest, name: string): string | undefined;
   /**
    * A danger action asks once more, JavaScript off too: a post without `confirm=yes` answers a page that says
    * what the action does, with the same form and `confirm=yes`; only that second post acts. Answers the page,
@@ -47,7 +49,7 @@ export interface ConsoleContext {
 
 export function consoleContext(root: FastifyInstance, c: Services): ConsoleContext {
   const authorization = `Bearer ${c.config.adminToken}`;
-  const secure = c.config.baseUrl.startsWith('https:');
+  const cookies = hostCookies(c.config.baseUrl);
   return {
     async api(request, method, path, body) {
       const res = await root.inject({
@@ -83,8 +85,8 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
         notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path,
         303,
       ),
-    cookie: (name, value, path, maxAge) =>
-      serialize(name, value, { httpOnly: true, secure, sameSite: 'strict', path, maxAge }),
+    cookie: (name, value, path, maxAge) => cookies.set(name, value, { path, maxAge, sameSite: 'strict' }),
+    cookieOf: (request, name) => cookies.get(request, name),
     confirmFirst(request, reply, ask) {
       const fields = formOf(request.body);
       if (one(fields.confirm) === 'yes') return undefined;
@@ -93,9 +95,6 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
     },
   };
 }
-
-export const sessionIdOf = (request: FastifyRequest) =>
-  parseCookies(request.headers.cookie ?? '')[SESSION_COOKIE];
 
 /** A form field that may come once or many times (checkboxes), as a list. */
 /**

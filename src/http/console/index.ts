@@ -1,5 +1,4 @@
 import formbody from '@fastify/formbody';
-import { parse as parseCookies } from 'cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
@@ -9,7 +8,7 @@ import { consoleErrors } from '../errors/console.ts';
 import { consolePage, signInPage } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { accountRoutes } from './account-routes.ts';
-import { consoleContext, formOf, one, SESSION_COOKIE, sessionIdOf } from './console-context.ts';
+import { consoleContext, formOf, one, SESSION_COOKIE } from './console-context.ts';
 import { integrationRoutes } from './integration-routes.ts';
 import { messagesPages } from './messages-routes.ts';
 import { smsPages } from './sms-routes.ts';
@@ -43,7 +42,7 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
   // Every page but the sign-in form needs a session; every post, that session's CSRF token.
   app.addHook('preHandler', async (request, reply) => {
     if (request.url.split('?')[0] === '/console/signin') return;
-    const session = await c.consoleSessions.find(sessionIdOf(request));
+    const session = await c.consoleSessions.find(ctx.cookieOf(request, SESSION_COOKIE));
     if (!session) return reply.redirect('/console/signin', 303);
     if (request.method === 'POST') {
       const given = one(formOf(request.body).csrf);
@@ -62,7 +61,8 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
   });
 
   app.get('/console/signin', { schema: { hide: true } }, async (request, reply) => {
-    if (await c.consoleSessions.find(sessionIdOf(request))) return reply.redirect('/console', 303);
+    if (await c.consoleSessions.find(ctx.cookieOf(request, SESSION_COOKIE)))
+      return reply.redirect('/console', 303);
     const csrf = c.random.token(24);
     reply.header('Set-Cookie', ctx.cookie(SIGNIN_CSRF, csrf, '/console/signin', 900));
     return sendPage(reply, 200, signInPage(csrf));
@@ -70,7 +70,7 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
 
   app.post('/console/signin', { schema: { hide: true } }, async (request, reply) => {
     const body = formOf(request.body);
-    const csrf = parseCookies(request.headers.cookie ?? '')[SIGNIN_CSRF];
+    const csrf = ctx.cookieOf(request, SIGNIN_CSRF);
     const retry = (status: number, message: string) => {
       const fresh = c.random.token(24);
       reply.header('Set-Cookie', ctx.cookie(SIGNIN_CSRF, fresh, '/console/signin', 900));
@@ -95,7 +95,7 @@ export async function consoleSurface(app: FastifyInstance, c: Services, root: Fa
   });
 
   app.post('/console/signout', { schema: { hide: true } }, async (request, reply) => {
-    await c.consoleSessions.signOut(sessionIdOf(request));
+    await c.consoleSessions.signOut(ctx.cookieOf(request, SESSION_COOKIE));
     await keepConsoleVisit(request, 'signout');
     reply.header('Set-Cookie', ctx.cookie(SESSION_COOKIE, '', '/console', 0));
     return reply.redirect('/console/signin', 303);

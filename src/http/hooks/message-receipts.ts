@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { plainText } from '../openapi-types.ts';
 import { badTextPath } from '../../domain/input-text.ts';
+import { plainText } from '../openapi-types.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'config' | 'messageReceipts' | 'receiptReaders'>;

@@ -4,7 +4,7 @@ import type { Container } from '../../container.ts';
 import { type AuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
-import { cookieOf, SSO_COOKIE } from './page-cookies.ts';
+import { pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
 import { type PageFlow, signedInAs } from './page-flow.ts';
 import { type PageState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
@@ -38,7 +38,7 @@ export function authorizationStart(c: Services, flow: PageFlow) {
       const channels = offeredChannels(c.config.messaging);
       return html(reply, 200, signUpPhonePage(ctx, req.loginHint, channels), req.redirectUri);
     }
-    const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
+    const sso = await c.authorization.ssoUser(pageCookieOf(request, c.config.authUrl, SSO_COOKIE));
     if (sso && !mustSignIn(req, sso, c.clock.now())) return onward(reply, ctx, st, sso);
     // Prompt=none never shows the page; the client learns the user must sign in.
     if (req.prompt?.includes('none'))

@@ -9,10 +9,10 @@ import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import {
   CSRF_COOKIE,
-  cookieOf,
   crossSiteFormPost,
   formAsQuery,
   pageCookie,
+  pageCookieOf,
   SSO_COOKIE,
 } from './page-cookies.ts';
 import { formTarget } from './page-forms.ts';
@@ -61,7 +61,7 @@ export function logoutRoutes(
 
   const view = (request: FastifyRequest) => viewOf(request, c);
   const endSignOn = async (request: FastifyRequest, reply: FastifyReply) => {
-    await c.authorization.endSso(cookieOf(request, SSO_COOKIE));
+    await c.authorization.endSso(pageCookieOf(request, c.config.authUrl, SSO_COOKIE));
     reply.header('Set-Cookie', cookie(SSO_COOKIE, '', 0));
   };
 
@@ -71,13 +71,13 @@ export function logoutRoutes(
       const known = Object.entries(params).filter(([name]) => LOGOUT_PARAMS.includes(name));
       return reply.redirect(`/authorize/logout?${formAsQuery(Object.fromEntries(known))}`, 303);
     }
-    const sso = await c.authorization.ssoUser(cookieOf(request, SSO_COOKIE));
+    const sso = await c.authorization.ssoUser(pageCookieOf(request, c.config.authUrl, SSO_COOKIE));
     const decision = await decideLogout(params, sso?.userId, {
       idTokenHint: (token) => c.tokens.idTokenHint(token),
       findClient: (id) => c.clients.findClient(id),
     });
     if (decision.kind === 'confirm') {
-      let csrf = cookieOf(request, CSRF_COOKIE);
+      let csrf = pageCookieOf(request, c.config.authUrl, CSRF_COOKIE);
       if (!csrf) {
         csrf = c.random.token(32);
         reply.header('Set-Cookie', cookie(CSRF_COOKIE, csrf, 3600));
@@ -106,7 +106,7 @@ export function logoutRoutes(
   };
   app.post('/authorize/logout/confirm', confirmForm, async (request, reply) => {
     await limit(request);
-    const csrf = cookieOf(request, CSRF_COOKIE);
+    const csrf = pageCookieOf(request, c.config.authUrl, CSRF_COOKIE);
     const sent = request.body?.csrf;
     if (!csrf || sent === undefined || !safeEqual(csrf, sent))
       return sendPage(reply, 400, errorPage(view(request), 'error.form_expired'));

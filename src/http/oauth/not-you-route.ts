@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { pageForm } from '../described.ts';
 import { signInPage } from '../pages/authorize-pages.ts';
-import { cookieOf, SSO_COOKIE } from './page-cookies.ts';
+import { pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
 import type { PageFlow } from './page-flow.ts';
 
 /** The services this route uses. */
-type Services = Pick<Container, 'authorization'>;
+type Services = Pick<Container, 'authorization' | 'config'>;
 
 /**
  * "Not you?", on every page shown under a single sign-on: it ends that single sign-on in this browser (the
@@ -18,7 +18,7 @@ export function notYouRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
   app.post('/authorize/not-you', { schema: { hide: true, body: pageForm() } }, async (request, reply) => {
     const { st, ctx } = await flow.formState(request, request.body);
     await flow.limit(request);
-    await c.authorization.endSso(cookieOf(request, SSO_COOKIE));
+    await c.authorization.endSso(pageCookieOf(request, c.config.authUrl, SSO_COOKIE));
     reply.header('Set-Cookie', flow.cookie(SSO_COOKIE, '', 0));
     const state = flow.sealed({ req: st.req }, ctx.csrf);
     return flow.html(reply, 200, signInPage({ ...ctx, state }, st.req.loginHint), st.req.redirectUri);

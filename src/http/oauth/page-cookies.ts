@@ -1,20 +1,23 @@
-import { parse as parseCookies, serialize } from 'cookie';
+import { parse as parseCookies } from 'cookie';
 import type { FastifyRequest } from 'fastify';
+import { hostCookies } from '../host-cookies.ts';
 
-/** The hosted page's single sign-on and CSRF double-submit cookies, both under Path=/authorize. */
+/**
+ * The hosted pages' single sign-on and CSRF double-submit cookies: `__Host-` over https, else under
+ * Path=/authorize (host-cookies.ts).
+ */
 export const SSO_COOKIE = 'callsign_sso';
 export const CSRF_COOKIE = 'callsign_csrf';
 
-/** A Set-Cookie value: HttpOnly, SameSite=Lax, Secure when the page is served over https. */
+/** A Set-Cookie value of the hosted pages: HttpOnly, SameSite=Lax, `__Host-` and Secure over https. */
 export const pageCookie = (authUrl: string, name: string, value: string, maxAge: number) =>
-  serialize(name, value, {
-    httpOnly: true,
-    secure: authUrl.startsWith('https:'),
-    sameSite: 'lax',
-    path: '/authorize',
-    maxAge,
-  });
+  hostCookies(authUrl).set(name, value, { path: '/authorize', maxAge, sameSite: 'lax' });
 
+/** The hosted pages' named cookie the request carries. */
+export const pageCookieOf = (request: FastifyRequest, authUrl: string, name: string): string | undefined =>
+  hostCookies(authUrl).get(request, name);
+
+/** A cookie of no security weight (the page's language), by its plain name. */
 export const cookieOf = (request: FastifyRequest, name: string): string | undefined =>
   parseCookies(request.headers.cookie ?? '')[name];
 

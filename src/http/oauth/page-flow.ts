@@ -13,7 +13,7 @@ import { sendPage } from '../pages/page-reply.ts';
 import { seal } from '../pages/page-state.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { browserTag } from './browser-binding.ts';
-import { CSRF_COOKIE, cookieOf, pageCookie, SSO_COOKIE } from './page-cookies.ts';
+import { CSRF_COOKIE, pageCookie, pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
 import {
   checkedForm,
   type FormFields,
@@ -79,7 +79,7 @@ function pageAnswers(c: Services) {
     if (exceeded) throw exceeded;
   };
 
-  const csrfOf = (request: FastifyRequest) => cookieOf(request, CSRF_COOKIE);
+  const csrfOf = (request: FastifyRequest) => pageCookieOf(request, c.config.authUrl, CSRF_COOKIE);
 
   /** This browser's CSRF token; one is made and set as its cookie when it has none. */
   const csrfFor = (request: FastifyRequest, reply: FastifyReply) => {

@@ -14,7 +14,7 @@ import { viewOf } from '../pages/page-language.ts';
 import { unseal } from '../pages/page-state.ts';
 import { suggestedCountry } from '../pages/phone-field.ts';
 import { sealedForBrowser } from './browser-binding.ts';
-import { CSRF_COOKIE, cookieOf } from './page-cookies.ts';
+import { CSRF_COOKIE, pageCookieOf } from './page-cookies.ts';
 import type { PasskeyStep } from './passkey-steps.ts';
 
 // What the hosted authorization page's forms carry between steps, and how a post of one is checked.
@@ -62,7 +62,7 @@ export async function checkedForm(
   request: FastifyRequest,
   form: FormFields | undefined,
 ): Promise<{ st: PageState; client: ClientRow; ctx: FormContext }> {
-  const csrf = cookieOf(request, CSRF_COOKIE);
+  const csrf = pageCookieOf(request, c.config.authUrl, CSRF_COOKIE);
   if (!csrf || form?.csrf === undefined || !safeEqual(csrf, form.csrf)) {
     throw new PageError(400, 'error.form_expired');
   }

@@ -3,7 +3,7 @@ import type { Container } from '../../container.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import type { AuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import { fallsShortOf } from '../../domain/oauth/requested-acr.ts';
-import { cookieOf } from './page-cookies.ts';
+import { pageCookieOf } from './page-cookies.ts';
 
 // The passkey steps between a sign-in on the hosted pages and consent.
 // - Step-up: the client asked for a phishing-resistant sign-in (acr_values) and this one is not; an account with
@@ -28,7 +28,7 @@ export async function passkeyStepAfter(
 ): Promise<PasskeyStep | undefined> {
   if (!c.config.signInMethods.has('passkey')) return undefined;
   const stepUp = fallsShortOf(req.acr, who.amr);
-  const offer = platformAuthenticator && !cookieOf(request, PASSKEY_LATER_COOKIE);
+  const offer = platformAuthenticator && !pageCookieOf(request, c.config.authUrl, PASSKEY_LATER_COOKIE);
   if (!stepUp && !offer) return undefined;
   const hasPasskey = (await c.passkeys.list(who.userId)).length > 0;
   if (stepUp && hasPasskey) return 'passkey_step_up';

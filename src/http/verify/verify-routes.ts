@@ -1,6 +1,5 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
@@ -11,6 +10,7 @@ import { KYC_MAX_DOCUMENT_PHOTOS, KYC_MIN_AGE, KYC_PHOTO_MAX_BYTES } from '../..
 import type { MessageKey } from '../../i18n/languages.ts';
 import type { FormProblem } from '../errors/page-messages.ts';
 import { type ErrorPages, pageErrorHandler } from '../errors/pages.ts';
+import { hostCookies } from '../host-cookies.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import {
@@ -87,7 +87,7 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
       parts: FIELDS.length + KYC_MAX_DOCUMENT_PHOTOS + 1,
     },
   });
-  const secure = c.config.verifyUrl.startsWith('https:');
+  const cookies = hostCookies(c.config.verifyUrl);
   app.get('/verify/:token', { schema }, async (request, reply) => {
     const link = await usableLink(c, request, reply);
     if (!link) return reply;
@@ -95,13 +95,7 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
     const csrf = c.random.token(24);
     reply.header(
       'Set-Cookie',
-      serialize(CSRF_COOKIE, csrf, {
-        httpOnly: true,
-        secure,
-        sameSite: 'strict',
-        path: '/verify',
-        maxAge: 1800,
-      }),
+      cookies.set(CSRF_COOKIE, csrf, { path: '/verify', maxAge: 1800, sameSite: 'strict' }),
     );
     return sendPage(
       reply,
@@ -114,7 +108,7 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
     const link = await usableLink(c, request, reply);
     if (!link) return reply;
     const { token, view } = link;
-    const csrf = parseCookies(request.headers.cookie ?? '')[CSRF_COOKIE] ?? '';
+    const csrf = cookies.get(request, CSRF_COOKIE) ?? '';
     const problemPage = (status: number, problem: FormProblem, values: Record<string, string>) =>
       sendPage(
         reply,
@@ -157,7 +151,10 @@ export async function verifyPage(fastify: FastifyInstance, c: Services) {
       return again(400, 'verify.error.form_expired', fields);
     try {
       const v = await c.kyc.submit(token, fields, photos);
-      reply.header('Set-Cookie', serialize(CSRF_COOKIE, '', { path: '/verify', maxAge: 0 }));
+      reply.header(
+        'Set-Cookie',
+        cookies.set(CSRF_COOKIE, '', { path: '/verify', maxAge: 0, sameSite: 'strict' }),
+      );
       return sendPage(reply, 200, submittedPage(view, v.status));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
