@@ -128,7 +128,10 @@ describe('the account page', () => {
     const h = await signInHere(s);
     const page = await open(h.cookie);
     assert.match(String(page.body), /This browser/);
-    assert.match(String(page.body), /<strong>Pixel 8<\/strong>/);
+    assert.match(String(page.body), /<strong>Pixel 8<\/strong> · Android app · /, 'the platform, in words');
+    // In the page's language.
+    await t.request('PATCH', '/users/me', { token: s.access_token, body: { language: 'hi' } });
+    assert.match(String((await open(h.cookie)).body), /<strong>Pixel 8<\/strong> · Android ऐप · /);
     const [foreignId] = (await t.c.sessions.listActive(other.user.id)).sessions.map((x) => x.id);
     const foreign = await post(h, 'session', { session: foreignId as string });
     assert.equal(foreign.status, 404);

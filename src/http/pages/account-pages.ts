@@ -90,14 +90,29 @@ function profileSection(a: AccountPageContent): string {
   return `<section><h2>${t('account.profile')}</h2>${accountForm(a, 'profile', inner)}</section>`;
 }
 
+/** The words of the page's language for each platform a session can be on. */
+const PLATFORM_WORDS = {
+  android: 'account.platform.android',
+  ios: 'account.platform.ios',
+  web: 'account.platform.web',
+  desktop: 'account.platform.desktop',
+} as const;
+
+/** A session's platform in the page's words (one it does not know, as it is). */
+const platformIn = (t: AccountPageContent['view']['t'], platform: string) =>
+  platform in PLATFORM_WORDS ? t(PLATFORM_WORDS[platform as keyof typeof PLATFORM_WORDS]) : esc(platform);
+
 function sessionsSection(a: AccountPageContent): string {
   const t = a.view.t;
   const here = `<li><strong>${t('account.this_browser')}</strong> · ${t('account.signed_in_at', { time: when(a.view, a.signedInAt) })}</li>`;
   const others = a.sessions.map((s) => {
-    const device = esc(s.device_name ?? s.platform);
+    const platform = platformIn(t, s.platform);
+    const device = s.device_name
+      ? `<strong>${esc(s.device_name)}</strong> · ${platform}`
+      : `<strong>${platform}</strong>`;
     const address = s.ip_address ? ` · ${ltr(esc(s.ip_address))}` : '';
     const used = t('account.last_used', { time: when(a.view, s.last_used_at) });
-    return `<li>${accountForm(a, 'session', `${hidden('session', s.id)}<span><strong>${device}</strong>${address} · ${used}</span>${button(t('auth.sign_out'), true)}`, 'row')}</li>`;
+    return `<li>${accountForm(a, 'session', `${hidden('session', s.id)}<span>${device}${address} · ${used}</span>${button(t('auth.sign_out'), true)}`, 'row')}</li>`;
   });
   return `<section><h2>${t('account.sessions')}</h2><ul class="items">${here}${others.join('')}</ul></section>`;
 }
