@@ -98,6 +98,11 @@ test('every console page, phone and desktop, light and dark', async () => {
   await checkLook(page, 'console-client-secret');
   await page.goto(`${base}/console/users?q=Asha&kyc_status=none&created_from=2020-01-01`);
   await checkLook(page, 'console-users-search');
+  // The filters sit with the search box; the button that submits them all comes after them.
+  const order = await page
+    .locator('form.search')
+    .evaluate((form) => [...form.querySelectorAll('input,select,button')].map((e) => e.id || e.tagName));
+  assert.deepEqual(order, ['q', 'kyc_status', 'created_from', 'created_to', 'BUTTON']);
   // On a phone a table's rows stack, each cell under its column's name.
   await page.setViewportSize({ width: 360, height: 740 });
   assert.equal(
@@ -108,4 +113,13 @@ test('every console page, phone and desktop, light and dark', async () => {
     'block',
   );
   assert.equal(await page.locator('thead').evaluate((el) => el.getBoundingClientRect().height <= 1), true);
+  // The hidden header, read by screen readers, keeps each of its words on one line, not one per line.
+  const linesPerHeader = await page.locator('thead th').evaluateAll((ths) =>
+    ths.map((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    }),
+  );
+  assert.deepEqual(linesPerHeader, [1, 1, 1, 1, 1]);
 });

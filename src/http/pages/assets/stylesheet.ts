@@ -56,7 +56,7 @@ const CONSOLE = `body.console{font-size:15px}
 .console th{background:var(--bg)}.console label{margin:.6rem 0 .15rem}.console input,.console select,.console textarea{max-width:36rem}
 .console label.inline{display:inline-flex;gap:.35rem;align-items:center;font-weight:400;margin-inline-end:1rem;min-height:44px}
 .console form.inline{display:inline}.console form.block>button{display:block;margin-top:1rem}
-.console form.search .row{display:flex;gap:.5rem;max-width:36rem}.console form.search input{flex:1 1 auto}
+.console form.search input[type=search]{width:100%;max-width:36rem}.console form.search>button{display:block;margin-top:.8rem}
 .console form.search .filters{display:flex;flex-wrap:wrap;gap:0 1rem}
 .console fieldset{border:1px solid var(--line);border-radius:8px;max-width:36rem}
 .console .secret{font:1rem monospace;background:var(--notice-bg);border:1px solid var(--line);padding:.6rem;word-break:break-all}
@@ -69,7 +69,7 @@ const CONSOLE = `body.console{font-size:15px}
 .console button.danger:hover{background:#991b1b}.console .confirm{border:2px solid #b91c1c;border-radius:8px;padding:1rem;max-width:36rem}
 .console .confirm a{display:inline-block;padding:.6rem 0;margin-inline-start:1rem}
 @media (max-width:40rem){.console .table table,.console .table tbody,.console .table tr,.console .table td{display:block;width:auto}
-.console .table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.console .table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
 .console .table tr{border:1px solid var(--line);border-radius:8px;margin-bottom:.6rem;background:var(--card)}
 .console .table td{border:0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}.console .table td:last-child{border-bottom:0}
 .console .table td::before{content:attr(data-label);display:block;font-weight:600;color:var(--muted);font-size:.8rem}}`;

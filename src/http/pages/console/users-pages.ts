@@ -86,9 +86,10 @@ const search = (form: UserSearchForm) => {
     `<span><label for="${name}">${label}</label><input type="date" id="${name}" name="${name}" value="${esc(form[name] ?? '')}"></span>`;
   return `<form method="get" action="/console/users" role="search" class="search">
 <label for="q">Phone number, handle, name, user id or imported id</label>
-<span class="row"><input type="search" id="q" name="q" value="${esc(form.q ?? '')}"><button type="submit">Find</button></span>
+<input type="search" id="q" name="q" value="${esc(form.q ?? '')}">
 <span class="filters"><span><label for="kyc_status">KYC status</label><select id="kyc_status" name="kyc_status">${kyc}</select></span>
-${day('created_from', 'Created from')}${day('created_to', 'Created to')}</span></form>`;
+${day('created_from', 'Created from')}${day('created_to', 'Created to')}</span>
+<button type="submit">Find</button></form>`;
 };
 
 /** The link to the next page: the same search, after the last account shown. */
