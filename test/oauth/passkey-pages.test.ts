@@ -207,6 +207,21 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const f = await start({ acr_values: PHR });
     assert.deepEqual(await claimsAfter(await pinSignIn(f, none), f.verifier), [['pwd'], ONE_FACTOR]);
   });
+
+  test('prompt=none never shows a page: a step-up it would need answers interaction_required', async () => {
+    const { s } = await withPasskey();
+    const first = await start();
+    const signedIn = await pinSignIn(first, s);
+    const sso = /callsign_sso=([^;]+)/.exec(String(signedIn.headers['set-cookie']))?.[1] as string;
+    const silent = await start({ acr_values: PHR, prompt: 'none', state: 'st-1' }, `; callsign_sso=${sso}`);
+    assert.equal(silent.page.status, 302, String(silent.page.body));
+    const back = new URL(String(silent.page.headers.location));
+    assert.equal(back.searchParams.get('error'), 'interaction_required');
+    assert.equal(back.searchParams.get('state'), 'st-1');
+    // Without acr_values the same single sign-on answers silently with a code.
+    const plain = await start({ prompt: 'none' }, `; callsign_sso=${sso}`);
+    assert.deepEqual(await claimsAfter(plain.page, plain.verifier), [['pwd'], ONE_FACTOR]);
+  });
 });
 
 describe('hosted pages without passkeys (SIGNIN_METHODS=pin)', () => {

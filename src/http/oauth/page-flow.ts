@@ -157,6 +157,16 @@ function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: Return
   ) => {
     const step = await passkeyStepAfter(c, reply.request, st.req, who, platformAuthenticator);
     if (!step) return proceed(reply, ctx, st, who);
+    // Prompt=none shows no page: the offer is left for another time; a step-up the client asked for needs the
+    // person, so the client hears so rather than a code at a level it did not ask for.
+    if (st.req.prompt?.includes('none')) {
+      if (step === 'passkey_offer') return proceed(reply, ctx, st, who);
+      return redirectTo(reply, st.req.redirectUri, {
+        error: 'interaction_required',
+        error_description: 'the requested authentication level needs the user to confirm with a passkey',
+        state: st.req.state,
+      });
+    }
     const { userId, pinVersion, amr } = who;
     const state = sealed(
       { req: st.req, step, userId, authTime: who.authTime.getTime(), pinVersion, amr },
