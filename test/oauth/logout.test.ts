@@ -8,8 +8,10 @@ import {
   authorizeUrl,
   exchangeCode,
   pkce,
+  postSignIn,
   REDIRECT,
   registerClient,
+  signInForm,
   signInForSso,
 } from '../helpers/oauth.ts';
 
@@ -85,6 +87,37 @@ describe('logout needs proof or confirmation (OIDC RP-Initiated Logout 1.0 ยง2-ย
     assert.match(String(done.body), /You are signed out/);
     assert.match(String(done.headers['set-cookie']), /callsign_sso=; Max-Age=0; Path=\/authorize/);
     assert.ok(!(await stillSignedIn(cookie)), 'the cookie, sent again, signs in no one');
+  });
+
+  test('after sign-out, a consent form already on the screen gives no code, and the CSRF token is new', async () => {
+    const app = await registerClient(t, { first_party: false, token_endpoint_auth_method: 'none' });
+    const user = await signUp(t);
+    const { state, csrf } = await signInForm(t, authorizationParams(app.client_id, pkce().challenge));
+    const consent = await postSignIn(t, { state, csrf }, user);
+    const sso = /callsign_sso=([^;]+)/.exec(String(consent.headers['set-cookie']))?.[1] as string;
+    const cookie = `callsign_csrf=${csrf}; callsign_sso=${sso}`;
+    const consentState = /name="state" value="([^"]+)"/.exec(String(consent.body))?.[1] as string;
+    const allow = () =>
+      t.request('POST', '/authorize/consent', {
+        body: new URLSearchParams({ state: consentState, csrf, decision: 'allow' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      });
+    // "Sign out" on the confirmation page.
+    const page = await logout({}, cookie);
+    const token = /name="csrf" value="([^"]+)"/.exec(String(page.body))?.[1] as string;
+    const done = await t.request('POST', '/authorize/logout/confirm', {
+      body: new URLSearchParams({ csrf: token }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    });
+    assert.equal(done.status, 200);
+    const fresh = /callsign_csrf=([^;]+)/.exec(String(done.headers['set-cookie']))?.[1];
+    assert.ok(fresh && fresh !== csrf, 'a new CSRF token');
+    // The old form, with the cookies it had (as a replay would send them), twice.
+    for (const attempt of [1, 2]) {
+      const posted = await allow();
+      assert.equal(posted.status, 400, `attempt ${attempt}`);
+      assert.equal(posted.headers.location, undefined, 'no code');
+    }
   });
 
   test('client_id with a registered post-logout URI and no hint: asked first, then back there with state', async () => {

@@ -43,6 +43,8 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const params = authorizationParams(clientId, challenge, extra);
     if (!cookie) return { ...(await signInForm(t, params)), verifier };
     const csrf = 'c'.repeat(43);
+    const sso = /callsign_sso=([^;]+)/.exec(cookie)?.[1];
+    if (sso) ssoOf.set(csrf, sso);
     const page = await t.request('GET', authorizeUrl(params), {
       headers: { cookie: `callsign_csrf=${csrf}${cookie}` },
     });
@@ -51,7 +53,7 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
 
   /** The ceremony's options the page's script asks for. */
   async function optionsFor(csrf: string, state: string, ceremony: 'signin' | 'register') {
-    const answer = await postPageForm(t, '/authorize/passkey/options', csrf, { state, ceremony });
+    const answer = await post('/authorize/passkey/options', csrf, { state, ceremony });
     assert.equal(answer.status, 200, String(answer.body));
     assert.equal(answer.headers['cache-control'], 'no-store');
     return answer.body;
@@ -79,8 +81,22 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     return { s, key };
   }
 
-  const pinSignIn = (f: { csrf: string; state: string }, s: SignedUp, extra: Record<string, string> = {}) =>
-    postPageForm(t, '/authorize/signin', f.csrf, { state: f.state, phone: s.phone, pin: s.pin, ...extra });
+  /** The single sign-on each browser (known by its CSRF token) holds: its later forms send it, as a browser does. */
+  const ssoOf = new Map<string, string>();
+  const pinSignIn = async (
+    f: { csrf: string; state: string },
+    s: SignedUp,
+    extra: Record<string, string> = {},
+  ) => {
+    const fields = { state: f.state, phone: s.phone, pin: s.pin, ...extra };
+    const answer = await postPageForm(t, '/authorize/signin', f.csrf, fields);
+    const sso = /callsign_sso=([^;]+)/.exec(String(answer.headers['set-cookie']))?.[1];
+    if (sso) ssoOf.set(f.csrf, sso);
+    return answer;
+  };
+  /** One of the page's forms, posted with the browser's cookies. */
+  const post = (path: string, csrf: string, fields: Record<string, string>) =>
+    postPageForm(t, path, csrf, fields, ssoOf.has(csrf) ? `; callsign_sso=${ssoOf.get(csrf)}` : '');
 
   test('the sign-in page offers a passkey to a browser that has WebAuthn, and lets it fetch the options', async () => {
     const { page } = await start();
@@ -102,14 +118,14 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const { key } = await withPasskey();
     const { state, csrf, verifier } = await start();
     const response = JSON.stringify(key.get(await optionsFor(csrf, state, 'signin')));
-    const back = await postPageForm(t, '/authorize/passkey', csrf, { state, response });
+    const back = await post('/authorize/passkey', csrf, { state, response });
     assert.match(String(back.headers['set-cookie']), /callsign_sso=/);
     assert.deepEqual(await claimsAfter(back, verifier), [['hwk', 'user', 'mfa'], PHR]);
-    const again = await postPageForm(t, '/authorize/passkey', csrf, { state, response });
+    const again = await post('/authorize/passkey', csrf, { state, response });
     assert.equal(again.status, 401);
     assert.ok(String(again.body).includes(translate('en', 'passkey.failed')));
     assert.doesNotMatch(String(again.headers['set-cookie'] ?? ''), /callsign_sso=/);
-    const notJson = await postPageForm(t, '/authorize/passkey', csrf, { state, response: '{"id":' });
+    const notJson = await post('/authorize/passkey', csrf, { state, response: '{"id":' });
     assert.equal(notJson.status, 400);
   });
 
@@ -125,7 +141,7 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const options = await optionsFor(f.csrf, state, 'register');
     assert.equal(options.authenticatorSelection.residentKey, 'required');
     const response = JSON.stringify(key.create(options));
-    const made = await postPageForm(t, '/authorize/passkey/create', f.csrf, { state, response });
+    const made = await post('/authorize/passkey/create', f.csrf, { state, response });
     assert.deepEqual(await claimsAfter(made, f.verifier), [['pwd'], ONE_FACTOR]);
     const listed = await t.request('GET', '/passkeys', { token: s.access_token });
     assert.equal(listed.body.data.total, 1);
@@ -142,7 +158,7 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     const f = await start();
     const offered = await pinSignIn(f, s, { platform_authenticator: '1' });
     const state = pageField(offered, 'state');
-    const later = await postPageForm(t, '/authorize/passkey/later', f.csrf, { state });
+    const later = await post('/authorize/passkey/later', f.csrf, { state });
     assert.match(
       String(later.headers['set-cookie']),
       /callsign_passkey_later=1; Max-Age=2592000; Path=\/authorize; HttpOnly/,
@@ -160,12 +176,9 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     );
     assert.equal(withCookie.status, 302);
     // The offer's state is for its own forms: consent and a registration elsewhere start again.
-    assert.equal(
-      (await postPageForm(t, '/authorize/consent', f.csrf, { state, decision: 'allow' })).status,
-      400,
-    );
+    assert.equal((await post('/authorize/consent', f.csrf, { state, decision: 'allow' })).status, 400);
     const signInState = again.state;
-    const refused = await postPageForm(t, '/authorize/passkey/options', again.csrf, {
+    const refused = await post('/authorize/passkey/options', again.csrf, {
       state: signInState,
       ceremony: 'register',
     });
@@ -182,16 +195,13 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     // Another account's passkey does not confirm this one.
     const stranger = await withPasskey();
     const wrong = JSON.stringify(stranger.key.get(await optionsFor(f.csrf, state, 'signin')));
-    assert.equal(
-      (await postPageForm(t, '/authorize/passkey', f.csrf, { state, response: wrong })).status,
-      401,
-    );
+    assert.equal((await post('/authorize/passkey', f.csrf, { state, response: wrong })).status, 401);
     const response = JSON.stringify(key.get(await optionsFor(f.csrf, state, 'signin')));
-    const confirmed = await postPageForm(t, '/authorize/passkey', f.csrf, { state, response });
+    const confirmed = await post('/authorize/passkey', f.csrf, { state, response });
     assert.deepEqual(await claimsAfter(confirmed, f.verifier), [['hwk', 'user', 'mfa'], PHR]);
     const skipping = await start({ acr_values: PHR });
     const skipState = pageField(await pinSignIn(skipping, s), 'state');
-    const skipped = await postPageForm(t, '/authorize/passkey/skip', skipping.csrf, { state: skipState });
+    const skipped = await post('/authorize/passkey/skip', skipping.csrf, { state: skipState });
     assert.deepEqual(await claimsAfter(skipped, skipping.verifier), [['pwd'], ONE_FACTOR]);
   });
 

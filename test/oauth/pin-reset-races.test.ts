@@ -52,12 +52,17 @@ describe('P88: the authorization page and its codes against a PIN reset', () => 
   const exchange = (clientId: string, code: string, verifier: string) =>
     exchangeCode(t, clientId, code, verifier);
   /** Allows on a consent page (a third-party client's, D19). */
+  /** "Allow" on the consent page the sign-in answered, with the browser's cookies (its single sign-on). */
   const allow = (consent: Answer, csrf: string) => {
     assert.match(String(consent.body), /Allow access\?/);
     const state = /name="state" value="([^"]+)"/.exec(String(consent.body))?.[1] as string;
+    const sso = /callsign_sso=([^;]+)/.exec(String(consent.headers['set-cookie']))?.[1] as string;
     return t.request('POST', '/authorize/consent', {
       body: new URLSearchParams({ state, csrf, decision: 'allow' }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callsign_csrf=${csrf}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: `callsign_csrf=${csrf}; callsign_sso=${sso}`,
+      },
     });
   };
   const assertRefusedCode = async (clientId: string, code: string, verifier: string, userId: string) => {
@@ -163,15 +168,14 @@ describe('P88: the authorization page and its codes against a PIN reset', () => 
     );
   });
 
-  test('consent given after a PIN reset, on a page shown before it, gives a code that opens nothing', async () => {
+  test('consent given after a PIN reset, on a page shown before it, gives no code', async () => {
     const s = await signUp(t);
-    const { verifier, challenge } = pkce();
-    const form = await signInForm(t, authorizationParams(shop.client_id, challenge));
+    const form = await signInForm(t, authorizationParams(shop.client_id, pkce().challenge));
     const consent = await postSignIn(t, form, s);
     await resetPin(s);
+    // The reset ended the single sign-on the consent page was shown under.
     const allowed = await allow(consent, form.csrf);
-    assert.equal(allowed.status, 302);
-    const code = new URL(String(allowed.headers.location)).searchParams.get('code') as string;
-    await assertRefusedCode(shop.client_id, code, verifier, s.user.id);
+    assert.equal(allowed.status, 400);
+    assert.equal(allowed.headers.location, undefined);
   });
 });

@@ -15,11 +15,12 @@ import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { authorizationStart } from './authorization-start.ts';
 import { codeRoutes } from './code-routes.ts';
+import { signedInStill } from './live-sign-on.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { notYouRoute } from './not-you-route.ts';
 import { crossSiteFormPost, formAsQuery } from './page-cookies.ts';
 import { type PageFlow, pageFlow } from './page-flow.ts';
-import { type Body, signedInOf } from './page-forms.ts';
+import type { Body } from './page-forms.ts';
 import { passkeyPageRoutes } from './passkey-routes.ts';
 import { resetRoutes } from './reset-routes.ts';
 import { resumeRoute } from './resume-route.ts';
@@ -178,9 +179,9 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const consentForm = { schema: { hide: true, body: pageForm('decision') } };
   app.post('/authorize/consent', consentForm, async (request, reply) => {
     const { st } = await formState(request, request.body);
-    const who = signedInOf(st);
     // A state at a passkey step has its own forms; consent comes after it.
-    if (!who || st.step) throw new PageError(400, 'error.start_again');
+    const who = st.step ? undefined : await signedInStill(c, request, st);
+    if (!who) throw new PageError(400, 'error.start_again');
     await limit(request);
     if (request.body.decision !== 'allow') {
       return redirectTo(reply, st.req.redirectUri, {

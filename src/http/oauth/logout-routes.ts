@@ -62,7 +62,8 @@ export function logoutRoutes(
   const view = (request: FastifyRequest) => viewOf(request, c);
   const endSignOn = async (request: FastifyRequest, reply: FastifyReply) => {
     await c.authorization.endSso(pageCookieOf(request, c.config.authUrl, SSO_COOKIE));
-    reply.header('Set-Cookie', cookie(SSO_COOKIE, '', 0));
+    // A new CSRF token too: every form sealed for this browser before the sign-out is then void.
+    reply.header('Set-Cookie', [cookie(SSO_COOKIE, '', 0), cookie(CSRF_COOKIE, c.random.token(32), 3600)]);
   };
 
   const logout = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) => {

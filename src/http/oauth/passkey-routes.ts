@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Container } from '../../container.ts';
@@ -11,12 +11,13 @@ import { REST_STATUS } from '../errors/rest-statuses.ts';
 import { signInPage } from '../pages/authorize-pages.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { AuthenticationResponse, RegistrationResponse } from '../rest/passkey-schemas.ts';
+import { signedInStill } from './live-sign-on.ts';
 import type { PageFlow } from './page-flow.ts';
-import { type PageState, signedInOf } from './page-forms.ts';
+import type { PageState } from './page-forms.ts';
 import { PASSKEY_LATER_COOKIE, PASSKEY_LATER_SECONDS } from './passkey-steps.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'passkeys' | 'passkeySignIn'>;
+type Services = Pick<Container, 'authorization' | 'config' | 'passkeys' | 'passkeySignIn'>;
 
 const optionsForm = {
   schema: { hide: true, body: pageForm('ceremony') },
@@ -45,10 +46,10 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { limit, formState, signedIn, proceed, retry, cookie } = flow;
 
-  /** A signed-in state at this passkey step, else the page starts again. */
-  const atStep = (st: PageState, step: PageState['step']) => {
-    const who = signedInOf(st);
-    if (!who || st.step !== step) throw new PageError(400, 'error.start_again');
+  /** A signed-in state at this passkey step, its person still signed in here, else the page starts again. */
+  const atStep = async (request: FastifyRequest, st: PageState, step: PageState['step']) => {
+    const who = st.step === step ? await signedInStill(c, request, st) : undefined;
+    if (!who) throw new PageError(400, 'error.start_again');
     return who;
   };
 
@@ -60,7 +61,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
     if (ceremony !== 'signin' && ceremony !== 'register') throw new PageError(400, 'error.malformed');
     const options = await (ceremony === 'signin'
       ? c.passkeySignIn.options()
-      : c.passkeys.registrationOptions(atStep(st, 'passkey_offer'))
+      : c.passkeys.registrationOptions(await atStep(request, st, 'passkey_offer'))
     ).catch((err: unknown) => {
       if (err instanceof DomainError) throw new PageError(REST_STATUS[err.code], 'error.check_input');
       throw err;
@@ -71,7 +72,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
   app.post('/authorize/passkey', answerForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
     // A step-up confirms the account already signed in; the sign-in page may find any account.
-    const stepUp = st.step === 'passkey_step_up' ? atStep(st, 'passkey_step_up') : undefined;
+    const stepUp = st.step === 'passkey_step_up' ? await atStep(request, st, 'passkey_step_up') : undefined;
     try {
       await limit(request, [['signin_address', request.ip]]);
       const answer = browserAnswer(AuthenticationResponse, request.body.response);
@@ -92,7 +93,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
 
   app.post('/authorize/passkey/create', answerForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
-    const who = atStep(st, 'passkey_offer');
+    const who = await atStep(request, st, 'passkey_offer');
     try {
       await limit(request);
       const answer = browserAnswer(RegistrationResponse, request.body.response);
@@ -111,7 +112,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
   // "Not now": remembered in this browser, then on as if no passkey had been offered.
   app.post('/authorize/passkey/later', onwardForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
-    const who = atStep(st, 'passkey_offer');
+    const who = await atStep(request, st, 'passkey_offer');
     await limit(request);
     reply.header('Set-Cookie', cookie(PASSKEY_LATER_COOKIE, '1', PASSKEY_LATER_SECONDS));
     return proceed(reply, ctx, st, who);
@@ -120,7 +121,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
   // On without the passkey the client asked for: the tokens say the sign-in reached less.
   app.post('/authorize/passkey/skip', onwardForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
-    const who = atStep(st, 'passkey_step_up');
+    const who = await atStep(request, st, 'passkey_step_up');
     await limit(request);
     return proceed(reply, ctx, st, who);
   });
