@@ -10,6 +10,7 @@ import {
   type TestApp,
   uniquePhone,
 } from '../helpers/app.ts';
+import { SoftAuthenticator } from '../helpers/authenticator.ts';
 import {
   ADMIN_TOKEN,
   authorizationParams,
@@ -63,6 +64,18 @@ describe('hosted pages: Forgot PIN?', () => {
     assert.equal(back.status, 302, String(back.body));
     const code = new URL(String(back.headers.location)).searchParams.get('code') as string;
     return decodeJwt((await exchangeCode(t, clientId, code, verifier)).body.id_token);
+  };
+
+  /** "Continue" on the page that says what the reset removed, with the single sign-on the reset started. */
+  const continueAfter = (removedPage: Answer, csrf: string, withSso = true) => {
+    const sso = /callsign_sso=([^;]+)/.exec(String(removedPage.headers['set-cookie']))?.[1] as string;
+    return postPageForm(
+      t,
+      '/authorize/reset/continue',
+      csrf,
+      { state: pageField(removedPage) },
+      withSso ? `; callsign_sso=${sso}` : '',
+    );
   };
 
   const signsIn = async (s: SignedUp, pin: string) =>
@@ -120,14 +133,46 @@ describe('hosted pages: Forgot PIN?', () => {
     });
     assert.equal(wrong.status, 401);
     assert.ok(String(wrong.body).includes(translate('en', 'error.recovery_code')));
-    const back = await postPageForm(t, '/authorize/reset/recovery', csrf, {
+    const removed = await postPageForm(t, '/authorize/reset/recovery', csrf, {
       state,
       recovery_code: String(first),
       pin: NEW_PIN,
     });
+    // The reset ended the set its code came from, and says so before going on.
+    assert.equal(removed.status, 200, String(removed.body));
+    assert.match(String(removed.body), /<h1[^>]*>Your new PIN is set<\/h1>/);
+    assert.ok(String(removed.body).includes(translate('en', 'reset.removed_recovery_codes')));
+    assert.ok(!String(removed.body).includes(translate('en', 'reset.removed_passkeys')));
+    const back = await continueAfter(removed, csrf);
     const claims = await idTokenAfter(back, verifier);
     assert.deepEqual([claims.sub, claims.amr], [s.user.id, ['otp']]);
     assert.equal(await signsIn(s, NEW_PIN), 200);
+  });
+
+  test('a reset by code that removed passkeys says so, then goes on only for the person signed in here', async () => {
+    const s = await signUp(t);
+    const options = await t.request('POST', '/passkeys/registration/options', { token: s.access_token });
+    const key = new SoftAuthenticator('http://callsign.test');
+    const kept = await t.request('POST', '/passkeys/registration', {
+      token: s.access_token,
+      body: { response: key.create(options.body.data) },
+    });
+    assert.equal(kept.status, 200, JSON.stringify(kept.body));
+    const { codePage, csrf, verifier } = await toTheCode(s.phone);
+    const pinPage = await postPageForm(t, '/authorize/signup/verify', csrf, {
+      state: pageField(codePage),
+      code: t.sms.lastCode(s.phone),
+    });
+    const removed = await postPageForm(t, '/authorize/reset/pin', csrf, {
+      state: pageField(pinPage),
+      pin: NEW_PIN,
+    });
+    assert.equal(removed.status, 200, String(removed.body));
+    assert.ok(String(removed.body).includes(translate('en', 'reset.removed_passkeys')));
+    assert.ok(!String(removed.body).includes(translate('en', 'reset.removed_recovery_codes')));
+    assert.equal((await continueAfter(removed, csrf, false)).status, 400, 'not without the single sign-on');
+    const claims = await idTokenAfter(await continueAfter(removed, csrf), verifier);
+    assert.equal(claims.sub, s.user.id);
   });
 
   test('a locked account is told how many minutes remain, beside "Forgot PIN?"', async () => {

@@ -122,6 +122,10 @@ describe('the journeys on the hosted pages', () => {
         await page.getByLabel(say('reset.recovery_code')).fill(recovery);
         await page.getByLabel(say('reset.new_pin')).fill(NEW_PIN);
         await page.getByRole('button', { name: say('auth.continue') }).click();
+        // The reset ended the recovery codes: the page says so, then goes on.
+        await page.getByRole('heading', { name: say('reset.removed_title') }).waitFor();
+        await checkLook(page, `journey-${lang}-reset-removed`);
+        await page.getByRole('button', { name: say('auth.continue') }).click();
         await backAtTheApp(page);
 
         // Ten wrong PINs: the page says how long the lock lasts, beside "Forgot PIN?".

@@ -100,6 +100,8 @@ describe('a swapped SIM on the hosted pages', () => {
         await page.getByLabel(say('reset.recovery_code')).fill(made.body.data.codes[0]);
         await page.getByLabel(say('reset.new_pin')).fill('739164');
         await page.getByRole('button', { name: say('auth.continue') }).click();
+        await page.getByRole('heading', { name: say('reset.removed_title') }).waitFor();
+        await page.getByRole('button', { name: say('auth.continue') }).click();
         await page.waitForURL((u) => u.href.startsWith(callback));
       } finally {
         await context.close();

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import type { Container } from '../../container.ts';
+import type { RemovedByReset } from '../../domain/accounts/pin-reset-sessions.ts';
 import { accountPageLocation, isAccountPage } from '../../domain/clients/account-page-client.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
@@ -12,6 +13,7 @@ import { consentPage } from '../pages/consent-pages.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { seal } from '../pages/page-state.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
+import { resetRemovedPage } from '../pages/reset-pages.ts';
 import { browserTag } from './browser-binding.ts';
 import { CSRF_COOKIE, pageCookie, pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
 import {
@@ -179,7 +181,8 @@ function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: Return
 
   /**
    * A sign-in just proved (`amr` says how): the single sign-on cookie, then on. `platformAuthenticator` is the
-   * form's word that this browser can make a passkey.
+   * form's word that this browser can make a passkey. After a PIN reset that removed passkeys or recovery
+   * codes, the page says so first.
    */
   const signedIn = async (
     reply: FastifyReply,
@@ -188,11 +191,27 @@ function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: Return
     user: UserRow,
     amr: string[],
     platformAuthenticator = false,
+    removed?: RemovedByReset,
   ) => {
     const who = { userId: user.id, authTime: c.clock.now(), pinVersion: user.pin_version, amr };
     const sso = await c.authorization.startSso(who);
     reply.header('Set-Cookie', cookie(SSO_COOKIE, sso.token, sso.maxAgeSeconds));
-    return onward(reply, ctx, st, who, platformAuthenticator);
+    if (!removed || (removed.passkeys === 0 && !removed.recovery_codes))
+      return onward(reply, ctx, st, who, platformAuthenticator);
+    const { userId, pinVersion } = who;
+    const state = sealed(
+      {
+        req: st.req,
+        step: 'reset_removed',
+        removed,
+        userId,
+        authTime: who.authTime.getTime(),
+        pinVersion,
+        amr,
+      },
+      ctx.csrf,
+    );
+    return html(reply, 200, resetRemovedPage({ ...ctx, state }, removed), st.req.redirectUri);
   };
 
   return { proceed, onward, signedIn };

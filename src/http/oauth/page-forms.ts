@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { isPhoneCountry } from '../../config/look-settings.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
 import type { Container } from '../../container.ts';
+import type { RemovedByReset } from '../../domain/accounts/pin-reset-sessions.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import type { AuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
@@ -37,8 +38,10 @@ export interface PageState {
   pinVersion?: number;
   /** how they proved who they are (RFC 8176 methods) */
   amr?: string[];
-  /** signed in, at a passkey step before consent (passkey-steps.ts) */
-  step?: PasskeyStep;
+  /** signed in, at a passkey step before consent (passkey-steps.ts), or told what a PIN reset removed */
+  step?: PasskeyStep | 'reset_removed';
+  /** at `reset_removed`: what the reset removed */
+  removed?: RemovedByReset;
   /** the browser it was sealed for: a digest of its CSRF cookie, set by `sealed` (browser-binding.ts) */
   browser?: string;
 }

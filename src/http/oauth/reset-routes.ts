@@ -17,19 +17,29 @@ import {
   resetPhonePage,
   resetPinPage,
 } from '../pages/reset-pages.ts';
+import { signedInStill } from './live-sign-on.ts';
 import type { PageFlow } from './page-flow.ts';
 import { linkedState, type PageState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'accounts' | 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys' | 'recoveryCodes' | 'recoverySignIn'
+  | 'accounts'
+  | 'authorization'
+  | 'clients'
+  | 'clock'
+  | 'config'
+  | 'logos'
+  | 'pageStateKeys'
+  | 'recoveryCodes'
+  | 'recoverySignIn'
 >;
 
 const pinForm = { schema: { hide: true, body: pageForm('pin', 'platform_authenticator') } };
 const recoveryForm = {
   schema: { hide: true, body: pageForm('recovery_code', 'pin', 'platform_authenticator') },
 };
+const onwardForm = { schema: { hide: true, body: pageForm('platform_authenticator') } };
 const recoverySignInForm = {
   schema: { hide: true, body: pageForm('phone', 'country', 'recovery_code', 'platform_authenticator') },
 };
@@ -83,8 +93,8 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
     const { pin = '', platform_authenticator } = request.body;
     try {
       await limit(request);
-      const { user, amr } = await c.accounts.resetPinOnPage({ temp_token: st.tempToken, pin });
-      return await signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1');
+      const { user, amr, removed } = await c.accounts.resetPinOnPage({ temp_token: st.tempToken, pin });
+      return await signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1', removed);
     } catch (err) {
       const show = (problem: DomainError) =>
         resetPinPage({ ...ctx, problem: formProblem(ctx.view, problem, pinRule(pin)) });
@@ -102,14 +112,27 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
         ['signin_address', request.ip],
         ['signin_phone', st.phone],
       ]);
-      const { user, amr } = await c.recoveryCodes.resetPinOnPage({ phone: st.phone, recovery_code, pin });
-      return await signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1');
+      const { user, amr, removed } = await c.recoveryCodes.resetPinOnPage({
+        phone: st.phone,
+        recovery_code,
+        pin,
+      });
+      return await signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1', removed);
     } catch (err) {
       const rules = { ...pinRule(pin), INVALID_CREDENTIALS: 'error.recovery_code' } as const;
       const show = (problem: DomainError) =>
         recoveryCodePage({ ...ctx, problem: formProblem(ctx.view, problem, rules) });
       return retry(reply, err, show, st.req.redirectUri);
     }
+  });
+
+  // On from the page that said what the reset removed, while the person is still signed in here.
+  app.post('/authorize/reset/continue', onwardForm, async (request, reply) => {
+    const { st, ctx } = await formState(request, request.body);
+    const who = st.step === 'reset_removed' ? await signedInStill(c, request, st) : undefined;
+    if (!who) throw new PageError(400, 'error.start_again');
+    await limit(request);
+    return flow.onward(reply, ctx, { req: st.req }, who, request.body.platform_authenticator === '1');
   });
 
   recoverySignInRoute(fastify, c, flow);

@@ -6,7 +6,7 @@ import { signInPage, signUpAccountPage } from '../pages/authorize-pages.ts';
 import { consentPage, errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
-import { resetPinPage } from '../pages/reset-pages.ts';
+import { resetPinPage, resetRemovedPage } from '../pages/reset-pages.ts';
 import { codeStepPage } from './code-routes.ts';
 import type { PageFlow } from './page-flow.ts';
 import { linkedState, pageCountry, pageView, signInWays } from './page-forms.ts';
@@ -43,6 +43,8 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
       const redirectUri = st.req.redirectUri;
       if (st.step === 'passkey_offer') return flow.html(reply, 200, passkeyOfferPage(ctx), redirectUri);
       if (st.step === 'passkey_step_up') return flow.html(reply, 200, passkeyStepUpPage(ctx), redirectUri);
+      if (st.step === 'reset_removed' && st.removed)
+        return flow.html(reply, 200, resetRemovedPage(ctx, st.removed), redirectUri);
       if (st.userId) return flow.html(reply, 200, consentPage(ctx, st.req.scope), redirectUri);
       if (st.tempToken && st.codePurpose === 'pin_reset')
         return flow.html(reply, 200, resetPinPage(ctx), redirectUri);

@@ -1,3 +1,4 @@
+import type { RemovedByReset } from '../../domain/accounts/pin-reset-sessions.ts';
 import { errorAt } from '../errors/page-messages.ts';
 import { type FormContext, form, intro, PIN_ATTRS, stepView } from './authorize-pages.ts';
 import { field, hidden, page } from './html.ts';
@@ -74,5 +75,22 @@ export const recoveryCodePage = (c: FormContext) => {
     stepView(c, '/authorize/reset/recovery'),
     t('reset.recovery_title'),
     intro(c) + form('/authorize/reset/recovery', c, code + newPinField(c) + platformAuthenticatorField(c)),
+  );
+};
+
+/**
+ * After a reset that removed passkeys or recovery codes: what went and why, then on into the authorization
+ * (the passkey offer, consent or the app). The English title is a contract ("Your new PIN is set").
+ */
+export const resetRemovedPage = (c: FormContext, removed: RemovedByReset) => {
+  const t = c.view.t;
+  const what = [
+    removed.passkeys > 0 ? `<li>${t('reset.removed_passkeys')}</li>` : '',
+    removed.recovery_codes ? `<li>${t('reset.removed_recovery_codes')}</li>` : '',
+  ].join('');
+  return page(
+    stepView(c),
+    t('reset.removed_title'),
+    `<ul>${what}</ul><p>${t('reset.removed_why')}</p>${form('/authorize/reset/continue', c, platformAuthenticatorField(c))}`,
   );
 };

@@ -103,6 +103,10 @@ export const arPages: PageCatalog = {
   'reset.recovery_title': 'استخدم رمز استرداد',
   'reset.recovery_code': 'رمز الاسترداد',
   'reset.recovery_hint': 'أحد الرموز التي حفظتها عند إنشائها، مثل ABCDE-12345.',
+  'reset.removed_title': 'تم تعيين رقم PIN الجديد',
+  'reset.removed_passkeys': 'أزلنا مفاتيح المرور التي أُضيفت أثناء استخدام رقم PIN القديم.',
+  'reset.removed_recovery_codes': 'أزلنا رموز الاسترداد الخاصة بك.',
+  'reset.removed_why': 'ربما أنشأها شخص يعرف رقم PIN القديم. يمكنك إضافة رموز جديدة من حسابك.',
   'error.locked_wait':
     'هذا الحساب مقفل بعد عدد كبير من أرقام PIN الخاطئة. حاول مرة أخرى بعد {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}، أو أعد تعيين رقم PIN.',
   'error.recovery_code': 'رمز الاسترداد هذا خاطئ أو مُستخدَم من قبل.',

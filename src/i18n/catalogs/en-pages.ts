@@ -104,6 +104,11 @@ export const enPages = {
   'reset.recovery_title': 'Use a recovery code',
   'reset.recovery_code': 'Recovery code',
   'reset.recovery_hint': 'One of the codes you saved when you made them, like ABCDE-12345.',
+  'reset.removed_title': 'Your new PIN is set',
+  'reset.removed_passkeys': 'We removed the passkeys added while your old PIN was in use.',
+  'reset.removed_recovery_codes': 'We removed your recovery codes.',
+  'reset.removed_why':
+    'Someone who knew your old PIN could have made them. You can add new ones in your account.',
   'error.locked_wait':
     'This account is locked after too many wrong PINs. Try again in {minutes, plural, one {# minute} other {# minutes}}, or reset your PIN.',
   'error.recovery_code': 'That recovery code is wrong or already used.',

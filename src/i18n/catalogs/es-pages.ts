@@ -108,6 +108,11 @@ export const esPages: PageCatalog = {
   'reset.recovery_title': 'Usa un código de recuperación',
   'reset.recovery_code': 'Código de recuperación',
   'reset.recovery_hint': 'Uno de los códigos que guardaste al crearlos, como ABCDE-12345.',
+  'reset.removed_title': 'Tu nuevo PIN está listo',
+  'reset.removed_passkeys': 'Eliminamos las llaves de acceso añadidas mientras usabas tu PIN anterior.',
+  'reset.removed_recovery_codes': 'Eliminamos tus códigos de recuperación.',
+  'reset.removed_why':
+    'Alguien que conociera tu PIN anterior pudo haberlos creado. Puedes crear otros nuevos en tu cuenta.',
   'error.locked_wait':
     'Esta cuenta está bloqueada por demasiados PIN incorrectos. Inténtalo de nuevo en {minutes, plural, one {# minuto} other {# minutos}} o restablece tu PIN.',
   'error.recovery_code': 'Ese código de recuperación es incorrecto o ya se usó.',

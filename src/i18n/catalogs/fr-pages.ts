@@ -112,6 +112,12 @@ export const frPages: PageCatalog = {
   'reset.recovery_title': 'Utilisez un code de récupération',
   'reset.recovery_code': 'Code de récupération',
   'reset.recovery_hint': 'L’un des codes que vous avez gardés en les créant, comme ABCDE-12345.',
+  'reset.removed_title': 'Votre nouveau code PIN est enregistré',
+  'reset.removed_passkeys':
+    'Nous avons supprimé les clés d’accès ajoutées lorsque votre ancien code PIN était utilisé.',
+  'reset.removed_recovery_codes': 'Nous avons supprimé vos codes de récupération.',
+  'reset.removed_why':
+    'Une personne connaissant votre ancien code PIN a pu les créer. Vous pouvez en créer de nouveaux dans votre compte.',
   'error.locked_wait':
     'Ce compte est bloqué après trop de codes PIN erronés. Réessayez dans {minutes, plural, one {# minute} other {# minutes}}, ou réinitialisez votre code PIN.',
   'error.recovery_code': 'Ce code de récupération est erroné ou déjà utilisé.',

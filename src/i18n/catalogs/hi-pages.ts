@@ -102,6 +102,10 @@ export const hiPages: PageCatalog = {
   'reset.recovery_title': 'रिकवरी कोड इस्तेमाल करें',
   'reset.recovery_code': 'रिकवरी कोड',
   'reset.recovery_hint': 'वे कोड जो आपने बनाते समय सहेजे थे, जैसे ABCDE-12345।',
+  'reset.removed_title': 'आपका नया पिन सेट हो गया है',
+  'reset.removed_passkeys': 'आपके पुराने पिन के इस्तेमाल के दौरान जोड़ी गई पासकी हमने हटा दी हैं।',
+  'reset.removed_recovery_codes': 'हमने आपके रिकवरी कोड हटा दिए हैं।',
+  'reset.removed_why': 'आपका पुराना पिन जानने वाला कोई व्यक्ति इन्हें बना सकता था। आप अपने खाते में नए जोड़ सकते हैं।',
   'error.locked_wait':
     'बहुत सारे गलत पिन के कारण यह खाता लॉक है। {minutes, plural, one {# मिनट} other {# मिनट}} बाद फिर कोशिश करें, या अपना पिन रीसेट करें।',
   'error.recovery_code': 'यह रिकवरी कोड गलत है या पहले ही इस्तेमाल हो चुका है।',

@@ -106,6 +106,11 @@ export const idPages: PageCatalog = {
   'reset.recovery_title': 'Gunakan kode pemulihan',
   'reset.recovery_code': 'Kode pemulihan',
   'reset.recovery_hint': 'Salah satu kode yang Anda simpan saat membuatnya, seperti ABCDE-12345.',
+  'reset.removed_title': 'PIN baru Anda sudah diatur',
+  'reset.removed_passkeys': 'Kami menghapus kunci sandi yang ditambahkan selama PIN lama Anda digunakan.',
+  'reset.removed_recovery_codes': 'Kami menghapus kode pemulihan Anda.',
+  'reset.removed_why':
+    'Orang yang mengetahui PIN lama Anda mungkin telah membuatnya. Anda dapat menambahkan yang baru di akun Anda.',
   'error.locked_wait':
     'Akun ini terkunci karena terlalu banyak PIN salah. Coba lagi dalam {minutes, plural, other {# menit}}, atau atur ulang PIN Anda.',
   'error.recovery_code': 'Kode pemulihan itu salah atau sudah dipakai.',

@@ -105,6 +105,12 @@ export const ptBRPages: PageCatalog = {
   'reset.recovery_title': 'Use um código de recuperação',
   'reset.recovery_code': 'Código de recuperação',
   'reset.recovery_hint': 'Um dos códigos que você guardou ao criá-los, como ABCDE-12345.',
+  'reset.removed_title': 'Seu novo PIN está definido',
+  'reset.removed_passkeys':
+    'Removemos as chaves de acesso adicionadas enquanto seu PIN antigo estava em uso.',
+  'reset.removed_recovery_codes': 'Removemos seus códigos de recuperação.',
+  'reset.removed_why':
+    'Alguém que sabia seu PIN antigo pode tê-los criado. Você pode criar novos na sua conta.',
   'error.locked_wait':
     'Esta conta está bloqueada após muitos PINs errados. Tente de novo em {minutes, plural, one {# minuto} other {# minutos}} ou redefina seu PIN.',
   'error.recovery_code': 'Esse código de recuperação está errado ou já foi usado.',

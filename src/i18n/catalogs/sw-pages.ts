@@ -105,6 +105,11 @@ export const swPages: PageCatalog = {
   'reset.recovery_title': 'Tumia msimbo wa urejeshaji',
   'reset.recovery_code': 'Msimbo wa urejeshaji',
   'reset.recovery_hint': 'Mojawapo ya misimbo uliyohifadhi ulipoiunda, kama ABCDE-12345.',
+  'reset.removed_title': 'PIN yako mpya imewekwa',
+  'reset.removed_passkeys': 'Tumeondoa funguo za siri zilizoongezwa wakati PIN yako ya zamani ikitumika.',
+  'reset.removed_recovery_codes': 'Tumeondoa misimbo yako ya urejeshaji.',
+  'reset.removed_why':
+    'Mtu aliyejua PIN yako ya zamani angeweza kuziunda. Unaweza kuongeza mpya katika akaunti yako.',
   'error.locked_wait':
     'Akaunti hii imefungwa baada ya PIN nyingi zisizo sahihi. Jaribu tena baada ya {minutes, plural, one {dakika #} other {dakika #}}, au weka upya PIN yako.',
   'error.recovery_code': 'Msimbo huo wa urejeshaji si sahihi au umeshatumika.',

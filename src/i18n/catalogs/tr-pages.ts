@@ -108,6 +108,11 @@ export const trPages: PageCatalog = {
   'reset.recovery_title': 'Kurtarma kodu kullanın',
   'reset.recovery_code': 'Kurtarma kodu',
   'reset.recovery_hint': 'Oluştururken sakladığınız kodlardan biri, örneğin ABCDE-12345.',
+  'reset.removed_title': 'Yeni PIN’iniz ayarlandı',
+  'reset.removed_passkeys': 'Eski PIN’iniz kullanılırken eklenen geçiş anahtarlarını kaldırdık.',
+  'reset.removed_recovery_codes': 'Kurtarma kodlarınızı kaldırdık.',
+  'reset.removed_why':
+    'Eski PIN’inizi bilen biri bunları oluşturmuş olabilir. Hesabınızdan yenilerini ekleyebilirsiniz.',
   'error.locked_wait':
     'Bu hesap çok fazla yanlış PIN nedeniyle kilitlendi. {minutes, plural, other {# dakika}} sonra tekrar deneyin veya PIN’inizi sıfırlayın.',
   'error.recovery_code': 'Bu kurtarma kodu yanlış veya daha önce kullanılmış.',
