@@ -132,6 +132,15 @@ describe('the account page', () => {
     // In the page's language.
     await t.request('PATCH', '/users/me', { token: s.access_token, body: { language: 'hi' } });
     assert.match(String((await open(h.cookie)).body), /<strong>Pixel 8<\/strong> · Android ऐप · /);
+    // A passkey added from that session says so, for the person to spot one they did not add.
+    await t.request('PATCH', '/users/me', { token: s.access_token, body: { language: 'en' } });
+    const options = await t.request('POST', '/passkeys/registration/options', { token: s.access_token });
+    const added = await t.request('POST', '/passkeys/registration', {
+      token: s.access_token,
+      body: { response: new SoftAuthenticator(ORIGIN).create(options.body.data) },
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    assert.match(String((await open(h.cookie)).body), / · from Pixel 8 \(Android app\)<\/p>/);
     const [foreignId] = (await t.c.sessions.listActive(other.user.id)).sessions.map((x) => x.id);
     const foreign = await post(h, 'session', { session: foreignId as string });
     assert.equal(foreign.status, 404);

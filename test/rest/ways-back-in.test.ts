@@ -21,10 +21,14 @@ import { testSecrets } from '../helpers/database.ts';
 
 const ORIGIN = 'http://callsign.test';
 
+const ADMIN_TOKEN = 'ways-back-in-admin-token-0123456789';
+
 describe('what a PIN reset removes, and recovery codes kept under a keyed hash', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ env: { RATE_LIMITS: 'signin_address=1000/900,signin_phone=1000/900' } });
+    t = await createTestApp({
+      env: { ADMIN_TOKEN, RATE_LIMITS: 'signin_address=1000/900,signin_phone=1000/900' },
+    });
   });
   after(() => t.close());
 
@@ -47,6 +51,21 @@ describe('what a PIN reset removes, and recovery codes kept under a keyed hash',
     return t.request('POST', '/auth/passkey/verify', { body: { response: key.get(opts.body.data) } });
   };
 
+  /** A page of the operator's console, signed in with the admin token. */
+  async function consoleGet(path: string) {
+    const form = await t.request('GET', '/console/signin');
+    const csrf = /callsign_console_signin=([^;]+)/.exec(String(form.headers['set-cookie']))?.[1] as string;
+    const signedIn = await t.request('POST', '/console/signin', {
+      body: new URLSearchParams({ csrf, token: ADMIN_TOKEN }).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: `callsign_console_signin=${csrf}`,
+      },
+    });
+    const session = /callsign_console=([^;]+)/.exec(String(signedIn.headers['set-cookie']))?.[1] as string;
+    return t.request('GET', path, { headers: { cookie: `callsign_console=${session}` } });
+  }
+
   test('a new set of recovery codes is told to the phone, in the account’s language', async () => {
     const s = await signUp(t);
     await t.c.db.query(`UPDATE users SET language = 'es' WHERE id = $1`, [s.user.id]);
@@ -67,7 +86,17 @@ describe('what a PIN reset removes, and recovery codes kept under a keyed hash',
       'SELECT session_id FROM passkeys WHERE user_id = $1',
       [owner.user.id],
     );
-    assert.equal(stored[0]?.session_id, decodeJwt(their.access_token).sid, 'the passkey names its session');
+    const sid = decodeJwt(their.access_token).sid;
+    assert.equal(stored[0]?.session_id, sid, 'the passkey names its session');
+    // The owner sees which session made it, and so does the operator (the API, and the console's user page).
+    const listed = await t.request('GET', '/passkeys', { token: owner.access_token });
+    assert.equal(listed.body.data.passkeys[0].session_id, sid);
+    const detail = await t.request('GET', `/admin/v1/users/${owner.user.id}`, { token: ADMIN_TOKEN });
+    assert.equal(detail.body.passkeys[0].session_id, sid);
+    assert.equal(detail.body.recovery_codes.session_id, sid);
+    const consolePage = String((await consoleGet(`/console/users/${owner.user.id}`)).body);
+    assert.match(consolePage, /<td data-label="Made from">web \(web\)<\/td>/);
+    assert.match(consolePage, /made [^<]* from web \(web\)\./);
 
     const temp_token = await verifiedTempToken(t, owner.phone, 'pin_reset');
     const reset = await t.request('POST', '/auth/pin/reset', { body: { temp_token, pin: '736251' } });

@@ -1,7 +1,7 @@
 import { DELETE_CONFIRMATION } from '../../domain/accounts/account-deletion.ts';
 import { ACCOUNT_PAGE_PATH } from '../../domain/clients/account-page-client.ts';
 import { maskPhone } from '../../domain/phone.ts';
-import { LANGUAGES, type MessageKey } from '../../i18n/languages.ts';
+import { LANGUAGES, type MessageKey, translate } from '../../i18n/languages.ts';
 import type { ConsentedApp } from '../../storage/repositories/consents.ts';
 import type { PasskeyRow } from '../../storage/repositories/passkeys.ts';
 import type { SessionRow } from '../../storage/repositories/sessions.ts';
@@ -102,6 +102,13 @@ const PLATFORM_WORDS = {
 const platformIn = (t: AccountPageContent['view']['t'], platform: string) =>
   platform in PLATFORM_WORDS ? t(PLATFORM_WORDS[platform as keyof typeof PLATFORM_WORDS]) : esc(platform);
 
+/** Where a passkey was added from: the session's device name and platform (`t` escapes them). */
+const addedFrom = (v: View, s: SessionRow) => {
+  const key = PLATFORM_WORDS[s.platform as keyof typeof PLATFORM_WORDS];
+  const platform = key ? translate(v.lang, key) : s.platform;
+  return v.t('account.added_from', { device: s.device_name ? `${s.device_name} (${platform})` : platform });
+};
+
 function sessionsSection(a: AccountPageContent): string {
   const t = a.view.t;
   const here = `<li><strong>${t('account.this_browser')}</strong> · ${t('account.signed_in_at', { time: when(a.view, a.signedInAt) })}</li>`;
@@ -147,7 +154,9 @@ function passkeysSection(a: AccountPageContent): string {
     const remove = a.recent
       ? accountForm(a, 'passkey/remove', hidden('passkey', p.id) + button(t('account.remove'), true))
       : '';
-    return `<li>${rename}<p class="hint">${t('account.added_at', { time: when(a.view, p.created_at) })}</p>${remove}</li>`;
+    const from = a.sessions.find((s) => s.id === p.session_id);
+    const device = from ? ` · ${addedFrom(a.view, from)}` : '';
+    return `<li>${rename}<p class="hint">${t('account.added_at', { time: when(a.view, p.created_at) })}${device}</p>${remove}</li>`;
   });
   const list = items.length
     ? `<ul class="items">${items.join('')}</ul>`

@@ -116,4 +116,11 @@ export const Passkey = Type.Object({
   }),
   backed_up: Type.Boolean({ description: 'whether the passkey is backed up (synced)' }),
   transports: Type.Array(Type.String()),
+  session_id: nullable(
+    Type.String({
+      format: 'uuid',
+      description:
+        'the session it was registered from (see GET /sessions); null where it was added on the account page, or before this was recorded',
+    }),
+  ),
 });

@@ -73,4 +73,5 @@ export const restPasskey = (p: PasskeyRow) => ({
   device_type: p.device_type,
   backed_up: p.backed_up,
   transports: p.transports,
+  session_id: p.session_id,
 });

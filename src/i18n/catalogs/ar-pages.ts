@@ -141,6 +141,7 @@ export const arPages: PageCatalog = {
   'account.passkeys': 'مفاتيح المرور',
   'account.no_passkeys': 'ليس لديك مفاتيح مرور.',
   'account.added_at': 'أُضيف {time}',
+  'account.added_from': 'من {device}',
   'account.add_passkey': 'إضافة مفتاح مرور',
   'account.passkey_added': 'تمت إضافة مفتاح المرور.',
   'account.rename': 'إعادة التسمية',

@@ -141,6 +141,7 @@ export const bnPages: PageCatalog = {
   'account.passkeys': 'পাসকি',
   'account.no_passkeys': 'আপনার কোনো পাসকি নেই।',
   'account.added_at': '{time}-এ যোগ করা',
+  'account.added_from': '{device} থেকে',
   'account.add_passkey': 'পাসকি যোগ করুন',
   'account.passkey_added': 'আপনার পাসকি যোগ হয়েছে।',
   'account.rename': 'নাম বদলান',

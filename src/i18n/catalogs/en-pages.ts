@@ -143,6 +143,7 @@ export const enPages = {
   'account.passkeys': 'Passkeys',
   'account.no_passkeys': 'You have no passkeys.',
   'account.added_at': 'added {time}',
+  'account.added_from': 'from {device}',
   'account.add_passkey': 'Add a passkey',
   'account.passkey_added': 'Your passkey is added.',
   'account.rename': 'Rename',

@@ -147,6 +147,7 @@ export const esPages: PageCatalog = {
   'account.passkeys': 'Llaves de acceso',
   'account.no_passkeys': 'No tienes llaves de acceso.',
   'account.added_at': 'añadida {time}',
+  'account.added_from': 'desde {device}',
   'account.add_passkey': 'Añadir una llave de acceso',
   'account.passkey_added': 'Tu llave de acceso se añadió.',
   'account.rename': 'Renombrar',

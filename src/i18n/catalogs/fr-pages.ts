@@ -152,6 +152,7 @@ export const frPages: PageCatalog = {
   'account.passkeys': 'Clés d’accès',
   'account.no_passkeys': 'Vous n’avez aucune clé d’accès.',
   'account.added_at': 'ajoutée {time}',
+  'account.added_from': 'depuis {device}',
   'account.add_passkey': 'Ajouter une clé d’accès',
   'account.passkey_added': 'Votre clé d’accès est ajoutée.',
   'account.rename': 'Renommer',

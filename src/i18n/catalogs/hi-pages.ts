@@ -139,6 +139,7 @@ export const hiPages: PageCatalog = {
   'account.passkeys': 'पासकी',
   'account.no_passkeys': 'आपके पास कोई पासकी नहीं है।',
   'account.added_at': '{time} को जोड़ी',
+  'account.added_from': '{device} से',
   'account.add_passkey': 'पासकी जोड़ें',
   'account.passkey_added': 'आपकी पासकी जोड़ दी गई।',
   'account.rename': 'नाम बदलें',

@@ -144,6 +144,7 @@ export const idPages: PageCatalog = {
   'account.passkeys': 'Kunci sandi',
   'account.no_passkeys': 'Anda tidak punya kunci sandi.',
   'account.added_at': 'ditambahkan {time}',
+  'account.added_from': 'dari {device}',
   'account.add_passkey': 'Tambah kunci sandi',
   'account.passkey_added': 'Kunci sandi Anda ditambahkan.',
   'account.rename': 'Ganti nama',

@@ -145,6 +145,7 @@ export const ptBRPages: PageCatalog = {
   'account.passkeys': 'Chaves de acesso',
   'account.no_passkeys': 'Você não tem chaves de acesso.',
   'account.added_at': 'adicionada {time}',
+  'account.added_from': 'em {device}',
   'account.add_passkey': 'Adicionar uma chave de acesso',
   'account.passkey_added': 'Sua chave de acesso foi adicionada.',
   'account.rename': 'Renomear',

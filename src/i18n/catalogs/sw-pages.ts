@@ -144,6 +144,7 @@ export const swPages: PageCatalog = {
   'account.passkeys': 'Funguo za siri',
   'account.no_passkeys': 'Huna funguo za siri.',
   'account.added_at': 'iliongezwa {time}',
+  'account.added_from': 'kutoka {device}',
   'account.add_passkey': 'Ongeza ufunguo wa siri',
   'account.passkey_added': 'Ufunguo wako wa siri umeongezwa.',
   'account.rename': 'Badilisha jina',

@@ -146,6 +146,7 @@ export const trPages: PageCatalog = {
   'account.passkeys': 'Geçiş anahtarları',
   'account.no_passkeys': 'Geçiş anahtarınız yok.',
   'account.added_at': 'eklendi {time}',
+  'account.added_from': '{device} üzerinden',
   'account.add_passkey': 'Geçiş anahtarı ekle',
   'account.passkey_added': 'Geçiş anahtarınız eklendi.',
   'account.rename': 'Yeniden adlandır',

@@ -1425,6 +1425,7 @@ export interface operations {
               /** @description whether the passkey is backed up (synced) */
               backed_up: boolean;
               transports: string[];
+              session_id: string | null;
             };
           };
         };
@@ -1492,6 +1493,7 @@ export interface operations {
                   /** @description whether the passkey is backed up (synced) */
                   backed_up: boolean;
                   transports: string[];
+                  session_id: string | null;
                 })[];
               total: number;
             };
@@ -1632,6 +1634,7 @@ export interface operations {
               /** @description whether the passkey is backed up (synced) */
               backed_up: boolean;
               transports: string[];
+              session_id: string | null;
             };
           };
         };

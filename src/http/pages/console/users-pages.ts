@@ -43,22 +43,36 @@ export interface AdminUser {
     backed_up: boolean;
     created_at: string;
     last_used_at: string | null;
+    session_id: string | null;
   }[];
-  recovery_codes?: { remaining: number; created_at: string | null };
+  recovery_codes?: { remaining: number; created_at: string | null; session_id: string | null };
 }
+
+/**
+ * The session a passkey or a recovery-code set was made from: its device while it is among the sessions
+ * shown, else that it has ended; none recorded, the account page (or before this was recorded).
+ */
+const madeFrom = (u: AdminUser, sessionId: string | null) => {
+  if (sessionId === null) return 'the account page, or not recorded';
+  const s = u.sessions?.find((x) => x.id === sessionId);
+  return s
+    ? `${esc(s.device_name ?? s.platform)} (${esc(s.platform)})`
+    : 'another session (ended, or not among those shown)';
+};
 
 /** The account's passkeys, each with its removal, and whether it has recovery codes. */
 const strongerWaysIn = (f: Frame, u: AdminUser, base: string) => {
   const codes = u.recovery_codes;
   const recovery = codes?.created_at
-    ? `<p id="recovery-codes">Recovery codes: ${codes.remaining} of 10 left, made ${when(codes.created_at)}.</p>`
+    ? `<p id="recovery-codes">Recovery codes: ${codes.remaining} of 10 left, made ${when(codes.created_at)} from ${madeFrom(u, codes.session_id)}.</p>`
     : '<p id="recovery-codes">No recovery codes.</p>';
   return `<h2>Passkeys</h2>${table(
-    ['Name', 'Kind', 'Created', 'Last used', ''],
+    ['Name', 'Kind', 'Created', 'Made from', 'Last used', ''],
     (u.passkeys ?? []).map((p) => [
       esc(p.name),
       p.device_type === 'multi_device' ? 'synced' : 'this device only',
       when(p.created_at),
+      madeFrom(u, p.session_id),
       p.last_used_at ? when(p.last_used_at) : 'never',
       dangerForm(`${base}/passkeys/${p.id}/remove`, f.csrf, '', 'Remove'),
     ]),
