@@ -7,14 +7,16 @@ import { spec, tap } from 'node:test/reporters';
 /** How many of the slowest files are listed. */
 const SHOWN = 20;
 
+/** @param {AsyncIterable<import('node:test/reporters').TestEvent>} source the runner's events */
 export default async function* report(source) {
   /** each test file's time, in ms */
   const files = new Map();
   async function* watched() {
     for await (const event of source) {
-      const { type, data } = event;
-      if (type === 'test:complete' && data.file && data.name === data.file && data.nesting === 0)
-        files.set(data.file, data.details?.duration_ms ?? 0);
+      if (event.type === 'test:complete') {
+        const { file, name, nesting, details } = event.data;
+        if (file && name === file && nesting === 0) files.set(file, details.duration_ms);
+      }
       yield event;
     }
   }

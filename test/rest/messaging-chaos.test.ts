@@ -11,8 +11,6 @@ import * as vendors from '../helpers/vendors.ts';
 // exactly one re-send.
 
 const TW_TOKEN = 'twilio-token-for-chaos';
-/** Under two of the provider's 5 s timeouts. */
-const ONE_TIMEOUT_AT_MOST_MS = 9000;
 const SIGNATURE = 'vonage-signature-for-chaos';
 let t: TestApp;
 const hanging = new VendorServer(vendors.gateway);
@@ -63,25 +61,23 @@ const toOf = (r: VendorRequest) => {
 
 test('500 sends through a hanging, a flaky and a steady provider', async () => {
   const phones = Array.from({ length: 500 }, () => uniquePhone());
-  const slowest: number[] = [];
   for (let i = 0; i < phones.length; i += 25) {
     await Promise.all(
       phones.slice(i, i + 25).map(async (phone) => {
-        const started = performance.now();
         const res = await t.request('POST', '/auth/otp/send', {
           body: { phone, purpose: 'signup' },
           ip: uniqueIp(),
         });
-        slowest.push(performance.now() - started);
         assert.equal(res.status, 200, JSON.stringify(res.body));
       }),
     );
   }
-  // One 5 s timeout at most: a send that met the hung provider twice would take 10 s. The rest of the bound is
-  // for a machine busy with the other tests (a send took 6.3 s under the full suite).
+  // One 5 s timeout at most: no send met the hung provider twice (how long a send takes is npm run bench's).
+  const hungFor = new Map<string, number>();
+  for (const r of hanging.requests) hungFor.set(toOf(r), (hungFor.get(toOf(r)) ?? 0) + 1);
   assert.ok(
-    Math.max(...slowest) < ONE_TIMEOUT_AT_MOST_MS,
-    `every send within one timeout (slowest ${Math.round(Math.max(...slowest))} ms)`,
+    [...hungFor.values()].every((n) => n === 1),
+    'each send met the hung provider once at most',
   );
   assert.ok(hanging.requests.length >= 5 && hanging.requests.length <= 25, 'the hung provider was set aside');
   // Ten messages the flaky provider took are reported failed, twice each: each is re-sent once, by the next.
