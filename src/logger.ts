@@ -1,5 +1,6 @@
 import { type Logger, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
+import type { LogFormat } from './config/config.ts';
 
 // Secrets never reach a log line: credentials in headers and every secret-bearing body field are redacted,
 // wherever a log call puts them.
@@ -76,7 +77,6 @@ const serializers = {
  * terminal a person reads (`npm start` in a shell), pino-pretty's coloured lines. `LOG_FORMAT` chooses; its
  * default `auto` is pretty exactly when the stream is a TTY.
  */
-export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export function createLogger(
   level: string,

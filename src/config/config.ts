@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 // The version, read at build time in the bundle and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
-import type { LogFormat } from '../logger.ts';
-import type { CaptchaSettings } from '../providers/captcha/siteverify.ts';
+import type { CaptchaSettings } from './captcha-vendors.ts';
 import { corsOrigins } from './cors-settings.ts';
 import { type Env, EnvReader } from './env-reader.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
@@ -15,6 +14,9 @@ import { type SimCheckSettings, simCheckSettings } from './sim-check-settings.ts
 import type { BreakerSettings, ChallengeMode, DestinationPolicy } from './sms-defence-settings.ts';
 import { breakerSettings, captchaSettings, smsDestinations } from './sms-settings.ts';
 import { type TrustProxy, trustProxySetting, trustProxyWarnings } from './trust-proxy.ts';
+
+/** How the log is written: JSON lines, or readable lines for a terminal (`auto`: readable on a terminal). */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export { readDotEnv } from './env-reader.ts';
 

@@ -1,6 +1,6 @@
 import { type CountryCode, getCountries } from 'libphonenumber-js/max';
-import { outboundUrlProblem } from '../providers/outbound-addresses.ts';
 import type { EnvReader } from './env-reader.ts';
+import { outboundUrlProblem } from './outbound-urls.ts';
 
 /** The instance's own brand on pages that belong to no client (and where a client sets none). */
 export interface InstanceBrand {

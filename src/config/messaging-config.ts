@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
-import { CHANNELS, type Channel } from '../providers/messaging/provider.ts';
+import { CHANNELS, type Channel } from './channels.ts';
 import type { Env, EnvReader } from './env-reader.ts';
 import { channelsOf, PROVIDER_SCHEMAS, PROVIDER_TYPES, type ProviderConfig } from './messaging-providers.ts';
 import { isDestinationKey } from './sms-defence-settings.ts';

@@ -1,7 +1,7 @@
 // The providers of MESSAGING_CONFIG: each type's fields, checked by a schema of its own, and the channels it
 // can carry.
 import { type TSchema, Type } from 'typebox';
-import type { Channel } from '../providers/messaging/provider.ts';
+import type { Channel } from './channels.ts';
 
 const url = () => Type.Optional(Type.String({ pattern: '^https?://' }));
 const text = () => Type.String({ minLength: 1 });

@@ -1,10 +1,6 @@
 // The SMS defence's settings: where codes may go, the country breaker, and a hosted CAPTCHA.
 
-import {
-  CAPTCHA_VENDORS,
-  type CaptchaSettings,
-  type CaptchaVendor,
-} from '../providers/captcha/siteverify.ts';
+import { CAPTCHA_VENDORS, type CaptchaSettings, type CaptchaVendor } from './captcha-vendors.ts';
 import type { EnvReader } from './env-reader.ts';
 import {
   type BreakerSettings,

@@ -1,6 +1,6 @@
 // The domain's error codes: the REST surface's (spec "Errors") and the few more the user management of
 // /api/v1 names. Domain code throws these; each surface maps them, in one table of its own, to its status and
-// body (http/plugins/error-statuses.ts, http/api-v1/api-errors.ts, http/admin/admin-errors.ts, ...).
+// body (http/errors/: rest-statuses.ts, oauth.ts, api-v1.ts, admin.ts, console.ts, pages.ts).
 export type ErrorCode =
   | 'INVALID_REQUEST'
   | 'INVALID_PHONE'

@@ -3,16 +3,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { test } from 'node:test';
 
-// One way down: http -> domain -> storage and providers; config imports none of them, storage imports nothing
-// of http and only types of config, domain nothing of http. Type-only imports count as imports here, and no
-// two files may import each other, however long the way round.
+// One way down: http -> domain -> storage and providers; config imports nothing below it (only config itself,
+// the languages and countries of i18n, and package.json), storage imports nothing of http and only types of
+// config, domain nothing of http. Type-only imports count as imports here, .js files of src/ too, and no two
+// files may import each other, however long the way round.
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? sourceFiles(join(dir, e.name))
+      : /\.(ts|js|mjs)$/.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
@@ -34,6 +39,18 @@ const FORBIDDEN: Record<string, { layers: string[]; typesAllowed?: string[] }> =
   storage: { layers: ['http', 'config'], typesAllowed: ['config'] },
   domain: { layers: ['http'] },
 };
+
+/** The only places config may import from: what it is made of, below which nothing may sit. */
+const CONFIG_MAY_IMPORT = ['config', 'i18n'];
+
+test('config imports nothing below it', () => {
+  const wrong = [...graph]
+    .filter(([file]) => layerOf(file) === 'config')
+    .flatMap(([file, imports]) =>
+      imports.filter((target) => !CONFIG_MAY_IMPORT.includes(layerOf(target))).map((t) => `${file} -> ${t}`),
+    );
+  assert.deepEqual(wrong, []);
+});
 
 test('every import goes one way down', () => {
   const wrong: string[] = [];

@@ -13,9 +13,9 @@
 //   same site, is refused as not passed.
 // - When the vendor cannot answer, the send is not let through: SERVICE_UNAVAILABLE.
 
+import type { CaptchaVendor } from '../../config/captcha-vendors.ts';
 import {
   CaptchaUnavailable,
-  type CaptchaVendor,
   type CaptchaVerdict,
   type CaptchaVerifier,
 } from '../../providers/captcha/siteverify.ts';

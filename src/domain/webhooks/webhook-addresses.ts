@@ -1,4 +1,4 @@
-import { outboundUrlProblem } from '../../providers/outbound-addresses.ts';
+import { outboundUrlProblem } from '../../config/outbound-urls.ts';
 import { fieldError } from '../errors.ts';
 
 // D33 for the addresses people give this service (webhook endpoints, back-channel logout URIs, logos): the

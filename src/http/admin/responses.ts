@@ -243,12 +243,7 @@ export const AccountDetail = Type.Intersect([
     recovery_codes: Type.Object({
       remaining: Type.Integer({ description: 'unused codes of the set; 0 with none' }),
       created_at: when,
-      session_id: nullable(
-        Type.String({
-          description:
-            'the session the set was made from; null where it was made on the account page, or before this was recorded',
-        }),
-      ),
+      session_id: nullable(Type.String({ description: 'the session it was made from (null: not recorded)' })),
     }),
   }),
 ]);

@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../config/captcha-vendors.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
 import type { Container } from '../../container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { parseChannel } from '../../domain/messaging/texts.ts';
 import { maskPhone, parsePhoneIn } from '../../domain/phone.ts';
 import type { SendProof } from '../../domain/sms-defence/person-check.ts';
-import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../providers/captcha/siteverify.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import { pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { WidgetPolicy } from '../../providers/captcha/siteverify.ts';
+import type { WidgetPolicy } from '../../config/captcha-vendors.ts';
 
 const sources = (origins: string[] | undefined) => (origins?.length ? ` ${origins.join(' ')}` : '');
 

@@ -1,8 +1,8 @@
 // One interface for every vendor that carries a message to a phone: SMS, WhatsApp or a voice call.
 
-/** The channels a code can go by. */
-export const CHANNELS = ['sms', 'whatsapp', 'voice'] as const;
-export type Channel = (typeof CHANNELS)[number];
+import type { Channel } from '../../config/channels.ts';
+
+export { CHANNELS, type Channel } from '../../config/channels.ts';
 
 /** One message to one phone, as the service asks a vendor to carry it. */
 export interface OutgoingMessage {
