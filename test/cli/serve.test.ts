@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sample } from '../helpers/metrics.ts';
-import { BIN, CHILD_CWD, spawnServer } from '../helpers/spawn-server.ts';
+import { BIN, CHILD_CWD, SOURCE_BIN, spawnServer } from '../helpers/spawn-server.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'callsign-cli-'));
 const baseEnv: NodeJS.ProcessEnv = {
@@ -191,6 +191,14 @@ describe('the callsign command', () => {
     });
 
   test('--help, help and <command> --help start with Usage: and exit 0, starting nothing', () => {
+    // The command as `npx callsign` runs it from the sources, and as the bundle the other tests run.
+    const fromSources = spawnSync(process.execPath, [SOURCE_BIN, '--help'], {
+      env: baseEnv,
+      cwd: CHILD_CWD,
+      encoding: 'utf8',
+    });
+    assert.equal(fromSources.status, 0, fromSources.stderr);
+    assert.match(fromSources.stdout, /^Usage: callsign <command> \[options\]\n/);
     for (const args of [['--help'], ['help'], ['-h']]) {
       const r = run(...args);
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
