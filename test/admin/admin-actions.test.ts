@@ -5,7 +5,7 @@ import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { whileRefusing } from '../helpers/database.ts';
 import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 
-describe('P100: the operators’ trail (GET /admin/v1/actions)', () => {
+describe('the operators’ trail (GET /admin/v1/actions)', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });
@@ -211,7 +211,7 @@ describe('P100: the operators’ trail (GET /admin/v1/actions)', () => {
   });
 });
 
-describe('P101: the trail’s retention (ADMIN_ACTIONS_RETENTION_DAYS)', () => {
+describe('the trail’s retention (ADMIN_ACTIONS_RETENTION_DAYS)', () => {
   const requestIds = async (t: TestApp) =>
     ((await adminRequest(t, 'GET', '/actions')).body.data as { request_id: string }[]).map(
       (a) => a.request_id,

@@ -27,7 +27,7 @@ const changing: Secrets = {
 };
 const changed: Secrets = { pinPepper: testSecrets.pinPepper, keyEncryptionKey: NEW_KEK };
 
-describe('P99: KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FALLBACK', () => {
+describe('KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FALLBACK', () => {
   let old: TestApp;
   let receiver: WebhookReceiver;
   let hookUrl: string;

@@ -15,7 +15,7 @@ import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 import { signInHeldAtPinCheck } from '../helpers/pin-gate.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
-describe("the operator's admin API: users, locks, sessions, overview, client edits, test events (issue 8, D36)", () => {
+describe("the operator's admin API: users, locks, sessions, overview, client edits, test events (issue 8)", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
@@ -97,7 +97,7 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
       assert.equal((await adminRequest(t, 'GET', `/users?${bad}`)).body.error, 'invalid_request', bad);
   });
 
-  test('P51 race: a lock that comes while a sign-in checks the PIN leaves that sign-in without a session', async () => {
+  test('race: a lock that comes while a sign-in checks the PIN leaves that sign-in without a session', async () => {
     const s = await signUp(t);
     const signingIn = await signInHeldAtPinCheck(t, s); // the attempt is counted, the PIN not yet checked
     assert.equal((await adminRequest(t, 'POST', `/users/${s.user.id}/lock`)).status, 200);
@@ -110,7 +110,7 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
   });
 
   // P80: a REST sign-in holds the row with the update that resets D9's count.
-  test("P51 race: a sign-in's session that opens while the lock is being written is not opened", async () => {
+  test("race: a sign-in's session that opens while the lock is being written is not opened", async () => {
     const s = await signUp(t);
     // The statement that opens the session holds the account: on PostgreSQL it waits for the uncommitted
     // lock, then sees it, so no session outlives the lock's revocation of the others.
@@ -137,7 +137,7 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
     assert.equal(await unrevokedSessions(t, s.user.id), 0);
   });
 
-  test('P51 race: a PIN reset while the lock is being written neither lifts it nor opens a session', async () => {
+  test('race: a PIN reset while the lock is being written neither lifts it nor opens a session', async () => {
     const s = await signUp(t);
     const temp_token = await verifiedTempToken(t, s.phone, 'pin_reset');
     const res = await meanwhileUncommitted(

@@ -19,7 +19,7 @@ const image = (format: 'jpeg' | 'png' | 'webp', size: number) =>
     [format]()
     .toBuffer();
 
-describe('avatars on /api/v1 (D21, D22)', () => {
+describe('avatars on /api/v1', () => {
   let t: TestApp;
   let user: SignedUp;
   let token: string;
@@ -85,7 +85,7 @@ describe('avatars on /api/v1 (D21, D22)', () => {
     assert.equal((await sharp(served.rawPayload).metadata()).exif, undefined);
   });
 
-  test('P37: EXIF orientation is applied before the metadata is dropped', async () => {
+  test('EXIF orientation is applied before the metadata is dropped', async () => {
     // Stored: left half red, right half blue. Orientation 6 means "turn 90° clockwise to show": red on top.
     const sideways = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#0000ff' } })
       .composite([
@@ -108,7 +108,7 @@ describe('avatars on /api/v1 (D21, D22)', () => {
     assert.equal((await sharp(served.rawPayload).metadata()).orientation, undefined);
   });
 
-  test('refused files answer per D21 and store nothing', async () => {
+  test('refused files answer as the API documents and store nothing', async () => {
     await t.request('DELETE', '/api/v1/users/me/avatar', { token });
     const cases: Array<[string, Promise<{ status: number; body: { error: string } }>, number, string]> = [
       [
@@ -172,7 +172,7 @@ describe('avatars on /api/v1 (D21, D22)', () => {
     assert.equal(res.status, 200);
   });
 
-  test('P37: two accounts with the same picture each own theirs: one removing it leaves the other', async () => {
+  test('two accounts with the same picture each own theirs: one removing it leaves the other', async () => {
     const client = await registerClient(t, {
       token_endpoint_auth_method: 'none',
       scope: 'openid profile profile:write account:delete',

@@ -20,7 +20,7 @@ before(async () => {
 });
 after(() => t.close());
 
-test('P83: the service loads libvips with its first image, not when it starts', async () => {
+test('the service loads libvips with its first image, not when it starts', async () => {
   assert.equal(libvipsLoaded(), false, 'a started service with no image handled has not loaded libvips');
   const client = await registerClient(t, {
     token_endpoint_auth_method: 'none',

@@ -4,7 +4,7 @@ import { mergePatch } from '../../src/domain/profiles/merge-patch.ts';
 import { createTestApp, events, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, accessTokenFor, registerClient } from '../helpers/oauth.ts';
 
-describe('/api/v1 user management (D2, D13, D20-D23)', () => {
+describe('/api/v1 user management', () => {
   let t: TestApp;
   let clientId: string;
   let apiKey: string;
@@ -27,7 +27,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
   const api = (method: string, url: string, token: string, body?: unknown) =>
     t.request(method, `/api/v1${url}`, { token, body });
 
-  test('GET /me: every field its scopes allow, null when unset; fields of missing scopes left out (D20)', async () => {
+  test('GET /me: every field its scopes allow, null when unset; fields of missing scopes left out', async () => {
     const u = await signUp(t, { name: 'Ada' });
     const full = await api('GET', '/users/me', await tokenFor(u, 'openid profile phone email kyc'));
     assert.equal(full.status, 200);
@@ -64,7 +64,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     assert.deepEqual(ev.at(-1)?.data.changed_fields, ['name', 'email']);
   });
 
-  test('PATCH /me errors per D21: invalid_email 400, name bounds 400, scopes 403, no token 401', async () => {
+  test('PATCH /me errors: invalid_email 400, name bounds 400, scopes 403, no token 401', async () => {
     const u = await signUp(t);
     const token = await tokenFor(u, 'openid profile profile:write email');
     for (const email of ['nope', 'a@b', '@example.com', `${'x'.repeat(250)}@example.com`, 42]) {
@@ -115,7 +115,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     assert.equal(answers.find((r) => r.status === 409)?.body.error, 'email_taken');
   });
 
-  test('D22 metadata: JSON Merge Patch, null deletes, answers {metadata}; 10 KB and depth 5 (D13)', async () => {
+  test('metadata: JSON Merge Patch, null deletes, answers {metadata}; 10 KB and depth 5', async () => {
     const u = await signUp(t);
     const token = await tokenFor(u, 'openid profile profile:write');
     const first = await api('PATCH', '/users/me/metadata', token, { a: 'b', c: { d: 'e', f: 'g' } });
@@ -164,7 +164,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
       assert.deepEqual(mergePatch(target, patch), result, JSON.stringify(patch));
   });
 
-  test('DELETE /me: {confirm: true} deletes (D4), 204; needs account:delete and the PIN within 5 minutes', async () => {
+  test('DELETE /me: {confirm: true} deletes, 204; needs account:delete and the PIN within 5 minutes', async () => {
     const u = await signUp(t);
     for (const scope of ['openid phone', 'openid profile', 'openid profile profile:write']) {
       const refused = await api('DELETE', '/users/me', await tokenFor(u, scope), { confirm: true });
@@ -179,7 +179,7 @@ describe('/api/v1 user management (D2, D13, D20-D23)', () => {
     assert.ok((await events(t, 'user.deleted')).some((e) => e.data.user_id === u.user.id));
   });
 
-  test('server to server: GET /users/:id and ?phone= with an API key; user_not_found; pagination (D23)', async () => {
+  test('server to server: GET /users/:id and ?phone= with an API key; user_not_found; pagination', async () => {
     const u = await signUp(t, { name: 'Server Seen' });
     const one = await api('GET', `/users/${u.user.id}`, apiKey);
     assert.equal(one.status, 200);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { startCliServer } from '../helpers/cli-server.ts';
 import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
 
-test('D36: `callsign clients|api-keys|keys` drive the running server through its admin API', async () => {
+test('`callsign clients|api-keys|keys` drive the running server through its admin API', async () => {
   const { base, env, cli, server, stop } = await startCliServer('admin-cli');
   try {
     assert.match(

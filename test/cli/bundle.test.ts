@@ -10,7 +10,7 @@ import { CHILD_CWD, spawnServer } from '../helpers/spawn-server.ts';
 
 const MIGRATIONS = new URL('../../src/storage/migrations/', import.meta.url);
 
-describe('the bundle `npm start` runs (P84)', () => {
+describe('the bundle `npm start` runs', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'callsign-bundle-'));
   // Deeper than dist/, so that a file found by its path relative to the sources would be missed.
   const outDir = scratchBundleDir('callsign-bundle-test-');

@@ -7,7 +7,7 @@ import { photo } from '../helpers/kyc.ts';
 
 const PHONES = ['+14155550101', '+14155550102'];
 
-test("D31, D36: `callsign kyc list|show|approve|reject` review the running server's queue", async () => {
+test("`callsign kyc list|show|approve|reject` review the running server's queue", async () => {
   const {
     base,
     dataDir,

@@ -93,7 +93,7 @@ describe('the callsign command', () => {
   });
 
   test(
-    'P15: WEB_CONCURRENCY=2 on PostgreSQL serves from two workers and stops on SIGTERM',
+    'WEB_CONCURRENCY=2 on PostgreSQL serves from two workers and stops on SIGTERM',
     { skip: !process.env.TEST_DATABASE_URL && 'cluster mode needs PostgreSQL (TEST_DATABASE_URL)' },
     async () => {
       const schema = `cli_${process.pid}`;
@@ -169,7 +169,7 @@ describe('the callsign command', () => {
     },
   );
 
-  test('serve with DATABASE_URL=memory:// says the data is in memory and writes nothing to DATA_DIR (D39)', async () => {
+  test('serve with DATABASE_URL=memory:// says the data is in memory and writes nothing to DATA_DIR', async () => {
     const emptyDir = mkdtempSync(join(tmpdir(), 'callsign-memory-'));
     const s = await start({ ...baseEnv, DATA_DIR: emptyDir, DATABASE_URL: 'memory://' });
     try {
@@ -286,7 +286,7 @@ describe('the callsign command', () => {
     assert.match(again.stdout, /database is up to date/);
   });
 
-  test('a bad configuration stops the start with a message naming each bad variable (D39)', () => {
+  test('a bad configuration stops the start with a message naming each bad variable', () => {
     const r = spawnSync(process.execPath, [BIN, 'serve'], {
       env: { ...baseEnv, PORT: 'eighty', APP_ENV: 'prod' },
       encoding: 'utf8',

@@ -6,7 +6,7 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const PHONE = '+14155550100';
 
-test('D36: `callsign webhooks` manages endpoints of the running server, which delivers by itself', async () => {
+test('`callsign webhooks` manages endpoints of the running server, which delivers by itself', async () => {
   const receiver = new WebhookReceiver();
   const url = await receiver.start();
   const {

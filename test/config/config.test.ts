@@ -23,7 +23,7 @@ const problems = (env: Record<string, string>) => {
   }
 };
 
-describe('configuration (D35, D39)', () => {
+describe('configuration', () => {
   test('defaults: port 3000, development, URLs on the server itself, PGlite under ./data', () => {
     const c = loadConfig({});
     assert.equal(c.port, 3000);
@@ -61,17 +61,17 @@ describe('configuration (D35, D39)', () => {
     }
   });
 
-  test('P75: METRICS_TOKEN is at least 24 characters', () => {
+  test('METRICS_TOKEN is at least 24 characters', () => {
     assert.ok(problems({ METRICS_TOKEN: 'x'.repeat(23) }).some((p) => p.startsWith('METRICS_TOKEN')));
     assert.ok(!problems({ METRICS_TOKEN: 'x'.repeat(24) }).some((p) => p.startsWith('METRICS_TOKEN')));
   });
 
-  test('P21: ADMIN_TOKEN is at least 24 characters', () => {
+  test('ADMIN_TOKEN is at least 24 characters', () => {
     assert.ok(problems({ ADMIN_TOKEN: 'x'.repeat(23) }).some((p) => p.startsWith('ADMIN_TOKEN')));
     assert.ok(!problems({ ADMIN_TOKEN: 'x'.repeat(24) }).some((p) => p.startsWith('ADMIN_TOKEN')));
   });
 
-  test('SMS providers need their settings (D37)', () => {
+  test('SMS providers need their settings', () => {
     assert.ok(problems({ SMS_PROVIDER: 'http' }).some((p) => p.includes('SMS_HTTP_URL')));
     const twilio = problems({ SMS_PROVIDER: 'twilio' });
     for (const n of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'])
@@ -87,7 +87,7 @@ describe('configuration (D35, D39)', () => {
     assert.ok(problems({ TEST_PHONE_NUMBERS: '4155550100=1' }).length);
   });
 
-  test('D35: production starts with its secrets, and refuses test numbers, sandbox KYC, console SMS, missing secrets', () => {
+  test('production starts with its secrets, and refuses test numbers, sandbox KYC, console SMS, missing secrets', () => {
     assert.equal(loadConfig(production).appEnv, 'production');
     assert.ok(
       problems({ ...production, TEST_PHONE_NUMBERS: '+14155550100=000000' }).some((p) =>
@@ -106,7 +106,7 @@ describe('configuration (D35, D39)', () => {
     );
   });
 
-  test('P99: KEY_ENCRYPTION_KEY_FALLBACK is a key of its own, as long as KEY_ENCRYPTION_KEY', () => {
+  test('KEY_ENCRYPTION_KEY_FALLBACK is a key of its own, as long as KEY_ENCRYPTION_KEY', () => {
     const other = Buffer.alloc(32, 8).toString('base64');
     assert.deepEqual(problems({ ...production, KEY_ENCRYPTION_KEY_FALLBACK: other }), []);
     assert.equal(
@@ -121,7 +121,7 @@ describe('configuration (D35, D39)', () => {
     ]);
   });
 
-  test('P114: PIN_PEPPER_FALLBACK is a pepper of its own, as long as PIN_PEPPER; the banner reminds of it', () => {
+  test('PIN_PEPPER_FALLBACK is a pepper of its own, as long as PIN_PEPPER; the banner reminds of it', () => {
     const other = Buffer.alloc(32, 8).toString('base64');
     const changing = loadConfig({ ...production, PIN_PEPPER_FALLBACK: other });
     assert.equal(changing.pinPepperFallback, other);
@@ -135,7 +135,7 @@ describe('configuration (D35, D39)', () => {
     assert.match(configWarnings(changing)[0], /PIN_PEPPER_FALLBACK is set: .*`npx callsign keys pin-pepper`/);
   });
 
-  test('P101, P153: every retention has a default and a setting; a bad value is named', () => {
+  test('every retention has a default and a setting; a bad value is named', () => {
     assert.deepEqual(loadConfig({}).retention, {
       kycPhotosDays: 30,
       adminActionsDays: 400,
@@ -177,7 +177,7 @@ describe('configuration (D35, D39)', () => {
     ]);
   });
 
-  test('P107: the start-up banner reminds of a key-encryption fallback left set', () => {
+  test('the start-up banner reminds of a key-encryption fallback left set', () => {
     assert.deepEqual(configWarnings(loadConfig(production)), []);
     const changing = loadConfig({
       ...production,
@@ -211,7 +211,7 @@ describe('configuration (D35, D39)', () => {
     assert.deepEqual(configWarnings(loadConfig({ TRUST_PROXY: 'true' })), [], 'development: no warning');
   });
 
-  test('D28: the default limits are the spec table; RATE_LIMITS overrides them by name', () => {
+  test('the default limits are the spec table; RATE_LIMITS overrides them by name', () => {
     assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_phone, { limit: 3, windowSeconds: 3600 });
     assert.deepEqual(DEFAULT_RATE_LIMITS.otp_send_address, { limit: 10, windowSeconds: 3600 });
     assert.deepEqual(DEFAULT_RATE_LIMITS.signin_phone, { limit: 5, windowSeconds: 900 });
@@ -227,7 +227,7 @@ describe('configuration (D35, D39)', () => {
   });
 });
 
-test('P15: WEB_CONCURRENCY above 1 needs PostgreSQL', () => {
+test('WEB_CONCURRENCY above 1 needs PostgreSQL', () => {
   assert.ok(problems({ WEB_CONCURRENCY: '2' }).some((p) => p.startsWith('WEB_CONCURRENCY')));
   assert.ok(
     problems({ WEB_CONCURRENCY: '2', DATABASE_URL: 'memory://' }).some((p) =>

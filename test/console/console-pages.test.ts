@@ -273,7 +273,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     }
   });
 
-  test('KYC review: the queue, the data and the photos, approve, reject with a D31 reason', async () => {
+  test('KYC review: the queue, the data and the photos, approve, reject with a reason', async () => {
     const a = await signUp(t, { name: 'Ada' });
     const b = await signUp(t, { name: 'Bob' });
     for (const s of [a, b])
@@ -345,7 +345,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.equal(await page.getByRole('link', { name: `@${s.handle}` }).count(), 1);
   });
 
-  test("P73: an account's page lists its 100 most recently used sessions and says how many there are", async () => {
+  test("an account's page lists its 100 most recently used sessions and says how many there are", async () => {
     const s = await signUp(t);
     await page.goto(`${base}/console/users/${s.user.id}`);
     assert.equal(await page.locator('#sessions-shown').count(), 0, 'all shown: nothing to say');
@@ -358,7 +358,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.equal(await page.getByRole('button', { name: 'Revoke', exact: true }).count(), 100);
   });
 
-  test('P102: an account’s page lists the applications it allowed, each linked to its client', async () => {
+  test('an account’s page lists the applications it allowed, each linked to its client', async () => {
     const s = await signUp(t);
     await page.goto(`${base}/console/users/${s.user.id}`);
     assert.match((await page.locator('main').textContent()) ?? '', /No application allowed/);
@@ -401,7 +401,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await snap('user-phone-checks');
   });
 
-  test('P100: actions: what the console and the admin API did, newest first, fifty a page', async () => {
+  test('actions: what the console and the admin API did, newest first, fifty a page', async () => {
     await page.goto(`${base}/console/actions`);
     assert.equal(await heading(), 'Actions');
     // The P73 test's look at an account, made through this console.

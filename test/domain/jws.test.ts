@@ -6,7 +6,7 @@ import { signRs256Jwt } from '../../src/domain/sessions/jws.ts';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
-test('P82: a token signed on the calling thread is an RS256 JWS that jose verifies', async () => {
+test('a token signed on the calling thread is an RS256 JWS that jose verifies', async () => {
   const payload = { iss: 'http://localhost:3000', sub: 'u1', aud: 'app', iat: 1, exp: 4_000_000_000, n: 'é' };
   const token = signRs256Jwt({ typ: 'JWT', kid: 'k1' }, payload, privateKey);
   assert.equal(typeof token, 'string'); // not a promise: no thread-pool job
@@ -18,7 +18,7 @@ test('P82: a token signed on the calling thread is an RS256 JWS that jose verifi
   assert.equal(signRs256Jwt({ typ: 'JWT', kid: 'k1' }, payload, privateKey), token);
 });
 
-test('P82: a changed header, payload or signature does not verify', async () => {
+test('a changed header, payload or signature does not verify', async () => {
   const token = signRs256Jwt({ typ: 'JWT', kid: 'k1' }, { sub: 'u1' }, privateKey);
   const [h, p, s] = token.split('.');
   const other = signRs256Jwt({ typ: 'JWT', kid: 'k2' }, { sub: 'u2' }, privateKey).split('.');

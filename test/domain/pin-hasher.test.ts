@@ -9,7 +9,7 @@ const POOL_THREADS = 4;
 
 // P56: a process computes at most its share of the cores' hashes at once; the others wait in the process,
 // not in the thread pool, so a token signature (which also runs there) does not queue behind them.
-test('P56: hashes beyond the bound wait in the process, not in front of a signature in the thread pool', async () => {
+test('hashes beyond the bound wait in the process, not in front of a signature in the thread pool', async () => {
   const hasher = new PinHasher(Buffer.alloc(32, 1), 1);
   const stored = await hasher.hash('480715');
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -18,7 +18,7 @@ const code = (fn: () => unknown) => {
 };
 
 describe('domain rules', () => {
-  test('D5: phones normalise to E.164 and keep their region', () => {
+  test('phones normalise to E.164 and keep their region', () => {
     assert.deepEqual(parsePhone('+1 415 555 0100'), { e164: '+14155550100', country: 'US' });
     assert.deepEqual(parsePhone('+44 20 7183 8750'), { e164: '+442071838750', country: 'GB' });
     for (const bad of ['4155550100', '+1415', '', null, 42, '+1 415 555 0100 ext 9'.repeat(3)]) {
@@ -31,7 +31,7 @@ describe('domain rules', () => {
     assert.equal(maskPhone('+14155550100'), '+1******0100');
   });
 
-  test('D8: PINs: 4-6 ASCII digits, no repeats, runs or common PINs', () => {
+  test('PINs: 4-6 ASCII digits, no repeats, runs or common PINs', () => {
     for (const ok of ['4829', '48291', '482916', '0931', '739164'])
       assert.equal(
         code(() => assertAcceptablePin(ok)),
@@ -63,7 +63,7 @@ describe('domain rules', () => {
     }
   });
 
-  test('D11: handle rules', () => {
+  test('handle rules', () => {
     assert.equal(handleProblem('alice_99'), null);
     assert.equal(handleProblem('abc'), null);
     assert.equal(handleProblem('a'.repeat(30)), null);
@@ -88,7 +88,7 @@ describe('domain rules', () => {
     }
   });
 
-  test('D18: addresses are masked: IPv4 keeps 3 octets, IPv6 48 bits', () => {
+  test('addresses are masked: IPv4 keeps 3 octets, IPv6 48 bits', () => {
     assert.equal(maskIp('203.0.113.77'), '203.0.113.*');
     assert.equal(maskIp('::ffff:203.0.113.77'), '203.0.113.*');
     assert.equal(maskIp('2001:db8:85a3:8d3:1319:8a2e:370:7348'), '2001:db8:85a3:*');
@@ -96,7 +96,7 @@ describe('domain rules', () => {
     assert.equal(maskIp('::1'), '0:0:0:*');
   });
 
-  test('D18: device defaults to platform other', () => {
+  test('device defaults to platform other', () => {
     assert.deepEqual(parseDevice(undefined), { name: null, platform: 'other' });
     assert.deepEqual(parseDevice({ name: ' Pixel ', platform: 'android' }), {
       name: 'Pixel',

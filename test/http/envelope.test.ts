@@ -5,7 +5,7 @@ import { buildMetricsApp } from '../../src/app.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/free-port.ts';
 
-describe('the REST envelope for bad input, request ids, health (D26, D27)', () => {
+describe('the REST envelope for bad input, request ids, health', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -29,7 +29,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.equal(res.body.error.code, 'NOT_FOUND');
   });
 
-  test('P103: a path parameter over 100 characters reaches its route; one that does not decode is INVALID_REQUEST', async () => {
+  test('a path parameter over 100 characters reaches its route; one that does not decode is INVALID_REQUEST', async () => {
     const u = await signUp(t);
     for (const url of [`/sessions/${'x'.repeat(300)}`, `/users/me/apps/${'x'.repeat(5000)}`]) {
       const long = await t.request('DELETE', url, { token: u.access_token });
@@ -41,7 +41,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     expectInvalid(await t.request('DELETE', '/sessions/%E0%A4%A', { token: u.access_token }));
   });
 
-  test('P106: a request must come in whole within 300 s (Node’s limit, which Fastify turns off by default)', () => {
+  test('a request must come in whole within 300 s (Node’s limit, which Fastify turns off by default)', () => {
     // Node closes the connection of a request still incomplete after server.requestTimeout (408); 0 = never.
     assert.equal(t.app.server.requestTimeout, 300_000);
     assert.equal(t.app.server.headersTimeout, 60_000, 'and its headers within Node’s 60 s');
@@ -102,7 +102,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     );
   });
 
-  test('D27: /health answers {status: ok, version, timestamp} bare, with the package version', async () => {
+  test('/health answers {status: ok, version, timestamp} bare, with the package version', async () => {
     const res = await t.request('GET', '/health');
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['status', 'timestamp', 'version']);
@@ -151,7 +151,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.match(String(ui.headers['content-type']), /html/);
   });
 
-  test('P66: answers are no-store (unless their route allows caching: JWKS, discovery) and nosniff', async () => {
+  test('answers are no-store (unless their route allows caching: JWKS, discovery) and nosniff', async () => {
     const s = await signUp(t);
     const answers = [
       await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: s.pin } }),
@@ -200,7 +200,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     assert.ok(all.includes('"url":"/users/me?x=1&access_token=[redacted]"'));
   });
 
-  test('P98: a phone number or an ID token in a query string is masked in the log, as the bodies that carry them are', async () => {
+  test('a phone number or an ID token in a query string is masked in the log, as the bodies that carry them are', async () => {
     const s = await signUp(t);
     const digits = s.phone.slice(1);
     const phone = encodeURIComponent(s.phone);
@@ -225,7 +225,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
       assert.ok(all.includes(`"url":"${logged}"`), logged);
   });
 
-  test('P69: /health answers 503 degraded when Redis, holding the rate counters, does not answer', async () => {
+  test('/health answers 503 degraded when Redis, holding the rate counters, does not answer', async () => {
     const port = await freePort(); // nothing listens there
     const t2 = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
     try {
@@ -237,7 +237,7 @@ describe('the REST envelope for bad input, request ids, health (D26, D27)', () =
     }
   });
 
-  test('D27: /health answers 503 degraded when the database does not answer', async () => {
+  test('/health answers 503 degraded when the database does not answer', async () => {
     const t2 = await createTestApp();
     try {
       await t2.c.db.close();

@@ -7,7 +7,7 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 
-describe('P75: Prometheus metrics at GET /metrics', () => {
+describe('Prometheus metrics at GET /metrics', () => {
   let t: TestApp;
   const scrape = async () => {
     const res = await t.request('GET', '/metrics', { token: METRICS_TOKEN });
@@ -76,7 +76,7 @@ describe('P75: Prometheus metrics at GET /metrics', () => {
   });
 });
 
-describe('P75: without METRICS_TOKEN', () => {
+describe('without METRICS_TOKEN', () => {
   test('there is no /metrics', async () => {
     const t = await createTestApp();
     try {

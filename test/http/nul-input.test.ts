@@ -16,7 +16,7 @@ import {
 // P63: PostgreSQL's text and jsonb cannot hold U+0000; input carrying it is refused as malformed, in each
 // surface's own format, before anything is read or written: never a 500, never half a change.
 
-describe('input with the NUL character (P63)', () => {
+describe('input with the NUL character', () => {
   let t: TestApp;
   let user: SignedUp;
   let clientId: string;
@@ -46,7 +46,7 @@ describe('input with the NUL character (P63)', () => {
     assert.equal(me.body.data.name, 'Before');
   });
 
-  test('P104: a lone surrogate (JSON "\\ud800") is INVALID_REQUEST on every surface; a pair (an emoji) is text', async () => {
+  test('a lone surrogate (JSON "\\ud800") is INVALID_REQUEST on every surface; a pair (an emoji) is text', async () => {
     const rest = await t.request('PATCH', '/users/me', {
       token: user.access_token,
       body: { name: 'a\ud800b' },
@@ -132,7 +132,7 @@ describe('input with the NUL character (P63)', () => {
     assert.equal(res.body.error, 'invalid_request');
   });
 
-  test('authorize (D24): NUL in client_id is the error page; after the client is known, a redirect', async () => {
+  test('authorize: NUL in client_id is the error page; after the client is known, a redirect', async () => {
     const { challenge } = pkce();
     const page = await t.request(
       'GET',

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createTestApp, uniquePhone } from '../helpers/app.ts';
 import { TEST_REDIS_URL } from '../helpers/database.ts';
 
-test('D29: two instances on one database (and Redis, when configured) enforce one limit', async () => {
+test('two instances on one database (and Redis, when configured) enforce one limit', async () => {
   const a = await createTestApp();
   const b = await createTestApp({ shareWith: a });
   try {

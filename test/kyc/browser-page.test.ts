@@ -19,7 +19,7 @@ after(async () => {
   await t?.close();
 });
 
-test('D38: the verification page in a real Chromium, from initiate to submission, by its labels', async () => {
+test('the verification page in a real Chromium, from initiate to submission, by its labels', async () => {
   const s = await signUp(t);
   const { verification_url } = (await t.request('POST', '/kyc/initiate', { token: s.access_token })).body
     .data;

@@ -22,7 +22,7 @@ async function withApp(env: Record<string, string>, fn: (t: TestApp) => Promise<
 const kycRow = async (t: TestApp, userId: string) =>
   (await t.c.db.query<{ kyc_status: string }>('SELECT kyc_status FROM users WHERE id = $1', [userId]))[0];
 
-describe('KYC providers, events, purge and retention (D30, D31, D35, issue 7)', () => {
+describe('KYC providers, events, purge and retention (issue 7)', () => {
   test('sandbox decides at once by the day of the birth date: 01-05 reject with each reason, other days verify', async () => {
     await withApp({ KYC_PROVIDER: 'sandbox' }, async (t) => {
       const expected: [string, string | null][] = [
@@ -165,7 +165,7 @@ describe('KYC providers, events, purge and retention (D30, D31, D35, issue 7)', 
     });
   });
 
-  test('D35: the sandbox provider is refused in production; KYC_RETENTION_DAYS is checked', async () => {
+  test('the sandbox provider is refused in production; KYC_RETENTION_DAYS is checked', async () => {
     const { loadConfig, ConfigError } = await import('../../src/config/config.ts');
     const prod = {
       APP_ENV: 'production',

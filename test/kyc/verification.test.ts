@@ -18,7 +18,7 @@ import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 
 const VERIFY_URL = 'https://verify.callsign.test';
 
-describe('identity verification: initiate, the hosted page, decisions (D30, D31, D38)', () => {
+describe('identity verification: initiate, the hosted page, decisions', () => {
   let t: TestApp;
   before(async () => {
     // One test address posts every form here; the page's own limit has a test of its own below.
@@ -146,7 +146,7 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     assert.equal((await t.app.inject({ method: 'GET', url: second })).statusCode, 200);
   });
 
-  test('D38: someone under 18 is refused on the page; the status stays and the link still works', async () => {
+  test('someone under 18 is refused on the page; the status stays and the link still works', async () => {
     const s = await signUp(t);
     const path = await initiate(t, s.access_token);
     const now = t.clock.now();
@@ -221,7 +221,7 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     assert.equal((await submitForm(t, path, validFields(), [doc])).status, 200, 'the link still works');
   });
 
-  test("P64: a deleted account's verification leaves the queue and is neither shown nor decided, also mid-deletion", async () => {
+  test("a deleted account's verification leaves the queue and is neither shown nor decided, also mid-deletion", async () => {
     const pendingOf = async (userId: string) =>
       (await adminRequest(t, 'GET', '/kyc/verifications?status=pending')).body.data.filter(
         (x: { user_id: string }) => x.user_id === userId,
@@ -318,7 +318,7 @@ describe('identity verification: initiate, the hosted page, decisions (D30, D31,
     assert.match(twice.body.error_description, /only a pending verification/);
   });
 
-  test('manual rejection: pending -> rejected with a D31 reason; rejected -> pending on resubmission', async () => {
+  test('manual rejection: pending -> rejected with a reason; rejected -> pending on resubmission', async () => {
     const s = await signUp(t);
     const path = await initiate(t, s.access_token);
     await submitForm(t, path, validFields(), [await documentPhoto()]);

@@ -36,7 +36,7 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const BASE = 'http://callsign.test';
 
-describe('P109: OIDC Back-Channel Logout 1.0', () => {
+describe('OIDC Back-Channel Logout 1.0', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
   let logoutUri: string;
@@ -139,7 +139,7 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
     assert.deepEqual(await rowsOf(sid), []);
   });
 
-  test('a failed attempt is tried again on the webhooks schedule, with a fresh token (D32)', async () => {
+  test('a failed attempt is tried again on the webhooks schedule, with a fresh token', async () => {
     const client = await publicClient();
     const u = await signUp(t);
     const sid = decodeJwt((await sessionWith(client.client_id, u)).access_token).sid as string;
@@ -297,7 +297,7 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
     return sids;
   }
 
-  test('P113: a running worker claims again as its slots free, not at its next poll', async () => {
+  test('a running worker claims again as its slots free, not at its next poll', async () => {
     const client = await publicClient();
     const from = receiver.received.length;
     const sids = await endSessions(client.client_id, 6);
@@ -317,7 +317,7 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
     );
   });
 
-  test('P113: a client whose logout URI never answers holds a quarter of the slots; another client is served', async () => {
+  test('a client whose logout URI never answers holds a quarter of the slots; another client is served', async () => {
     const hang = new WebhookReceiver();
     hang.respond = () => undefined;
     const stuck = await publicClient({ backchannel_logout_uri: await hang.start('/logout') });
@@ -445,7 +445,7 @@ describe('P109: OIDC Back-Channel Logout 1.0', () => {
   });
 });
 
-describe('P109: the logout URI is checked as a webhook URL (D33)', () => {
+describe('the logout URI is checked as a webhook URL', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });

@@ -253,7 +253,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     await context.close();
   });
 
-  test('P110: prompt=create opens on sign-up although the browser is signed in; the new account comes back', async () => {
+  test('prompt=create opens on sign-up although the browser is signed in; the new account comes back', async () => {
     const existing = await signUp(t);
     const { config, context, page } = await signedInOnPage(existing);
 
@@ -275,7 +275,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     await context.close();
   });
 
-  test('P67: a browser app on its own origin exchanges the code, reads userinfo and revokes with fetch', async () => {
+  test('a browser app on its own origin exchanges the code, reads userinfo and revokes with fetch', async () => {
     const user = await signUp(t);
     const spa = await register({ first_party: true, token_endpoint_auth_method: 'none' });
     const { url, verifier } = await authorizationUrl(await discover(spa), 'openid phone');
@@ -331,7 +331,7 @@ describe('OAuth 2.0 / OIDC end to end: openid-client and a real Chromium on the 
     await context.close();
   });
 
-  test('D38: the page sends CSP, frame-ancestors and no-referrer headers, and refuses a form without its CSRF token', async () => {
+  test('the page sends CSP, frame-ancestors and no-referrer headers, and refuses a form without its CSRF token', async () => {
     const client = await register();
     const { url } = await authorizationUrl(await discover(client));
     const res = await fetch(url);

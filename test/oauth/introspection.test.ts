@@ -15,7 +15,7 @@ import {
 
 type Secret = { id: string; secret: string };
 
-describe('P72: token introspection (RFC 7662)', () => {
+describe('token introspection (RFC 7662)', () => {
   let t: TestApp;
   let user: SignedUp;
   let api: Secret;
@@ -123,7 +123,7 @@ describe('P72: token introspection (RFC 7662)', () => {
     assert.deepEqual((await introspect({ token: tokens.refresh_token }, api)).body, { active: false });
   });
 
-  test('D17: once the session is revoked, neither of its tokens is active', async () => {
+  test('once the session is revoked, neither of its tokens is active', async () => {
     const tokens = await tokensOf(api);
     const revoked = await t.request('POST', '/oauth/revoke', {
       body: new URLSearchParams({ token: tokens.refresh_token }).toString(),
@@ -137,7 +137,7 @@ describe('P72: token introspection (RFC 7662)', () => {
     assert.deepEqual((await introspect({ token: tokens.refresh_token }, api)).body, { active: false });
   });
 
-  test("D4: a deleted account's tokens are inactive", async () => {
+  test("a deleted account's tokens are inactive", async () => {
     const gone = await signUp(t);
     const tokens = await tokensOf(api, gone);
     assert.equal((await introspect({ token: tokens.access_token }, api)).body.active, true);
@@ -214,7 +214,7 @@ describe('P72: token introspection (RFC 7662)', () => {
   });
 });
 
-describe('P72: introspection has a limit of its own per client', () => {
+describe('introspection has a limit of its own per client', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_introspect_client=2/60' } });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createTestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, authorizeUrl, pkce, REDIRECT, refreshGrant, registerClient } from '../helpers/oauth.ts';
 
-test('D28: the token endpoint counts per client (300/min by default); the 4th here is 429 with Retry-After', async () => {
+test('the token endpoint counts per client (300/min by default); the 4th here is 429 with Retry-After', async () => {
   const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_token_client=3/60' } });
   try {
     const a = await registerClient(t, { token_endpoint_auth_method: 'none' });
@@ -23,7 +23,7 @@ test('D28: the token endpoint counts per client (300/min by default); the 4th he
   }
 });
 
-test('D28, P91: twenty token requests of one client at once against a limit of 12: twelve answered, eight refused', async () => {
+test('twenty token requests of one client at once against a limit of 12: twelve answered, eight refused', async () => {
   const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_token_client=12/60' } });
   try {
     const a = await registerClient(t, { token_endpoint_auth_method: 'none' });
@@ -41,7 +41,7 @@ test('D28, P91: twenty token requests of one client at once against a limit of 1
   }
 });
 
-test('D28: the authorization page counts per client address (60/min by default)', async () => {
+test('the authorization page counts per client address (60/min by default)', async () => {
   const t = await createTestApp({ env: { ADMIN_TOKEN, RATE_LIMITS: 'oauth_authorize_address=2/60' } });
   try {
     const c = await registerClient(t, { token_endpoint_auth_method: 'none' });

@@ -31,7 +31,7 @@ import {
   tokenRequest,
 } from '../helpers/oauth.ts';
 
-describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
+describe('RFC 9700 / RFC 6749 negatives, one each', () => {
   let t: TestApp;
   let user: SignedUp;
   let pub: { client_id: string };
@@ -80,7 +80,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(unknownClient.headers.location, undefined);
   });
 
-  test('P105: a form posted with a type the page does not read is an error page of the client’s error, not a 500', async () => {
+  test('a form posted with a type the page does not read is an error page of the client’s error, not a 500', async () => {
     for (const path of [
       '/authorize/signin',
       '/authorize/consent',
@@ -144,7 +144,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(res.headers['cache-control'], 'no-store');
   });
 
-  test('a wrong verifier is invalid_grant, and uses the code up (D24: single use)', async () => {
+  test('a wrong verifier is invalid_grant, and uses the code up (single use)', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(pub.client_id, challenge);
     const res = await exchange(pub.client_id, code, pkce().verifier);
@@ -167,7 +167,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(res.body.error, 'invalid_request');
   });
 
-  test('code replay: the second use fails and the first access token stops working (P27)', async () => {
+  test('code replay: the second use fails and the first access token stops working', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(pub.client_id, challenge);
     const first = await exchange(pub.client_id, code, verifier);
@@ -190,7 +190,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     );
   });
 
-  test("P51: a code issued before the operator's lock gives no tokens after it (nor opens a session)", async () => {
+  test("a code issued before the operator's lock gives no tokens after it (nor opens a session)", async () => {
     const u = await signUp(t);
     const { verifier, challenge } = pkce();
     const code = await codeFor(pub.client_id, challenge, {}, u);
@@ -212,7 +212,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(unlocked.status, 200, 'after the unlock, a new authorization works');
   });
 
-  test('P51 race: a code exchanged while the lock is being written opens no session that outlives the lock', async () => {
+  test('race: a code exchanged while the lock is being written opens no session that outlives the lock', async () => {
     const u = await signUp(t);
     const { verifier, challenge } = pkce();
     const code = await codeFor(pub.client_id, challenge, {}, u);
@@ -232,7 +232,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(await unrevokedSessions(t, u.user.id), 0);
   });
 
-  test('P23, P55: a code exchanged while its client is being deleted, or after, by a process that still remembers the client, opens no session', async () => {
+  test('a code exchanged while its client is being deleted, or after, by a process that still remembers the client, opens no session', async () => {
     const doomed = await registerClient(t, { token_endpoint_auth_method: 'none' });
     const { verifier, challenge } = pkce();
     const code = await codeFor(doomed.client_id, challenge);
@@ -399,7 +399,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     }
   });
 
-  test('D15, P30: an OAuth session is listed in GET /sessions and revoking it there kills its tokens', async () => {
+  test('an OAuth session is listed in GET /sessions and revoking it there kills its tokens', async () => {
     const { verifier, challenge } = pkce();
     const tokens = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
     const rest = await t.request('POST', '/auth/signin', { body: { phone: user.phone, pin: user.pin } });
@@ -451,7 +451,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
   });
 
   /** Signs in on the hosted page; answers the single sign-on cookie as set and as a browser sends it back. */
-  test('D10: a PIN reset ends the single sign-on of the authorization page', async () => {
+  test('a PIN reset ends the single sign-on of the authorization page', async () => {
     const u = await signUp(t);
     const params = base(pub.client_id, pkce().challenge);
     const { cookie } = await signInForSso(t, params, u);
@@ -472,7 +472,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     );
   });
 
-  test('P31, D25: the single sign-on cookie is HttpOnly, SameSite=Lax, on /authorize, for 7 days; auth_time stays the sign-in', async () => {
+  test('the single sign-on cookie is HttpOnly, SameSite=Lax, on /authorize, for 7 days; auth_time stays the sign-in', async () => {
     const u = await signUp(t);
     const signedInAt = Math.floor(t.clock.now().getTime() / 1000);
     const { setCookie, cookie } = await signInForSso(t, base(pub.client_id, pkce().challenge), u);
@@ -501,7 +501,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(expired.status, 200, 'after 7 days the sign-in page again');
   });
 
-  test('D25: consent is remembered per client and scopes: a narrower request skips it, a broader one or another client asks', async () => {
+  test('consent is remembered per client and scopes: a narrower request skips it, a broader one or another client asks', async () => {
     const thirdParty = {
       token_endpoint_auth_method: 'none',
       first_party: false,
@@ -538,7 +538,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.ok((await ask(other.client_id, 'openid')).asked, 'a denial is not remembered as consent');
   });
 
-  test('P70, P71: prompt=none, login, consent, max_age and login_hint (OIDC Core §3.1.2.1)', async () => {
+  test('prompt=none, login, consent, max_age and login_hint (OIDC Core §3.1.2.1)', async () => {
     const u = await signUp(t);
     const shop = await registerClient(t, { token_endpoint_auth_method: 'none', first_party: false });
     const { cookie } = await signInForSso(t, base(pub.client_id, pkce().challenge), u);
@@ -594,7 +594,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.match(await hinted('9'.repeat(33)), /name="phone" type="tel" [^>]*value=""/);
   });
 
-  test('P110: prompt=create opens the page on sign-up, signed in or not, and links back to sign-in', async () => {
+  test('prompt=create opens the page on sign-up, signed in or not, and links back to sign-in', async () => {
     const u = await signUp(t);
     const { cookie } = await signInForSso(t, base(pub.client_id, pkce().challenge), u);
     const open = (extra: Record<string, string>, withCookie = cookie) =>
@@ -636,7 +636,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(stale.status, 400);
   });
 
-  test('P111: id_token_hint: a single sign-on of another user does not answer; a hint not given to the client is refused', async () => {
+  test('id_token_hint: a single sign-on of another user does not answer; a hint not given to the client is refused', async () => {
     const [a, b] = [await signUp(t), await signUp(t)];
     const shop = await registerClient(t, { token_endpoint_auth_method: 'none' });
     const idTokenOf = async (clientId: string, who: { phone: string; pin: string }) => {
@@ -676,7 +676,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(new URL(String(repeated.headers.location)).searchParams.get('error'), 'invalid_request');
   });
 
-  test('P32, P33: the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {
+  test('the email scope gives email and email_verified (false) once the account has an address; the ID token neither', async () => {
     const rp = await registerClient(t, {
       token_endpoint_auth_method: 'none',
       scope: 'openid profile profile:write phone email',
@@ -705,7 +705,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(idToken.email_verified, undefined);
   });
 
-  test('P9: the REST surface refuses OAuth tokens, and the OAuth surface REST refresh tokens; neither ends the session', async () => {
+  test('the REST surface refuses OAuth tokens, and the OAuth surface REST refresh tokens; neither ends the session', async () => {
     const { verifier, challenge } = pkce();
     const oauth = (await exchange(pub.client_id, await codeFor(pub.client_id, challenge), verifier)).body;
     const me = await t.request('GET', '/users/me', { token: oauth.access_token });
@@ -735,7 +735,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each (D19, D24)', () => {
     assert.equal(again.status, 200, 'the REST session goes on');
   });
 
-  test('P67: browser apps on a registered origin may read the token, revoke, userinfo and /api/v1/users/me answers', async () => {
+  test('browser apps on a registered origin may read the token, revoke, userinfo and /api/v1/users/me answers', async () => {
     const app = 'https://rp.example'; // the origin of REDIRECT, registered by every client here
     const from = (origin: string, extra: Record<string, string> = {}) => ({ headers: { origin, ...extra } });
     const token = await t.request('POST', '/oauth/token', {

@@ -29,7 +29,7 @@ import { heldAtPinCheck } from '../helpers/pin-gate.ts';
 
 // P88: on the authorization page, what a PIN proved (a single sign-on, a code) is refused once a PIN reset
 // (D10) commits; P51: once the operator's lock commits too.
-describe('P88: the authorization page and its codes against a PIN reset', () => {
+describe('the authorization page and its codes against a PIN reset', () => {
   let t: TestApp;
   let pub: { client_id: string };
   let shop: { client_id: string };

@@ -47,7 +47,7 @@ function relayTo(target: URL) {
   };
 }
 
-describe('P93, P95: Redis outages', () => {
+describe('Redis outages', () => {
   test('an unreachable Redis is one error line however often the client retries, without the password of its URL', async () => {
     const port = await freePort(); // nothing listens there
     const t = await createTestApp({
@@ -69,7 +69,7 @@ describe('P93, P95: Redis outages', () => {
     }
   });
 
-  test('P95: a Redis that accepts the connection and never answers fails the request (P4) instead of holding it', async () => {
+  test('a Redis that accepts the connection and never answers fails the request instead of holding it', async () => {
     const silent = await silentServer();
     const t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${silent.port}` } });
     try {

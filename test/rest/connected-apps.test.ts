@@ -22,7 +22,7 @@ import {
   signInForSso,
 } from '../helpers/oauth.ts';
 
-describe('P102: the apps a user allowed (GET/DELETE /users/me/apps)', () => {
+describe('the apps a user allowed (GET/DELETE /users/me/apps)', () => {
   let t: TestApp;
   const thirdParty = {
     token_endpoint_auth_method: 'none',

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, events, signUp, type TestApp, uniqueIp, unrevokedSessions } from '../helpers/app.ts';
 import { signInHeldAtPinCheck } from '../helpers/pin-gate.ts';
 
-describe('DELETE /users/me and the 30-day purge (D4, D26)', () => {
+describe('DELETE /users/me and the 30-day purge', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { RATE_LIMITS: 'signin_phone=1000/900' } });
@@ -25,7 +25,7 @@ describe('DELETE /users/me and the 30-day purge (D4, D26)', () => {
     assert.equal((await t.request('GET', '/users/me', { token: s.access_token })).status, 200);
   });
 
-  test('P18: wrong PINs on deletion count toward the lock (D9); a wrong phrase, checked first, costs none', async () => {
+  test('wrong PINs on deletion count toward the lock; a wrong phrase, checked first, costs none', async () => {
     const s = await signUp(t);
     for (let i = 0; i < 10; i++)
       assert.equal(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, events, signUp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
 
-describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () => {
+describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules)', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -33,14 +33,14 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(lines.at(-1), `@callsign.test #${t.sms.lastCode(phone)}`);
   });
 
-  test('D5: a spelled-out number is normalised to E.164; the code goes to the E.164 number', async () => {
+  test('a spelled-out number is normalised to E.164; the code goes to the E.164 number', async () => {
     const phone = uniquePhone();
     const spaced = `${phone.slice(0, 2)} ${phone.slice(2, 5)} ${phone.slice(5, 8)} ${phone.slice(8)}`;
     assert.equal((await send(spaced)).status, 200);
     assert.equal(t.sms.messagesTo(phone).length, 1);
   });
 
-  test('D5: invalid phones answer INVALID_PHONE (400) naming the field', async () => {
+  test('invalid phones answer INVALID_PHONE (400) naming the field', async () => {
     for (const bad of ['12345', '+1234', '+1 415 000 0000', 'phone', '+99912345678']) {
       const res = await send(bad);
       assert.equal(res.status, 400, bad);
@@ -59,7 +59,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(missing.body.error.details.field, 'phone');
   });
 
-  test('D6: purpose=signup for a registered phone is PHONE_EXISTS; pin_reset for an unknown phone is PHONE_NOT_FOUND', async () => {
+  test('purpose=signup for a registered phone is PHONE_EXISTS; pin_reset for an unknown phone is PHONE_NOT_FOUND', async () => {
     const { phone } = await signUp(t);
     const exists = await send(phone, 'signup');
     assert.equal(exists.status, 409);
@@ -69,7 +69,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(unknown.body.error.code, 'PHONE_NOT_FOUND');
   });
 
-  test('D6: the code is stored only as a keyed hash', async () => {
+  test('the code is stored only as a keyed hash', async () => {
     const phone = uniquePhone();
     await send(phone);
     const code = t.sms.lastCode(phone);
@@ -89,7 +89,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(res.body.data.expires_in, 600);
   });
 
-  test('D6: a code is single use', async () => {
+  test('a code is single use', async () => {
     const phone = uniquePhone();
     await send(phone);
     const code = t.sms.lastCode(phone);
@@ -99,7 +99,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(again.body.error.code, 'INVALID_OTP');
   });
 
-  test('D6: a code is bound to its purpose', async () => {
+  test('a code is bound to its purpose', async () => {
     const { phone } = await signUp(t);
     await send(phone, 'pin_reset');
     const res = await verify(phone, t.sms.lastCode(phone), 'signup');
@@ -117,7 +117,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(res.body.error.details.attempts_remaining, 4);
   });
 
-  test('D6: a new send invalidates the previous code', async () => {
+  test('a new send invalidates the previous code', async () => {
     const phone = uniquePhone();
     await send(phone);
     const first = t.sms.lastCode(phone);
@@ -142,7 +142,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(late.body.error.code, 'OTP_EXPIRED');
   });
 
-  test('D6: five evaluations per code; the 6th answers RATE_LIMITED and burns the code', async () => {
+  test('five evaluations per code; the 6th answers RATE_LIMITED and burns the code', async () => {
     const phone = uniquePhone();
     await send(phone);
     const code = t.sms.lastCode(phone);
@@ -155,7 +155,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal((await verify(phone, code)).body.error.code, 'INVALID_OTP', 'the code is burnt');
   });
 
-  test('D6 race: 30 parallel verifies of one code get at most 5 evaluations', async () => {
+  test('race: 30 parallel verifies of one code get at most 5 evaluations', async () => {
     const phone = uniquePhone();
     await send(phone);
     const code = t.sms.lastCode(phone);
@@ -188,7 +188,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(res.body.error.code, 'INVALID_OTP');
   });
 
-  test('limits: 3 sends per phone per hour, with X-RateLimit-* and Retry-After; a new hour starts afresh (P2)', async () => {
+  test('limits: 3 sends per phone per hour, with X-RateLimit-* and Retry-After; a new hour starts afresh', async () => {
     const phone = uniquePhone();
     for (let i = 1; i <= 3; i++) {
       const res = await send(phone);
@@ -216,7 +216,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal((await send(phone)).status, 200, 'at the full hour a new window starts afresh');
   });
 
-  test('limits: 10 sends per client address per hour (D28)', async () => {
+  test('limits: 10 sends per client address per hour', async () => {
     const ip = uniqueIp();
     for (let i = 0; i < 10; i++) assert.equal((await send(uniquePhone(), 'signup', ip)).status, 200);
     const res = await send(uniquePhone(), 'signup', ip);
@@ -226,7 +226,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal(res.headers['x-ratelimit-limit'], '10');
   });
 
-  test('P3: verifies also count against their address (100 per minute), across phones: no spraying codes', async () => {
+  test('verifies also count against their address (100 per minute), across phones: no spraying codes', async () => {
     const ip = '192.0.2.77'; // outside uniqueIp's range, so no other test shares this window
     for (let i = 0; i < 100; i++) {
       const res = await verify(uniquePhone(), '123456', 'signup', ip);
@@ -239,7 +239,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
     assert.equal((await verify(uniquePhone(), '123456')).body.error.code, 'INVALID_OTP', 'another address');
   });
 
-  test('D37: a failed SMS send answers INTERNAL_ERROR and leaves no usable code', async () => {
+  test('a failed SMS send answers INTERNAL_ERROR and leaves no usable code', async () => {
     const phone = uniquePhone();
     await send(phone);
     const earlier = t.sms.lastCode(phone);
@@ -265,7 +265,7 @@ describe('POST /auth/otp/send and /auth/otp/verify (spec OTP rules, D5-D7)', () 
   });
 });
 
-describe('D35 test phone numbers and D6 enumeration protection', () => {
+describe('test phone numbers and enumeration protection', () => {
   test('a configured test number gets its fixed code and no SMS in development', async () => {
     const t = await createTestApp({ env: { TEST_PHONE_NUMBERS: '+14155550100=246810' } });
     try {

@@ -12,7 +12,7 @@ import {
   verifiedTempToken,
 } from '../helpers/app.ts';
 
-describe('P74: moving an account to a new phone number', () => {
+describe('moving an account to a new phone number', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -103,7 +103,7 @@ describe('P74: moving an account to a new phone number', () => {
     assert.equal(anonymous.body.error.code, 'INVALID_TOKEN');
   });
 
-  test('the PIN comes first and counts toward the lock (D9, P18); a wrong PIN spends none of the code', async () => {
+  test('the PIN comes first and counts toward the lock; a wrong PIN spends none of the code', async () => {
     const s = await signUp(t);
     const next = uniquePhone();
     await start(s, next);
@@ -123,7 +123,7 @@ describe('P74: moving an account to a new phone number', () => {
     assert.equal((await confirm(s, { phone: next, code, pin: s.pin })).status, 200, 'the code still works');
   });
 
-  test('the code: wrong (attempts_remaining), 5 evaluations at most (D6), 300 s (clock moved), once', async () => {
+  test('the code: wrong (attempts_remaining), 5 evaluations at most, 300 s (clock moved), once', async () => {
     const s = await signUp(t);
     const next = uniquePhone();
     await start(s, next);
@@ -225,7 +225,7 @@ describe('P74: moving an account to a new phone number', () => {
   });
 });
 
-describe('P74 with ENUMERATION_PROTECTION and limits', () => {
+describe('phone change with ENUMERATION_PROTECTION and limits', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { ENUMERATION_PROTECTION: 'true' } });
@@ -248,7 +248,7 @@ describe('P74 with ENUMERATION_PROTECTION and limits', () => {
     assert.doesNotMatch(texts.at(-1) as string, /\d{6}/, 'no code');
   });
 
-  test("D28: otp/send's 3 per hour per number apply to the new number", async () => {
+  test("otp/send's 3 per hour per number apply to the new number", async () => {
     const s = await signUp(t);
     const next = uniquePhone();
     const ask = () =>

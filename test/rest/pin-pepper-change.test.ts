@@ -24,7 +24,7 @@ const changing: Secrets = { ...testSecrets, pinPepper: newPepper, pinPepperFallb
 const changed: Secrets = { ...testSecrets, pinPepper: newPepper };
 const env = { ADMIN_TOKEN };
 
-describe('P114: PIN_PEPPER changes, the old one as PIN_PEPPER_FALLBACK', () => {
+describe('PIN_PEPPER changes, the old one as PIN_PEPPER_FALLBACK', () => {
   let old: TestApp;
   before(async () => {
     old = await createTestApp({ env });

@@ -15,7 +15,7 @@ import { heldAtPinCheck, signInHeldAtPinCheck } from '../helpers/pin-gate.ts';
 
 // P88: a PIN check proves the PIN the account had when it was read. A reset (D10) that commits while the
 // check runs must leave the old PIN proving nothing: no session, no deletion, no move to another number.
-describe('P88: what an old PIN was checked for is refused once a PIN reset commits', () => {
+describe('what an old PIN was checked for is refused once a PIN reset commits', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { RATE_LIMITS: 'signin_phone=1000/900' } });

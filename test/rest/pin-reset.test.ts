@@ -12,7 +12,7 @@ import {
 } from '../helpers/app.ts';
 import { meanwhileUncommitted } from '../helpers/database.ts';
 
-describe('POST /auth/pin/reset (D10)', () => {
+describe('POST /auth/pin/reset', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { RATE_LIMITS: 'signin_phone=1000/900' } });
@@ -47,7 +47,7 @@ describe('POST /auth/pin/reset (D10)', () => {
     assert.equal(created.at(-2)?.data.device_name, 'New phone');
   });
 
-  test('unlocks a locked account (D9)', async () => {
+  test('unlocks a locked account', async () => {
     const s = await signUp(t);
     for (let i = 0; i < 10; i++) await signin(s.phone, '918273');
     assert.equal((await signin(s.phone, s.pin)).body.error.code, 'ACCOUNT_LOCKED');
@@ -56,7 +56,7 @@ describe('POST /auth/pin/reset (D10)', () => {
     assert.equal((await signin(s.phone, '730194')).status, 200);
   });
 
-  test('the new PIN follows D8; a refused PIN leaves the temp_token usable', async () => {
+  test('the new PIN follows the PIN rules; a refused PIN leaves the temp_token usable', async () => {
     const s = await signUp(t);
     const temp_token = await verifiedTempToken(t, s.phone, 'pin_reset');
     const bad = await reset({ temp_token, pin: '1111' });
@@ -81,7 +81,7 @@ describe('POST /auth/pin/reset (D10)', () => {
     assert.equal((await reset({ temp_token: 'x', pin: '730194' })).body.error.code, 'INVALID_TOKEN');
   });
 
-  test('P89: a reset for a number the account is moving off at that moment (P74) leaves the account alone', async () => {
+  test('a reset for a number the account is moving off at that moment leaves the account alone', async () => {
     const s = await signUp(t);
     const temp_token = await verifiedTempToken(t, s.phone, 'pin_reset');
     const next = uniquePhone();

@@ -15,7 +15,7 @@ import { testSecrets } from '../helpers/database.ts';
 import { signInHeldAtPinCheck } from '../helpers/pin-gate.ts';
 import { REST_USER_FIELDS as USER_FIELDS } from '../helpers/spec-fields.ts';
 
-describe('POST /auth/signin (spec, D9, D18, D28)', () => {
+describe('POST /auth/signin (spec)', () => {
   let t: TestApp;
   before(async () => {
     // The per-phone limit (5 per 15 min) is tested on its own below; here it must not hide the lock.
@@ -45,7 +45,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
   const signin = (phone: string, pin: unknown, extra: Record<string, unknown> = {}) =>
     t.request('POST', '/auth/signin', { body: { phone, pin, ...extra }, ip: extra.ip as string | undefined });
 
-  test('answers the whole REST user (every field, D2), tokens, expires_in 900; writes session.created', async () => {
+  test('answers the whole REST user (every field), tokens, expires_in 900; writes session.created', async () => {
     const s = await signUp(t);
     const res = await t.request('POST', '/auth/signin', {
       body: { phone: s.phone, pin: s.pin, device: { name: "Ada's iPhone", platform: 'ios' } },
@@ -72,7 +72,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     });
   });
 
-  test('D5: another spelling of the phone signs into the same account (parsed once per request, P86)', async () => {
+  test('another spelling of the phone signs into the same account (parsed once per request)', async () => {
     const s = await signUp(t);
     // +1650XXXXXXX as a person types it: +1 (650) XXX-XXXX
     const spelled = `+1 (${s.phone.slice(2, 5)}) ${s.phone.slice(5, 8)}-${s.phone.slice(8)}`;
@@ -93,7 +93,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     assert.equal(unknown.body.error.message, wrong.body.error.message, 'no hint which one was wrong');
   });
 
-  test('malformed phone is INVALID_PHONE, malformed PIN is INVALID_PIN and costs no attempt (P5)', async () => {
+  test('malformed phone is INVALID_PHONE, malformed PIN is INVALID_PIN and costs no attempt', async () => {
     assert.equal((await signin('555', '482916')).body.error.code, 'INVALID_PHONE');
     assert.equal((await signin(uniquePhone(), '12')).body.error.code, 'INVALID_PIN');
     const s = await signUp(t);
@@ -102,7 +102,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     assert.equal((await signin(s.phone, s.pin)).status, 200, 'twelve malformed PINs are no lock (D9)');
   });
 
-  test('D9: 10 consecutive wrong PINs lock the account for 1 hour; the right PIN is refused meanwhile', async () => {
+  test('10 consecutive wrong PINs lock the account for 1 hour; the right PIN is refused meanwhile', async () => {
     const s = await signUp(t);
     for (let i = 1; i <= 9; i++)
       assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS', `try ${i}`);
@@ -125,7 +125,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     assert.equal((await signin(s.phone, s.pin)).status, 200, 'the lock has passed');
   });
 
-  test('D9: a correct PIN resets the count of wrong ones', async () => {
+  test('a correct PIN resets the count of wrong ones', async () => {
     const s = await signUp(t);
     for (let i = 0; i < 9; i++) await signin(s.phone, '918273');
     assert.equal((await signin(s.phone, s.pin)).status, 200);
@@ -133,7 +133,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
       assert.equal((await signin(s.phone, '918273')).body.error.code, 'INVALID_CREDENTIALS');
   });
 
-  test("P87: a PIN hash made with earlier parameters is made again with today's on a correct PIN only", async () => {
+  test("a PIN hash made with earlier parameters is made again with today's on a correct PIN only", async () => {
     const s = await signUp(t);
     const earlier = await hashAsBeforeP87(s);
     assert.equal((await signin(s.phone, '918273')).status, 401);
@@ -147,7 +147,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     assert.equal((await stored(s.user.id)).pin_hash, rehashed.pin_hash, "today's hash is left as it is");
   });
 
-  test('P87: a PIN reset while an earlier hash is being checked keeps the new PIN', async () => {
+  test('a PIN reset while an earlier hash is being checked keeps the new PIN', async () => {
     const s = await signUp(t);
     await hashAsBeforeP87(s);
     const temp_token = await verifiedTempToken(t, s.phone, 'pin_reset');
@@ -162,7 +162,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
     assert.equal((await signin(s.phone, s.pin)).status, 401, 'not the old one');
   });
 
-  test('D9 race (Keycloak CVE-2024-4629 pattern): 30 parallel wrong PINs get at most 10 evaluations', async () => {
+  test('race (Keycloak CVE-2024-4629 pattern): 30 parallel wrong PINs get at most 10 evaluations', async () => {
     const s = await signUp(t);
     const answers = await Promise.all(Array.from({ length: 30 }, () => signin(s.phone, '918273')));
     const codes = answers.map((a) => a.body.error.code);
@@ -186,7 +186,7 @@ describe('POST /auth/signin (spec, D9, D18, D28)', () => {
   });
 });
 
-describe('sign-in limits (spec "Limits", D28)', () => {
+describe('sign-in limits (spec "Limits")', () => {
   test('5 sign-ins per phone per 15 minutes, counted whatever the outcome', async () => {
     const t = await createTestApp();
     try {

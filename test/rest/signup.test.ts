@@ -11,7 +11,7 @@ import {
   verifiedTempToken,
 } from '../helpers/app.ts';
 
-describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
+describe('POST /auth/signup (spec)', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -50,7 +50,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.equal(expires_in, 900);
   });
 
-  test('D2: name left out is null; D3: country comes from the phone number', async () => {
+  test('name left out is null; country comes from the phone number', async () => {
     const { user } = await signUp(t);
     assert.equal(user.name, null);
     const row = (
@@ -63,7 +63,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.equal(row.language, null);
   });
 
-  test('writes user.created and session.created with the spec payloads (D32)', async () => {
+  test('writes user.created and session.created with the spec payloads', async () => {
     const s = await signUp(t, { name: 'Grace', device: { name: 'Pixel 9', platform: 'android' } });
     const created = (await events(t, 'user.created')).find(
       (e) => (e.data.user as { id: string }).id === s.user.id,
@@ -86,7 +86,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.match(session.data.ip_address as string, /^198\.1[89]\.\d{1,3}\.\*$/, 'D18: masked');
   });
 
-  test('D8: the PIN is stored as argon2id, never as itself', async () => {
+  test('the PIN is stored as argon2id, never as itself', async () => {
     const s = await signUp(t, { pin: '583920' });
     const row = (
       await t.c.db.query<{ pin_hash: string }>('SELECT pin_hash FROM users WHERE id = $1', [s.user.id])
@@ -95,7 +95,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.ok(!row.pin_hash.includes('583920'));
   });
 
-  test('D8: malformed and trivial PINs are INVALID_PIN', async () => {
+  test('malformed and trivial PINs are INVALID_PIN', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
     for (const pin of [
       '123',
@@ -128,7 +128,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     );
   });
 
-  test('D11: handle rules: length, charset, case, first character', async () => {
+  test('handle rules: length, charset, case, first character', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
     for (const handle of ['ab', 'a'.repeat(31), 'Alice', 'ali-ce', 'ali ce', '1alice', '_alice', 'élise']) {
       const res = await signup({ temp_token, pin: '480715', handle });
@@ -146,7 +146,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     }
   });
 
-  test('D11: reserved handles are HANDLE_RESERVED (409)', async () => {
+  test('reserved handles are HANDLE_RESERVED (409)', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
     for (const handle of ['admin', 'root', 'support', 'api', 'oauth', 'www', 'settings']) {
       const res = await signup({ temp_token, pin: '480715', handle });
@@ -174,7 +174,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.equal(answers.find((a) => a.status === 409)?.body.error.code, 'HANDLE_TAKEN');
   });
 
-  test('D7: a temp_token is single use: the second sign-up is INVALID_TOKEN (401) naming temp_token', async () => {
+  test('a temp_token is single use: the second sign-up is INVALID_TOKEN (401) naming temp_token', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
     assert.equal((await signup({ temp_token, pin: '480715', handle: uniqueHandle() })).status, 200);
     const again = await signup({ temp_token, pin: '480715', handle: uniqueHandle() });
@@ -183,7 +183,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.equal(again.body.error.details.field, 'temp_token');
   });
 
-  test('D7: unknown temp_token and one verified for pin_reset are INVALID_TOKEN', async () => {
+  test('unknown temp_token and one verified for pin_reset are INVALID_TOKEN', async () => {
     assert.equal(
       (await signup({ temp_token: 'nope', pin: '480715', handle: uniqueHandle() })).body.error.code,
       'INVALID_TOKEN',
@@ -194,7 +194,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.equal(res.body.error.code, 'INVALID_TOKEN');
   });
 
-  test('D7: temp_token lifetime 600 s (clock moved)', async () => {
+  test('temp_token lifetime 600 s (clock moved)', async () => {
     const a = await verifiedTempToken(t, uniquePhone(), 'signup');
     const b = await verifiedTempToken(t, uniquePhone(), 'signup');
     t.clock.advance(599);
@@ -217,7 +217,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     assert.equal(rows.length, 1);
   });
 
-  test('D13: a name over 100 characters or empty is INVALID_REQUEST', async () => {
+  test('a name over 100 characters or empty is INVALID_REQUEST', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
     for (const name of ['', '   ', 'x'.repeat(101)]) {
       const res = await signup({ temp_token, pin: '480715', handle: uniqueHandle(), name });
@@ -226,7 +226,7 @@ describe('POST /auth/signup (spec, D3, D7, D8, D11)', () => {
     }
   });
 
-  test('D18: an unknown device platform is INVALID_REQUEST; P13: so is a device name over 100 characters', async () => {
+  test('an unknown device platform is INVALID_REQUEST; so is a device name over 100 characters', async () => {
     const temp_token = await verifiedTempToken(t, uniquePhone(), 'signup');
     const attempt = (device: Record<string, unknown>) =>
       signup({ temp_token, pin: '480715', handle: uniqueHandle(), device });

@@ -10,7 +10,7 @@ import type { Database } from '../../src/storage/db.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
 import { freshDatabase, testSecrets } from '../helpers/database.ts';
 
-describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)', () => {
+describe('REST tokens: refresh rotation, logout, bearer auth', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -52,7 +52,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
       for (const p of ['d', 'p', 'q', 'dp', 'dq', 'qi']) assert.equal(k[p], undefined);
   });
 
-  test('D14: the private key is stored encrypted', async () => {
+  test('the private key is stored encrypted', async () => {
     const rows = await t.c.db.query<{ private_key_enc: string }>('SELECT private_key_enc FROM signing_keys');
     assert.ok(rows.length >= 1);
     for (const r of rows) {
@@ -61,7 +61,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     }
   });
 
-  test('P16: a start with another KEY_ENCRYPTION_KEY stops with a message saying so', async () => {
+  test('a start with another KEY_ENCRYPTION_KEY stops with a message saying so', async () => {
     const other = new KeyRing(
       t.c.db,
       PurposeKeys.derive(randomBytes(32), undefined, 'signing-keys'),
@@ -73,7 +73,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     );
   });
 
-  test('P25: tokens of unknown kids arriving together make one reload of the keys, and none again within 5 s', async () => {
+  test('tokens of unknown kids arriving together make one reload of the keys, and none again within 5 s', async () => {
     let reads = 0;
     const db = t.c.db;
     const counting: Database = {
@@ -104,7 +104,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.equal(reads, 1);
   });
 
-  test('P97: an instance whose clock is behind the one that made the first key starts and signs with it', async () => {
+  test('an instance whose clock is behind the one that made the first key starts and signs with it', async () => {
     const database = await freshDatabase();
     try {
       await database.db.query('DELETE FROM signing_keys'); // the PGlite template holds one
@@ -128,7 +128,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.equal((await refresh(res.body.data.refresh_token)).status, 200, 'the new one works');
   });
 
-  test('D16: a repeat within 10 s gets the same new refresh token back and a valid access token', async () => {
+  test('a repeat within 10 s gets the same new refresh token back and a valid access token', async () => {
     const s = await signUp(t);
     const first = await refresh(s.refresh_token);
     t.clock.advance(10);
@@ -146,7 +146,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.equal(me.body.error.code, 'INVALID_REFRESH_TOKEN', 'the access token itself was accepted');
   });
 
-  test('D16: a repeat after the grace window is reuse: the session is revoked and session.revoked written', async () => {
+  test('a repeat after the grace window is reuse: the session is revoked and session.revoked written', async () => {
     const s = await signUp(t);
     const first = await refresh(s.refresh_token);
     t.clock.advance(11);
@@ -165,14 +165,14 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.equal(stale.body.error.code, 'INVALID_TOKEN', 'D17: its access tokens die with it');
   });
 
-  test('D16: a repeat within the window after the new token was itself used is reuse', async () => {
+  test('a repeat within the window after the new token was itself used is reuse', async () => {
     const s = await signUp(t);
     const first = await refresh(s.refresh_token);
     await refresh(first.body.data.refresh_token);
     assert.equal((await refresh(s.refresh_token)).body.error.code, 'INVALID_REFRESH_TOKEN');
   });
 
-  test('D16 race: one refresh token used 20 times at once rotates once; every answer carries the same new token', async () => {
+  test('race: one refresh token used 20 times at once rotates once; every answer carries the same new token', async () => {
     const s = await signUp(t);
     const answers = await Promise.all(Array.from({ length: 20 }, () => refresh(s.refresh_token)));
     assert.ok(
@@ -197,7 +197,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.ok(!JSON.stringify(row).includes(secret), 'the token itself is nowhere in the row');
   });
 
-  test('P59: a token naming a session but not issued by us (a bad tag) is plainly invalid and revokes nothing', async () => {
+  test('a token naming a session but not issued by us (a bad tag) is plainly invalid and revokes nothing', async () => {
     const s = await signUp(t);
     const rotated = await refresh(s.refresh_token);
     t.clock.advance(11);
@@ -218,7 +218,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.equal(ev.length, 0);
   });
 
-  test('D16: a refresh token lives 30 days from issue, sliding with each rotation', async () => {
+  test('a refresh token lives 30 days from issue, sliding with each rotation', async () => {
     const s = await signUp(t);
     t.clock.advance(29 * 86400);
     const rotated = await refresh(s.refresh_token);
@@ -237,7 +237,7 @@ describe('REST tokens: refresh rotation (D16), logout (D14), bearer auth (D17)',
     assert.equal((await refresh(42)).body.error.code, 'INVALID_REQUEST');
   });
 
-  test('logout revokes the session: {revoked: true}, session.revoked (logout), its tokens refused (D17)', async () => {
+  test('logout revokes the session: {revoked: true}, session.revoked (logout), its tokens refused', async () => {
     const s = await signUp(t);
     const res = await logout(s.access_token, s.refresh_token);
     assert.equal(res.status, 200);

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, events, signUp, type TestApp, uniqueHandle, uniqueIp } from '../helpers/app.ts';
 import { REST_USER_FIELDS as USER_FIELDS } from '../helpers/spec-fields.ts';
 
-describe('profiles: /users/me, /users/@:handle, /users/handle/check (D2, D11-D13)', () => {
+describe('profiles: /users/me, /users/@:handle, /users/handle/check', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -12,7 +12,7 @@ describe('profiles: /users/me, /users/@:handle, /users/handle/check (D2, D11-D13
 
   const patch = (token: string, body: unknown) => t.request('PATCH', '/users/me', { token, body });
 
-  test('GET /users/me: every field of the REST User, with its type; nulls for what was never set (D2)', async () => {
+  test('GET /users/me: every field of the REST User, with its type; nulls for what was never set', async () => {
     const s = await signUp(t, { name: 'Ada' });
     const res = await t.request('GET', '/users/me', { token: s.access_token });
     assert.equal(res.status, 200);
@@ -77,7 +77,7 @@ describe('profiles: /users/me, /users/@:handle, /users/handle/check (D2, D11-D13
     assert.equal((await events(t, 'user.updated')).length, before + 1);
   });
 
-  test('D13 bounds: name 1-100, bio 500, avatar_url https and 2048, language BCP 47 and 35; unknown fields refused', async () => {
+  test('profile bounds: name 1-100, bio 500, avatar_url https and 2048, language BCP 47 and 35; unknown fields refused', async () => {
     const s = await signUp(t);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: '' }, 'name'],
@@ -100,7 +100,7 @@ describe('profiles: /users/me, /users/@:handle, /users/handle/check (D2, D11-D13
     assert.equal((await patch(s.access_token, { name: 'x'.repeat(100), bio: 'y'.repeat(500) })).status, 200);
   });
 
-  test('D12: handle change once per 30 days (HANDLE_COOLDOWN with retry_after); the sign-up handle starts none', async () => {
+  test('handle change once per 30 days (HANDLE_COOLDOWN with retry_after); the sign-up handle starts none', async () => {
     const s = await signUp(t);
     const first = uniqueHandle();
     assert.equal(
@@ -128,7 +128,7 @@ describe('profiles: /users/me, /users/@:handle, /users/handle/check (D2, D11-D13
     assert.equal(later.status, 200);
   });
 
-  test('D11 on PATCH: case, charset, reserved, taken; the old handle is free at once', async () => {
+  test('handles on PATCH: case, charset, reserved, taken; the old handle is free at once', async () => {
     const a = await signUp(t);
     const b = await signUp(t);
     assert.equal((await patch(a.access_token, { handle: 'Upper' })).body.error.code, 'INVALID_HANDLE');
@@ -221,7 +221,7 @@ describe('profiles: /users/me, /users/@:handle, /users/handle/check (D2, D11-D13
     assert.equal(over.body.error.code, 'RATE_LIMITED');
   });
 
-  test('authenticated endpoints count 100 per minute per user, whatever the address (D28)', async () => {
+  test('authenticated endpoints count 100 per minute per user, whatever the address', async () => {
     const t2 = await createTestApp({ env: { RATE_LIMITS: 'rest_user=3/60' } });
     try {
       const s = await signUp(t2);

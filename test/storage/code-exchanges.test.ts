@@ -11,7 +11,7 @@ import { ADMIN_TOKEN, REDIRECT, registerClient } from '../helpers/oauth.ts';
 // P85: the code exchanges of one process that arrive together are read in one statement and written in one,
 // and each is answered as it would be alone (D24's single use, P23/P55's live client, P51's live account).
 
-describe('P85: authorization-code exchanges read and written in batches', () => {
+describe('authorization-code exchanges read and written in batches', () => {
   let t: TestApp;
   let clientId: string;
   before(async () => {
@@ -84,7 +84,7 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
     }
   });
 
-  test('D24: the same code twice in one batch opens one session; the other is answered as a used code', async () => {
+  test('the same code twice in one batch opens one session; the other is answered as a used code', async () => {
     const user = (await signUp(t)).user.id;
     const first = await issued(user);
     const again = { ...first, opening: (await issued(user)).opening };
@@ -102,7 +102,7 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
     assert.equal(await sessionOf(other.opening.session.id), undefined, 'no second session');
   });
 
-  test('D24: one code in the batches of two processes at once opens one session; their other codes open theirs', async () => {
+  test('one code in the batches of two processes at once opens one session; their other codes open theirs', async () => {
     const user = (await signUp(t)).user.id;
     const shared = await issued(user);
     const [ours, theirs] = [new CodeExchanges(t.c.db), new CodeExchanges(t.c.db)];
@@ -125,7 +125,7 @@ describe('P85: authorization-code exchanges read and written in batches', () => 
     );
   });
 
-  test('P51, P23: a locked account, a deleted client and a live pair in one batch: each answered as alone', async () => {
+  test('a locked account, a deleted client and a live pair in one batch: each answered as alone', async () => {
     const [locked, live] = await Promise.all([signUp(t), signUp(t)]);
     const gone = (await registerClient(t)).client_id;
     const exchanges = [

@@ -26,7 +26,7 @@ const outcome = (statement: Promise<unknown>) =>
     sleep(10_000).then(() => 'still waiting'),
   ]);
 
-describe('P94: database connection timeout', () => {
+describe('database connection timeout', () => {
   let silent: Awaited<ReturnType<typeof silentServer>>;
   let silentUrl: string;
   before(async () => {

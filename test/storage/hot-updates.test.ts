@@ -29,7 +29,7 @@ const lastOnFirstPage = async (q: Queryable, table: 'users' | 'sessions') =>
     )
   )[0].id;
 
-describe('rows rewritten on every sign-in and refresh stay on their page (migration 009, P81)', () => {
+describe('rows rewritten on every sign-in and refresh stay on their page (migration 009)', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -51,7 +51,7 @@ describe('rows rewritten on every sign-in and refresh stay on their page (migrat
     });
   };
 
-  test('users: a sign-in attempt and its reset (D9, P80) leave the account on its page', async () => {
+  test('users: a sign-in attempt and its reset leave the account on its page', async () => {
     const now = t.clock.now();
     for (let i = 0; i < 120; i++) await insertUser();
     const id = await lastOnFirstPage(t.c.db, 'users');
@@ -62,7 +62,7 @@ describe('rows rewritten on every sign-in and refresh stay on their page (migrat
     assert.equal(await pageOf(t.c.db, 'users', id), 0, 'the reset');
   });
 
-  test('sessions: a refresh-token rotation (D16) leaves the session on its page', async () => {
+  test('sessions: a refresh-token rotation leaves the session on its page', async () => {
     const user = await insertUser();
     await openSessions(t, user.id, 80);
     const id = await lastOnFirstPage(t.c.db, 'sessions');

@@ -41,7 +41,7 @@ const insertAccount = (db: Database, id: string, phone: string, handle: string) 
     [id, phone, handle],
   );
 
-test('P59: migration 009 ends the sessions of former refresh tokens; housekeeping removes them a day later', async () => {
+test('migration 009 ends the sessions of former refresh tokens; housekeeping removes them a day later', async () => {
   const db = await migratedBefore(9);
   const userId = '11111111-1111-4111-8111-111111111111';
   const sessionId = '22222222-2222-4222-8222-222222222222';
@@ -77,7 +77,7 @@ test('P59: migration 009 ends the sessions of former refresh tokens; housekeepin
   );
 });
 
-test('P62: migration 011 keeps live phones, handles and e-mails unique and lets deleted accounts share them', async () => {
+test('migration 011 keeps live phones, handles and e-mails unique and lets deleted accounts share them', async () => {
   const db = await migratedBefore(11);
   let n = 0;
   const user = (o: { phone?: string; handle?: string; email?: string; deleted?: boolean } = {}) =>
@@ -118,7 +118,7 @@ test('P62: migration 011 keeps live phones, handles and e-mails unique and lets 
   assert.equal(await refusedBy({}), 'accepted');
 });
 
-test('P88: migration 013 puts every account and code at PIN version 0; the release before can still issue codes', async () => {
+test('migration 013 puts every account and code at PIN version 0; the release before can still issue codes', async () => {
   const db = await migratedBefore(13);
   const userId = '33333333-3333-4333-8333-333333333333';
   await insertAccount(db, userId, '+16502345679', 'earlier');
@@ -145,7 +145,7 @@ test('P88: migration 013 puts every account and code at PIN version 0; the relea
   );
 });
 
-test('P97: migration 014 has every key sign from its creation; a key the release before rotates in signs at once', async () => {
+test('migration 014 has every key sign from its creation; a key the release before rotates in signs at once', async () => {
   const db = await migratedBefore(14);
   // Keys as the release before writes them: it does not know the column.
   const insertAsBefore = (kid: string, createdAt: string, retiredAt: string | null) =>
@@ -172,7 +172,7 @@ test('P97: migration 014 has every key sign from its creation; a key the release
   assert.ok(rows[2].signs_from.getTime() <= now.getTime(), 'the default: it signs at once, as it did');
 });
 
-test('P108: migration 017 removes the consents of clients deleted before it, and only those', async () => {
+test('migration 017 removes the consents of clients deleted before it, and only those', async () => {
   const db = await migratedBefore(17);
   const userId = '33333333-3333-4333-8333-333333333333';
   await insertAccount(db, userId, '+16502345679', 'consenter');

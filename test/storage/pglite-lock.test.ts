@@ -10,7 +10,7 @@ import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
 // P96: a PGlite directory is one process's at a time; a second opener is refused, naming the first, and a
 // lock whose process is gone is taken over.
 
-describe('P96: the PGlite directory lock', () => {
+describe('the PGlite directory lock', () => {
   const root = mkdtempSync(join(tmpdir(), 'callsign-lock-'));
   after(() => rmSync(root, { recursive: true, force: true }));
   let n = 0;

@@ -85,17 +85,17 @@ const rotation: Rotation = {
   expiresAt: new Date(),
 };
 
-test('P57, P59: refresh rotation (D16) reaches the session by primary key in a generic plan', async () => {
+test('refresh rotation reaches the session by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) => rotateRefreshToken(q, rotation));
   assertReachedByKey(await genericPlan(sql, parameterCount(sql)), 'sessions');
 });
 
-test('P57, P79: rotations written in a batch reach each session by primary key in a generic plan', async () => {
+test('rotations written in a batch reach each session by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) => rotateRefreshTokens(q, [rotation, rotation, rotation]));
   assertReachedByKey(await genericPlan(sql, parameterCount(sql)), 'sessions');
 });
 
-test('P57, P85: code exchanges written in a batch reach the code, the client and the account by key in a generic plan', async () => {
+test('code exchanges written in a batch reach the code, the client and the account by key in a generic plan', async () => {
   const opening = {
     session: {
       id: rotation.id,
@@ -120,20 +120,20 @@ test('P57, P85: code exchanges written in a batch reach the code, the client and
   assertReachedByKey(await genericPlan(read, 3), 'authorization_codes');
 });
 
-test('P57: the single sign-on lookup (D25) reaches the account by primary key in a generic plan', async () => {
+test('the single sign-on lookup reaches the account by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) => ssoSessionsRepo.findLive(q, 'h', new Date()));
   assertReachedByKey(await genericPlan(sql, 2), 'users');
 });
 
 const claimBounds = { limit: 50, perReceiver: 12, busy: new Map([['x', 1]]) };
 
-test('P57: a webhook claim (D32) reaches events and endpoints by key in a generic plan', async () => {
+test('a webhook claim reaches events and endpoints by key in a generic plan', async () => {
   const sql = await sqlOf((q) => webhookDeliveriesRepo.claimDue(q, new Date(), new Date(), claimBounds));
   const plan = await genericPlan(sql, 6);
   assertReachedByKey(plan, 'outbox_events', 'outbox_events_id_key');
 });
 
-test("P113: the claims seek each receiver's due rows in their per-receiver index in a generic plan", async (t) => {
+test("the claims seek each receiver's due rows in their per-receiver index in a generic plan", async (t) => {
   const claims: Array<[string, (q: Queryable) => Promise<unknown>, string]> = [
     [
       'webhook deliveries',
@@ -154,17 +154,17 @@ test("P113: the claims seek each receiver's due rows in their per-receiver index
     });
 });
 
-test('P60: the D17 check of every bearer request reaches its session by primary key in a generic plan', async () => {
+test('the session check of every bearer request reaches its session by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) => sessionsRepo.findActive(q, 'x'));
   assertReachedByKey(await genericPlan(sql, 1), 'sessions');
 });
 
-test('P60: revoking a session reaches it by primary key in a generic plan', async () => {
+test('revoking a session reaches it by primary key in a generic plan', async () => {
   const sql = await sqlOf((q) => sessionsRepo.revoke(q, 'x', 'logout', new Date()));
   assertReachedByKey(await genericPlan(sql, 3), 'sessions');
 });
 
-test('P62: lookups of live accounts by id, phone and handle use their own index in a generic plan', async (t) => {
+test('lookups of live accounts by id, phone and handle use their own index in a generic plan', async (t) => {
   const lookups: Array<[string, (q: Queryable) => Promise<unknown>, number, string]> = [
     ['by id', (q) => usersRepo.findLiveById(q, 'x'), 1, 'users_pkey'],
     ['by phone', (q) => usersRepo.findLiveByPhone(q, 'x'), 1, 'users_phone_live'],

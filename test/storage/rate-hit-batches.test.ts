@@ -12,7 +12,7 @@ import { TEST_REDIS_URL } from '../helpers/database.ts';
 // answered the count it would have got alone. Run on the store the suite is configured with (D29): the
 // database, or Redis when TEST_REDIS_URL is set.
 
-describe('P91: rate-limit hits added in batches', () => {
+describe('rate-limit hits added in batches', () => {
   let t: TestApp;
   let store: RateCounterStore;
   before(async () => {
@@ -85,7 +85,7 @@ describe('P91: rate-limit hits added in batches', () => {
     assert.deepEqual(later, [1, 2, 3]);
   });
 
-  test('P92: a late hit from the window before, sent by an instance whose clock is behind, does not restart the current count', async () => {
+  test('a late hit from the window before, sent by an instance whose clock is behind, does not restart the current count', async () => {
     const batches = new RateHitBatches(store);
     const key = `late:${randomUUID()}`;
     const next = new Date(window.getTime() + 60_000);
@@ -97,7 +97,7 @@ describe('P91: rate-limit hits added in batches', () => {
     assert.equal(await batches.hit(key, next, 60), t.c.redis ? 4 : 5, 'the current window keeps its hits');
   });
 
-  test('D29: two instances batching hits on one counter at once hand out each count exactly once', async () => {
+  test('two instances batching hits on one counter at once hand out each count exactly once', async () => {
     const [one, two] = [new RateHitBatches(store), new RateHitBatches(store)];
     const key = `shared:${randomUUID()}`;
     const counts = await Promise.all(

@@ -11,7 +11,7 @@ import { countingStatements, TEST_DATABASE_URL, whileRefusing } from '../helpers
 /** The session a rotation moved, or undefined when it moved nothing. */
 const movedSession = (o: RotationOutcome) => (o.rotated ? o.session : undefined);
 
-describe('P79: refresh-token rotations written in batches', () => {
+describe('refresh-token rotations written in batches', () => {
   let t: TestApp;
   let userId: string;
   before(async () => {
@@ -66,7 +66,7 @@ describe('P79: refresh-token rotations written in batches', () => {
     }
   });
 
-  test('D16: the same token twice in one batch moves its chain once, and both are answered with the session', async () => {
+  test('the same token twice in one batch moves its chain once, and both are answered with the session', async () => {
     const [id] = await openSessions(t, userId, 1);
     const rotations = new SessionRotations(t.c.db);
     const r = await headOf(id);
@@ -90,7 +90,7 @@ describe('P79: refresh-token rotations written in batches', () => {
     assert.deepEqual(await generationOf(id), { refresh_generation: 2, refresh_hash: head.nextHash });
   });
 
-  test('D16: the same token from another client in one batch moves nothing for that client', async () => {
+  test('the same token from another client in one batch moves nothing for that client', async () => {
     const [id] = await openSessions(t, userId, 1);
     const rotations = new SessionRotations(t.c.db);
     const r = await headOf(id);

@@ -53,7 +53,7 @@ const deliveriesOf = async (t: TestApp, endpointId: string) =>
   (await t.request('GET', `/admin/v1/webhook-endpoints/${endpointId}/deliveries`, { token: ADMIN_TOKEN }))
     .body.data;
 
-describe('webhook delivery (spec "Events", D32, D34)', () => {
+describe('webhook delivery (spec "Events")', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
   // A SIM check provider, so that a code step refused for a swapped SIM sends user.phone_risk.
@@ -97,7 +97,7 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
   }
 
   test(
-    'P61: a committed event reaches the receiver at once, without waiting for the poll (LISTEN/NOTIFY)',
+    'a committed event reaches the receiver at once, without waiting for the poll (LISTEN/NOTIFY)',
     { timeout: 30_000 },
     () =>
       // Its first look finds nothing; then it sleeps.
@@ -105,7 +105,7 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
   );
 
   test(
-    'P61: a worker whose LISTEN connection is cut opens another and catches up on what it missed',
+    'a worker whose LISTEN connection is cut opens another and catches up on what it missed',
     { timeout: 30_000, skip: !TEST_DATABASE_URL && 'PostgreSQL only (PGlite has no connection to lose)' },
     () =>
       // The sign-up is written while the worker has no connection to hear it on.
@@ -254,7 +254,7 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
     }
   });
 
-  test('P38: deliveries are made with the event: a later endpoint gets no older event; a disabled one keeps its own for later', async () => {
+  test('deliveries are made with the event: a later endpoint gets no older event; a disabled one keeps its own for later', async () => {
     receiver = new WebhookReceiver();
     const url = await receiver.start();
     const first = await addEndpoint(t, { url, events: ['user.created'] });
@@ -368,7 +368,7 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
     }
   });
 
-  test('a redirect, a refused connection and a dropped connection are failed attempts (D32)', async () => {
+  test('a redirect, a refused connection and a dropped connection are failed attempts', async () => {
     receiver = new WebhookReceiver();
     receiver.respond = (_r, res) => {
       res.writeHead(307, { location: 'https://example.com/elsewhere' }).end();
@@ -422,7 +422,7 @@ describe('webhook delivery (spec "Events", D32, D34)', () => {
     }
   });
 
-  test('P113: an endpoint that never answers holds a quarter of the slots; another endpoint is served meanwhile', async () => {
+  test('an endpoint that never answers holds a quarter of the slots; another endpoint is served meanwhile', async () => {
     const hang = new WebhookReceiver();
     hang.respond = () => undefined;
     const fast = new WebhookReceiver();

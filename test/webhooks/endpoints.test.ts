@@ -7,7 +7,7 @@ import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
-describe('webhook endpoints in the admin API (D32, D33, D36)', () => {
+describe('webhook endpoints in the admin API', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });

@@ -18,7 +18,7 @@ const body = JSON.stringify({
 });
 const now = 1_795_000_000;
 
-describe('webhook signatures (spec "Delivery format", D32)', () => {
+describe('webhook signatures (spec "Delivery format")', () => {
   test('X-Service-Signature is sha256=<hex HMAC of "timestamp.body"> keyed with the secret string', async () => {
     const h = signDelivery([secret], 'evt_1', now, body);
     const { createHmac } = await import('node:crypto');

@@ -92,7 +92,7 @@ async function queueEvents(c: Container, n: number) {
   });
 }
 
-describe('webhook delivery across worker processes (D32)', () => {
+describe('webhook delivery across worker processes', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
   after(async () => {
     for (const f of cleanup.reverse()) await f();
@@ -146,7 +146,7 @@ describe('webhook delivery across worker processes (D32)', () => {
     }
   });
 
-  test('P77: `callsign worker` with METRICS_TOKEN serves GET /metrics on PORT, counting its own deliveries', async () => {
+  test('`callsign worker` with METRICS_TOKEN serves GET /metrics on PORT, counting its own deliveries', async () => {
     const { store, receiver, setup } = await queued(3);
     await setup.close();
     const token = 'metrics-token-of-the-worker-0123';
