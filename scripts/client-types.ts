@@ -4,10 +4,10 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS from 'openapi-typescript';
-import { buildApp } from '../src/app.ts';
+import { buildContainer } from '../src/composition/container.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { buildContainer } from '../src/container.ts';
-import { createLogger } from '../src/logger.ts';
+import { buildApp } from '../src/http/app.ts';
+import { createLogger } from '../src/observability/logger.ts';
 
 export const CLIENT_TYPES_FILE = fileURLToPath(
   new URL('../packages/client/src/generated/openapi.ts', import.meta.url),

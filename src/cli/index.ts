@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readDotEnv } from '../config/config.ts';
-import { serve, work } from '../main.ts';
+import { serve, work } from '../process/main.ts';
 import { openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 import { ADMIN_HELP, adminCommand } from './admin-commands.ts';

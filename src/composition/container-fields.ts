@@ -38,7 +38,7 @@ import type { SessionService } from '../domain/sessions/sessions.ts';
 import type { SmsBreaker } from '../domain/sms-defence/breaker.ts';
 import type { PersonCheck } from '../domain/sms-defence/person-check.ts';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { ReceiptReader } from '../providers/messaging/receipts/receipt.ts';
 import type { Random } from '../providers/random.ts';

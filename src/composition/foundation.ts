@@ -6,7 +6,7 @@ import type { PurposeKeys } from '../domain/purpose-keys.ts';
 import type { RateLimiter } from '../domain/rate-limiter.ts';
 import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
 import type { Events } from '../domain/webhooks/events.ts';
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database } from '../storage/db.ts';

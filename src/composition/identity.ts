@@ -22,7 +22,7 @@ import { ChallengeService } from '../domain/sms-defence/challenges.ts';
 import type { PersonCheck } from '../domain/sms-defence/person-check.ts';
 import { SendDefence } from '../domain/sms-defence/send-defence.ts';
 import { SiteverifyCaptcha } from '../providers/captcha/siteverify.ts';
-import { SessionRotations } from '../storage/session-rotations.ts';
+import { SessionRotations } from '../storage/batches/session-rotations.ts';
 import type { Foundation } from './foundation.ts';
 import { phoneRiskService } from './phone-risk.ts';
 

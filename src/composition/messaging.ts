@@ -6,7 +6,7 @@ import { Messenger } from '../domain/messaging/messenger.ts';
 import { ProviderHealth } from '../domain/messaging/provider-health.ts';
 import { MessageReceipts, type MessageReceiptsDeps } from '../domain/messaging/receipts.ts';
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { Clock } from '../providers/clock.ts';
 import { providerOf, receiptReaderOf } from '../providers/messaging/index.ts';
 import type { ReceiptReader } from '../providers/messaging/receipts/receipt.ts';

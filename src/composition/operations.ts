@@ -15,7 +15,7 @@ import { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts'
 import { imageFetcher } from '../providers/image-fetcher.ts';
 import { manualKycProvider } from '../providers/kyc/kyc-provider.ts';
 import { sandboxKycProvider } from '../providers/kyc/sandbox.ts';
-import { CodeExchanges } from '../storage/code-exchanges.ts';
+import { CodeExchanges } from '../storage/batches/code-exchanges.ts';
 import type { Foundation } from './foundation.ts';
 
 /** The services of clients and operators: OAuth clients and tokens, webhooks, KYC, the console. */

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../container.ts';
+import type { Container } from '../composition/container.ts';
 import { binary, errorBody } from './openapi-types.ts';
 
 /** The services these routes use. */

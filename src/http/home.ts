@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../container.ts';
+import type { Container } from '../composition/container.ts';
 import { esc, page } from './pages/html.ts';
 import { sendPage } from './pages/page-reply.ts';
 import { viewIn } from './pages/view.ts';

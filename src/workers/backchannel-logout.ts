@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
 import { afterFailure } from '../domain/webhooks/webhook-rules.ts';
 import type { Clock } from '../providers/clock.ts';
+import type { WebhookSender } from '../providers/webhook-sender.ts';
 import type { Database } from '../storage/db.ts';
 import { backchannelLogoutsRepo, type ClaimedLogout } from '../storage/repositories/backchannel-logouts.ts';
-import type { WebhookSender } from '../webhooks/http-sender.ts';
 import { SendLoop } from './claimed-sends.ts';
 
 export interface BackchannelLogoutDeps {

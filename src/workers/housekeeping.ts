@@ -1,8 +1,8 @@
 import { DEFAULT_RETENTION, type Retention } from '../config/retention-settings.ts';
 import { addSeconds } from '../providers/clock.ts';
 import type { Database } from '../storage/db.ts';
-import { retentionPurges as purge } from '../storage/retention-purges.ts';
-import { purgeEndedSessions } from '../storage/session-purge.ts';
+import { retentionPurges as purge } from '../storage/purges/retention-purges.ts';
+import { purgeEndedSessions } from '../storage/purges/session-purge.ts';
 import type { Job } from './runner.ts';
 
 const DAY_SECONDS = 86_400;

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
+import { signDelivery } from '../domain/webhooks/signature.js';
 import { afterFailure } from '../domain/webhooks/webhook-rules.ts';
 import { type Clock, unixSeconds } from '../providers/clock.ts';
+import type { WebhookSender } from '../providers/webhook-sender.ts';
 import type { Database } from '../storage/db.ts';
 import {
   type AttemptResult,
   type ClaimedDelivery,
   webhookDeliveriesRepo,
 } from '../storage/repositories/webhook-deliveries.ts';
-import type { WebhookSender } from '../webhooks/http-sender.ts';
-import { signDelivery } from '../webhooks/signature.js';
 import { SendLoop } from './claimed-sends.ts';
 
 export interface DeliveryWorkerDeps {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { verifyWebhook } from '../../src/webhooks/signature.js';
+import { verifyWebhook } from '../../src/domain/webhooks/signature.js';
 import { startCliServer } from '../helpers/cli-server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 

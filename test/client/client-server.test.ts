@@ -10,7 +10,7 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '@callsign/client/server';
-import { signDelivery } from '../../src/webhooks/signature.js';
+import { signDelivery } from '../../src/domain/webhooks/signature.js';
 import { uniquePhone } from '../helpers/app.ts';
 import { type ListeningApp, listeningApp, signUpWith } from '../helpers/client-app.ts';
 import { freePort } from '../helpers/free-port.ts';

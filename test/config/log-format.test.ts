@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/observability/logger.ts';
 
 /** The escape character that starts a terminal's colour codes. */
 const ESCAPE = String.fromCharCode(27);

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildContainer, type Container, connectRedis } from '../../src/composition/container.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Secrets } from '../../src/config/secrets.ts';
-import { buildContainer, type Container, connectRedis } from '../../src/container.ts';
 import { parsePhone } from '../../src/domain/phone.ts';
-import { createLogger } from '../../src/logger.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createLogger } from '../../src/observability/logger.ts';
 import { ManualClock } from '../../src/providers/clock.ts';
+import type { WebhookSender } from '../../src/providers/webhook-sender.ts';
 import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
-import type { WebhookSender } from '../../src/webhooks/http-sender.ts';
 import { freshDatabase, TEST_REDIS_URL, type TestDatabase, testSecrets } from './database.ts';
 import { SmsReceiver } from './sms-receiver.ts';
 

@@ -1,6 +1,6 @@
 import { addSeconds } from '../../src/providers/clock.ts';
 import type { Database } from '../../src/storage/db.ts';
-import { SESSION_SWEEP_SLICES } from '../../src/storage/session-purge.ts';
+import { SESSION_SWEEP_SLICES } from '../../src/storage/purges/session-purge.ts';
 import { housekeeping } from '../../src/workers/housekeeping.ts';
 
 /** A day of hourly housekeeping runs from `from` (every slice of the session sweep), the counts summed. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pkg from '../../package.json' with { type: 'json' };
-import { buildMetricsApp } from '../../src/app.ts';
+import { buildMetricsApp } from '../../src/http/app.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/free-port.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { HARD_DELETE_AFTER_SECONDS } from '../../src/domain/accounts/account-deletion.ts';
-import { verifyWebhook } from '../../src/webhooks/signature.js';
+import { verifyWebhook } from '../../src/domain/webhooks/signature.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { documentPhoto, initiate, selfiePhoto, submitForm, validFields } from '../helpers/kyc.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';

@@ -8,7 +8,7 @@ import {
 } from '../../src/domain/sessions/access-tokens.ts';
 import { RETRY_DELAYS_SECONDS } from '../../src/domain/webhooks/webhook-rules.ts';
 import { addSeconds } from '../../src/providers/clock.ts';
-import { WebhookSender } from '../../src/webhooks/http-sender.ts';
+import { WebhookSender } from '../../src/providers/webhook-sender.ts';
 import { BackchannelLogoutWorker } from '../../src/workers/backchannel-logout.ts';
 import { housekeeping } from '../../src/workers/housekeeping.ts';
 

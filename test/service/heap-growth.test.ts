@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { HEAP_GROWING_PERCENT, limitHeapGrowth } from '../../src/heap-growth.ts';
+import { HEAP_GROWING_PERCENT, limitHeapGrowth } from '../../src/process/heap-growth.ts';
 import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
 
 // A process that keeps some 30 MB of live objects, renews part of them, and makes short-lived garbage fast,
@@ -26,7 +26,7 @@ process.stdout.write(String(peak / 1048576));
 /** The churn's peak heap in a fresh process, with the service's limit applied first or not. */
 function peakHeapMb(limited: boolean): number {
   const setup = limited
-    ? `const { limitHeapGrowth } = await import(${JSON.stringify(new URL('../../src/heap-growth.ts', import.meta.url).href)}); limitHeapGrowth([], '');`
+    ? `const { limitHeapGrowth } = await import(${JSON.stringify(new URL('../../src/process/heap-growth.ts', import.meta.url).href)}); limitHeapGrowth([], '');`
     : '';
   const out = execFileSync(
     process.execPath,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { CodeExchanges } from '../../src/storage/code-exchanges.ts';
+import { CodeExchanges } from '../../src/storage/batches/code-exchanges.ts';
 import { authorizationCodesRepo } from '../../src/storage/repositories/authorization-codes.ts';
 import { type CodeRedemption, exchangeCodes } from '../../src/storage/rules/code-exchange.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';

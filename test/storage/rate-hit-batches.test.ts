@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { RateCounterStore } from '../../src/domain/rate-limiter.ts';
 import { RedisRateCounterStore } from '../../src/providers/redis-rate-counter-store.ts';
+import { RateHitBatches } from '../../src/storage/batches/rate-hit-batches.ts';
 import { DbRateCounterStore } from '../../src/storage/db-rate-counter-store.ts';
-import { RateHitBatches } from '../../src/storage/rate-hit-batches.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_REDIS_URL } from '../helpers/database.ts';
 

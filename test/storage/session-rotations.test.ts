@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SessionRotations } from '../../src/storage/batches/session-rotations.ts';
 import type { Rotation, RotationOutcome } from '../../src/storage/rules/refresh-rotation.ts';
-import { SessionRotations } from '../../src/storage/session-rotations.ts';
 import { createTestApp, openSessions, signUp, type TestApp } from '../helpers/app.ts';
 import { countingStatements, TEST_DATABASE_URL, whileRefusing } from '../helpers/database.ts';
 

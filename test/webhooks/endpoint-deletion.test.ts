@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { WebhookSender } from '../../src/webhooks/http-sender.ts';
+import { WebhookSender } from '../../src/providers/webhook-sender.ts';
 import { CLAIM_LEASE_SECONDS } from '../../src/workers/claimed-sends.ts';
 import { WebhookDeliveryWorker } from '../../src/workers/webhook-delivery.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { verifyWebhook } from '../../src/domain/webhooks/signature.js';
 import { DEFAULT_ROLL_OVERLAP_SECONDS } from '../../src/domain/webhooks/webhook-endpoints.ts';
-import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';

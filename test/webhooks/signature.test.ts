@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { signDelivery, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signature.js';
+import {
+  signDelivery,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../../src/domain/webhooks/signature.js';
 import { freePort } from '../helpers/free-port.ts';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import { after, before, describe, test } from 'node:test';
 import { type AddressKind, addressKind } from '../../src/providers/outbound-addresses.ts';
-import { type Resolver, WebhookSender } from '../../src/webhooks/http-sender.ts';
+import { type Resolver, WebhookSender } from '../../src/providers/webhook-sender.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';

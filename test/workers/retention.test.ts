@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { DEFAULT_RETENTION } from '../../src/config/retention-settings.ts';
 import { overviewPage } from '../../src/http/pages/console/overview-page.ts';
 import { addSeconds } from '../../src/providers/clock.ts';
-import { deleteInBatches } from '../../src/storage/batched-purge.ts';
+import { deleteInBatches } from '../../src/storage/purges/batched-purge.ts';
 import { logosRepo } from '../../src/storage/repositories/logos.ts';
 import { statsRepo } from '../../src/storage/repositories/stats.ts';
 import { DISABLED_ENDPOINT_REASON, housekeeping } from '../../src/workers/housekeeping.ts';

@@ -6,8 +6,8 @@
 // - A code's own digits are kept only sealed, only while the code may be re-sent (until it expires).
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
+import { MessageInserts } from '../../storage/batches/message-inserts.ts';
 import type { Database } from '../../storage/db.ts';
-import { MessageInserts } from '../../storage/message-inserts.ts';
 import type { MessageAttempt, MessageStatus } from '../../storage/repositories/messages.ts';
 import { countryOf } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';

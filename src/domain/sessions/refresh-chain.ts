@@ -1,5 +1,5 @@
 import { addSeconds, type Clock } from '../../providers/clock.ts';
-import type { SessionRotations } from '../../storage/session-rotations.ts';
+import type { SessionRotations } from '../../storage/batches/session-rotations.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError } from '../errors.ts';
 import { type Authentication, recordedAmr } from './authentication.ts';

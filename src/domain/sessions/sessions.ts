@@ -2,11 +2,11 @@
 // rotation chain, access tokens, and the signing keys (and JWS) they are signed with.
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
+import type { SessionRotations } from '../../storage/batches/session-rotations.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import { type NewSessionWrite, type SessionRow, sessionsRepo } from '../../storage/repositories/sessions.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { openSignInSession, type SignInRefusal } from '../../storage/rules/pin-lock.ts';
-import type { SessionRotations } from '../../storage/session-rotations.ts';
 import type { Device } from '../accounts/device.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';

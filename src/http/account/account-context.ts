@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { accountPageLocation } from '../../domain/clients/account-page-client.ts';
 import { accountReturnTo } from '../../domain/clients/account-return.ts';
 import { safeEqual } from '../../domain/crypto.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import type { AdminAction } from '../../domain/operators/admin-actions.ts';
 
 /** The services these routes use. */

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { IMPORT_MAX_LINES } from '../../domain/imports/user-import.ts';
 import { adminAnswer } from './responses.ts';
 import { security } from './route-schema.ts';

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/sessions/key-ring.ts';
 import type { AdminActionRow } from '../../storage/repositories/admin-actions.ts';
 import { dateTime } from '../openapi-types.ts';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { REJECTION_REASONS } from '../../domain/kyc/kyc-rules.ts';
 import { binary } from '../openapi-types.ts';
 import { adminPhoto, adminVerification } from './presenters.ts';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import { MESSAGE_STATUSES } from '../../storage/repositories/messages.ts';
 import { nullable } from '../openapi-types.ts';

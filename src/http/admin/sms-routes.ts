@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Container } from '../../composition/container.ts';
 import { isDestinationKey } from '../../config/sms-defence-settings.ts';
-import type { Container } from '../../container.ts';
 import { fieldError } from '../../domain/errors.ts';
 import { nullable } from '../openapi-types.ts';
 import { adminAnswer, listOf } from './responses.ts';

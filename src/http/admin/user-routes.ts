@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { overview } from '../../domain/operators/overview.ts';
 import { Passkey } from '../rest/passkey-schemas.ts';
 import { restConnectedApp, restPasskey } from '../rest/presenters.ts';

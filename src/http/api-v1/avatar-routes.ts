@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { requireScope } from '../../domain/oauth/api-permissions.ts';
 import { holder } from './callers.ts';

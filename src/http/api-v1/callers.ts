@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { scopedUser } from '../../domain/profiles/api-users.ts';
 import { AVATAR_MAX_BYTES } from '../../domain/profiles/avatars.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';

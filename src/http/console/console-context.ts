@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { hostCookies } from '../host-cookies.ts';
 import { confirmPage } from '../pages/console/confirm-page.ts';
 import type { Frame } from '../pages/console/layout.ts';

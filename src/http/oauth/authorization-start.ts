@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
-import type { Container } from '../../container.ts';
 import { type AuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
-import type { Container } from '../../container.ts';
 import { checkAuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
 import { AMR } from '../../domain/sessions/authentication.ts';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
-import type { Container } from '../../container.ts';
 import { addressBucket } from '../../domain/address-bucket.ts';
 import { authenticateClient, type ClientCredentials } from '../../domain/oauth/client-authentication.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../config/captcha-vendors.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
-import type { Container } from '../../container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { parseChannel } from '../../domain/messaging/texts.ts';
 import { maskPhone, parsePhoneIn } from '../../domain/phone.ts';

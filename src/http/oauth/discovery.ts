@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/clients/client-rules.ts';
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
 import { ACR_VALUES } from '../../domain/sessions/authentication.ts';

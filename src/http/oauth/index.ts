@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { oauthErrorHandler } from '../errors/oauth.ts';
 import { authorizeRoutes } from './authorize.ts';
 import { discoveryRoutes } from './discovery.ts';

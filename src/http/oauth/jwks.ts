@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { JWKS_MAX_AGE_SECONDS } from '../../domain/sessions/key-ring.ts';
 import { Jwks, oauthAnswer } from './responses.ts';
 

@@ -7,7 +7,7 @@
 //   someone signed in here as another account, or the PIN was reset) a form already on the screen gives no
 //   code, however often it is posted.
 import type { FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import { pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
 import { type PageState, signedInOf } from './page-forms.ts';

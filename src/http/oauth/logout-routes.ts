@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { decideLogout, logoutRedirect } from '../../domain/oauth/logout.ts';
 import { described, pageForm } from '../described.ts';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
-import type { Container } from '../../container.ts';
 import type { RemovedByReset } from '../../domain/accounts/pin-reset-sessions.ts';
 import { accountPageLocation, isAccountPage } from '../../domain/clients/account-page-client.ts';
 import { DomainError } from '../../domain/errors.ts';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import { isPhoneCountry } from '../../config/look-settings.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
-import type { Container } from '../../container.ts';
 import type { RemovedByReset } from '../../domain/accounts/pin-reset-sessions.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';

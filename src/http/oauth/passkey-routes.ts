@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';

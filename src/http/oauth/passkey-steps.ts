@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import type { AuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import { fallsShortOf } from '../../domain/oauth/requested-acr.ts';

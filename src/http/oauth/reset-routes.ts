@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { isWellFormedPin } from '../../domain/accounts/pin-rules.ts';
 import type { DomainError } from '../../domain/errors.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { pageForm } from '../described.ts';
 import { signInPage, signUpAccountPage } from '../pages/authorize-pages.ts';
 import { consentPage, errorPage } from '../pages/consent-pages.ts';

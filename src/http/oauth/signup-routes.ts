@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
-import type { Container } from '../../container.ts';
 import { isWellFormedPin } from '../../domain/accounts/pin-rules.ts';
 import type { DomainError } from '../../domain/errors.ts';
 import { pageForm } from '../described.ts';

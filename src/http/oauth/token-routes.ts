@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { grantFor } from '../../domain/oauth/grants/index.ts';
 import { described } from '../described.ts';
 import { bearerToken } from '../plugins/bearer.ts';

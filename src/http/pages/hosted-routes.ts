@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { serialize } from 'cookie';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { LANGUAGES, supported } from '../../i18n/languages.ts';
 import { PageError, pageErrorHandler } from '../errors/pages.ts';
 import { accentStylesheet } from './accent.ts';

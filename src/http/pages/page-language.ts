@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { acceptedLanguages, type Language, pickLanguage } from '../../i18n/languages.ts';
 import { cookieOf } from '../oauth/page-cookies.ts';
 import { type View, viewIn } from './view.ts';

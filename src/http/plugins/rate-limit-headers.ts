@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
-import type { Container } from '../../container.ts';
 import { RateLimitExceeded, type RateLimitState } from '../../domain/rate-limiter.ts';
 import { unixSeconds } from '../../providers/clock.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
-import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { AuthContext } from '../types.ts';
 import { bearerToken } from './bearer.ts';

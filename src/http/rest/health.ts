@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { migrationsCurrent } from '../../storage/migrate.ts';
 
 // Health for load balancers and orchestrators, bare JSON without the envelope:

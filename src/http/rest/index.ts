@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { restErrorHandler } from '../errors/rest.ts';
 import { allowConfiguredOrigins } from '../plugins/browser-access.ts';
 import { registerRestGuards } from '../plugins/rest-guards.ts';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Container } from '../../composition/container.ts';
 import { dateTime, nullable } from '../openapi-types.ts';
 import { ok } from './envelope.ts';
 import { restAnswer } from './responses.ts';

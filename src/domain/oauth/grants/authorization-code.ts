@@ -1,5 +1,5 @@
 import type { Clock } from '../../../providers/clock.ts';
-import type { CodeExchanges } from '../../../storage/code-exchanges.ts';
+import type { CodeExchanges } from '../../../storage/batches/code-exchanges.ts';
 import type { Database } from '../../../storage/db.ts';
 import {
   type AuthorizationCodeRow,

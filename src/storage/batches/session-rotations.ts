@@ -1,11 +1,11 @@
-import { Coalescer, type Outcome } from './coalescer.ts';
-import type { Database } from './db.ts';
+import type { Database } from '../db.ts';
 import {
   type Rotation,
   type RotationOutcome,
   rotateRefreshToken,
   rotateRefreshTokens,
-} from './rules/refresh-rotation.ts';
+} from '../rules/refresh-rotation.ts';
+import { Coalescer, type Outcome } from './coalescer.ts';
 
 /**
  * This process's refresh-token rotations, written in batches: the refreshes that arrive together cost

@@ -1,5 +1,5 @@
+import type { Queryable } from '../db.ts';
 import { deleteInBatches, PURGE_BATCH_ROWS, updateInBatches } from './batched-purge.ts';
-import type { Queryable } from './db.ts';
 
 /**
  * The statements of each retention, batched (batched-purge.ts). Every cutoff is a moment: rows older go.

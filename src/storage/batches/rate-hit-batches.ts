@@ -1,4 +1,4 @@
-import type { RateCounter, RateCounterStore } from '../domain/rate-limiter.ts';
+import type { RateCounter, RateCounterStore } from '../../domain/rate-limiter.ts';
 
 interface Gathered {
   key: string;

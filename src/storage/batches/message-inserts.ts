@@ -1,6 +1,6 @@
+import type { Database } from '../db.ts';
+import { messagesRepo, type NewMessage } from '../repositories/messages.ts';
 import { Coalescer } from './coalescer.ts';
-import type { Database } from './db.ts';
-import { messagesRepo, type NewMessage } from './repositories/messages.ts';
 
 // As the other batches: 32 a batch, two at once.
 const LIMITS = { maxBatch: 32, concurrency: 2 };

@@ -1,5 +1,5 @@
+import type { Queryable } from '../db.ts';
 import { deleteInBatches } from './batched-purge.ts';
-import type { Queryable } from './db.ts';
 
 /**
  * Rules of the purge of ended sessions:

@@ -1,25 +1,25 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { proxyTrust } from './config/trust-proxy.ts';
-import type { Container } from './container.ts';
-import { adminSurface } from './http/admin/index.ts';
-import { apiV1Surface } from './http/api-v1/index.ts';
-import { avatarRoutes } from './http/avatars.ts';
-import { consoleSurface } from './http/console/index.ts';
-import { answerFrameworkError, MAX_PARAM_LENGTH } from './http/errors/framework.ts';
-import { restErrorHandler, sendRestError } from './http/errors/rest.ts';
-import { homeRoutes } from './http/home.ts';
-import { messageReceiptRoutes } from './http/hooks/message-receipts.ts';
-import { metricsRoutes } from './http/metrics-routes.ts';
-import { oauthSurface } from './http/oauth/index.ts';
-import { jwksRoutes } from './http/oauth/jwks.ts';
-import { hostedRoutes } from './http/pages/hosted-routes.ts';
-import { manageConnections } from './http/plugins/connections.ts';
-import { registerOpenApi } from './http/plugins/openapi.ts';
-import { requestId } from './http/plugins/request-id.ts';
-import { registerTextGuard } from './http/plugins/text-guard.ts';
-import { restSurface } from './http/rest/index.ts';
-import { verifyPage } from './http/verify/verify-routes.ts';
-import './http/types.ts';
+import type { Container } from '../composition/container.ts';
+import { proxyTrust } from '../config/trust-proxy.ts';
+import { adminSurface } from './admin/index.ts';
+import { apiV1Surface } from './api-v1/index.ts';
+import { avatarRoutes } from './avatars.ts';
+import { consoleSurface } from './console/index.ts';
+import { answerFrameworkError, MAX_PARAM_LENGTH } from './errors/framework.ts';
+import { restErrorHandler, sendRestError } from './errors/rest.ts';
+import { homeRoutes } from './home.ts';
+import { messageReceiptRoutes } from './hooks/message-receipts.ts';
+import { metricsRoutes } from './metrics-routes.ts';
+import { oauthSurface } from './oauth/index.ts';
+import { jwksRoutes } from './oauth/jwks.ts';
+import { hostedRoutes } from './pages/hosted-routes.ts';
+import { manageConnections } from './plugins/connections.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { requestId } from './plugins/request-id.ts';
+import { registerTextGuard } from './plugins/text-guard.ts';
+import { restSurface } from './rest/index.ts';
+import { verifyPage } from './verify/verify-routes.ts';
+import './types.ts';
 
 /** What every answer of ours has: the request id and P66's headers; errors and unknown routes in the envelope. */
 function answerLikeRest(app: FastifyInstance) {

@@ -1,7 +1,7 @@
+import type { Database } from '../db.ts';
+import { type AuthorizationCodeRow, authorizationCodesRepo } from '../repositories/authorization-codes.ts';
+import { type CodeExchangeOutcome, type CodeRedemption, exchangeCodes } from '../rules/code-exchange.ts';
 import { Coalescer } from './coalescer.ts';
-import type { Database } from './db.ts';
-import { type AuthorizationCodeRow, authorizationCodesRepo } from './repositories/authorization-codes.ts';
-import { type CodeExchangeOutcome, type CodeRedemption, exchangeCodes } from './rules/code-exchange.ts';
 
 // 32 a batch, two at once: as P79's rotations (64 exchanges in flight on two processes fill them).
 const LIMITS = { maxBatch: 32, concurrency: 2 };

@@ -1,6 +1,6 @@
 import { type Logger, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
-import type { LogFormat } from './config/config.ts';
+import type { LogFormat } from '../config/config.ts';
 
 // Secrets never reach a log line: credentials in headers and every secret-bearing body field are redacted,
 // wherever a log call puts them.

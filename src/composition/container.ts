@@ -1,16 +1,16 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Container } from './composition/container-fields.ts';
-import { compose, type Opened } from './composition/root.ts';
-import type { Config } from './config/config.ts';
-import { resolveSecrets, type Secrets } from './config/secrets.ts';
-import { createLogger } from './logger.ts';
-import { type Clock, systemClock } from './providers/clock.ts';
-import { cryptoRandom, type Random } from './providers/random.ts';
-import { logRedisOutages } from './providers/redis-outage-log.ts';
-import { type Database, openDatabase } from './storage/db.ts';
-import { migrate } from './storage/migrate.ts';
-import type { WebhookSender } from './webhooks/http-sender.ts';
+import type { Config } from '../config/config.ts';
+import { resolveSecrets, type Secrets } from '../config/secrets.ts';
+import { createLogger } from '../observability/logger.ts';
+import { type Clock, systemClock } from '../providers/clock.ts';
+import { cryptoRandom, type Random } from '../providers/random.ts';
+import { logRedisOutages } from '../providers/redis-outage-log.ts';
+import type { WebhookSender } from '../providers/webhook-sender.ts';
+import { type Database, openDatabase } from '../storage/db.ts';
+import { migrate } from '../storage/migrate.ts';
+import type { Container } from './container-fields.ts';
+import { compose, type Opened } from './root.ts';
 
 export type { Container };
 

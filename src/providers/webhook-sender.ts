@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { checkedTarget, type Resolver, systemResolver } from '../providers/outbound-addresses.ts';
+import { checkedTarget, type Resolver, systemResolver } from './outbound-addresses.ts';
 
 export type { Resolver };
 

@@ -1,4 +1,4 @@
-import { countRows, type Queryable } from './db.ts';
+import { countRows, type Queryable } from '../db.ts';
 
 /**
  * Rules of every purge of a table that grows with use:

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { buildApp, buildMetricsApp } from './app.ts';
+import { buildContainer } from '../composition/container.ts';
 import {
   type Config,
   ConfigError,
@@ -9,13 +9,13 @@ import {
   loadConfig,
   MEMORY_DATABASE_URL,
   readDotEnv,
-} from './config/config.ts';
-import { buildContainer } from './container.ts';
+} from '../config/config.ts';
+import { buildApp, buildMetricsApp } from '../http/app.ts';
+import { closeGracefully } from '../http/plugins/connections.ts';
+import { gatherWorkerMetrics } from '../observability/metrics.ts';
+import { openDatabase, storageWarnings } from '../storage/db.ts';
+import { migrate } from '../storage/migrate.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
-import { closeGracefully } from './http/plugins/connections.ts';
-import { gatherWorkerMetrics } from './metrics.ts';
-import { openDatabase, storageWarnings } from './storage/db.ts';
-import { migrate } from './storage/migrate.ts';
 
 type Env = Record<string, string | undefined>;
 
