@@ -1,16 +1,39 @@
 // The test runner's report: the usual one (spec in a terminal, TAP otherwise, as `node --test` chooses), then
 // the slowest test files, so that a slow file is seen where it is added. Each file's time is its own
-// process's, from its start to its end.
+// process's, from its start to its end. With --test-force-exit the runner may stop before a reporter's last
+// words, so they are also written as the process exits.
+import { writeSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { spec, tap } from 'node:test/reporters';
 
 /** How many of the slowest files are listed. */
 const SHOWN = 20;
 
+/** The slowest files' lines, the run's wall time first. */
+function slowestLines(/** @type {Map<string, number>} */ files, /** @type {number} */ startedAt) {
+  const slowest = [...files].sort((a, b) => b[1] - a[1]).slice(0, SHOWN);
+  const root = `${process.cwd()}/`;
+  const wall = `# wall time ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`;
+  if (slowest.length < 2) return wall;
+  return [
+    wall,
+    `# the ${slowest.length} slowest test files\n`,
+    ...slowest.map(
+      ([file, ms]) =>
+        `#   ${(ms / 1000).toFixed(1).padStart(7)} s  ${file.startsWith(root) ? file.slice(root.length) : file}\n`,
+    ),
+  ].join('');
+}
+
 /** @param {AsyncIterable<import('node:test/reporters').TestEvent>} source the runner's events */
 export default async function* report(source) {
+  const startedAt = performance.now();
   /** each test file's time, in ms */
   const files = new Map();
+  let told = false;
+  process.on('exit', () => {
+    if (!told) writeSync(1, slowestLines(files, startedAt));
+  });
   async function* watched() {
     for await (const event of source) {
       if (event.type === 'test:complete') {
@@ -22,10 +45,6 @@ export default async function* report(source) {
   }
   if (process.stdout.isTTY) yield* Readable.from(watched()).pipe(new spec());
   else yield* tap(watched());
-  const slowest = [...files].sort((a, b) => b[1] - a[1]).slice(0, SHOWN);
-  if (slowest.length < 2) return;
-  const root = `${process.cwd()}/`;
-  yield `# the ${slowest.length} slowest test files\n`;
-  for (const [file, ms] of slowest)
-    yield `#   ${(ms / 1000).toFixed(1).padStart(7)} s  ${file.startsWith(root) ? file.slice(root.length) : file}\n`;
+  told = true;
+  yield slowestLines(files, startedAt);
 }

@@ -1,36 +1,38 @@
 // The domain's error codes: the REST surface's (spec "Errors") and the few more the user management of
 // /api/v1 names. Domain code throws these; each surface maps them, in one table of its own, to its status and
 // body (http/errors/: rest-statuses.ts, oauth.ts, api-v1.ts, admin.ts, console.ts, pages.ts).
-export type ErrorCode =
-  | 'INVALID_REQUEST'
-  | 'INVALID_PHONE'
-  | 'INVALID_PIN'
-  | 'INVALID_HANDLE'
-  | 'INVALID_OTP'
-  | 'OTP_EXPIRED'
-  | 'INVALID_CREDENTIALS'
-  | 'INVALID_TOKEN'
-  | 'TOKEN_EXPIRED'
-  | 'INVALID_REFRESH_TOKEN'
-  | 'ACCOUNT_LOCKED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'PHONE_NOT_FOUND'
-  | 'HANDLE_TAKEN'
-  | 'HANDLE_RESERVED'
-  | 'PHONE_EXISTS'
-  | 'HANDLE_COOLDOWN'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
+export const ERROR_CODES = [
+  'INVALID_REQUEST',
+  'INVALID_PHONE',
+  'INVALID_PIN',
+  'INVALID_HANDLE',
+  'INVALID_OTP',
+  'OTP_EXPIRED',
+  'INVALID_CREDENTIALS',
+  'INVALID_TOKEN',
+  'TOKEN_EXPIRED',
+  'INVALID_REFRESH_TOKEN',
+  'ACCOUNT_LOCKED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'PHONE_NOT_FOUND',
+  'HANDLE_TAKEN',
+  'HANDLE_RESERVED',
+  'PHONE_EXISTS',
+  'HANDLE_COOLDOWN',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
   // not in the spec: a request that reaches a server as it stops
-  | 'SERVICE_UNAVAILABLE'
+  'SERVICE_UNAVAILABLE',
   // the spec's /api/v1 user management: an e-mail address and a profile picture
-  | 'INVALID_EMAIL'
-  | 'EMAIL_TAKEN'
-  | 'FILE_TOO_LARGE'
-  | 'INVALID_FILE_TYPE'
+  'INVALID_EMAIL',
+  'EMAIL_TAKEN',
+  'FILE_TOO_LARGE',
+  'INVALID_FILE_TYPE',
   // the SMS defence: a send that needs a solved proof-of-work challenge (details.challenge is one)
-  | 'CHALLENGE_REQUIRED';
+  'CHALLENGE_REQUIRED',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class DomainError extends Error {
   constructor(

@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { CLIENT_TYPES_FILE, clientTypesOf } from '../../scripts/client-types.ts';
+import {
+  CLIENT_TYPES_FILE,
+  clientTypesOf,
+  ERROR_CODES_FILE,
+  errorCodesText,
+} from '../../scripts/client-types.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { type ListeningApp, listeningApp } from '../helpers/client-app.ts';
 
@@ -34,6 +39,10 @@ describe('@callsign/client as a package', () => {
     assert.ok(
       readFileSync(CLIENT_TYPES_FILE, 'utf8') === expected,
       'packages/client/src/generated/openapi.ts differs from the API: run `npm run client:types`',
+    );
+    assert.ok(
+      readFileSync(ERROR_CODES_FILE, 'utf8') === errorCodesText(),
+      'packages/client/src/generated/error-codes.ts differs from the domain’s codes: run `npm run client:types`',
     );
   });
 

@@ -1,27 +1,8 @@
+import type { ServerErrorCode } from './generated/error-codes.js';
+
 /** The error codes Callsign answers with (the API reference lists what each means), and NOT_SIGNED_IN. */
 export type CallsignErrorCode =
-  | 'INVALID_REQUEST'
-  | 'INVALID_PHONE'
-  | 'INVALID_PIN'
-  | 'INVALID_HANDLE'
-  | 'INVALID_OTP'
-  | 'OTP_EXPIRED'
-  | 'INVALID_CREDENTIALS'
-  | 'INVALID_TOKEN'
-  | 'TOKEN_EXPIRED'
-  | 'INVALID_REFRESH_TOKEN'
-  | 'ACCOUNT_LOCKED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'PHONE_NOT_FOUND'
-  | 'HANDLE_TAKEN'
-  | 'HANDLE_RESERVED'
-  | 'PHONE_EXISTS'
-  | 'HANDLE_COOLDOWN'
-  | 'RATE_LIMITED'
-  | 'CHALLENGE_REQUIRED'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE'
+  | ServerErrorCode
   /** a call that needs a signed-in user was made with no session (no request was sent) */
   | 'NOT_SIGNED_IN'
   // a code of a newer server, or /api/v1's lower-case codes (invalid_token, not_found, ...)

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../domain/errors.ts';
+import { sendErrorBody } from './error-body.ts';
 import { toDomainError } from './rest.ts';
 
 // The admin API answers errors as `{error, error_description}` (the OAuth family's shape, like /api/v1). Every
@@ -46,15 +47,7 @@ const ADMIN_ERRORS: Record<ErrorCode, Row> = {
 
 export function adminErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   const domain = toDomainError(err);
-  const known = domain ? ADMIN_ERRORS[domain.code] : SERVER_FAULT;
-  if (!domain || known === SERVER_FAULT) {
-    request.log.error({ err }, 'admin request failed');
-    return reply
-      .status(500)
-      .send({ error: 'server_error', error_description: 'something went wrong on our side' });
-  }
-  if (known[0] === 401) reply.header('WWW-Authenticate', 'Bearer realm="admin"');
-  if (known[0] === 429) reply.header('Retry-After', String(domain.details.retry_after_seconds ?? 60));
-  const field = typeof domain.details.field === 'string' ? ` (${domain.details.field})` : '';
-  return reply.status(known[0]).send({ error: known[1], error_description: `${domain.message}${field}` });
+  const row = domain ? ADMIN_ERRORS[domain.code] : SERVER_FAULT;
+  if (row[0] === 401) reply.header('WWW-Authenticate', 'Bearer realm="admin"');
+  return sendErrorBody(request, reply, row, domain, { err, surface: 'admin', namesField: true });
 }

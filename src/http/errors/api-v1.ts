@@ -36,11 +36,20 @@ const DOMAIN_ERRORS: Record<ErrorCode, [status: number, error: string]> = {
   CHALLENGE_REQUIRED: [400, 'invalid_request'],
 };
 
-/** The OAuth errors a user token or an API key meets here; any other is the request's fault. */
-const OAUTH_STATUS: Partial<Record<OAuthErrorCode, number>> = {
+/** Each OAuth error's status here, where a user token or an API key is checked (RFC 6750 §3.1, RFC 9470). */
+const OAUTH_STATUS: Record<OAuthErrorCode, number> = {
+  invalid_request: 400,
+  invalid_client: 400,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  unsupported_response_type: 400,
+  invalid_scope: 400,
+  access_denied: 400,
   invalid_token: 401,
   insufficient_scope: 403,
   insufficient_user_authentication: 401,
+  server_error: 500,
 };
 
 /** RFC 6750 §3's challenge, with RFC 9470's step-up parameters where the error names them. */
@@ -55,7 +64,7 @@ const bearerChallenge = (err: OAuthError) =>
 
 export function apiErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof OAuthError) {
-    const status = OAUTH_STATUS[err.error] ?? 400;
+    const status = OAUTH_STATUS[err.error];
     if (status !== 400) reply.header('WWW-Authenticate', bearerChallenge(err));
     return reply.status(status).send({ error: err.error, error_description: err.description });
   }

@@ -7,10 +7,20 @@ import { toDomainError } from './rest.ts';
 // The OAuth surface's one error table (token, revocation, introspection, userinfo, JWKS, discovery): RFC
 // 6749 §5.2 and RFC 6750 §3.1 bodies, `{error, error_description}`, never cached.
 
-/** The protocol's errors that are not 400. */
-const OAUTH_STATUS: Partial<Record<OAuthErrorCode, number>> = {
+/** Each protocol error's status: 400 but for a client or a token that did not authenticate (and our own fault). */
+const OAUTH_STATUS: Record<OAuthErrorCode, number> = {
+  invalid_request: 400,
   invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  unsupported_response_type: 400,
+  invalid_scope: 400,
+  access_denied: 400,
   invalid_token: 401,
+  insufficient_scope: 400,
+  insufficient_user_authentication: 400,
+  server_error: 500,
 };
 
 const REQUEST_FAULT: [number, string] = [400, 'invalid_request'];
@@ -59,7 +69,7 @@ export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: 
         `Bearer error="invalid_token", error_description="${err.description}"`,
       );
     return reply
-      .status(OAUTH_STATUS[err.error] ?? 400)
+      .status(OAUTH_STATUS[err.error])
       .send({ error: err.error, error_description: err.description });
   }
   const domain = toDomainError(err);

@@ -1,0 +1,30 @@
+// Generated from Callsign's domain error codes by `npm run client:types`; do not edit by hand.
+
+/** Every error code the server answers with (the API reference says what each means). */
+export type ServerErrorCode =
+  | 'INVALID_REQUEST'
+  | 'INVALID_PHONE'
+  | 'INVALID_PIN'
+  | 'INVALID_HANDLE'
+  | 'INVALID_OTP'
+  | 'OTP_EXPIRED'
+  | 'INVALID_CREDENTIALS'
+  | 'INVALID_TOKEN'
+  | 'TOKEN_EXPIRED'
+  | 'INVALID_REFRESH_TOKEN'
+  | 'ACCOUNT_LOCKED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'PHONE_NOT_FOUND'
+  | 'HANDLE_TAKEN'
+  | 'HANDLE_RESERVED'
+  | 'PHONE_EXISTS'
+  | 'HANDLE_COOLDOWN'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INVALID_EMAIL'
+  | 'EMAIL_TAKEN'
+  | 'FILE_TOO_LARGE'
+  | 'INVALID_FILE_TYPE'
+  | 'CHALLENGE_REQUIRED';
