@@ -75,3 +75,13 @@ test('no route casts its request input: the schema that validates a route also t
   );
   assert.deepEqual(casts, []);
 });
+
+test('every doc comment sits on what it describes: none is left above another doc comment', () => {
+  const orphaned = sourceFiles(SRC).flatMap((path) => {
+    const text = readFileSync(path, 'utf8');
+    return [...text.matchAll(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/[ \t]*\n[ \t]*\/\*\*/g)].map(
+      (m) => `${path.slice(SRC.length)}:${text.slice(0, m.index).split('\n').length}`,
+    );
+  });
+  assert.deepEqual(orphaned, []);
+});

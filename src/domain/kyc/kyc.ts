@@ -88,7 +88,6 @@ export class KycService {
     };
   }
 
-  /** The page's first look at a link: usable, or why not. */
   /** A link that can still be used, with its account's language for the page; else why it cannot. */
   async openLink(
     token: string,

@@ -228,13 +228,13 @@ export class SessionService {
     return { sessions, total };
   }
 
-  /** An access token is good only while its session is. */
   /** When and how the person last proved who they are in this session (a refresh keeps both); undefined once it ended. */
   async authOf(sessionId: string): Promise<{ authTime: Date; amr: string[] } | undefined> {
     const session = await sessionsRepo.findActive(this.d.db, sessionId);
     return session && { authTime: session.auth_time, amr: session.amr ?? [] };
   }
 
+  /** An access token is good only while its session is. */
   async isActive(sessionId: string): Promise<boolean> {
     return (await sessionsRepo.findActive(this.d.db, sessionId)) !== undefined;
   }

@@ -23,12 +23,12 @@ type Services = Pick<Container, 'accounts' | 'adminActions' | 'clients' | 'keys'
 
 const tags = ['Admin'];
 
-/** Server API keys, the signing keys and the peppers, and the operators' trail. */
 /** JSON Lines streamed as they are read: an answer the route's JSON schema does not describe. */
 function sendJsonLines(reply: FastifyReply, lines: AsyncIterable<string>) {
   return reply.type('application/x-ndjson').send(Readable.from(lines));
 }
 
+/** Server API keys, the signing keys and the peppers, and the operators' trail. */
 export function keyRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(

@@ -73,7 +73,6 @@ export const adminAttempt = (a: AttemptRow) => ({
   error: a.error,
 });
 
-/** What an operator reviews. Photos are fetched one by one from their `url` (admin token needed). */
 /** A back-channel logout; its token is made at each attempt and never kept, so never shown. */
 export const adminBackchannelLogout = (b: LogoutRow) => ({
   id: b.id,

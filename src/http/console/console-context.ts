@@ -96,7 +96,6 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
   };
 }
 
-/** A form field that may come once or many times (checkboxes), as a list. */
 /**
  * A request's form fields (or query, or path parameters) as a browser sends them: strings, and lists of
  * strings for repeated fields. Anything else (a JSON body of other types) is left out, so a page reads only
@@ -112,6 +111,7 @@ export function formOf(value: unknown): Form {
   return form;
 }
 
+/** A form field that may come once or many times (checkboxes), as a list. */
 export const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 export const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : (v ?? ''));
 

@@ -34,8 +34,10 @@ export const consentPage = (c: FormContext, scope: string) => {
   );
 };
 
-/** RP-Initiated Logout: the user is asked before a request that proves nothing ends their sign-in. */
-/** "Sign out?", with the way back to the client it carries (checked again when it is posted). */
+/**
+ * RP-Initiated Logout's "Sign out?": the user is asked before a request that proves nothing ends their sign-in,
+ * with the way back to the client it carries (checked again when it is posted).
+ */
 export const logoutConfirmPage = (v: View, csrf: string, back?: LogoutReturn) => {
   const way = back
     ? hidden('client_id', back.clientId) +

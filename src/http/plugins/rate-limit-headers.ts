@@ -7,10 +7,6 @@ import { unixSeconds } from '../../providers/clock.ts';
 /** The services these routes use. */
 type Services = Pick<Container, 'rateLimiter'>;
 
-/**
- * Counts one request against these limits, puts the X-RateLimit-* headers of the one with the fewest
- * requests remaining on the answer, and throws RATE_LIMITED (with its Retry-After) when one is exceeded.
- */
 /** X-RateLimit-* of one limit's state. */
 export function setLimitHeaders(reply: FastifyReply, state: RateLimitState) {
   reply.header('X-RateLimit-Limit', state.limit);
@@ -26,6 +22,10 @@ export function headersOfRefusal(reply: FastifyReply, err: unknown) {
   if (err instanceof RateLimitExceeded) setLimitHeaders(reply, err.limitState);
 }
 
+/**
+ * Counts one request against these limits, puts the X-RateLimit-* headers of the one with the fewest
+ * requests remaining on the answer, and throws RATE_LIMITED (with its Retry-After) when one is exceeded.
+ */
 export async function countRequest(
   c: Services,
   reply: FastifyReply,

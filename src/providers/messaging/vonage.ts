@@ -19,13 +19,13 @@ export interface VonageSettings {
   callback?: string;
 }
 
+/** Vonage's statuses that are its own trouble, not the message's: 1 Throttled, 5 Internal Error. */
+const VONAGE_UNAVAILABLE = new Set(['1', '5']);
+
 /**
  * Vonage's SMS API (`POST /sms/json`, form-encoded, the key and secret in the form). Vonage answers 200 even
  * when it refuses a message: each message's `status` other than "0" is a failure, named by its `error-text`.
  */
-/** Vonage's statuses that are its own trouble, not the message's: 1 Throttled, 5 Internal Error. */
-const VONAGE_UNAVAILABLE = new Set(['1', '5']);
-
 export class VonageSms implements MessagingProvider {
   readonly channels: readonly Channel[] = ['sms'];
   constructor(

@@ -84,7 +84,6 @@ export const usersRepo = {
   findLiveByHandle: (q: Queryable, handle: string) =>
     maybeOne<UserRow>(q, 'SELECT * FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle]),
 
-  /** A page of live users with this phone (at most one today), ordered by id, after a cursor. */
   /** Live accounts by phone or external id, a page at a time in id order; the column is named by the code. */
   liveSearchPage: (q: Queryable, key: UserSearchKey, limit: number, after?: string) =>
     q.query<UserRow>(
@@ -150,8 +149,10 @@ export const usersRepo = {
       pinVersion === undefined ? [id, now] : [id, now, pinVersion],
     ),
 
-  /** The hard delete, 30 days on; sessions and refresh tokens go with the row (ON DELETE CASCADE). */
-  /** At most `limit` accounts deleted by `cutoff`, removed with what cascades; rows another instance holds are skipped. */
+  /**
+   * The hard delete, 30 days on: at most `limit` accounts deleted by `cutoff`, removed with what cascades
+   * (sessions, refresh tokens); rows another instance holds are skipped.
+   */
   purgeDeletedBefore: (q: Queryable, cutoff: Date, limit: number) =>
     q.query<{ id: string; phone: string; deleted_at: Date }>(
       `DELETE FROM users WHERE id IN (
