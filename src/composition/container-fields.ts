@@ -117,7 +117,7 @@ export interface Container {
   backchannelLogouts: BackchannelLogoutWorker;
   /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
   worker: WorkerRunner;
-  /** P75 */
+  /** the service's Prometheus counters and histograms */
   metrics: Metrics;
   close(): Promise<void>;
 }

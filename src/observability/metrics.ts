@@ -40,7 +40,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** P109 */
+  /** back-channel logouts sent to clients, by outcome */
   readonly backchannelLogoutAttempts = new Counter({
     name: 'callsign_backchannel_logout_attempts_total',
     help: 'OIDC back-channel logout attempts, by outcome (delivered, retrying, failed for good)',

@@ -99,7 +99,7 @@ export class AccountService {
           phone: phone.e164,
           handle,
           name,
-          country: phone.country, // D3
+          country: phone.country, // the number's country, as the phone library reads it
           pinHash,
           now: this.d.clock.now(),
         });

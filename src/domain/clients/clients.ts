@@ -161,7 +161,7 @@ export class ClientService {
       if (!(await clientsRepo.markDeleted(tx, clientId, this.d.clock.now()))) throw notFound('client');
       for (const id of await sessionsRepo.activeIdsOfClient(tx, clientId))
         await this.d.sessions.revoke(tx, id, 'admin');
-      await consentsRepo.removeAllOfClient(tx, clientId); // P108
+      await consentsRepo.removeAllOfClient(tx, clientId); // no consent outlives its application
     });
     this.#cache.delete(clientId);
     this.#origins = undefined;

@@ -76,7 +76,7 @@ export class LogoService {
 
 /** The image as WebP of at most LOGO_SIZE px a side, or why it is not one this service shows. */
 async function reencode(file: Buffer): Promise<Buffer | string> {
-  const sharp = await imageLibrary(); // P83
+  const sharp = await imageLibrary(); // loaded with the first image, not at start
   try {
     const meta = await sharp(file, { limitInputPixels: false }).metadata();
     if (!meta.format || !['jpeg', 'png', 'webp'].includes(meta.format))

@@ -12,7 +12,7 @@ export const KYC_PHOTO_FORMATS = ['jpeg', 'png', 'webp'] as const;
 export const KYC_MAX_DOCUMENT_PHOTOS = 2;
 export const KYC_MIN_AGE = 18;
 
-/** D30 */
+/** The identity documents a verification may show. */
 export const DOCUMENT_KINDS = ['passport', 'national_id', 'driving_licence', 'residence_permit'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 export const DOCUMENT_LABELS: Record<DocumentKind, string> = {
@@ -22,7 +22,7 @@ export const DOCUMENT_LABELS: Record<DocumentKind, string> = {
   residence_permit: 'Residence permit',
 };
 
-/** D31 */
+/** Why an operator may reject a verification. */
 export const REJECTION_REASONS = [
   'document_unreadable',
   'document_expired',

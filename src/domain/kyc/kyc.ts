@@ -60,7 +60,7 @@ export class KycService {
     const user = await usersRepo.findLiveById(this.d.db, userId);
     if (!user) throw new DomainError('INVALID_TOKEN', 'the account no longer exists');
     const refusal = initiateRefusal(user.kyc_status as KycStatus);
-    if (refusal) throw new DomainError('FORBIDDEN', refusal); // D30
+    if (refusal) throw new DomainError('FORBIDDEN', refusal);
     const token = this.d.random.token(32);
     const now = this.d.clock.now();
     await this.d.db.transaction((tx) =>
@@ -233,7 +233,7 @@ export class KycService {
   async #checkPhoto(p: Photo): Promise<string> {
     const bad = (why: string, reason: string) => fieldError('INVALID_REQUEST', p.kind, why, { reason });
     if (p.data.length > KYC_PHOTO_MAX_BYTES) throw bad('Each photo must be at most 10 MB.', 'too_large');
-    const sharp = await imageLibrary(); // P83
+    const sharp = await imageLibrary(); // loaded with the first image, not at start
     let meta: Metadata;
     try {
       meta = await sharp(p.data, { limitInputPixels: false }).metadata();

@@ -13,7 +13,7 @@ import { invalidCredentials } from '../errors.ts';
 import { recordedAmr } from '../sessions/authentication.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
 
-/** D24 */
+/** How long an authorization code lives before its exchange. */
 export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 /** How long the authorization page remembers a sign-in. */
 export const SSO_TTL_SECONDS = 7 * 24 * 3600;

@@ -21,7 +21,7 @@ export interface AdminUserDeps {
   connectedApps: ConnectedApps;
 }
 
-/** The operator's view of accounts (issue 8, D36): find, inspect, end sessions, lock. */
+/** The operator's view of accounts (D36): find, inspect, end sessions, lock. */
 export class AdminUserService {
   constructor(private readonly d: AdminUserDeps) {}
 

@@ -27,7 +27,7 @@ export class AvatarService {
   async upload(userId: string, file: Buffer): Promise<UserRow> {
     if (file.length > AVATAR_MAX_BYTES)
       throw new DomainError('FILE_TOO_LARGE', 'the image must be at most 5 MB');
-    const sharp = await imageLibrary(); // P83
+    const sharp = await imageLibrary(); // loaded with the first image, not at start
     let format: string | undefined;
     let pixels = 0;
     try {

@@ -83,7 +83,7 @@ export const EVENT_CATALOGUE = {
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 
-/** D34 */
+/** Why a session ended, as session.revoked says. */
 export type SessionRevokeReason =
   | 'logout'
   | 'user_revoked'

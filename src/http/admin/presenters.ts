@@ -19,7 +19,7 @@ export const adminClient = (c: ClientRow) => ({
   scope: c.scope,
   token_endpoint_auth_method: c.token_endpoint_auth_method,
   first_party: c.first_party,
-  backchannel_logout_uri: c.backchannel_logout_uri, // P109
+  backchannel_logout_uri: c.backchannel_logout_uri,
   post_logout_redirect_uris: c.post_logout_redirect_uris,
   logo_uri: c.logo_uri,
   client_uri: c.client_uri,

@@ -21,12 +21,12 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     token_endpoint: `${baseUrl}/oauth/token`,
     userinfo_endpoint: `${baseUrl}/oauth/userinfo`,
     revocation_endpoint: `${baseUrl}/oauth/revoke`,
-    introspection_endpoint: `${baseUrl}/oauth/introspect`, // P72
-    end_session_endpoint: `${authUrl}/authorize/logout`, // P68
+    introspection_endpoint: `${baseUrl}/oauth/introspect`,
+    end_session_endpoint: `${authUrl}/authorize/logout`,
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
     service_documentation: `${baseUrl}/docs`, // The OpenAPI reference
     response_types_supported: ['code'],
-    prompt_values_supported: PROMPT_VALUES, // P70
+    prompt_values_supported: PROMPT_VALUES,
     ui_locales_supported: LANGUAGES,
     response_modes_supported: ['query'],
     grant_types_supported: GRANT_TYPES,

@@ -12,7 +12,7 @@ export interface ClientRow {
   scope: string;
   token_endpoint_auth_method: string;
   first_party: boolean;
-  /** P109 */
+  /** OIDC Back-Channel Logout 1.0: where the client hears that a session ended */
   backchannel_logout_uri: string | null;
   /** OIDC RP-Initiated Logout 1.0 §3.1: where the browser may go back after a logout */
   post_logout_redirect_uris: string[];
