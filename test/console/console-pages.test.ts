@@ -511,7 +511,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
 });
 
 describe('console cookies and availability', () => {
-  test('behind https the session cookie is Secure; without ADMIN_TOKEN there is no console', async () => {
+  test('behind https the session cookie is Secure and __Host-; without ADMIN_TOKEN there is no console', async () => {
     const t = await createTestApp({ env: { ADMIN_TOKEN, BASE_URL: 'https://id.example.com' } });
     const off = await createTestApp();
     try {
@@ -528,7 +528,7 @@ describe('console cookies and availability', () => {
       assert.equal(signedIn.statusCode, 303);
       const session = ([] as string[])
         .concat(signedIn.headers['set-cookie'] as string[])
-        .find((c) => c.startsWith('callsign_console='));
+        .find((c) => c.startsWith('__Host-callsign_console='));
       assert.match(session ?? '', /HttpOnly/);
       assert.match(session ?? '', /Secure/);
       assert.match(session ?? '', /SameSite=Strict/);
