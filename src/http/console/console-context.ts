@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
-import { hostCookies } from '../host-cookies.ts';
+import { hostCookies } from '../cookies/host-cookies.ts';
 import { confirmPage } from '../pages/console/confirm-page.ts';
 import type { Frame } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';

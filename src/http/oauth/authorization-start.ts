@@ -3,8 +3,8 @@ import type { Container } from '../../composition/container.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
 import { type AuthorizationRequest, mustSignIn } from '../../domain/oauth/authorization-request.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.ts';
 import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
-import { pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
 import { type PageFlow, signedInAs } from './page-flow.ts';
 import { type PageState, pageCountry, pageView, signInWays } from './page-forms.ts';
 

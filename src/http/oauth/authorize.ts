@@ -6,6 +6,7 @@ import { checkAuthorizationRequest } from '../../domain/oauth/authorization-requ
 import { parsePhoneIn } from '../../domain/phone.ts';
 import { AMR } from '../../domain/sessions/authentication.ts';
 import { accountRoutes } from '../account/account-routes.ts';
+import { crossSiteFormPost, formAsQuery } from '../cookies/page-cookies.ts';
 import { described, pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
 import { PageError, pageErrorHandler } from '../errors/pages.ts';
@@ -18,7 +19,6 @@ import { codeRoutes } from './code-routes.ts';
 import { signedInStill } from './live-sign-on.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { notYouRoute } from './not-you-route.ts';
-import { crossSiteFormPost, formAsQuery } from './page-cookies.ts';
 import { type PageFlow, pageFlow } from './page-flow.ts';
 import type { Body } from './page-forms.ts';
 import { passkeyPageRoutes } from './passkey-routes.ts';

@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
-import { pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
+import { pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.ts';
 import { type PageState, signedInOf } from './page-forms.ts';
 
 /** The person a state at a later step names, while their single sign-on lives in this browser. */

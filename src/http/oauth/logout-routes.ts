@@ -3,10 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import { safeEqual } from '../../domain/crypto.ts';
 import { decideLogout, logoutRedirect } from '../../domain/oauth/logout.ts';
-import { described, pageForm } from '../described.ts';
-import { errorPage, logoutConfirmPage, signedOutPage } from '../pages/consent-pages.ts';
-import { viewOf } from '../pages/page-language.ts';
-import { sendPage } from '../pages/page-reply.ts';
 import {
   CSRF_COOKIE,
   crossSiteFormPost,
@@ -14,7 +10,11 @@ import {
   pageCookie,
   pageCookieOf,
   SSO_COOKIE,
-} from './page-cookies.ts';
+} from '../cookies/page-cookies.ts';
+import { described, pageForm } from '../described.ts';
+import { errorPage, logoutConfirmPage, signedOutPage } from '../pages/consent-pages.ts';
+import { viewOf } from '../pages/page-language.ts';
+import { sendPage } from '../pages/page-reply.ts';
 import { formTarget } from './page-forms.ts';
 
 /** The services these routes use. */

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../composition/container.ts';
+import { pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.ts';
 import { pageForm } from '../described.ts';
 import { signInPage } from '../pages/authorize-pages.ts';
-import { pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
 import type { PageFlow } from './page-flow.ts';
 
 /** The services this route uses. */

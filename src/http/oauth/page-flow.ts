@@ -7,6 +7,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import { maskPhone } from '../../domain/phone.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
+import { CSRF_COOKIE, pageCookie, pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.ts';
 import { REST_STATUS } from '../errors/rest-statuses.ts';
 import type { FormContext } from '../pages/authorize-pages.ts';
 import { consentPage } from '../pages/consent-pages.ts';
@@ -15,7 +16,6 @@ import { seal } from '../pages/page-state.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { resetRemovedPage } from '../pages/reset-pages.ts';
 import { browserTag } from './browser-binding.ts';
-import { CSRF_COOKIE, pageCookie, pageCookieOf, SSO_COOKIE } from './page-cookies.ts';
 import {
   checkedForm,
   type FormFields,

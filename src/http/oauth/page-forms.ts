@@ -9,13 +9,13 @@ import type { AuthorizationRequest } from '../../domain/oauth/authorization-requ
 import { recordedAmr } from '../../domain/sessions/authentication.ts';
 import { acceptedLanguages } from '../../i18n/languages.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { CSRF_COOKIE, pageCookieOf } from '../cookies/page-cookies.ts';
 import { PageError } from '../errors/pages.ts';
 import type { FormContext } from '../pages/authorize-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { unseal } from '../pages/page-state.ts';
 import { suggestedCountry } from '../pages/phone-field.ts';
 import { sealedForBrowser } from './browser-binding.ts';
-import { CSRF_COOKIE, pageCookieOf } from './page-cookies.ts';
 import type { PasskeyStep } from './passkey-steps.ts';
 
 // What the hosted authorization page's forms carry between steps, and how a post of one is checked.

@@ -3,7 +3,7 @@ import type { Container } from '../../composition/container.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import type { AuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import { fallsShortOf } from '../../domain/oauth/requested-acr.ts';
-import { pageCookieOf } from './page-cookies.ts';
+import { pageCookieOf } from '../cookies/page-cookies.ts';
 
 // The passkey steps between a sign-in on the hosted pages and consent.
 // - Step-up: the client asked for a phishing-resistant sign-in (acr_values) and this one is not; an account with

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import { acceptedLanguages, type Language, pickLanguage } from '../../i18n/languages.ts';
-import { cookieOf } from '../oauth/page-cookies.ts';
+import { cookieOf } from '../cookies/page-cookies.ts';
 import { type View, viewIn } from './view.ts';
 
 /** The language the person picked in a page's menu, kept for a year on every hosted page of this origin. */

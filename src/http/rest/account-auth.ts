@@ -5,7 +5,7 @@ import type { Container } from '../../composition/container.ts';
 import { fieldError } from '../../domain/errors.ts';
 import { restLimits } from '../plugins/rest-guards.ts';
 import { ok } from './envelope.ts';
-import { phoneKey } from './otp.ts';
+import { phoneKey } from './phone-key.ts';
 import { restUser, signUpUser } from './presenters.ts';
 import { AfterPinReset, RestUser, restAnswer, SignedIn, SignUpUser } from './responses.ts';
 import { deviceSchema, text } from './schemas.ts';

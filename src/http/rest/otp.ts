@@ -8,35 +8,12 @@ import { parsePhone } from '../../domain/phone.ts';
 import type { SendProof } from '../../domain/sms-defence/person-check.ts';
 import { acceptedLanguages, pickLanguage } from '../../i18n/languages.ts';
 import { ok } from './envelope.ts';
+import { e164Of, phoneKey } from './phone-key.ts';
 import { ChallengeSchema, CodeSent, restAnswer } from './responses.ts';
 import { text } from './schemas.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'challenges' | 'config' | 'otp'>;
-
-const phoneKeys = new WeakMap<FastifyRequest, string | undefined>();
-
-/**
- * The normalised phone of the body, when it has one, so spellings of one number share a counter. Parsed once
- * per request: the route's handler asks again for what its service would parse (a parse is some 0.1 ms). The
- * limits are counted before the body is validated, so the body is looked at as it came.
- */
-export function phoneKey(request: FastifyRequest): string | undefined {
-  if (phoneKeys.has(request)) return phoneKeys.get(request);
-  const body: unknown = request.body;
-  let key: string | undefined;
-  try {
-    key =
-      typeof body === 'object' && body !== null && 'phone' in body ? parsePhone(body.phone).e164 : undefined;
-  } catch {
-    key = undefined;
-  }
-  phoneKeys.set(request, key);
-  return key;
-}
-
-/** The request's phone in E.164: the one its limits parsed, or INVALID_PHONE. */
-export const e164Of = (request: FastifyRequest, phone: string) => phoneKey(request) ?? parsePhone(phone).e164;
 
 /** Spec "Limits" and D28: a code sent counts 3 per hour per phone and 10 per hour per client address. */
 export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, string]> {

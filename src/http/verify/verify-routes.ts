@@ -8,9 +8,9 @@ import { DomainError } from '../../domain/errors.ts';
 import type { Photo } from '../../domain/kyc/kyc.ts';
 import { KYC_MAX_DOCUMENT_PHOTOS, KYC_MIN_AGE, KYC_PHOTO_MAX_BYTES } from '../../domain/kyc/kyc-rules.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
+import { hostCookies } from '../cookies/host-cookies.ts';
 import type { FormProblem } from '../errors/page-messages.ts';
 import { type ErrorPages, pageErrorHandler } from '../errors/pages.ts';
-import { hostCookies } from '../host-cookies.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import {

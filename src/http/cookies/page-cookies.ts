@@ -1,6 +1,6 @@
 import { parse as parseCookies } from 'cookie';
 import type { FastifyRequest } from 'fastify';
-import { hostCookies } from '../host-cookies.ts';
+import { hostCookies } from './host-cookies.ts';
 
 /**
  * The hosted pages' single sign-on and CSRF double-submit cookies: `__Host-` over https, else under
