@@ -5,7 +5,6 @@ import type { RateLimitName } from '../../config/rate-limits.ts';
 import { checkAuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
 import { AMR } from '../../domain/sessions/authentication.ts';
-import { accountRoutes } from '../account/account-routes.ts';
 import { crossSiteFormPost, formAsQuery } from '../cookies/page-cookies.ts';
 import { described, pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
@@ -130,7 +129,6 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   passkeyPageRoutes(fastify, c, flow);
   resetRoutes(fastify, c, flow);
   notYouRoute(fastify, c, flow);
-  accountRoutes(fastify, c, flow);
   logoutRoutes(app, c, (request) => flow.limit(request));
 
   app.setErrorHandler(

@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../composition/container.ts';
+import { accountPage } from '../account/index.ts';
 import { oauthErrorHandler } from '../errors/oauth.ts';
 import { authorizeRoutes } from './authorize.ts';
 import { discoveryRoutes } from './discovery.ts';
@@ -15,4 +16,5 @@ export async function oauthSurface(app: FastifyInstance, c: Container) {
     discoveryRoutes(api, c);
   });
   await app.register(async (pages) => authorizeRoutes(pages, c));
+  await app.register(async (pages) => accountPage(pages, c));
 }
