@@ -142,17 +142,14 @@ export class Messenger {
 
   /** Whether a re-send of a code that `after` carried has a provider left to go by. */
   canResend(to: string, after: NonNullable<Kind['after']>): boolean {
-    return this.#attempts(to, after.channel).length > 0 && this.#toTry(to, after.channel, after).length > 0;
+    return afterCarrier(this.#attempts(to, after.channel), after).length > 0;
   }
 
   /** The pairs to try: those not set aside (all of them when every one is), after `after` for a re-send. */
   #toTry(to: string, requested: Channel, after: Kind['after']): Array<[Channel, MessagingProvider]> {
-    let all = this.#attempts(to, requested);
-    if (!all.length) throw noRoute(requested);
-    if (after) {
-      const carrier = all.findIndex(([c, p]) => c === after.channel && p.name === after.provider);
-      all = all.slice(carrier + 1).filter(([, p]) => p.name !== after.provider);
-    }
+    const attempts = this.#attempts(to, requested);
+    if (!attempts.length) throw noRoute(requested);
+    const all = after ? afterCarrier(attempts, after) : attempts;
     const usable = all.filter(([, p]) => this.d.health.usable(p.name));
     return usable.length ? usable : all;
   }
@@ -221,4 +218,13 @@ export class Messenger {
       setAside ? 'message provider failed, set aside for a while' : 'message provider failed',
     );
   }
+}
+
+/** A re-send's pairs: those after the one that carried the code, never by that provider again. */
+function afterCarrier(
+  attempts: Array<[Channel, MessagingProvider]>,
+  after: NonNullable<Kind['after']>,
+): Array<[Channel, MessagingProvider]> {
+  const carrier = attempts.findIndex(([c, p]) => c === after.channel && p.name === after.provider);
+  return attempts.slice(carrier + 1).filter(([, p]) => p.name !== after.provider);
 }

@@ -22,6 +22,7 @@ import {
   formTarget,
   type PageState,
   pageView,
+  signedInState,
   type UnboundState,
 } from './page-forms.ts';
 import { passkeyStepAfter } from './passkey-steps.ts';
@@ -134,11 +135,7 @@ function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: Return
           error_description: 'the user has not allowed this application these scopes',
           state: st.req.state,
         });
-      const { userId, pinVersion, amr } = who;
-      const state = sealed(
-        { req: st.req, userId, authTime: who.authTime.getTime(), pinVersion, amr },
-        ctx.csrf,
-      );
+      const state = sealed(signedInState(st.req, who), ctx.csrf);
       // Signed in, the page can speak the account's own language, and says whose it is.
       const account = await c.profiles.get(who.userId);
       const view = pageView(c, reply.request, st, account.language);
@@ -169,13 +166,9 @@ function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: Return
         state: st.req.state,
       });
     }
-    const { userId, pinVersion, amr } = who;
-    const state = sealed(
-      { req: st.req, step, userId, authTime: who.authTime.getTime(), pinVersion, amr },
-      ctx.csrf,
-    );
+    const state = sealed({ ...signedInState(st.req, who), step }, ctx.csrf);
     const stepPage = step === 'passkey_offer' ? passkeyOfferPage : passkeyStepUpPage;
-    const shown = { ...ctx, state, signedInAs: signedInAs(await c.profiles.get(userId)) };
+    const shown = { ...ctx, state, signedInAs: signedInAs(await c.profiles.get(who.userId)) };
     return html(reply, 200, stepPage(shown), st.req.redirectUri);
   };
 
@@ -198,19 +191,7 @@ function signedInSteps(c: Services, { cookie, html, redirectTo, sealed }: Return
     reply.header('Set-Cookie', cookie(SSO_COOKIE, sso.token, sso.maxAgeSeconds));
     if (!removed || (removed.passkeys === 0 && !removed.recovery_codes))
       return onward(reply, ctx, st, who, platformAuthenticator);
-    const { userId, pinVersion } = who;
-    const state = sealed(
-      {
-        req: st.req,
-        step: 'reset_removed',
-        removed,
-        userId,
-        authTime: who.authTime.getTime(),
-        pinVersion,
-        amr,
-      },
-      ctx.csrf,
-    );
+    const state = sealed({ ...signedInState(st.req, who), step: 'reset_removed', removed }, ctx.csrf);
     return html(reply, 200, resetRemovedPage({ ...ctx, state }, removed), st.req.redirectUri);
   };
 

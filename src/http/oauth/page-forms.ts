@@ -110,6 +110,15 @@ export const signInWays = (c: Pick<Services, 'config'>) => ({
   codeChannel: c.config.signInMethods.has('code') ? offeredChannels(c.config.messaging)[0] : undefined,
 });
 
+/** A later step's state for who signed in: what signedInOf reads back. */
+export const signedInState = (req: AuthorizationRequest, who: SignedIn): UnboundState => ({
+  req,
+  userId: who.userId,
+  authTime: who.authTime.getTime(),
+  pinVersion: who.pinVersion,
+  amr: who.amr,
+});
+
 /** Who a state signed in at a later step names, when it names one. */
 export function signedInOf(st: PageState): SignedIn | undefined {
   if (!st.userId || st.authTime === undefined || st.pinVersion === undefined) return undefined;

@@ -98,14 +98,15 @@ const PLATFORM_WORDS = {
   desktop: 'account.platform.desktop',
 } as const;
 
-/** A session's platform in the page's words (one it does not know, as it is). */
-const platformIn = (t: AccountPageContent['view']['t'], platform: string) =>
-  platform in PLATFORM_WORDS ? t(PLATFORM_WORDS[platform as keyof typeof PLATFORM_WORDS]) : esc(platform);
+/** A session's platform in the page's words, as plain text (one it does not know, as it is). */
+const platformWords = (v: View, platform: string) =>
+  platform in PLATFORM_WORDS
+    ? translate(v.lang, PLATFORM_WORDS[platform as keyof typeof PLATFORM_WORDS])
+    : platform;
 
 /** Where a passkey was added from: the session's device name and platform (`t` escapes them). */
 const addedFrom = (v: View, s: SessionRow) => {
-  const key = PLATFORM_WORDS[s.platform as keyof typeof PLATFORM_WORDS];
-  const platform = key ? translate(v.lang, key) : s.platform;
+  const platform = platformWords(v, s.platform);
   return v.t('account.added_from', { device: s.device_name ? `${s.device_name} (${platform})` : platform });
 };
 
@@ -113,7 +114,7 @@ function sessionsSection(a: AccountPageContent): string {
   const t = a.view.t;
   const here = `<li><strong>${t('account.this_browser')}</strong> · ${t('account.signed_in_at', { time: when(a.view, a.signedInAt) })}</li>`;
   const others = a.sessions.map((s) => {
-    const platform = platformIn(t, s.platform);
+    const platform = esc(platformWords(a.view, s.platform));
     const device = s.device_name
       ? `<strong>${esc(s.device_name)}</strong> · ${platform}`
       : `<strong>${platform}</strong>`;
