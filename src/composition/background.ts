@@ -41,8 +41,8 @@ export function backgroundWork({
     clock,
     logger,
     sender,
-    signingSecrets: (e) => webhooks.signingSecrets(e),
-    onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
+    signingSecrets: webhooks.signingSecrets.bind(webhooks),
+    attempts: metrics.webhookAttempts,
   });
   const backchannelLogouts = new BackchannelLogoutWorker({
     db,
@@ -50,7 +50,7 @@ export function backgroundWork({
     logger,
     sender,
     tokens,
-    onAttempt: (outcome) => metrics.backchannelLogoutAttempts.inc({ outcome }),
+    attempts: metrics.backchannelLogoutAttempts,
   });
   const worker = new WorkerRunner(
     db,

@@ -7,6 +7,7 @@ import type { CodeSignIn } from '../domain/accounts/code-sign-in.ts';
 import type { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import type { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import type { RecoverySignIn } from '../domain/accounts/recovery-sign-in.ts';
+import type { SignIn } from '../domain/accounts/sign-in.ts';
 import type { ClientService } from '../domain/clients/clients.ts';
 import type { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import type { LogoService } from '../domain/clients/logos.ts';
@@ -74,6 +75,8 @@ export interface Container {
   smsBreaker: SmsBreaker;
   sessions: SessionService;
   accounts: AccountService;
+  /** one sign-in, whatever proved it: a PIN, a code, a passkey or a recovery code */
+  signIn: SignIn;
   /** a person's passkeys, and signing in with one */
   passkeys: PasskeyService;
   passkeySignIn: PasskeySignIn;

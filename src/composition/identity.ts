@@ -7,6 +7,7 @@ import { PhoneChangeService } from '../domain/accounts/phone-change.ts';
 import { PinHasher } from '../domain/accounts/pin-hasher.ts';
 import { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import { RecoverySignIn } from '../domain/accounts/recovery-sign-in.ts';
+import { SignIn } from '../domain/accounts/sign-in.ts';
 import { OtpService } from '../domain/codes/otp.ts';
 import { SendQueue } from '../domain/messaging/send-queue.ts';
 import { PasskeySignIn } from '../domain/passkeys/passkey-sign-in.ts';
@@ -15,6 +16,7 @@ import { ApiUserService } from '../domain/profiles/api-users.ts';
 import { AvatarService } from '../domain/profiles/avatars.ts';
 import { ProfileService } from '../domain/profiles/profiles.ts';
 import { RefreshTokenCodec } from '../domain/sessions/refresh-tokens.ts';
+import { RestSignIn } from '../domain/sessions/rest-sign-in.ts';
 import { SessionService } from '../domain/sessions/sessions.ts';
 import { SmsBreaker } from '../domain/sms-defence/breaker.ts';
 import { CaptchaCheck } from '../domain/sms-defence/captcha-check.ts';
@@ -59,7 +61,7 @@ function smsDefence(f: Foundation) {
     clock,
     logger,
     settings: config.smsBreaker,
-    onChange: (country, open) => metrics.smsBreakerOpen.set({ country }, open ? 1 : 0),
+    openCountries: metrics.smsBreakerOpen,
   });
   const defence = new SendDefence({
     breaker,
@@ -69,8 +71,8 @@ function smsDefence(f: Foundation) {
     destinations: config.smsDestinations,
     dailyLimit: config.smsDailyLimit,
     logger,
-    onSend: (country, outcome) => metrics.otpSends.inc({ country, outcome }),
-    onVerified: (country) => metrics.otpVerifications.inc({ country }),
+    sends: metrics.otpSends,
+    verifications: metrics.otpVerifications,
   });
   return { challenges, breaker, defence };
 }
@@ -90,17 +92,13 @@ function beyondThePin(
   const { sessions, accounts, pins, notices, otp } = parts;
   const firstPartyClientId = config.firstPartyClientId;
   const { webauthn, signInMethods, enumerationProtection } = config;
-  const onSignIn = (method: 'pin' | 'passkey' | 'code' | 'recovery_code') =>
-    f.metrics.signIns.inc({ method });
   const recoveryCodes = new RecoveryCodeService({
     ...{ db, clock, random, events, sessions, accounts, pins, tokens, firstPartyClientId },
-    ...{ enumerationProtection, notices, onSignIn, signInMethods, rateLimiter: f.rateLimiter },
+    ...{ enumerationProtection, notices, signInMethods, rateLimiter: f.rateLimiter },
+    signIns: f.metrics.signIns,
     setKeys: f.keysFor('recovery-code-sets'),
   });
-  const recoverySignIn = new RecoverySignIn({
-    ...{ db, clock, events, sessions, tokens, firstPartyClientId, signInMethods },
-    ...{ recoveryCodes, notices, onSignIn },
-  });
+  const recoverySignIn = new RecoverySignIn({ clock, events, recoveryCodes, notices });
   const passkeys = new PasskeyService({
     db,
     clock,
@@ -111,15 +109,14 @@ function beyondThePin(
     notices,
     signInMethods,
   });
-  const passkeySignIn = new PasskeySignIn({
-    ...{ db, clock, random, webauthn, signInMethods, sessions, tokens, firstPartyClientId },
-    ...{ logger, onSignIn },
+  const passkeySignIn = new PasskeySignIn({ db, clock, random, webauthn, signInMethods, logger });
+  const codeSignIn = new CodeSignIn({ otp });
+  const signIn = new SignIn({
+    ...{ db, sessions, signInMethods },
+    rest: new RestSignIn({ tokens, clock, firstPartyClientId }),
+    signIns: f.metrics.signIns,
   });
-  const codeSignIn = new CodeSignIn({
-    ...{ db, clock, otp, sessions, tokens, firstPartyClientId, signInMethods },
-    onSignIn,
-  });
-  return { recoveryCodes, recoverySignIn, passkeys, passkeySignIn, codeSignIn };
+  return { recoveryCodes, recoverySignIn, passkeys, passkeySignIn, codeSignIn, signIn };
 }
 
 /** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
@@ -160,10 +157,9 @@ export function identityServices(f: Foundation) {
     firstPartyClientId: config.firstPartyClientId,
     signInMethods: config.signInMethods,
     enumerationProtection: config.enumerationProtection,
-    onSignIn: (method) => f.metrics.signIns.inc({ method }),
   });
   const notices = new AccountNotices({ messenger, defaultLanguage: config.defaultLanguage, logger });
-  const { recoveryCodes, recoverySignIn, passkeys, passkeySignIn, codeSignIn } = beyondThePin(f, {
+  const { recoveryCodes, recoverySignIn, passkeys, passkeySignIn, codeSignIn, signIn } = beyondThePin(f, {
     sessions,
     accounts,
     pins,
@@ -194,6 +190,7 @@ export function identityServices(f: Foundation) {
     smsBreaker: breaker,
     sessions,
     accounts,
+    signIn,
     passkeys,
     passkeySignIn,
     codeSignIn,

@@ -46,8 +46,7 @@ export function messagingFor(p: MessagingParts) {
     logger: p.logger,
     texts: { webOtpHost: new URL(config.authUrl).hostname, appHash: config.smsAppHash },
     log,
-    onAttempt: (channel, provider, ok) =>
-      metrics.messages.inc({ channel, provider, outcome: ok ? 'accepted' : 'failed' }),
+    messages: metrics.messages,
   });
   const receiptReaders = new Map<string, ReceiptReader>();
   for (const c of providers) {
@@ -75,10 +74,7 @@ export function messageReceiptsFor(
     messenger: parts.messenger,
     log: parts.messageLog,
     defence: parts.defence,
-    onReceipt: (channel, provider, outcome, deliveredAfter) => {
-      metrics.messages.inc({ channel, provider, outcome });
-      if (deliveredAfter !== undefined)
-        metrics.messageDelivery.observe({ channel, provider }, deliveredAfter);
-    },
+    messages: metrics.messages,
+    deliveries: metrics.messageDelivery,
   });
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Count } from '../domain/counts.ts';
 import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
 import { afterFailure } from '../domain/webhooks/webhook-rules.ts';
 import type { Clock } from '../providers/clock.ts';
@@ -17,7 +18,8 @@ export interface BackchannelLogoutDeps {
   concurrency?: number;
   /** how often the worker looks for due logouts */
   pollMs?: number;
-  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
+  /** each attempt's outcome */
+  attempts?: Count<'outcome'>;
 }
 
 /**
@@ -91,7 +93,7 @@ export class BackchannelLogoutWorker {
     };
     if (result.error === null) this.d.logger.info(log, 'back-channel logout delivered');
     else this.d.logger.warn(log, 'back-channel logout attempt failed');
-    this.d.onAttempt?.(outcome.status === 'pending' ? 'retrying' : outcome.status);
+    this.d.attempts?.inc({ outcome: outcome.status === 'pending' ? 'retrying' : outcome.status });
     await backchannelLogoutsRepo.record(this.d.db, c, {
       started_at: started,
       status_code: result.statusCode,

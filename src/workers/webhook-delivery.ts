@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Count } from '../domain/counts.ts';
 import { signDelivery } from '../domain/webhooks/signature.js';
 import { afterFailure } from '../domain/webhooks/webhook-rules.ts';
 import { type Clock, unixSeconds } from '../providers/clock.ts';
@@ -23,8 +24,8 @@ export interface DeliveryWorkerDeps {
   concurrency?: number;
   /** how often an idle worker looks for due deliveries without being told of new ones */
   pollMs?: number;
-  /** Told of each attempt's outcome */
-  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
+  /** each attempt's outcome */
+  attempts?: Count<'outcome'>;
 }
 
 /** Migration 010's trigger notifies this channel (at commit) for each transaction that writes deliveries. */
@@ -130,7 +131,7 @@ export class WebhookDeliveryWorker {
     };
     if (result.error === null) this.d.logger.info(log, 'webhook delivered');
     else this.d.logger.warn(log, 'webhook attempt failed');
-    this.d.onAttempt?.(outcome.status === 'pending' ? 'retrying' : outcome.status);
+    this.d.attempts?.inc({ outcome: outcome.status === 'pending' ? 'retrying' : outcome.status });
     await new Promise<void>((written) => {
       this.#results.push({
         claim: c,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { SignInProof } from '../../src/domain/accounts/sign-in-proof.ts';
+import { type DomainError, invalidCredentials } from '../../src/domain/errors.ts';
 import { usersRepo } from '../../src/storage/repositories/users.ts';
 import {
   createTestApp,
@@ -14,6 +16,15 @@ import { meanwhileUncommitted } from '../helpers/database.ts';
 import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 import { signInHeldAtPinCheck } from '../helpers/pin-gate.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+/** A new account's PIN, already checked: what the sign-in holds the account for. */
+const checkedPin = (userId: string): SignInProof => ({
+  method: 'pin',
+  check: async () => ({
+    spend: async () => ({ account: { userId, pinVersion: 0 }, amr: ['pwd'] }),
+    notThere: invalidCredentials,
+  }),
+});
 
 describe("the operator's admin API: users, locks, sessions, overview, client edits, test events (issue 8)", () => {
   let t: TestApp;
@@ -109,31 +120,24 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
     assert.equal(await unrevokedSessions(t, s.user.id), 0);
   });
 
-  // P80: a REST sign-in holds the row with the update that resets D9's count.
   test("race: a sign-in's session that opens while the lock is being written is not opened", async () => {
     const s = await signUp(t);
-    // The statement that opens the session holds the account: on PostgreSQL it waits for the uncommitted
-    // lock, then sees it, so no session outlives the lock's revocation of the others.
-    const held = await meanwhileUncommitted(
+    // The sign-in holds the account: on PostgreSQL it waits for the uncommitted lock, then sees it, so no
+    // session outlives the lock's revocation of the others.
+    const signingIn = await meanwhileUncommitted(
       t.c.db,
       async (tx) => {
         await usersRepo.setAdminLock(tx, s.user.id, t.clock.now());
         await t.c.sessions.revokeAllOfUser(tx, s.user.id, 'admin');
       },
       () =>
-        t.c.sessions.openForSignIn(
-          {
-            userId: s.user.id,
-            clientId: t.c.config.firstPartyClientId,
-            device: { name: null, platform: 'other' },
-            ipAddress: null,
-            scope: 'openid',
-          },
-          0, // a new account's PIN (P88)
+        t.c.signIn.rest(checkedPin(s.user.id), undefined, '127.0.0.1').then(
+          () => 'opened',
+          (err: DomainError) => err.code,
         ),
-      '%UPDATE users SET failed_pin_attempts = 0%',
+      '%FROM users%FOR SHARE%',
     );
-    assert.deepEqual(held, { opened: false, refusal: 'locked_by_operator' }, 'the row as the lock left it');
+    assert.equal(signingIn, 'ACCOUNT_LOCKED', 'the row as the lock left it');
     assert.equal(await unrevokedSessions(t, s.user.id), 0);
   });
 

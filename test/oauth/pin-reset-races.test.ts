@@ -73,13 +73,14 @@ describe('the authorization page and its codes against a PIN reset', () => {
     assert.equal(await unrevokedSessions(t, userId), 1, "only the reset's own session");
   };
 
-  for (const [what, meanwhile] of [
-    ['a PIN reset', (s: SignedUp) => resetPin(s)],
+  for (const [what, meanwhile, answered] of [
+    ['a PIN reset', (s: SignedUp) => resetPin(s), { status: 401, says: /Wrong phone number or PIN/ }],
     [
-      "the operator's lock (P51)",
+      "the operator's lock",
       async (s: SignedUp) => {
         assert.equal((await adminRequest(t, 'POST', `/users/${s.user.id}/lock`)).status, 200);
       },
+      { status: 403, says: /This account is locked/ },
     ],
   ] as const)
     test(`a sign-in on the page whose PIN check began before ${what} starts no single sign-on`, async () => {
@@ -89,8 +90,8 @@ describe('the authorization page and its codes against a PIN reset', () => {
       await meanwhile(s);
       held.release();
       const res = await held.answer;
-      assert.equal(res.status, 401, 'the sign-in form again, not a redirect with a code');
-      assert.match(String(res.body), /Wrong phone number or PIN/);
+      assert.equal(res.status, answered.status, 'the sign-in form again, not a redirect with a code');
+      assert.match(String(res.body), answered.says);
       assert.doesNotMatch(String(res.headers['set-cookie'] ?? ''), /callsign_sso=/);
       assert.equal(await ssoRows(s.user.id), 0);
     });
@@ -116,7 +117,7 @@ describe('the authorization page and its codes against a PIN reset', () => {
             () => 'started',
             (err: Error) => err.message,
           ),
-      '%INSERT INTO sso_sessions%',
+      '%FROM users%FOR SHARE%',
     );
     assert.equal(started, 'wrong phone number or PIN');
     assert.equal(await ssoRows(s.user.id), 0, 'no sign-on outlives the reset');

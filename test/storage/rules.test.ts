@@ -7,7 +7,6 @@ import { storeOtp, submitOtp, withdrawOtp } from '../../src/storage/rules/otp-co
 import { movePhone } from '../../src/storage/rules/phone-change.ts';
 import {
   clearPinFailures,
-  openSignInSession,
   PIN_LOCK_SECONDS,
   PIN_LOCK_THRESHOLD,
   takePinAttempt,
@@ -15,6 +14,7 @@ import {
 import { resetPinOfPhone } from '../../src/storage/rules/pin-reset.ts';
 import { HANDLE_COOLDOWN_SECONDS, writeProfile } from '../../src/storage/rules/profile-write.ts';
 import { addRateHits } from '../../src/storage/rules/rate-counters.ts';
+import { type AccountToHold, holdAccountForSignIn } from '../../src/storage/rules/sign-in-hold.ts';
 import { consumeTempToken } from '../../src/storage/rules/temp-tokens.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -92,35 +92,36 @@ describe('pin-lock.ts', () => {
     const refused = await takePinAttempt(database.db, { phone: user.phone }, T0);
     assert.equal(!refused.taken && refused.refusal, 'locked_by_operator');
   });
+});
 
-  test('the sign-in session opens only for the PIN checked, on an account not locked, and resets the count', async () => {
+describe('sign-in-hold.ts', () => {
+  const hold = (who: AccountToHold) => database.db.transaction((tx) => holdAccountForSignIn(tx, who));
+
+  test('a sign-in holds only a live account the operator has not locked, by its number or its id', async () => {
     const user = await account();
-    await takePinAttempt(database.db, { id: user.id }, T0);
-    const write = (id = randomUUID()) => ({
-      session: {
-        id,
-        user_id: user.id,
-        client_id: 'first-party',
-        device_name: null,
-        platform: 'web',
-        ip_address: null,
-        scope: 'openid',
-        now: T0,
-      },
-      firstToken: { hash: randomBytes(8).toString('hex'), expires_at: later(60) },
-      created: { id: randomUUID(), type: 'session.created', data: {}, createdAt: T0 },
-    });
-    assert.deepEqual(await openSignInSession(database.db, write(), user.pin_version + 1), {
-      opened: false,
-      refusal: 'account_gone_or_pin_changed',
-    });
-    const opened = await openSignInSession(database.db, write(), user.pin_version);
-    assert.ok(opened.opened && opened.account.failed_pin_attempts === 0);
+    const byPhone = await hold({ phone: user.phone });
+    assert.ok(byPhone.held && byPhone.account.id === user.id);
+    assert.ok((await hold({ userId: user.id })).held);
+    assert.deepEqual(await hold({ phone: phone() }), { held: false, refusal: 'no_account' });
     await usersRepo.setAdminLock(database.db, user.id, T0);
-    assert.deepEqual(await openSignInSession(database.db, write(), user.pin_version), {
-      opened: false,
-      refusal: 'locked_by_operator',
+    assert.deepEqual(await hold({ userId: user.id }), { held: false, refusal: 'locked_by_operator' });
+  });
+
+  test("a PIN's sign-in holds the account only while its PIN is the one checked", async () => {
+    const user = await account();
+    assert.ok((await hold({ userId: user.id, pinVersion: user.pin_version })).held);
+    assert.deepEqual(await hold({ userId: user.id, pinVersion: user.pin_version + 1 }), {
+      held: false,
+      refusal: 'pin_changed',
     });
+  });
+
+  test('the lock after wrong PINs neither stops a hold nor is lifted by it', async () => {
+    const user = await account();
+    for (let i = 0; i < PIN_LOCK_THRESHOLD; i++) await takePinAttempt(database.db, { id: user.id }, T0);
+    const held = await hold({ phone: user.phone });
+    assert.ok(held.held && held.account.locked_until !== null);
+    assert.ok((await usersRepo.findLiveById(database.db, user.id))?.locked_until);
   });
 });
 

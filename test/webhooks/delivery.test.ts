@@ -437,7 +437,7 @@ describe('webhook delivery (spec "Events")', () => {
       signingSecrets: (e) => t.c.webhooks.signingSecrets(e),
       concurrency: 8,
       pollMs: 3_600_000,
-      onAttempt: (outcome) => finished.push(outcome),
+      attempts: { inc: ({ outcome }) => finished.push(outcome as string) },
     });
     assert.equal(slotsPerReceiver(8), 2);
     let b: { id: string } | undefined;

@@ -19,13 +19,7 @@ import { RestSignIn, type RestTokens } from '../sessions/rest-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { type Events, payloads } from '../webhooks/events.ts';
 import { accountLocked, handleTaken, lockedByOperator, pinNotSet } from './account-errors.ts';
-import {
-  type NewAccountInput,
-  type PinResetInput,
-  parseName,
-  type SignInInput,
-  type SignUpInput,
-} from './account-inputs.ts';
+import { type NewAccountInput, type PinResetInput, parseName, type SignUpInput } from './account-inputs.ts';
 import { parseDevice } from './device.ts';
 import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
 import {
@@ -37,6 +31,7 @@ import {
 } from './pin-reset-sessions.ts';
 import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
 import { assertMethodOn } from './sign-in-methods.ts';
+import type { CheckedProof, SignInProof } from './sign-in-proof.ts';
 
 export interface AccountDeps {
   db: Database;
@@ -52,8 +47,6 @@ export interface AccountDeps {
   signInMethods: ReadonlySet<SignInMethod>;
   /** whether answers hide which numbers have accounts */
   enumerationProtection: boolean;
-  /** told of each sign-in by PIN, for the metrics */
-  onSignIn?: (method: 'pin') => void;
 }
 
 /** A reset's account, and what else it removed. */
@@ -115,12 +108,21 @@ export class AccountService {
     }
   }
 
-  /** Phone and PIN, with the lock of D9 (the hosted sign-in page). */
-  async checkPin(phoneInput: string, pin: string | undefined): Promise<UserRow> {
-    assertMethodOn(this.d.signInMethods, 'pin');
-    const user = await this.attemptPin({ phone: parsePhone(phoneInput).e164 }, pin);
-    this.d.onSignIn?.('pin');
-    return user;
+  /**
+   * The proof a phone and PIN give, under the lock of wrong PINs; `e164`: the phone, when the caller parsed it
+   * already. A correct PIN resets the count of wrong ones in the sign-in's transaction.
+   */
+  pinProof(phoneInput: string, pin: unknown, e164?: string): SignInProof {
+    const check = async (): Promise<CheckedProof> => {
+      const user = await this.correctPin({ phone: e164 ?? parsePhone(phoneInput).e164 }, pin);
+      const spend = async () => ({
+        account: { userId: user.id, pinVersion: user.pin_version },
+        amr: AMR.pin,
+      });
+      const held = (tx: Queryable) => clearPinFailures(tx, user.id);
+      return { spend, held, notThere: invalidCredentials };
+    };
+    return { method: 'pin', check };
   }
 
   /**
@@ -183,29 +185,6 @@ export class AccountService {
     for (const { key_id, n } of await usersRepo.countByPinKeyId(this.d.db))
       counts[this.d.pins.pepperOf(key_id)] += n;
     return counts;
-  }
-
-  /** Phone and PIN: a session of its own, and its tokens. `e164`: the phone, when the caller parsed it already. */
-  async signIn(body: SignInInput, ip: string, e164?: string): Promise<{ user: UserRow } & RestTokens> {
-    assertMethodOn(this.d.signInMethods, 'pin');
-    const device = parseDevice(body.device);
-    const checked = await this.correctPin({ phone: e164 ?? parsePhone(body.phone).e164 }, body.pin);
-    // The account is held while its session opens. An operator's lock, a deletion or a PIN reset that
-    // came during the PIN check (milliseconds of hashing) is seen here, or waits and then ends this session
-    // too. The same statement resets the count of wrong PINs.
-    const session = this.#rest.session(checked.id, device, ip, AMR.pin);
-    const held = await this.d.sessions.openForSignIn(session, checked.pin_version);
-    if (!held.opened)
-      switch (held.refusal) {
-        case 'account_gone_or_pin_changed':
-          throw invalidCredentials();
-        case 'locked_by_operator':
-          throw lockedByOperator();
-      }
-    const { sessionId, refreshToken } = held;
-    this.d.onSignIn?.('pin');
-    const auth = { time: session.authTime, amr: AMR.pin };
-    return { user: held.account, ...this.#rest.tokens(held.account.id, sessionId, refreshToken, auth) };
   }
 
   /** Sets the PIN, unlocks, ends every session and the ways in made under the old PIN; signs in anew. */

@@ -25,6 +25,7 @@ import {
   replaceRecoveryCodes,
   useRecoveryCode,
 } from '../../storage/rules/recovery-codes.ts';
+import type { Count } from '../counts.ts';
 import { DomainError, fieldError, noSuchUser } from '../errors.ts';
 import { parsePhone } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
@@ -70,8 +71,8 @@ export interface RecoveryCodeDeps {
   enumerationProtection: boolean;
   /** tells the account's phone of a reset by a recovery code */
   notices: AccountNotices;
-  /** told of each PIN reset or sign-in by a recovery code, for the metrics */
-  onSignIn?: (method: 'recovery_code') => void;
+  /** each PIN reset by a recovery code, counted as a sign-in by one */
+  signIns?: Count<'method'>;
 }
 
 /**
@@ -193,7 +194,7 @@ export class RecoveryCodeService {
       });
       return { ...ended, after: await then(tx, ended.user.id, AMR.recoveryCode) };
     });
-    this.d.onSignIn?.('recovery_code');
+    this.d.signIns?.inc({ method: 'recovery_code' });
     await this.d.notices.tell(done.user, 'phone.pin_reset_by_recovery_code');
     return done;
   }

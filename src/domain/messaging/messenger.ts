@@ -28,6 +28,7 @@ import {
   type ProviderFailure,
 } from '../../providers/messaging/provider.ts';
 import type { MessageAttempt } from '../../storage/repositories/messages.ts';
+import type { Count } from '../counts.ts';
 import { fieldError } from '../errors.ts';
 import { countryOf, maskPhone } from '../phone.ts';
 import type { MessageLog } from './message-log.ts';
@@ -48,8 +49,8 @@ export interface MessengerDeps {
   logger: Logger;
   texts: CodeTextSettings;
   log: MessageLog;
-  /** told of each attempt's outcome, for the metrics */
-  onAttempt?: (channel: Channel, provider: string, ok: boolean) => void;
+  /** each attempt's outcome (`accepted`, `failed`) and, as receipts come, their status */
+  messages?: Count<'channel' | 'provider' | 'outcome'>;
 }
 
 /** A code to send: its digits and its row, so that a failed delivery can be re-sent while it lives. */
@@ -181,7 +182,7 @@ export class Messenger {
           ms: Math.round(performance.now() - started),
         });
         this.d.health.succeeded(provider.name);
-        this.d.onAttempt?.(channel, provider.name, true);
+        this.d.messages?.inc({ channel, provider: provider.name, outcome: 'accepted' });
         await record(channel, provider.name, sent.providerMessageId);
         return { channel, provider: provider.name, ...sent };
       } catch (err) {
@@ -212,7 +213,7 @@ export class Messenger {
     pause?: number,
   ) {
     const setAside = this.d.health.failed(provider, failure, pause);
-    this.d.onAttempt?.(channel, provider, false);
+    this.d.messages?.inc({ channel, provider, outcome: 'failed' });
     this.d.logger.warn(
       { provider, channel, to: maskPhone(to), err: error, failure, setAside },
       setAside ? 'message provider failed, set aside for a while' : 'message provider failed',

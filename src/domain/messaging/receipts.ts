@@ -20,6 +20,7 @@ import type { Receipt } from '../../providers/messaging/receipts/receipt.ts';
 import type { Database } from '../../storage/db.ts';
 import { messagesRepo } from '../../storage/repositories/messages.ts';
 import { claimResend } from '../../storage/rules/message-resend.ts';
+import type { Count, Durations } from '../counts.ts';
 import { maskPhone } from '../phone.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
 import type { MessageLog } from './message-log.ts';
@@ -33,8 +34,10 @@ export interface MessageReceiptsDeps {
   log: MessageLog;
   /** the budget and the breaker a re-send passes */
   defence: Pick<SendDefence, 'admitResend' | 'resent'>;
-  /** told of each receipt, with the seconds from send to delivery when it reports one */
-  onReceipt?: (channel: string, provider: string, status: string, deliveredAfter?: number) => void;
+  /** each receipt's status, by channel and provider */
+  messages?: Count<'channel' | 'provider' | 'outcome'>;
+  /** the seconds from send to delivery, where a receipt reports one */
+  deliveries?: Durations<'channel' | 'provider'>;
 }
 
 /** How old a vendor's dated receipt may be and still count: a day. */
@@ -52,7 +55,9 @@ export class MessageReceipts {
     if (!(await messagesRepo.addStatus(this.d.db, message.id, receipt.status, now))) return;
     const delivered = receipt.status === 'delivered' && !message.delivered_at;
     const after = delivered ? (now.getTime() - message.created_at.getTime()) / 1000 : undefined;
-    this.d.onReceipt?.(message.channel, provider, receipt.status, after);
+    const { channel } = message;
+    this.d.messages?.inc({ channel, provider, outcome: receipt.status });
+    if (after !== undefined) this.d.deliveries?.observe({ channel, provider }, after);
     if (receipt.status === 'failed' || receipt.status === 'undelivered') await this.resend(message.id);
   }
 

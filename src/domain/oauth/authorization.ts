@@ -8,6 +8,7 @@ import { authorizationCodesRepo } from '../../storage/repositories/authorization
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { consentsRepo } from '../../storage/repositories/consents.ts';
 import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
+import { holdAccountForSignIn } from '../../storage/rules/sign-in-hold.ts';
 import { sha256 } from '../crypto.ts';
 import { invalidCredentials } from '../errors.ts';
 import { recordedAmr } from '../sessions/authentication.ts';
@@ -38,21 +39,23 @@ export class AuthorizationService {
   constructor(private readonly d: AuthorizationDeps) {}
 
   /**
-   * A single sign-on cookie value for this sign-in; stored hashed. Refused as a wrong PIN when the
-   * account's PIN was set again since the one proved (or the account is gone, or the operator locked it),
-   * so no sign-on outlives a reset or a lock.
+   * A single sign-on cookie value for this sign-in; stored hashed. Written only while the account is held
+   * (storage/rules/sign-in-hold.ts): refused as a wrong PIN when its PIN was set again since the one proved,
+   * the account is gone or the operator locked it, so no sign-on outlives a reset or a lock.
    */
   async startSso(who: SignedIn): Promise<{ token: string; maxAgeSeconds: number }> {
     const token = this.d.random.token(32);
-    const started = await ssoSessionsRepo.insertForPin(this.d.db, {
-      token_hash: sha256(token),
-      user_id: who.userId,
-      auth_time: who.authTime,
-      amr: who.amr,
-      expires_at: addSeconds(who.authTime, SSO_TTL_SECONDS),
-      pin_version: who.pinVersion,
+    await this.d.db.transaction(async (tx) => {
+      const held = await holdAccountForSignIn(tx, { userId: who.userId, pinVersion: who.pinVersion });
+      if (!held.held) throw invalidCredentials();
+      await ssoSessionsRepo.insert(tx, {
+        token_hash: sha256(token),
+        user_id: who.userId,
+        auth_time: who.authTime,
+        amr: who.amr,
+        expires_at: addSeconds(who.authTime, SSO_TTL_SECONDS),
+      });
     });
-    if (!started) throw invalidCredentials();
     return { token, maxAgeSeconds: SSO_TTL_SECONDS };
   }
 

@@ -5,8 +5,6 @@ import type { Random } from '../../providers/random.ts';
 import type { SessionRotations } from '../../storage/batches/session-rotations.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import { type NewSessionWrite, type SessionRow, sessionsRepo } from '../../storage/repositories/sessions.ts';
-import type { UserRow } from '../../storage/repositories/users.ts';
-import { openSignInSession, type SignInRefusal } from '../../storage/rules/pin-lock.ts';
 import type { Device } from '../accounts/device.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
@@ -61,23 +59,6 @@ export class SessionService {
   async open(q: Queryable, s: SessionToOpen): Promise<OpenedSession> {
     const { write, refreshToken } = this.prepare(s);
     return { session: await sessionsRepo.insert(q, write), refreshToken };
-  }
-
-  /**
-   * A sign-in's session, opened only for a live account the operator has not locked and whose
-   * PIN is still the one checked (`pinVersion`), in one statement that also resets the count of wrong PINs.
-   */
-  async openForSignIn(
-    s: SessionToOpen,
-    pinVersion: number,
-  ): Promise<
-    | { opened: true; account: UserRow; sessionId: string; refreshToken: string }
-    | { opened: false; refusal: SignInRefusal }
-  > {
-    const { write, refreshToken } = this.prepare(s);
-    const held = await openSignInSession(this.d.db, write, pinVersion);
-    if (!held.opened) return held;
-    return { opened: true, account: held.account, sessionId: write.session.id, refreshToken };
   }
 
   /**

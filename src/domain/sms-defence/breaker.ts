@@ -22,6 +22,7 @@ import {
   smsTrafficRepo,
 } from '../../storage/repositories/sms-traffic.ts';
 import { all, type Sql } from '../../storage/sql.ts';
+import type { Level } from '../counts.ts';
 
 type TrafficOfPeriod = CountryTotals & { conversion: number | null; refused: RefusalCounts };
 
@@ -57,8 +58,8 @@ export interface SmsBreakerDeps {
   clock: Clock;
   logger: Logger;
   settings: BreakerSettings;
-  /** told of each change of a country's state this process sees */
-  onChange?: (country: string, open: boolean) => void;
+  /** each country's state as this process last saw it: 1 open, 0 closed */
+  openCountries?: Level<'country'>;
 }
 
 /** Whether these totals open the breaker. */
@@ -77,7 +78,7 @@ export class SmsBreaker {
     if ((this.#seenOpen.get(country) ?? false) !== open) {
       this.#seenOpen.set(country, open);
       this.d.logger.warn({ country, ...totals, open }, open ? 'SMS breaker opened' : 'SMS breaker closed');
-      this.d.onChange?.(country, open);
+      this.d.openCountries?.set({ country }, open ? 1 : 0);
     }
     return open;
   }

@@ -29,6 +29,7 @@ import type { ChallengeMode, DestinationPolicy } from '../../config/sms-defence-
 import type { Queryable } from '../../storage/db.ts';
 import { REFUSALS, type SendRefusal } from '../../storage/repositories/sms-traffic.ts';
 import type { Sql } from '../../storage/sql.ts';
+import type { Count } from '../counts.ts';
 import { DomainError } from '../errors.ts';
 import { countryOf } from '../phone.ts';
 import type { RateLimiter } from '../rate-limiter.ts';
@@ -50,10 +51,10 @@ export interface SendDefenceDeps {
   /** SMS_DAILY_LIMIT; undefined, no budget */
   dailyLimit: number | undefined;
   logger: Logger;
-  /** told of each send's outcome, for the metrics */
-  onSend?: (country: string, outcome: SendOutcome) => void;
-  /** told of each code entered, by country, for the metrics */
-  onVerified?: (country: string) => void;
+  /** each send's outcome, by country */
+  sends?: Count<'country' | 'outcome'>;
+  /** each code entered, by country */
+  verifications?: Count<'country'>;
 }
 
 /**
@@ -95,7 +96,7 @@ export class SendDefence {
       countSent: (at) => (country ? this.d.breaker.countSent(country, at) : undefined),
       spend: () => this.spend(phone),
       sent: () => {
-        if (country) this.d.onSend?.(country, 'sent');
+        if (country) this.d.sends?.inc({ country, outcome: 'sent' });
       },
       unsent: async (q, sentAt) => {
         if (country) await this.d.breaker.uncountSent(q, country, sentAt);
@@ -109,7 +110,7 @@ export class SendDefence {
     /** Counts the refusal for the operators, then throws it. */
     const refused = async (reason: SendRefusal, err: unknown): Promise<never> => {
       if (country) {
-        this.d.onSend?.(country, REFUSALS[reason]);
+        this.d.sends?.inc({ country, outcome: REFUSALS[reason] });
         await this.d.breaker.refused(country, reason);
       }
       throw err;
@@ -142,7 +143,7 @@ export class SendDefence {
       exceeded.details.scope = 'daily_limit';
       const country = countryOf(phone);
       if (country) {
-        this.d.onSend?.(country, 'over_budget');
+        this.d.sends?.inc({ country, outcome: 'over_budget' });
         await this.d.breaker.refused(country, 'over_budget');
       }
       throw exceeded;
@@ -170,7 +171,7 @@ export class SendDefence {
     const country = countryOf(phone);
     if (!country) return;
     await this.d.breaker.sent(country);
-    this.d.onSend?.(country, 'sent');
+    this.d.sends?.inc({ country, outcome: 'sent' });
   }
 
   /** A code sent to the phone was entered at `at`: it counts for its country's conversion. */
@@ -178,6 +179,6 @@ export class SendDefence {
     const country = countryOf(phone);
     if (!country) return;
     await this.d.breaker.verified(q, country, at);
-    this.d.onVerified?.(country);
+    this.d.verifications?.inc({ country });
   }
 }

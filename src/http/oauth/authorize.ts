@@ -4,7 +4,6 @@ import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import { checkAuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
-import { AMR } from '../../domain/sessions/authentication.ts';
 import { crossSiteFormPost, formAsQuery } from '../cookies/page-cookies.ts';
 import { described, pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
@@ -46,6 +45,7 @@ type Services = Pick<
   | 'rateLimiter'
   | 'recoveryCodes'
   | 'recoverySignIn'
+  | 'signIn'
   | 'sessions'
   | 'tokens'
 >;
@@ -156,8 +156,8 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         ['signin_address', request.ip],
         ...(e164 ? [['signin_phone', e164] as [RateLimitName, string]] : []),
       ]);
-      const user = await c.accounts.checkPin(e164 ?? phone, pin);
-      return await signedIn(reply, ctx, st, user, AMR.pin, request.body.platform_authenticator === '1');
+      const { user, amr } = await c.signIn.onPage(c.accounts.pinProof(phone, pin, e164));
+      return await signedIn(reply, ctx, st, user, amr, request.body.platform_authenticator === '1');
     } catch (err) {
       return retry(
         reply,

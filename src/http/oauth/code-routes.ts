@@ -36,7 +36,7 @@ import { besideTheCode } from './reset-routes.ts';
 //   with the seconds to wait, and sends nothing. The phone's and the address's send limits apply as well.
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clock' | 'codeSignIn' | 'config' | 'otp' | 'recoveryCodes'>;
+type Services = Pick<Container, 'clock' | 'codeSignIn' | 'config' | 'otp' | 'recoveryCodes' | 'signIn'>;
 
 /** The seconds between two codes asked for in one flow. */
 export const RESEND_SECONDS = 30;
@@ -200,7 +200,7 @@ function verifyRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       const { temp_token } = await c.otp.verify(st.phone, code, purpose);
       // A code to sign in with: signed in as after a PIN.
       if (purpose === 'signin') {
-        const { user, amr } = await c.codeSignIn.proved(temp_token);
+        const { user, amr } = await c.signIn.onPage(c.codeSignIn.proof(temp_token));
         return await signedIn(reply, ctx, { req: st.req }, user, amr);
       }
       const next = { req: st.req, tempToken: temp_token };

@@ -17,7 +17,7 @@ import type { PageState } from './page-forms.ts';
 import { PASSKEY_LATER_COOKIE, PASSKEY_LATER_SECONDS } from './passkey-steps.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'authorization' | 'config' | 'passkeys' | 'passkeySignIn'>;
+type Services = Pick<Container, 'authorization' | 'config' | 'passkeys' | 'passkeySignIn' | 'signIn'>;
 
 const optionsForm = {
   schema: { hide: true, body: pageForm('ceremony') },
@@ -76,7 +76,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
     try {
       await limit(request, [['signin_address', request.ip]]);
       const answer = browserAnswer(AuthenticationResponse, request.body.response);
-      const { user, amr } = await c.passkeySignIn.proved(answer);
+      const { user, amr } = await c.signIn.onPage(c.passkeySignIn.proof(answer));
       if (stepUp && user.id !== stepUp.userId) throw notThisAccount();
       return await signedIn(reply, ctx, { req: st.req }, user, amr);
     } catch (err) {

@@ -33,6 +33,7 @@ type Services = Pick<
   | 'pageStateKeys'
   | 'recoveryCodes'
   | 'recoverySignIn'
+  | 'signIn'
 >;
 
 const pinForm = { schema: { hide: true, body: pageForm('pin', 'platform_authenticator') } };
@@ -153,7 +154,7 @@ function recoverySignInRoute(fastify: FastifyInstance, c: Services, flow: PageFl
         ['signin_address', request.ip],
         ['signin_phone', e164],
       ]);
-      const { user, amr } = await c.recoverySignIn.signInOnPage({ phone: e164, recovery_code });
+      const { user, amr } = await c.signIn.onPage(c.recoverySignIn.proof(e164, recovery_code));
       return await flow.signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1');
     } catch (err) {
       const rules = { INVALID_CREDENTIALS: 'error.recovery_code' } as const;

@@ -11,7 +11,7 @@ import { AfterPinReset, RestUser, restAnswer, SignedIn, SignUpUser } from './res
 import { deviceSchema, text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'accounts' | 'codeSignIn' | 'recoveryCodes' | 'recoverySignIn'>;
+type Services = Pick<Container, 'accounts' | 'codeSignIn' | 'recoveryCodes' | 'recoverySignIn' | 'signIn'>;
 
 const tokensDescription = '{user, access_token, refresh_token, expires_in}';
 
@@ -142,11 +142,11 @@ function signInRoute(fastify: FastifyInstance, c: Services) {
         pin === undefined &&
         temp_token === undefined
       ) {
-        const r = await c.recoverySignIn.signIn({ phone, recovery_code, device }, request.ip);
+        const r = await c.signIn.rest(c.recoverySignIn.proof(phone, recovery_code), device, request.ip);
         return ok({ ...r, user: restUser(r.user) });
       }
       if (temp_token !== undefined && phone === undefined && pin === undefined) {
-        const r = await c.codeSignIn.signIn({ temp_token, device }, request.ip);
+        const r = await c.signIn.rest(c.codeSignIn.proof(temp_token), device, request.ip);
         return ok({ ...r, user: restUser(r.user) });
       }
       if (phone === undefined || pin === undefined || temp_token !== undefined || recovery_code !== undefined)
@@ -155,7 +155,8 @@ function signInRoute(fastify: FastifyInstance, c: Services) {
           phone === undefined ? 'phone' : 'pin',
           'send phone and pin, or temp_token',
         );
-      const r = await c.accounts.signIn({ phone, pin, device }, request.ip, phoneKey(request));
+      const proof = c.accounts.pinProof(phone, pin, phoneKey(request));
+      const r = await c.signIn.rest(proof, device, request.ip);
       return ok({ ...r, user: restUser(r.user) });
     },
   );

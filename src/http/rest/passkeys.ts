@@ -112,7 +112,10 @@ export function passkeyRoutes(fastify: FastifyInstance, c: Services) {
 }
 
 /** Signing in with a passkey: no credentials but the passkey's signature. */
-export function passkeySignInRoutes(fastify: FastifyInstance, c: Pick<Container, 'passkeySignIn'>) {
+export function passkeySignInRoutes(
+  fastify: FastifyInstance,
+  c: Pick<Container, 'passkeySignIn' | 'signIn'>,
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/auth/passkey/options',
@@ -140,7 +143,8 @@ export function passkeySignInRoutes(fastify: FastifyInstance, c: Pick<Container,
       config: { rateLimit: signInLimits },
     },
     async (request) => {
-      const r = await c.passkeySignIn.signIn(request.body, request.ip);
+      const { response, device } = request.body;
+      const r = await c.signIn.rest(c.passkeySignIn.proof(response), device, request.ip);
       return ok({ ...r, user: restUser(r.user) });
     },
   );

@@ -1,5 +1,5 @@
-// The PIN lock and the sign-in session: how many wrong PINs an account takes, and the session a correct one
-// opens. Every statement that counts, clears or acts on a PIN check is here.
+// The PIN lock: how many wrong PINs an account takes. Every statement that counts or clears a PIN check is here;
+// what a correct PIN opens is held by sign-in-hold.ts.
 //
 // Rules it enforces:
 // - Every PIN check (sign-in by phone, and the PIN asked again to delete the account or change its phone)
@@ -8,12 +8,7 @@
 // - After PIN_LOCK_THRESHOLD wrong PINs in a row the account is locked for PIN_LOCK_SECONDS; a lock that has
 //   run out starts a fresh count. An account the operator locked takes no attempts at all.
 // - A correct PIN resets the count (and lifts a lock its own attempt may have set).
-// - A sign-in's session opens only for a live account the operator has not locked and whose PIN is still the
-//   one checked: a lock, deletion or PIN reset committed during the check (milliseconds of hashing) is seen,
-//   or waits for this statement and then ends its session too. The same statement resets the count.
 import type { Queryable } from '../db.ts';
-import { outboxEventCtes } from '../repositories/outbox.ts';
-import type { NewSessionWrite } from '../repositories/sessions.ts';
 import type { UserRow } from '../repositories/users.ts';
 import { all, first, sql } from '../sql.ts';
 
@@ -74,46 +69,4 @@ async function lockOf(q: Queryable, id: string): Promise<Date | null> {
 /** A correct PIN resets the count of wrong ones and lifts the lock its own attempt may have set. */
 export async function clearPinFailures(q: Queryable, id: string): Promise<void> {
   await all(q, sql`UPDATE users SET failed_pin_attempts = 0, locked_until = NULL WHERE id = ${id}`);
-}
-
-/** Why a correct PIN opened no session. */
-export type SignInRefusal = 'account_gone_or_pin_changed' | 'locked_by_operator';
-
-export type SignInSession = { opened: true; account: UserRow } | { opened: false; refusal: SignInRefusal };
-
-/**
- * The session of a sign-in whose PIN (`pinVersion`) was just found correct, with its session.created event,
- * in one statement: atomic without a transaction. The account's row is held by the update that resets its
- * count, so a change committed meanwhile is re-read (READ COMMITTED): a PIN reset leaves no row.
- */
-export async function openSignInSession(
-  q: Queryable,
-  write: NewSessionWrite,
-  pinVersion: number,
-): Promise<SignInSession> {
-  const { session, firstToken, created } = write;
-  const row = await first<UserRow & { opened: boolean }>(
-    q,
-    sql`WITH account AS (
-      UPDATE users SET failed_pin_attempts = 0, locked_until = NULL
-      WHERE id = ${session.user_id} AND deleted_at IS NULL AND pin_version = ${pinVersion}
-      RETURNING *
-    ),
-    session AS (
-      INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr,
-        created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
-      SELECT ${session.id}::uuid, account.id, ${session.client_id}, ${session.device_name}, ${session.platform},
-        ${session.ip_address}, ${session.scope}, ${session.authTime ?? session.now}::timestamptz,
-        ${session.amr ?? null}::text[],
-        ${session.now}::timestamptz, ${session.now}::timestamptz, ${firstToken.hash},
-        ${session.now}::timestamptz, ${firstToken.expires_at}::timestamptz
-      FROM account WHERE account.admin_locked_at IS NULL
-      RETURNING *
-    ),
-    ${outboxEventCtes(created, sql`session`)}
-    SELECT EXISTS (SELECT 1 FROM session) AS opened, account.* FROM account`,
-  );
-  if (!row) return { opened: false, refusal: 'account_gone_or_pin_changed' };
-  const { opened, ...account } = row;
-  return opened ? { opened: true, account } : { opened: false, refusal: 'locked_by_operator' };
 }
