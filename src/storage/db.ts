@@ -25,30 +25,6 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-export async function one<T = Row>(q: Queryable, sql: string, params?: unknown[]): Promise<T> {
-  const rows = await q.query<T>(sql, params);
-  if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
-  return rows[0];
-}
-
-export async function maybeOne<T = Row>(
-  q: Queryable,
-  sql: string,
-  params?: unknown[],
-): Promise<T | undefined> {
-  return (await q.query<T>(sql, params))[0];
-}
-
-/**
- * How many rows a data-modifying statement (`... RETURNING 1`) touched, counted by the server: a purge of a
- * large backlog must not send every row back to be counted here.
- */
-export async function countRows(q: Queryable, sql: string, params?: unknown[]): Promise<number> {
-  return (
-    await one<{ n: number }>(q, `WITH counted AS (${sql}) SELECT count(*)::int AS n FROM counted`, params)
-  ).n;
-}
-
 /** Postgres error code 23505, with the index that refused the row. */
 export function uniqueViolation(err: unknown): string | undefined {
   const e = err as { code?: string; constraint?: string };
@@ -214,6 +190,11 @@ export function postgresDatabase(
     },
     close: () => pool.end(),
   };
+}
+
+/** Whether the database answers a statement at all (the health checks). */
+export async function databaseAnswers(db: Queryable): Promise<boolean> {
+  return (await db.query('SELECT 1')).length === 1;
 }
 
 /**

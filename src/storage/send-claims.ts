@@ -1,4 +1,5 @@
 import type { Queryable } from './db.ts';
+import { all, sql } from './sql.ts';
 
 /**
  * What a send worker's claim may take: at most `limit` rows, and of any one receiver (a webhook
@@ -42,29 +43,22 @@ export interface ClaimStatement {
  * `id = ANY(ARRAY(...))`, by primary key in any plan.
  */
 export function claimDueRows<T>(q: Queryable, rows: SentRows, c: ClaimStatement): Promise<T[]> {
-  return q.query<T>(
-    `WITH claimed AS (
-       UPDATE ${rows.table} SET locked_until = $2
+  return all<T>(
+    q,
+    sql`WITH claimed AS (
+       UPDATE ${sql.constant(rows.table)} SET locked_until = ${c.lockedUntil}
        WHERE id = ANY(ARRAY(
-         SELECT d.id FROM ${rows.receivers} r
-           LEFT JOIN unnest($5::${rows.receiverKeyType}[], $6::int[]) AS busy(key, n) ON busy.key = r.${rows.receiverKey}
+         SELECT d.id FROM ${sql.constant(rows.receivers)} r
+           LEFT JOIN unnest(${[...c.bounds.busy.keys()]}::${sql.constant(rows.receiverKeyType)}[], ${[...c.bounds.busy.values()]}::int[]) AS busy(key, n) ON busy.key = r.${sql.constant(rows.receiverKey)}
            CROSS JOIN LATERAL (
-             SELECT d.id, d.next_attempt_at FROM ${rows.table} d
-             WHERE d.${rows.receiverColumn} = r.${rows.receiverKey} AND d.status = 'pending' AND d.next_attempt_at <= $1
-               AND (d.locked_until IS NULL OR d.locked_until <= $1)
-             ORDER BY d.next_attempt_at LIMIT greatest($4 - coalesce(busy.n, 0), 0)
+             SELECT d.id, d.next_attempt_at FROM ${sql.constant(rows.table)} d
+             WHERE d.${sql.constant(rows.receiverColumn)} = r.${sql.constant(rows.receiverKey)} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now}
+               AND (d.locked_until IS NULL OR d.locked_until <= ${c.now})
+             ORDER BY d.next_attempt_at LIMIT greatest(${c.bounds.perReceiver} - coalesce(busy.n, 0), 0)
              FOR UPDATE SKIP LOCKED) d
-         WHERE ${rows.live}
-         ORDER BY d.next_attempt_at LIMIT $3))
-       RETURNING ${c.returning})
-     ${c.select}`,
-    [
-      c.now,
-      c.lockedUntil,
-      c.bounds.limit,
-      c.bounds.perReceiver,
-      [...c.bounds.busy.keys()],
-      [...c.bounds.busy.values()],
-    ],
+         WHERE ${sql.constant(rows.live)}
+         ORDER BY d.next_attempt_at LIMIT ${c.bounds.limit}))
+       RETURNING ${sql.constant(c.returning)})
+     ${sql.constant(c.select)}`,
   );
 }

@@ -63,3 +63,20 @@ export function all<T = Row>(q: Queryable, statement: Sql): Promise<T[]> {
 export async function first<T = Row>(q: Queryable, statement: Sql): Promise<T | undefined> {
   return (await all<T>(q, statement))[0];
 }
+
+/** The statement's one row; anything else is a fault. */
+export async function one<T = Row>(q: Queryable, statement: Sql): Promise<T> {
+  const rows = await all<T>(q, statement);
+  if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
+  return rows[0];
+}
+
+/**
+ * How many rows a data-modifying statement (`... RETURNING 1`) touched, counted by the server: a purge of a
+ * large backlog must not send every row back to be counted here.
+ */
+export async function countRows(q: Queryable, statement: Sql): Promise<number> {
+  return (
+    await one<{ n: number }>(q, sql`WITH counted AS (${statement}) SELECT count(*)::int AS n FROM counted`)
+  ).n;
+}

@@ -24,14 +24,7 @@ export function purgeDeletedAccounts(db: Database): Job<{ purged: number }> {
         const batch = await db.transaction(async (tx) => {
           const gone = await usersRepo.purgeDeletedBefore(tx, cutoff, ACCOUNTS_PER_BATCH);
           if (gone.length === 0) return 0;
-          const phones = gone.map((u) => u.phone);
-          const deletedAt = gone.map((u) => u.deleted_at);
-          for (const table of ['otps', 'temp_tokens'])
-            await tx.query(
-              `DELETE FROM ${table} t USING unnest($1::text[], $2::timestamptz[]) AS g(phone, deleted_at)
-               WHERE t.phone = g.phone AND t.created_at <= g.deleted_at`,
-              [phones, deletedAt],
-            );
+          await usersRepo.purgeCodesOfDeleted(tx, gone);
           return gone.length;
         });
         purged += batch;

@@ -36,6 +36,20 @@ test('no statement numbers its parameters by arithmetic: the sql tagged template
   assert.deepEqual(arithmetic, []);
 });
 
+test('every statement is written with the sql tagged template: none is sent as text with numbered parameters', () => {
+  const runsText = (text: string) => /\.query(?:<[^>(]*>)?\(/.test(text);
+  const numbers = (text: string) =>
+    text.split('\n').some((line) => /\$[1-9]/.test(line) && !/\.replace\(/.test(line));
+  const found = sourceFiles(SRC)
+    .filter((path) => !path.endsWith(join('storage', 'sql.ts')) && !path.endsWith(join('storage', 'db.ts')))
+    .filter((path) => {
+      const text = readFileSync(path, 'utf8');
+      return runsText(text) || numbers(text);
+    })
+    .map((path) => path.slice(SRC.length));
+  assert.deepEqual(found, []);
+});
+
 /** The comments of a source file: each `/* ... *\/` block, each run of `//` lines, each comment after code. */
 function comments(text: string): string[] {
   const found: string[] = [];

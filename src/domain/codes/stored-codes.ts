@@ -69,7 +69,7 @@ export class StoredCodes {
       createdAt: now,
       expiresAt: addSeconds(now, OTP_TTL_SECONDS),
     };
-    await storeOtp(this.d.db, otp, pass?.countSent(now));
+    await storeOtp(this.d.db, otp, pass?.country);
     return { id, createdAt: now, pass };
   }
 

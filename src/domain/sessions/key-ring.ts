@@ -60,7 +60,7 @@ export class KeyRing {
     if (!(await signingKeysRepo.published(this.db, now)).some((k) => !k.retired_at)) {
       const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
       await this.db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock(724202)');
+        await signingKeysRepo.lockForChange(tx);
         if ((await signingKeysRepo.published(tx, now)).some((k) => !k.retired_at)) return;
         // The first key signs at once: no verifier can have cached a JWKS without it.
         await this.insert(tx, publicKey, privateKey, now, now);
@@ -80,7 +80,7 @@ export class KeyRing {
     const now = this.clock.now();
     const signsFrom = immediate ? now : addSeconds(now, NEXT_KEY_PUBLISHED_SECONDS);
     const kid = await this.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(724202)');
+      await signingKeysRepo.lockForChange(tx);
       await signingKeysRepo.retireAll(tx, signsFrom, addSeconds(signsFrom, RETIRED_KEY_PUBLISHED_SECONDS));
       return this.insert(tx, publicKey, privateKey, now, signsFrom);
     });

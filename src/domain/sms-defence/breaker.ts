@@ -21,7 +21,6 @@ import {
   type SendRefusal,
   smsTrafficRepo,
 } from '../../storage/repositories/sms-traffic.ts';
-import { all, type Sql } from '../../storage/sql.ts';
 import type { Level } from '../counts.ts';
 
 type TrafficOfPeriod = CountryTotals & { conversion: number | null; refused: RefusalCounts };
@@ -130,12 +129,7 @@ export class SmsBreaker {
 
   /** A code went to the country outside a code's own send (a re-send): it counts as sent there. */
   sent(country: string): Promise<unknown> {
-    return all(this.d.db, smsTrafficRepo.countSent(country, this.d.clock.now()));
-  }
-
-  /** The statement that counts a code as sent to the country at `at`, written with the code itself. */
-  countSent(country: string, at: Date): Sql {
-    return smsTrafficRepo.countSent(country, at);
+    return smsTrafficRepo.addSent(this.d.db, country, this.d.clock.now());
   }
 
   /** A code counted as sent at `sentAt` was not delivered: its count is taken back. */

@@ -28,7 +28,6 @@ import type { Logger } from 'pino';
 import type { ChallengeMode, DestinationPolicy } from '../../config/sms-defence-settings.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { REFUSALS, type SendRefusal } from '../../storage/repositories/sms-traffic.ts';
-import type { Sql } from '../../storage/sql.ts';
 import type { Count } from '../counts.ts';
 import { DomainError } from '../errors.ts';
 import { countryOf } from '../phone.ts';
@@ -62,8 +61,8 @@ export interface SendDefenceDeps {
  * number libphonenumber cannot read), the budget of a send made later, and whether the code went.
  */
 export interface SendPass {
-  /** the statement that counts the code as sent to its country, written in the statement that stores it */
-  countSent(at: Date): Sql | undefined;
+  /** the country the code counts as sent to (none for a number libphonenumber cannot read), counted as it is stored */
+  readonly country: string | undefined;
   /** spends the day's budget for a message sent after the request was answered */
   spend(): Promise<void>;
   /** the code went: counted for the metrics */
@@ -93,7 +92,7 @@ export class SendDefence {
   private passFor(phone: string): SendPass {
     const country = countryOf(phone);
     return {
-      countSent: (at) => (country ? this.d.breaker.countSent(country, at) : undefined),
+      country,
       spend: () => this.spend(phone),
       sent: () => {
         if (country) this.d.sends?.inc({ country, outcome: 'sent' });

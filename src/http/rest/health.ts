@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../composition/container.ts';
+import { databaseAnswers } from '../../storage/db.ts';
 import { migrationsCurrent } from '../../storage/migrate.ts';
 
 // Health for load balancers and orchestrators, bare JSON without the envelope:
@@ -58,7 +59,7 @@ const passes = (check: () => Promise<unknown>) =>
 
 export function healthRoutes(app: FastifyInstance, c: Services) {
   const { redis } = c;
-  const stores = () => [passes(() => c.db.query('SELECT 1')), ...(redis ? [passes(() => redis.ping())] : [])];
+  const stores = () => [passes(() => databaseAnswers(c.db)), ...(redis ? [passes(() => redis.ping())] : [])];
 
   app.get(
     '/health',
@@ -97,7 +98,7 @@ export function healthRoutes(app: FastifyInstance, c: Services) {
     }),
     async (_request, reply) => {
       const [database, migrations, redisAnswers] = await Promise.all([
-        passes(() => c.db.query('SELECT 1')),
+        passes(() => databaseAnswers(c.db)),
         passes(() => migrationsCurrent(c.db)),
         redis ? passes(() => redis.ping()) : Promise.resolve(true),
       ]);

@@ -1,4 +1,5 @@
-import { countRows, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { countRows, type Sql, sql } from '../sql.ts';
 
 /**
  * Rules of every purge of a table that grows with use:
@@ -11,16 +12,16 @@ import { countRows, type Queryable } from '../db.ts';
  */
 export const PURGE_BATCH_ROWS = 2000;
 
-/** A purge's target: rows of `table` matching `where`, whose parameters are `params` ($1...). */
+/** A purge's target: rows of `table` (a name chosen by the code) matching `where`. */
 export interface PurgeTarget {
   table: string;
-  where: string;
-  params: unknown[];
+  where: Sql;
 }
 
 /** The ctids of at most one batch of the target's rows that no other transaction holds. */
 const batchOf = (t: PurgeTarget, batchRows: number) =>
-  `ctid = ANY (ARRAY (SELECT ctid FROM ${t.table} WHERE ${t.where} LIMIT ${batchRows} FOR UPDATE SKIP LOCKED))`;
+  sql`ctid = ANY (ARRAY (SELECT ctid FROM ${sql.identifier(t.table)} WHERE ${t.where}
+    LIMIT ${batchRows} FOR UPDATE SKIP LOCKED))`;
 
 /** Deletes the target's rows a batch per statement; answers how many went. */
 export async function deleteInBatches(
@@ -32,8 +33,7 @@ export async function deleteInBatches(
   for (;;) {
     const n = await countRows(
       q,
-      `DELETE FROM ${target.table} WHERE ${batchOf(target, batchRows)} RETURNING 1`,
-      target.params,
+      sql`DELETE FROM ${sql.identifier(target.table)} WHERE ${batchOf(target, batchRows)} RETURNING 1`,
     );
     removed += n;
     if (n < batchRows) return removed;
@@ -43,15 +43,14 @@ export async function deleteInBatches(
 /** Applies `set` to the target's rows a batch per statement; `where` must stop matching a row once set. */
 export async function updateInBatches(
   q: Queryable,
-  target: PurgeTarget & { set: string },
+  target: PurgeTarget & { set: Sql },
   batchRows = PURGE_BATCH_ROWS,
 ): Promise<number> {
   let changed = 0;
   for (;;) {
     const n = await countRows(
       q,
-      `UPDATE ${target.table} SET ${target.set} WHERE ${batchOf(target, batchRows)} RETURNING 1`,
-      target.params,
+      sql`UPDATE ${sql.identifier(target.table)} SET ${target.set} WHERE ${batchOf(target, batchRows)} RETURNING 1`,
     );
     changed += n;
     if (n < batchRows) return changed;

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db.ts';
+import { all, sql } from '../sql.ts';
 import { deleteInBatches } from './batched-purge.ts';
 
 /**
@@ -33,17 +34,17 @@ export function sessionSlice(k: number, pages: number): { from: string; before: 
 export async function purgeEndedSessions(q: Queryable, cutoff: Date, now: Date) {
   const revoked = await deleteInBatches(q, {
     table: 'sessions',
-    where: 'revoked_at < $1',
-    params: [cutoff],
+    where: sql`revoked_at < ${cutoff}`,
   });
-  const [{ pages }] = await q.query<{ pages: number }>(
-    `SELECT (pg_relation_size('sessions') / current_setting('block_size')::int)::int AS pages`,
+  const [{ pages }] = await all<{ pages: number }>(
+    q,
+    sql`SELECT (pg_relation_size('sessions') / current_setting('block_size')::int)::int AS pages`,
   );
   const { from, before } = sessionSlice(sliceOfHour(now), pages);
   const idle = await deleteInBatches(q, {
     table: 'sessions',
-    where: `ctid >= $2::tid ${before ? 'AND ctid < $3::tid' : ''} AND revoked_at IS NULL AND refresh_expires_at < $1`,
-    params: before ? [cutoff, from, before] : [cutoff, from],
+    where: sql`ctid >= ${from}::tid ${before ? sql`AND ctid < ${before}::tid` : sql``}
+      AND revoked_at IS NULL AND refresh_expires_at < ${cutoff}`,
   });
   return revoked + idle;
 }

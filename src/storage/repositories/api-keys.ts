@@ -1,4 +1,5 @@
-import { maybeOne, one, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, one, sql } from '../sql.ts';
 
 export interface ApiKeyRow {
   id: string;
@@ -14,24 +15,21 @@ export const apiKeysRepo = {
   insert: (q: Queryable, k: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>) =>
     one<ApiKeyRow>(
       q,
-      'INSERT INTO api_keys (id, name, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-      [k.id, k.name, k.prefix, k.key_hash, k.created_at],
+      sql`INSERT INTO api_keys (id, name, prefix, key_hash, created_at) VALUES (${k.id}, ${k.name}, ${k.prefix}, ${k.key_hash}, ${k.created_at}) RETURNING *`,
     ),
 
-  list: (q: Queryable) => q.query<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at'),
+  list: (q: Queryable) => all<ApiKeyRow>(q, sql`SELECT * FROM api_keys ORDER BY created_at`),
 
   revoke: (q: Queryable, id: string, now: Date) =>
-    maybeOne<ApiKeyRow>(
+    first<ApiKeyRow>(
       q,
-      'UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *',
-      [id, now],
+      sql`UPDATE api_keys SET revoked_at = ${now} WHERE id = ${id} AND revoked_at IS NULL RETURNING *`,
     ),
 
   /** A live key by its hash; marks it used (shown in the console's key list). */
   use: (q: Queryable, keyHash: string, now: Date) =>
-    maybeOne<ApiKeyRow>(
+    first<ApiKeyRow>(
       q,
-      'UPDATE api_keys SET last_used_at = $2 WHERE key_hash = $1 AND revoked_at IS NULL RETURNING *',
-      [keyHash, now],
+      sql`UPDATE api_keys SET last_used_at = ${now} WHERE key_hash = ${keyHash} AND revoked_at IS NULL RETURNING *`,
     ),
 };

@@ -1,5 +1,5 @@
-import { maybeOne, type Queryable } from '../db.ts';
-import { all, sql } from '../sql.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
 
 export interface AuthorizationCodeRow {
   code_hash: string;
@@ -22,28 +22,15 @@ export interface AuthorizationCodeRow {
 
 export const authorizationCodesRepo = {
   insert: (q: Queryable, c: Omit<AuthorizationCodeRow, 'used_at' | 'session_id'>) =>
-    q.query(
-      `INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce,
+    all(
+      q,
+      sql`INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce,
          auth_time, pin_version, created_at, expires_at, amr)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        c.code_hash,
-        c.client_id,
-        c.user_id,
-        c.redirect_uri,
-        c.scope,
-        c.code_challenge,
-        c.nonce,
-        c.auth_time,
-        c.pin_version,
-        c.created_at,
-        c.expires_at,
-        c.amr,
-      ],
+       VALUES (${c.code_hash}, ${c.client_id}, ${c.user_id}, ${c.redirect_uri}, ${c.scope}, ${c.code_challenge}, ${c.nonce}, ${c.auth_time}, ${c.pin_version}, ${c.created_at}, ${c.expires_at}, ${c.amr})`,
     ),
 
   find: (q: Queryable, hash: string) =>
-    maybeOne<AuthorizationCodeRow>(q, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [hash]),
+    first<AuthorizationCodeRow>(q, sql`SELECT * FROM authorization_codes WHERE code_hash = ${hash}`),
 
   /** The codes of these hashes (those that exist), in one statement; each by its key. */
   findMany: (q: Queryable, hashes: string[]) =>

@@ -1,4 +1,5 @@
-import { maybeOne, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
 
 export const avatarsRepo = {
   /**
@@ -6,22 +7,21 @@ export const avatarsRepo = {
    * the same picture, written by an upload of it that ran at the same time.
    */
   async replace(q: Queryable, userId: string, images: Array<{ name: string; data: Buffer }>, now: Date) {
-    await q.query('DELETE FROM avatars WHERE user_id = $1', [userId]);
+    await all(q, sql`DELETE FROM avatars WHERE user_id = ${userId}`);
     for (const img of images) {
-      await q.query(
-        `INSERT INTO avatars (name, user_id, content_type, data, created_at) VALUES ($1, $2, 'image/webp', $3, $4)
+      await all(
+        q,
+        sql`INSERT INTO avatars (name, user_id, content_type, data, created_at) VALUES (${img.name}, ${userId}, 'image/webp', ${img.data}, ${now})
          ON CONFLICT (name) DO NOTHING`,
-        [img.name, userId, img.data, now],
       );
     }
   },
 
-  removeAll: (q: Queryable, userId: string) => q.query('DELETE FROM avatars WHERE user_id = $1', [userId]),
+  removeAll: (q: Queryable, userId: string) => all(q, sql`DELETE FROM avatars WHERE user_id = ${userId}`),
 
   find: (q: Queryable, name: string) =>
-    maybeOne<{ content_type: string; data: Uint8Array }>(
+    first<{ content_type: string; data: Uint8Array }>(
       q,
-      'SELECT content_type, data FROM avatars WHERE name = $1',
-      [name],
+      sql`SELECT content_type, data FROM avatars WHERE name = ${name}`,
     ),
 };

@@ -1,5 +1,6 @@
-import { maybeOne, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
 import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
+import { all, first, type Sql, sql } from '../sql.ts';
 
 export type LogoutStatus = 'pending' | 'delivered' | 'failed';
 
@@ -41,12 +42,12 @@ export interface LogoutResult {
 
 /**
  * A CTE (`logouts`) writing one back-channel logout, due at once, for each session of `from` (a CTE of
- * revoked session rows) whose live client registered a logout URI; `now` is the time, as SQL.
+ * revoked session rows) whose live client registered a logout URI; `now` is the time.
  */
-export const backchannelLogoutsCte = (from: string, now: string) => `logouts AS (
+export const backchannelLogoutsCte = (from: string, now: Date): Sql => sql`logouts AS (
        INSERT INTO backchannel_logouts (id, client_id, session_id, user_id, next_attempt_at, created_at)
-       SELECT time_ordered_uuid(), s.client_id, s.id, s.user_id, ${now}, ${now}
-         FROM ${from} s JOIN clients c ON c.client_id = s.client_id
+       SELECT time_ordered_uuid(), s.client_id, s.id, s.user_id, ${now}::timestamptz, ${now}::timestamptz
+         FROM ${sql.identifier(from)} s JOIN clients c ON c.client_id = s.client_id
         WHERE c.deleted_at IS NULL AND c.backchannel_logout_uri IS NOT NULL
        ON CONFLICT (session_id) DO NOTHING
      )`;
@@ -78,21 +79,12 @@ export const backchannelLogoutsRepo = {
 
   /** One attempt's result; the claim's `locked_until` fences it, as for webhook deliveries. */
   record: (q: Queryable, claim: Pick<ClaimedLogout, 'id' | 'locked_until'>, r: LogoutResult) =>
-    q.query(
-      `UPDATE backchannel_logouts SET status = $3, attempts = $4, next_attempt_at = $5, locked_until = NULL,
-         last_attempt_at = $6, last_status_code = $7, last_error = $8,
-         delivered_at = CASE WHEN $3 = 'delivered' THEN $6 ELSE delivered_at END
-       WHERE id = $1 AND locked_until = $2`,
-      [
-        claim.id,
-        claim.locked_until,
-        r.status,
-        r.attempts,
-        r.next_attempt_at,
-        r.started_at,
-        r.status_code,
-        r.error,
-      ],
+    all(
+      q,
+      sql`UPDATE backchannel_logouts SET status = ${r.status}, attempts = ${r.attempts}, next_attempt_at = ${r.next_attempt_at}, locked_until = NULL,
+         last_attempt_at = ${r.started_at}, last_status_code = ${r.status_code}, last_error = ${r.error},
+         delivered_at = CASE WHEN ${r.status} = 'delivered' THEN ${r.started_at} ELSE delivered_at END
+       WHERE id = ${claim.id} AND locked_until = ${claim.locked_until}`,
     ),
 
   /** A client's logouts, newest first, a page at a time (as webhook deliveries). */
@@ -101,21 +93,20 @@ export const backchannelLogoutsRepo = {
     clientId: string,
     o: { status?: LogoutStatus; before?: Date; limit: number },
   ) =>
-    q.query<LogoutRow>(
-      `SELECT * FROM backchannel_logouts
-       WHERE client_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::timestamptz IS NULL OR created_at < $3)
-       ORDER BY created_at DESC, id LIMIT $4`,
-      [clientId, o.status ?? null, o.before ?? null, o.limit],
+    all<LogoutRow>(
+      q,
+      sql`SELECT * FROM backchannel_logouts
+       WHERE client_id = ${clientId} AND (${o.status ?? null}::text IS NULL OR status = ${o.status ?? null}) AND (${o.before ?? null}::timestamptz IS NULL OR created_at < ${o.before ?? null})
+       ORDER BY created_at DESC, id LIMIT ${o.limit}`,
     ),
 
   /** An operator's "send again": a fresh schedule from now, for a logout of a live client. */
   replay: (q: Queryable, id: string, now: Date) =>
-    maybeOne<LogoutRow>(
+    first<LogoutRow>(
       q,
-      `UPDATE backchannel_logouts b SET status = 'pending', attempts = 0, next_attempt_at = $2, delivered_at = NULL
+      sql`UPDATE backchannel_logouts b SET status = 'pending', attempts = 0, next_attempt_at = ${now}, delivered_at = NULL
        FROM clients c
-       WHERE b.id = $1 AND c.client_id = b.client_id AND c.deleted_at IS NULL
+       WHERE b.id = ${id} AND c.client_id = b.client_id AND c.deleted_at IS NULL
        RETURNING b.*`,
-      [id, now],
     ),
 };

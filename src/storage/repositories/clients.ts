@@ -1,4 +1,5 @@
-import { maybeOne, one, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, one, sql } from '../sql.ts';
 
 export interface ClientRow {
   client_id: string;
@@ -29,24 +30,14 @@ export interface ClientRow {
 
 export type NewClient = Omit<ClientRow, 'deleted_at' | 'previous_secret_hash' | 'previous_secret_expires_at'>;
 
-/** The branding columns, in the order the statements name them. */
-const brandingValues = (c: Omit<NewClient, 'client_id' | 'client_secret_hash' | 'created_at'>) => [
-  c.logo_uri,
-  c.client_uri,
-  c.policy_uri,
-  c.tos_uri,
-  c.brand_color,
-  c.logo_image,
-];
-
 export const clientsRepo = {
   /** The names of these clients, deleted ones too (their sessions' history still names them). */
   namesOf: async (q: Queryable, ids: string[]) =>
     new Map(
       (
-        await q.query<{ client_id: string; client_name: string }>(
-          'SELECT client_id, client_name FROM clients WHERE client_id = ANY($1::text[])',
-          [ids],
+        await all<{ client_id: string; client_name: string }>(
+          q,
+          sql`SELECT client_id, client_name FROM clients WHERE client_id = ANY(${ids}::text[])`,
         )
       ).map((r) => [r.client_id, r.client_name]),
     ),
@@ -54,61 +45,41 @@ export const clientsRepo = {
   insert: (q: Queryable, c: NewClient) =>
     one<ClientRow>(
       q,
-      `INSERT INTO clients (client_id, client_name, client_secret_hash, redirect_uris, grant_types, scope,
+      sql`INSERT INTO clients (client_id, client_name, client_secret_hash, redirect_uris, grant_types, scope,
          token_endpoint_auth_method, first_party, backchannel_logout_uri, post_logout_redirect_uris, created_at,
          logo_uri, client_uri, policy_uri, tos_uri, brand_color, logo_image)
-       VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14, $15, $16, $17)
+       VALUES (${c.client_id}, ${c.client_name}, ${c.client_secret_hash}, ${JSON.stringify(c.redirect_uris)}::jsonb,
+         ${JSON.stringify(c.grant_types)}::jsonb, ${c.scope}, ${c.token_endpoint_auth_method}, ${c.first_party},
+         ${c.backchannel_logout_uri}, ${JSON.stringify(c.post_logout_redirect_uris)}::jsonb, ${c.created_at},
+         ${c.logo_uri}, ${c.client_uri}, ${c.policy_uri}, ${c.tos_uri}, ${c.brand_color}, ${c.logo_image})
        RETURNING *`,
-      [
-        c.client_id,
-        c.client_name,
-        c.client_secret_hash,
-        JSON.stringify(c.redirect_uris),
-        JSON.stringify(c.grant_types),
-        c.scope,
-        c.token_endpoint_auth_method,
-        c.first_party,
-        c.backchannel_logout_uri,
-        JSON.stringify(c.post_logout_redirect_uris),
-        c.created_at,
-        ...brandingValues(c),
-      ],
     ),
 
   findLive: (q: Queryable, clientId: string) =>
-    maybeOne<ClientRow>(q, 'SELECT * FROM clients WHERE client_id = $1 AND deleted_at IS NULL', [clientId]),
+    first<ClientRow>(q, sql`SELECT * FROM clients WHERE client_id = ${clientId} AND deleted_at IS NULL`),
 
   listLive: (q: Queryable) =>
-    q.query<ClientRow>('SELECT * FROM clients WHERE deleted_at IS NULL ORDER BY created_at'),
+    all<ClientRow>(q, sql`SELECT * FROM clients WHERE deleted_at IS NULL ORDER BY created_at`),
 
   update: (
     q: Queryable,
     clientId: string,
     c: Omit<NewClient, 'client_id' | 'client_secret_hash' | 'created_at'>,
   ) =>
-    maybeOne<ClientRow>(
+    first<ClientRow>(
       q,
-      `UPDATE clients SET client_name = $2, redirect_uris = $3::jsonb, grant_types = $4::jsonb, scope = $5,
-         first_party = $6, backchannel_logout_uri = $7, post_logout_redirect_uris = $8::jsonb,
-         logo_uri = $9, client_uri = $10, policy_uri = $11, tos_uri = $12, brand_color = $13, logo_image = $14
-       WHERE client_id = $1 AND deleted_at IS NULL RETURNING *`,
-      [
-        clientId,
-        c.client_name,
-        JSON.stringify(c.redirect_uris),
-        JSON.stringify(c.grant_types),
-        c.scope,
-        c.first_party,
-        c.backchannel_logout_uri,
-        JSON.stringify(c.post_logout_redirect_uris),
-        ...brandingValues(c),
-      ],
+      sql`UPDATE clients SET client_name = ${c.client_name}, redirect_uris = ${JSON.stringify(c.redirect_uris)}::jsonb,
+         grant_types = ${JSON.stringify(c.grant_types)}::jsonb, scope = ${c.scope}, first_party = ${c.first_party},
+         backchannel_logout_uri = ${c.backchannel_logout_uri},
+         post_logout_redirect_uris = ${JSON.stringify(c.post_logout_redirect_uris)}::jsonb,
+         logo_uri = ${c.logo_uri}, client_uri = ${c.client_uri}, policy_uri = ${c.policy_uri}, tos_uri = ${c.tos_uri},
+         brand_color = ${c.brand_color}, logo_image = ${c.logo_image}
+       WHERE client_id = ${clientId} AND deleted_at IS NULL RETURNING *`,
     ),
 
   markDeleted: (q: Queryable, clientId: string, now: Date) =>
-    maybeOne<ClientRow>(
+    first<ClientRow>(
       q,
-      'UPDATE clients SET deleted_at = $2 WHERE client_id = $1 AND deleted_at IS NULL RETURNING *',
-      [clientId, now],
+      sql`UPDATE clients SET deleted_at = ${now} WHERE client_id = ${clientId} AND deleted_at IS NULL RETURNING *`,
     ),
 };

@@ -1,21 +1,19 @@
-import { maybeOne, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
 
 export const consoleSessionsRepo = {
   insert: (q: Queryable, s: { idHash: string; csrf: string; now: Date; expiresAt: Date }) =>
-    q.query('INSERT INTO console_sessions (id_hash, csrf, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
-      s.idHash,
-      s.csrf,
-      s.now,
-      s.expiresAt,
-    ]),
+    all(
+      q,
+      sql`INSERT INTO console_sessions (id_hash, csrf, created_at, expires_at) VALUES (${s.idHash}, ${s.csrf}, ${s.now}, ${s.expiresAt})`,
+    ),
 
   findLive: (q: Queryable, idHash: string, now: Date) =>
-    maybeOne<{ csrf: string; expires_at: Date }>(
+    first<{ csrf: string; expires_at: Date }>(
       q,
-      'SELECT csrf, expires_at FROM console_sessions WHERE id_hash = $1 AND expires_at > $2',
-      [idHash, now],
+      sql`SELECT csrf, expires_at FROM console_sessions WHERE id_hash = ${idHash} AND expires_at > ${now}`,
     ),
 
   delete: (q: Queryable, idHash: string) =>
-    q.query('DELETE FROM console_sessions WHERE id_hash = $1', [idHash]),
+    all(q, sql`DELETE FROM console_sessions WHERE id_hash = ${idHash}`),
 };

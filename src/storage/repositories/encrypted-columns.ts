@@ -1,5 +1,5 @@
-import { maybeOne, type Queryable } from '../db.ts';
-import { all, sql } from '../sql.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
 
 /**
  * Where envelopes sealed with a key derived from KEY_ENCRYPTION_KEY are kept, by purpose: each table
@@ -20,10 +20,14 @@ export const encryptedColumnsRepo = {
     const { table, key } = ENCRYPTED_COLUMNS[place];
     const rows =
       after === undefined
-        ? await q.query<{ k: string }>(`SELECT ${key} AS k FROM ${table} ORDER BY ${key} LIMIT $1`, [limit])
-        : await q.query<{ k: string }>(
-            `SELECT ${key} AS k FROM ${table} WHERE ${key} > $1 ORDER BY ${key} LIMIT $2`,
-            [after, limit],
+        ? await all<{ k: string }>(
+            q,
+            sql`SELECT ${sql.identifier(key)} AS k FROM ${sql.identifier(table)} ORDER BY ${sql.identifier(key)} LIMIT ${limit}`,
+          )
+        : await all<{ k: string }>(
+            q,
+            sql`SELECT ${sql.identifier(key)} AS k FROM ${sql.identifier(table)} WHERE ${sql.identifier(key)} > ${after}
+                ORDER BY ${sql.identifier(key)} LIMIT ${limit}`,
           );
     return rows.map((r) => r.k);
   },
@@ -31,10 +35,10 @@ export const encryptedColumnsRepo = {
   /** The row's sealed values, in the order of its columns, locked until the transaction ends. */
   lockedValues: async (tx: Queryable, place: EncryptedPlace, rowKey: string) => {
     const { table, key, columns } = ENCRYPTED_COLUMNS[place];
-    const row = await maybeOne<Record<string, string | null>>(
+    const row = await first<Record<string, string | null>>(
       tx,
-      `SELECT ${columns.join(', ')} FROM ${table} WHERE ${key} = $1 FOR UPDATE`,
-      [rowKey],
+      sql`SELECT ${sql.join(columns.map(sql.identifier), ', ')} FROM ${sql.identifier(table)}
+          WHERE ${sql.identifier(key)} = ${rowKey} FOR UPDATE`,
     );
     return row && columns.map((c) => row[c]);
   },

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db.ts';
+import { all, sql } from '../sql.ts';
 import type { UserRow } from './users.ts';
 
 // Accounts brought in by an import, written many at a time.
@@ -25,12 +26,12 @@ export const importedUsersRepo = {
     q: Queryable,
     c: { phones: string[]; externalIds: string[]; ids: string[]; handles: string[] },
   ) {
-    const rows = await q.query<{ kind: string; value: string }>(
-      `SELECT 'phone' AS kind, phone AS value FROM users WHERE phone = ANY($1::text[]) AND deleted_at IS NULL
-       UNION ALL SELECT 'external_id', external_id FROM users WHERE external_id = ANY($2::text[])
-       UNION ALL SELECT 'id', id::text FROM users WHERE id = ANY($3::uuid[])
-       UNION ALL SELECT 'handle', handle FROM users WHERE handle = ANY($4::text[]) AND deleted_at IS NULL`,
-      [c.phones, c.externalIds, c.ids, c.handles],
+    const rows = await all<{ kind: string; value: string }>(
+      q,
+      sql`SELECT 'phone' AS kind, phone AS value FROM users WHERE phone = ANY(${c.phones}::text[]) AND deleted_at IS NULL
+       UNION ALL SELECT 'external_id', external_id FROM users WHERE external_id = ANY(${c.externalIds}::text[])
+       UNION ALL SELECT 'id', id::text FROM users WHERE id = ANY(${c.ids}::uuid[])
+       UNION ALL SELECT 'handle', handle FROM users WHERE handle = ANY(${c.handles}::text[]) AND deleted_at IS NULL`,
     );
     const of = (kind: string) => new Set(rows.filter((r) => r.kind === kind).map((r) => r.value));
     return { phones: of('phone'), externalIds: of('external_id'), ids: of('id'), handles: of('handle') };
@@ -41,26 +42,13 @@ export const importedUsersRepo = {
    * another account took meanwhile) is left out. Answers the accounts written.
    */
   insert: (q: Queryable, users: ImportedUser[]) =>
-    q.query<UserRow>(
-      `INSERT INTO users (id, phone, country, external_id, handle, handle_from_import, name, language, metadata,
+    all<UserRow>(
+      q,
+      sql`INSERT INTO users (id, phone, country, external_id, handle, handle_from_import, name, language, metadata,
                           created_at, updated_at, admin_locked_at)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
-                            $8::text[], $9::jsonb[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
+       SELECT * FROM unnest(${users.map((u) => u.id)}::uuid[], ${users.map((u) => u.phone)}::text[], ${users.map((u) => u.country)}::text[], ${users.map((u) => u.externalId)}::text[], ${users.map((u) => u.handle)}::text[], ${users.map((u) => u.handleFromImport)}::boolean[], ${users.map((u) => u.name)}::text[],
+                            ${users.map((u) => u.language)}::text[], ${users.map((u) => JSON.stringify(u.metadata))}::jsonb[], ${users.map((u) => u.createdAt)}::timestamptz[], ${users.map((u) => u.now)}::timestamptz[], ${users.map((u) => u.lockedAt)}::timestamptz[])
        ON CONFLICT DO NOTHING
        RETURNING *`,
-      [
-        users.map((u) => u.id),
-        users.map((u) => u.phone),
-        users.map((u) => u.country),
-        users.map((u) => u.externalId),
-        users.map((u) => u.handle),
-        users.map((u) => u.handleFromImport),
-        users.map((u) => u.name),
-        users.map((u) => u.language),
-        users.map((u) => JSON.stringify(u.metadata)),
-        users.map((u) => u.createdAt),
-        users.map((u) => u.now),
-        users.map((u) => u.lockedAt),
-      ],
     ),
 };

@@ -1,4 +1,5 @@
-import { maybeOne, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
 
 export const jobsRepo = {
   /**
@@ -6,19 +7,18 @@ export const jobsRepo = {
    * moves next_run_at and gets true.
    */
   async claim(q: Queryable, name: string, now: Date, next: Date): Promise<boolean> {
-    await q.query('INSERT INTO jobs (name, next_run_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-      name,
-      now,
-    ]);
-    const row = await maybeOne(
+    await all(
       q,
-      `UPDATE jobs SET next_run_at = $3, last_started_at = $2, runs = runs + 1
-       WHERE name = $1 AND next_run_at <= $2 RETURNING name`,
-      [name, now, next],
+      sql`INSERT INTO jobs (name, next_run_at) VALUES (${name}, ${now}) ON CONFLICT (name) DO NOTHING`,
+    );
+    const row = await first(
+      q,
+      sql`UPDATE jobs SET next_run_at = ${next}, last_started_at = ${now}, runs = runs + 1
+       WHERE name = ${name} AND next_run_at <= ${now} RETURNING name`,
     );
     return row !== undefined;
   },
 
   finished: (q: Queryable, name: string, now: Date) =>
-    q.query('UPDATE jobs SET last_finished_at = $2 WHERE name = $1', [name, now]),
+    all(q, sql`UPDATE jobs SET last_finished_at = ${now} WHERE name = ${name}`),
 };

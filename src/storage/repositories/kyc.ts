@@ -1,4 +1,5 @@
-import { maybeOne, one, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, one, sql } from '../sql.ts';
 
 export type VerificationStatus = 'awaiting' | 'pending' | 'verified' | 'rejected';
 
@@ -31,57 +32,56 @@ export interface PhotoRow {
   created_at: Date;
 }
 
-const COLUMNS = `id, user_id, url_expires_at, url_used_at, status, provider, country, birthday, document_kind, level,
+const COLUMNS = sql`id, user_id, url_expires_at, url_used_at, status, provider, country, birthday, document_kind, level,
   documents, submitted_at, decided_at, reason, message, photos_removed_at, created_at`;
 
 /** The verification `v` belongs to a live account (read by key in a subquery). */
-const OF_LIVE_ACCOUNT = '(SELECT u.deleted_at FROM users u WHERE u.id = v.user_id) IS NULL';
+const OF_LIVE_ACCOUNT = sql`(SELECT u.deleted_at FROM users u WHERE u.id = v.user_id) IS NULL`;
 
 export const kycRepo = {
   /** A new one-time URL; the user's earlier unused ones stop working (one live link at a time). */
   async open(q: Queryable, v: { id: string; userId: string; tokenHash: string; expiresAt: Date; now: Date }) {
-    await q.query(
-      `UPDATE kyc_verifications SET url_expires_at = $2
-       WHERE user_id = $1 AND status = 'awaiting' AND url_used_at IS NULL AND url_expires_at > $2`,
-      [v.userId, v.now],
+    await all(
+      q,
+      sql`UPDATE kyc_verifications SET url_expires_at = ${v.now}
+       WHERE user_id = ${v.userId} AND status = 'awaiting' AND url_used_at IS NULL AND url_expires_at > ${v.now}`,
     );
     return one<VerificationRow>(
       q,
-      `INSERT INTO kyc_verifications (id, user_id, url_token_hash, url_expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-      [v.id, v.userId, v.tokenHash, v.expiresAt, v.now],
+      sql`INSERT INTO kyc_verifications (id, user_id, url_token_hash, url_expires_at, created_at)
+       VALUES (${v.id}, ${v.userId}, ${v.tokenHash}, ${v.expiresAt}, ${v.now}) RETURNING ${COLUMNS}`,
     );
   },
 
   byToken: (q: Queryable, tokenHash: string) =>
-    maybeOne<VerificationRow>(q, `SELECT ${COLUMNS} FROM kyc_verifications WHERE url_token_hash = $1`, [
-      tokenHash,
-    ]),
+    first<VerificationRow>(
+      q,
+      sql`SELECT ${COLUMNS} FROM kyc_verifications WHERE url_token_hash = ${tokenHash}`,
+    ),
 
   find: (q: Queryable, id: string) =>
-    maybeOne<VerificationRow>(q, `SELECT ${COLUMNS} FROM kyc_verifications WHERE id = $1`, [id]),
+    first<VerificationRow>(q, sql`SELECT ${COLUMNS} FROM kyc_verifications WHERE id = ${id}`),
 
   /** The user's newest submitted verification (the one GET /kyc/status reports). */
   latestSubmitted: (q: Queryable, userId: string) =>
-    maybeOne<VerificationRow>(
+    first<VerificationRow>(
       q,
-      `SELECT ${COLUMNS} FROM kyc_verifications WHERE user_id = $1 AND status <> 'awaiting'
+      sql`SELECT ${COLUMNS} FROM kyc_verifications WHERE user_id = ${userId} AND status <> 'awaiting'
        ORDER BY submitted_at DESC LIMIT 1`,
-      [userId],
     ),
 
   /** The queue, oldest first: one status, or every submitted one (each through its own index). */
   list: (q: Queryable, status: VerificationStatus | undefined, limit: number) =>
     status === undefined
-      ? q.query<VerificationRow>(
-          `SELECT ${COLUMNS} FROM kyc_verifications v
-           WHERE status <> 'awaiting' AND ${OF_LIVE_ACCOUNT} ORDER BY submitted_at, id LIMIT $1`,
-          [limit],
+      ? all<VerificationRow>(
+          q,
+          sql`SELECT ${COLUMNS} FROM kyc_verifications v
+           WHERE status <> 'awaiting' AND ${OF_LIVE_ACCOUNT} ORDER BY submitted_at, id LIMIT ${limit}`,
         )
-      : q.query<VerificationRow>(
-          `SELECT ${COLUMNS} FROM kyc_verifications v
-           WHERE status = $1 AND ${OF_LIVE_ACCOUNT} ORDER BY submitted_at, id LIMIT $2`,
-          [status, limit],
+      : all<VerificationRow>(
+          q,
+          sql`SELECT ${COLUMNS} FROM kyc_verifications v
+           WHERE status = ${status} AND ${OF_LIVE_ACCOUNT} ORDER BY submitted_at, id LIMIT ${limit}`,
         ),
 
   /**
@@ -101,13 +101,12 @@ export const kycRepo = {
       now: Date;
     },
   ) =>
-    maybeOne<VerificationRow>(
+    first<VerificationRow>(
       q,
-      `UPDATE kyc_verifications SET url_used_at = $2, status = 'pending', submitted_at = $2, country = $3,
-         birthday = $4, document_kind = $5, level = $6, documents = $7, provider = $8
-       WHERE url_token_hash = $1 AND url_used_at IS NULL AND url_expires_at > $2 AND status = 'awaiting'
+      sql`UPDATE kyc_verifications SET url_used_at = ${s.now}, status = 'pending', submitted_at = ${s.now}, country = ${s.country},
+         birthday = ${s.birthday}, document_kind = ${s.documentKind}, level = ${s.level}, documents = ${s.documents}, provider = ${s.provider}
+       WHERE url_token_hash = ${tokenHash} AND url_used_at IS NULL AND url_expires_at > ${s.now} AND status = 'awaiting'
        RETURNING ${COLUMNS}`,
-      [tokenHash, s.now, s.country, s.birthday, s.documentKind, s.level, s.documents, s.provider],
     ),
 
   addPhoto: (
@@ -122,25 +121,24 @@ export const kycRepo = {
       now: Date;
     },
   ) =>
-    q.query(
-      `INSERT INTO kyc_photos (id, verification_id, kind, content_type, size, data_enc, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [p.id, p.verificationId, p.kind, p.contentType, p.size, p.dataEnc, p.now],
+    all(
+      q,
+      sql`INSERT INTO kyc_photos (id, verification_id, kind, content_type, size, data_enc, created_at)
+       VALUES (${p.id}, ${p.verificationId}, ${p.kind}, ${p.contentType}, ${p.size}, ${p.dataEnc}, ${p.now})`,
     ),
 
   photos: (q: Queryable, verificationId: string) =>
-    q.query<PhotoRow>(
-      `SELECT id, verification_id, kind, content_type, size, created_at FROM kyc_photos
-       WHERE verification_id = $1 ORDER BY kind, created_at, id`,
-      [verificationId],
+    all<PhotoRow>(
+      q,
+      sql`SELECT id, verification_id, kind, content_type, size, created_at FROM kyc_photos
+       WHERE verification_id = ${verificationId} ORDER BY kind, created_at, id`,
     ),
 
   photoData: (q: Queryable, verificationId: string, photoId: string) =>
-    maybeOne<{ content_type: string; data_enc: string }>(
+    first<{ content_type: string; data_enc: string }>(
       q,
-      `SELECT p.content_type, p.data_enc FROM kyc_photos p JOIN kyc_verifications v ON v.id = p.verification_id
-       WHERE p.verification_id = $1 AND p.id = $2 AND ${OF_LIVE_ACCOUNT}`,
-      [verificationId, photoId],
+      sql`SELECT p.content_type, p.data_enc FROM kyc_photos p JOIN kyc_verifications v ON v.id = p.verification_id
+       WHERE p.verification_id = ${verificationId} AND p.id = ${photoId} AND ${OF_LIVE_ACCOUNT}`,
     ),
 
   /** Only a pending verification is decided; the condition is the race gate between two deciders. */
@@ -149,11 +147,10 @@ export const kycRepo = {
     id: string,
     d: { status: 'verified' | 'rejected'; reason: string | null; message: string | null; now: Date },
   ) =>
-    maybeOne<VerificationRow>(
+    first<VerificationRow>(
       q,
-      `UPDATE kyc_verifications SET status = $2, reason = $3, message = $4, decided_at = $5
-       WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
-      [id, d.status, d.reason, d.message, d.now],
+      sql`UPDATE kyc_verifications SET status = ${d.status}, reason = ${d.reason}, message = ${d.message}, decided_at = ${d.now}
+       WHERE id = ${id} AND status = 'pending' RETURNING ${COLUMNS}`,
     ),
 
   /** The retention setting: photos of verifications decided before `before` go; the decision stays. */

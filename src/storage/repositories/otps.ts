@@ -1,4 +1,5 @@
-import { maybeOne, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { first, sql } from '../sql.ts';
 
 export interface OtpRow {
   id: string;
@@ -14,10 +15,9 @@ export interface OtpRow {
 export const otpsRepo = {
   /** The live code if there is one (replace leaves at most one), else the newest spent one. */
   current: (q: Queryable, phone: string, purpose: string) =>
-    maybeOne<OtpRow>(
+    first<OtpRow>(
       q,
-      `SELECT * FROM otps WHERE phone = $1 AND purpose = $2
+      sql`SELECT * FROM otps WHERE phone = ${phone} AND purpose = ${purpose}
        ORDER BY consumed_at IS NULL DESC, created_at DESC LIMIT 1`,
-      [phone, purpose],
     ),
 };

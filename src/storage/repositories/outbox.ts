@@ -64,8 +64,8 @@ export const outboxRepo = {
   },
 
   list: (q: Queryable, type?: string) =>
-    q.query<OutboxRow>(
-      `SELECT * FROM outbox_events ${type ? 'WHERE type = $1' : ''} ORDER BY seq`,
-      type ? [type] : [],
+    all<OutboxRow>(
+      q,
+      sql`SELECT * FROM outbox_events ${type ? sql`WHERE type = ${type}` : sql``} ORDER BY seq`,
     ),
 };

@@ -1,4 +1,5 @@
-import { maybeOne, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
 import type { UserRow } from './users.ts';
 
 /** What is known of an account's number beside the account itself (migration 027). */
@@ -35,20 +36,19 @@ export const phoneRiskRepo = {
    * answer since `knownSince` (to reuse instead of a new lookup), in one read.
    */
   accountWithProof: async (q: Queryable, phone: string, knownSince: Date) => {
-    const row = await maybeOne<
+    const row = await first<
       UserRow & ProofColumns & { known_outcome: string | null; known_last_swap_at: Date | null }
     >(
       q,
-      `SELECT u.*, p.user_id AS proof_user_id, p.proven_at, p.recycled_at, p.cleared_until,
+      sql`SELECT u.*, p.user_id AS proof_user_id, p.proven_at, p.recycled_at, p.cleared_until,
               k.outcome AS known_outcome, k.last_swap_at AS known_last_swap_at
        FROM users u LEFT JOIN phone_proofs p ON p.user_id = u.id
        LEFT JOIN LATERAL (
          SELECT outcome, last_swap_at FROM phone_checks
-         WHERE phone = u.phone AND check_kind = 'sim_swap' AND checked_at > $2 AND outcome <> 'unknown'
+         WHERE phone = u.phone AND check_kind = 'sim_swap' AND checked_at > ${knownSince} AND outcome <> 'unknown'
          ORDER BY checked_at DESC LIMIT 1
        ) k ON true
-       WHERE u.phone = $1 AND u.deleted_at IS NULL`,
-      [phone, knownSince],
+       WHERE u.phone = ${phone} AND u.deleted_at IS NULL`,
     );
     if (!row) return undefined;
     const {
@@ -68,58 +68,57 @@ export const phoneRiskRepo = {
   },
 
   proofOf: (q: Queryable, userId: string) =>
-    maybeOne<PhoneProofRow>(q, 'SELECT * FROM phone_proofs WHERE user_id = $1', [userId]),
+    first<PhoneProofRow>(q, sql`SELECT * FROM phone_proofs WHERE user_id = ${userId}`),
 
   /** The account proved its number now: the recycling check counts from here, and its flag goes. */
   proven: async (q: Queryable, userId: string, at: Date) => {
-    await q.query(
-      `INSERT INTO phone_proofs (user_id, proven_at) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET proven_at = $2, recycled_at = NULL`,
-      [userId, at],
+    await all(
+      q,
+      sql`INSERT INTO phone_proofs (user_id, proven_at) VALUES (${userId}, ${at})
+       ON CONFLICT (user_id) DO UPDATE SET proven_at = ${at}, recycled_at = NULL`,
     );
   },
 
   flagRecycled: async (q: Queryable, userId: string, at: Date) => {
-    await q.query(
-      `INSERT INTO phone_proofs (user_id, recycled_at) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET recycled_at = $2`,
-      [userId, at],
+    await all(
+      q,
+      sql`INSERT INTO phone_proofs (user_id, recycled_at) VALUES (${userId}, ${at})
+       ON CONFLICT (user_id) DO UPDATE SET recycled_at = ${at}`,
     );
   },
 
   /** An operator's clearance until `until`; the flag goes with it. False when the account is not live. */
   clear: async (q: Queryable, userId: string, until: Date) =>
     (
-      await q.query(
-        `INSERT INTO phone_proofs (user_id, cleared_until)
-         SELECT id, $2 FROM users WHERE id = $1 AND deleted_at IS NULL
-         ON CONFLICT (user_id) DO UPDATE SET cleared_until = $2, recycled_at = NULL
+      await all(
+        q,
+        sql`INSERT INTO phone_proofs (user_id, cleared_until)
+         SELECT id, ${until} FROM users WHERE id = ${userId} AND deleted_at IS NULL
+         ON CONFLICT (user_id) DO UPDATE SET cleared_until = ${until}, recycled_at = NULL
          RETURNING user_id`,
-        [userId, until],
       )
     ).length > 0,
 
   record: async (q: Queryable, c: PhoneCheckRow) => {
-    await q.query(
-      `INSERT INTO phone_checks (id, user_id, phone, provider, check_kind, outcome, detail, last_swap_at, checked_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [c.id, c.user_id, c.phone, c.provider, c.check_kind, c.outcome, c.detail, c.last_swap_at, c.checked_at],
+    await all(
+      q,
+      sql`INSERT INTO phone_checks (id, user_id, phone, provider, check_kind, outcome, detail, last_swap_at, checked_at)
+       VALUES (${c.id}, ${c.user_id}, ${c.phone}, ${c.provider}, ${c.check_kind}, ${c.outcome}, ${c.detail}, ${c.last_swap_at}, ${c.checked_at})`,
     );
   },
 
   /** The newest known answer (not unknown) for the number since `since`, to reuse instead of a new lookup. */
   knownSince: (q: Queryable, phone: string, kind: CheckKind, since: Date) =>
-    maybeOne<PhoneCheckRow>(
+    first<PhoneCheckRow>(
       q,
-      `SELECT * FROM phone_checks WHERE phone = $1 AND check_kind = $2 AND checked_at > $3 AND outcome <> 'unknown'
+      sql`SELECT * FROM phone_checks WHERE phone = ${phone} AND check_kind = ${kind} AND checked_at > ${since} AND outcome <> 'unknown'
        ORDER BY checked_at DESC LIMIT 1`,
-      [phone, kind, since],
     ),
 
   /** The account's latest checks, the newest first. */
   checksOf: (q: Queryable, userId: string, limit: number) =>
-    q.query<PhoneCheckRow>(
-      'SELECT * FROM phone_checks WHERE user_id = $1 ORDER BY checked_at DESC LIMIT $2',
-      [userId, limit],
+    all<PhoneCheckRow>(
+      q,
+      sql`SELECT * FROM phone_checks WHERE user_id = ${userId} ORDER BY checked_at DESC LIMIT ${limit}`,
     ),
 };

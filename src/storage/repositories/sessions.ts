@@ -1,5 +1,5 @@
-import { maybeOne, one, type Queryable } from '../db.ts';
-import { all, sql } from '../sql.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, one, type Sql, sql } from '../sql.ts';
 import { backchannelLogoutsCte } from './backchannel-logouts.ts';
 import { type OutboxEvent, outboxEventCtes } from './outbox.ts';
 
@@ -40,7 +40,7 @@ export type NewSession = Pick<
  * A live session is one nobody revoked whose refresh token has not run out; `now` is the parameter
  * ($n) holding the current time. GET /sessions, its DELETE and the console's count all mean this one.
  */
-export const liveSession = (now: string) => `revoked_at IS NULL AND refresh_expires_at > ${now}`;
+export const liveSession = (now: Date): Sql => sql`revoked_at IS NULL AND refresh_expires_at > ${now}`;
 
 /** A session as opened: its row, its first refresh token (D16's chain head) and its session.created event. */
 export interface NewSessionWrite {
@@ -71,74 +71,73 @@ export const sessionsRepo = {
     return row;
   },
 
-  findById: (q: Queryable, id: string) =>
-    maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1', [id]),
+  findById: (q: Queryable, id: string) => first<SessionRow>(q, sql`SELECT * FROM sessions WHERE id = ${id}`),
 
   /**
    * A session whose refresh token has run out is over, though nobody revoked it. A page of them,
    * the most recently used first; the id breaks ties, so a page boundary falls in one place.
    */
   listActive: (q: Queryable, userId: string, now: Date, page: { limit: number; offset: number }) =>
-    q.query<SessionRow>(
-      `SELECT * FROM sessions WHERE user_id = $1 AND ${liveSession('$2')}
-       ORDER BY last_used_at DESC, id LIMIT $3 OFFSET $4`,
-      [userId, now, page.limit, page.offset],
+    all<SessionRow>(
+      q,
+      sql`SELECT * FROM sessions WHERE user_id = ${userId} AND ${liveSession(now)}
+       ORDER BY last_used_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
     ),
 
   countActive: async (q: Queryable, userId: string, now: Date) =>
     (
       await one<{ n: number }>(
         q,
-        `SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND ${liveSession('$2')}`,
-        [userId, now],
+        sql`SELECT count(*)::int AS n FROM sessions WHERE user_id = ${userId} AND ${liveSession(now)}`,
       )
     ).n,
 
   activeIdsOfClient: async (q: Queryable, clientId: string) =>
     (
-      await q.query<{ id: string }>(
+      await all<{ id: string }>(
+        q,
         // lower(client_id) is the client's index (migration 030 says why it is on an expression).
-        'SELECT id FROM sessions WHERE lower(client_id) = lower($1) AND client_id = $1 AND revoked_at IS NULL',
-        [clientId],
+        sql`SELECT id FROM sessions
+            WHERE lower(client_id) = lower(${clientId}) AND client_id = ${clientId} AND revoked_at IS NULL`,
       )
     ).map((r) => r.id),
 
   /** One of the sessions listActive lists. */
   findActiveOfUser: (q: Queryable, id: string, userId: string, now: Date) =>
-    maybeOne<SessionRow>(
+    first<SessionRow>(
       q,
-      `SELECT * FROM sessions WHERE id = $1 AND user_id = $2 AND ${liveSession('$3')}`,
-      [id, userId, now],
+      sql`SELECT * FROM sessions WHERE id = ${id} AND user_id = ${userId} AND ${liveSession(now)}`,
     ),
 
   /** A live session, whoever's. */
   findLive: (q: Queryable, id: string, now: Date) =>
-    maybeOne<SessionRow>(q, `SELECT * FROM sessions WHERE id = $1 AND ${liveSession('$2')}`, [id, now]),
+    first<SessionRow>(q, sql`SELECT * FROM sessions WHERE id = ${id} AND ${liveSession(now)}`),
 
   findActive: (q: Queryable, id: string) =>
-    maybeOne<SessionRow>(q, 'SELECT * FROM sessions WHERE id = $1 AND revoked_at IS NULL', [id]),
+    first<SessionRow>(q, sql`SELECT * FROM sessions WHERE id = ${id} AND revoked_at IS NULL`),
 
   /** Returns the session only if this call revoked it, so its event is written once. */
   revoke: async (q: Queryable, id: string, reason: string, now: Date) =>
-    (await revokeWhere(q, 'id = $3', [now, reason, id]))[0] as SessionRow | undefined,
+    (await revokeWhere(q, sql`id = ${id}`, now, reason))[0] as SessionRow | undefined,
 
   /** The user's sessions with one client. */
   revokeAllOfUserClient: (q: Queryable, userId: string, clientId: string, reason: string, now: Date) =>
-    revokeWhere(q, 'user_id = $3 AND client_id = $4', [now, reason, userId, clientId]),
+    revokeWhere(q, sql`user_id = ${userId} AND client_id = ${clientId}`, now, reason),
 
   revokeAllOfUser: (q: Queryable, userId: string, reason: string, now: Date) =>
-    revokeWhere(q, 'user_id = $3', [now, reason, userId]),
+    revokeWhere(q, sql`user_id = ${userId}`, now, reason),
 };
 
 /**
- * Revokes the sessions `where` picks ($1 is the time, $2 the reason) that nobody revoked yet, and answers
- * them. P109: in the same statement, each one's back-channel logout, where its client takes them.
+ * Revokes the sessions `where` picks that nobody revoked yet, and answers them. In the same statement, each
+ * one's back-channel logout, where its client takes them (P109).
  */
-const revokeWhere = (q: Queryable, where: string, params: unknown[]) =>
-  q.query<SessionRow>(
-    `WITH revoked AS (
-       UPDATE sessions SET revoked_at = $1, revoke_reason = $2 WHERE ${where} AND revoked_at IS NULL RETURNING *
-     ), ${backchannelLogoutsCte('revoked', '$1')}
+const revokeWhere = (q: Queryable, where: Sql, now: Date, reason: string) =>
+  all<SessionRow>(
+    q,
+    sql`WITH revoked AS (
+       UPDATE sessions SET revoked_at = ${now}, revoke_reason = ${reason}
+       WHERE ${where} AND revoked_at IS NULL RETURNING *
+     ), ${backchannelLogoutsCte('revoked', now)}
      SELECT * FROM revoked`,
-    params,
   );

@@ -1,5 +1,6 @@
 import type { JWK } from 'jose';
 import type { Queryable } from '../db.ts';
+import { all, sql } from '../sql.ts';
 
 export interface SigningKeyRow {
   kid: string;
@@ -13,28 +14,34 @@ export interface SigningKeyRow {
   published_until: Date | null;
 }
 
+/** The lock that lets one transaction at a time create or rotate the signing keys. */
+const SIGNING_KEYS_LOCK = 724202;
+
 export const signingKeysRepo = {
+  /** Waits for, then holds until the transaction ends, the lock of key creation and rotation. */
+  lockForChange: (tx: Queryable) => all(tx, sql`SELECT pg_advisory_xact_lock(${SIGNING_KEYS_LOCK})`),
+
   /** Keys whose public half is still published: the signing key and retired keys whose tokens may live. */
   published: (q: Queryable, now: Date) =>
-    q.query<SigningKeyRow>(
-      'SELECT * FROM signing_keys WHERE published_until IS NULL OR published_until > $1 ORDER BY created_at DESC',
-      [now],
+    all<SigningKeyRow>(
+      q,
+      sql`SELECT * FROM signing_keys WHERE published_until IS NULL OR published_until > ${now} ORDER BY created_at DESC`,
     ),
 
   /** Every key not yet retiring stops signing at `at` (when the key rotated in starts). */
   retireAll: (q: Queryable, at: Date, publishedUntil: Date) =>
-    q.query('UPDATE signing_keys SET retired_at = $1, published_until = $2 WHERE retired_at IS NULL', [
-      at,
-      publishedUntil,
-    ]),
+    all(
+      q,
+      sql`UPDATE signing_keys SET retired_at = ${at}, published_until = ${publishedUntil} WHERE retired_at IS NULL`,
+    ),
 
   insert: (
     q: Queryable,
     k: Pick<SigningKeyRow, 'kid' | 'public_jwk' | 'private_key_enc' | 'created_at' | 'signs_from'>,
   ) =>
-    q.query(
-      `INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at, signs_from)
-       VALUES ($1, $2::jsonb, $3, $4, $5)`,
-      [k.kid, JSON.stringify(k.public_jwk), k.private_key_enc, k.created_at, k.signs_from],
+    all(
+      q,
+      sql`INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at, signs_from)
+       VALUES (${k.kid}, ${JSON.stringify(k.public_jwk)}::jsonb, ${k.private_key_enc}, ${k.created_at}, ${k.signs_from})`,
     ),
 };

@@ -64,6 +64,9 @@ export const smsTrafficRepo = {
     sql`INSERT INTO sms_country_minutes (country, minute, sent) VALUES (${country}, ${minuteOf(at)}, 1)
       ON CONFLICT (country, minute) DO UPDATE SET sent = sms_country_minutes.sent + 1`,
 
+  /** Counts one code sent to the country at `at`, outside a code's own statement (a re-send). */
+  addSent: (q: Queryable, country: string, at: Date) => all(q, smsTrafficRepo.countSent(country, at)),
+
   /** Takes back the count of a code sent at `sentAt` that could not be delivered after all. */
   uncountSent: (q: Queryable, country: string, sentAt: Date) =>
     all(

@@ -1,5 +1,5 @@
-import { maybeOne, type Queryable } from '../db.ts';
-import { all, sql } from '../sql.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, sql } from '../sql.ts';
 
 export const ssoSessionsRepo = {
   /** A single sign-on; written in the transaction that holds its account (rules/sign-in-hold.ts). */
@@ -14,10 +14,10 @@ export const ssoSessionsRepo = {
     );
   },
 
-  remove: (q: Queryable, hash: string) => q.query('DELETE FROM sso_sessions WHERE token_hash = $1', [hash]),
+  remove: (q: Queryable, hash: string) => all(q, sql`DELETE FROM sso_sessions WHERE token_hash = ${hash}`),
 
   removeAllOfUser: (q: Queryable, userId: string) =>
-    q.query('DELETE FROM sso_sessions WHERE user_id = $1', [userId]),
+    all(q, sql`DELETE FROM sso_sessions WHERE user_id = ${userId}`),
 
   /**
    * The live SSO session of a cookie, for a live account, with the version of the account's PIN (that of the
@@ -25,12 +25,11 @@ export const ssoSessionsRepo = {
    * `u.deleted_at IS NULL` can be planned as a read of every live user through an index with that predicate.
    */
   findLive: (q: Queryable, hash: string, now: Date) =>
-    maybeOne<{ user_id: string; auth_time: Date; amr: string[] | null; pin_version: number }>(
+    first<{ user_id: string; auth_time: Date; amr: string[] | null; pin_version: number }>(
       q,
-      `SELECT s.user_id, s.auth_time, s.amr, u.pin_version FROM sso_sessions s, LATERAL (
+      sql`SELECT s.user_id, s.auth_time, s.amr, u.pin_version FROM sso_sessions s, LATERAL (
          SELECT pin_version FROM users WHERE id = s.user_id AND deleted_at IS NULL OFFSET 0
        ) u
-       WHERE s.token_hash = $1 AND s.expires_at > $2`,
-      [hash, now],
+       WHERE s.token_hash = ${hash} AND s.expires_at > ${now}`,
     ),
 };

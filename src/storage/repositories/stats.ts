@@ -1,17 +1,18 @@
 import type { Queryable } from '../db.ts';
+import { all, type Sql, sql } from '../sql.ts';
 import { liveSession } from './sessions.ts';
 
 /**
  * Counts per hour over the `hours` before `end`, oldest first (bucket 0 ends `hours` - 1 hours before
- * `end`). `source` is a FROM clause whose rows have `at`; `$1` is `end`, `$2` the hours.
+ * `end`). `source` is a statement whose rows have `at`.
  */
-async function hourly(q: Queryable, source: string, end: Date, hours: number, params: unknown[] = []) {
-  const rows = await q.query<{ ago: number; n: number }>(
-    `SELECT floor(extract(epoch FROM ($1::timestamptz - at)) / 3600)::int AS ago, count(*)::int AS n
+async function hourly(q: Queryable, source: Sql, end: Date, hours: number) {
+  const rows = await all<{ ago: number; n: number }>(
+    q,
+    sql`SELECT floor(extract(epoch FROM (${end}::timestamptz - at)) / 3600)::int AS ago, count(*)::int AS n
        FROM (${source}) s
-      WHERE at > $1::timestamptz - make_interval(hours => $2) AND at <= $1::timestamptz
+      WHERE at > ${end}::timestamptz - make_interval(hours => ${hours}) AND at <= ${end}::timestamptz
       GROUP BY ago`,
-    [end, hours, ...params],
   );
   const series = new Array<number>(hours).fill(0);
   for (const r of rows) series[hours - 1 - r.ago] = r.n;
@@ -20,13 +21,13 @@ async function hourly(q: Queryable, source: string, end: Date, hours: number, pa
 
 export const statsRepo = {
   eventsPerHour: (q: Queryable, type: string, end: Date, hours: number) =>
-    hourly(q, 'SELECT created_at AS at FROM outbox_events WHERE type = $3', end, hours, [type]),
+    hourly(q, sql`SELECT created_at AS at FROM outbox_events WHERE type = ${type}`, end, hours),
 
   otpSendsPerHour: (q: Queryable, end: Date, hours: number) =>
-    hourly(q, 'SELECT created_at AS at FROM otps', end, hours),
+    hourly(q, sql`SELECT created_at AS at FROM otps`, end, hours),
 
   webhookFailuresPerHour: (q: Queryable, end: Date, hours: number) =>
-    hourly(q, 'SELECT started_at AS at FROM webhook_attempts WHERE error IS NOT NULL', end, hours),
+    hourly(q, sql`SELECT started_at AS at FROM webhook_attempts WHERE error IS NOT NULL`, end, hours),
 
   /**
    * Live sessions as GET /sessions counts them. Past `exactUpTo` sessions (by the table's statistics) the
@@ -39,15 +40,17 @@ export const statsRepo = {
     exactUpTo = EXACT_SESSION_COUNT_UP_TO,
     samplePercent = SESSION_SAMPLE_PERCENT,
   ): Promise<{ count: number; estimated: boolean }> {
-    const [{ rows }] = await q.query<{ rows: number }>(
-      "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'sessions'::regclass",
+    const [{ rows }] = await all<{ rows: number }>(
+      q,
+      sql`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'sessions'::regclass`,
     );
     const estimated = rows > exactUpTo;
-    const [{ n }] = await q.query<{ n: number }>(
+    const [{ n }] = await all<{ n: number }>(
+      q,
       estimated
-        ? `SELECT (count(*) * 100 / $2::float8)::int AS n FROM sessions TABLESAMPLE SYSTEM ($2) WHERE ${liveSession('$1')}`
-        : `SELECT count(*)::int AS n FROM sessions WHERE ${liveSession('$1')}`,
-      estimated ? [now, samplePercent] : [now],
+        ? sql`SELECT (count(*) * 100 / ${samplePercent}::float8)::int AS n
+              FROM sessions TABLESAMPLE SYSTEM (${samplePercent}) WHERE ${liveSession(now)}`
+        : sql`SELECT count(*)::int AS n FROM sessions WHERE ${liveSession(now)}`,
     );
     return { count: n, estimated };
   },

@@ -1,4 +1,5 @@
-import { maybeOne, one, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
+import { all, first, one, sql } from '../sql.ts';
 
 export interface UserRow {
   id: string;
@@ -63,48 +64,49 @@ export const usersRepo = {
   insert: (q: Queryable, u: NewUser) =>
     one<UserRow>(
       q,
-      `INSERT INTO users (id, phone, handle, name, country, pin_hash, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
-      [u.id, u.phone, u.handle, u.name, u.country, u.pinHash, u.now],
+      sql`INSERT INTO users (id, phone, handle, name, country, pin_hash, created_at, updated_at)
+       VALUES (${u.id}, ${u.phone}, ${u.handle}, ${u.name}, ${u.country}, ${u.pinHash}, ${u.now}, ${u.now}) RETURNING *`,
     ),
 
   findLiveByPhone: (q: Queryable, phone: string) =>
-    maybeOne<UserRow>(q, 'SELECT * FROM users WHERE phone = $1 AND deleted_at IS NULL', [phone]),
+    first<UserRow>(q, sql`SELECT * FROM users WHERE phone = ${phone} AND deleted_at IS NULL`),
 
   /** The newest live accounts, newest first (the console's Users page). */
   newestLive: (q: Queryable, limit: number) =>
-    q.query<UserRow>(
-      'SELECT * FROM users WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $1',
-      [limit],
+    all<UserRow>(
+      q,
+      sql`SELECT * FROM users WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
     ),
 
   findLiveById: (q: Queryable, id: string) =>
-    maybeOne<UserRow>(q, 'SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id]),
+    first<UserRow>(q, sql`SELECT * FROM users WHERE id = ${id} AND deleted_at IS NULL`),
 
   findLiveByHandle: (q: Queryable, handle: string) =>
-    maybeOne<UserRow>(q, 'SELECT * FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle]),
+    first<UserRow>(q, sql`SELECT * FROM users WHERE handle = ${handle} AND deleted_at IS NULL`),
 
   /** Live accounts by phone or external id, a page at a time in id order; the column is named by the code. */
   liveSearchPage: (q: Queryable, key: UserSearchKey, limit: number, after?: string) =>
-    q.query<UserRow>(
-      `SELECT * FROM users WHERE ${key.column} = $1 AND deleted_at IS NULL ${after ? 'AND id > $3' : ''} ORDER BY id LIMIT $2`,
-      after ? [key.value, limit, after] : [key.value, limit],
+    all<UserRow>(
+      q,
+      sql`SELECT * FROM users WHERE ${sql.identifier(key.column)} = ${key.value} AND deleted_at IS NULL
+          ${after ? sql`AND id > ${after}` : sql``} ORDER BY id LIMIT ${limit}`,
     ),
 
   handleInUse: async (q: Queryable, handle: string) =>
-    (await q.query('SELECT 1 FROM users WHERE handle = $1 AND deleted_at IS NULL', [handle])).length > 0,
+    (await all(q, sql`SELECT 1 FROM users WHERE handle = ${handle} AND deleted_at IS NULL`)).length > 0,
 
   /**
    * The same PIN's hash made again with today's parameters (and pepper). Only over the hash that
    * was checked: a PIN set meanwhile (a reset) stays. Not a change of the account, so `updated_at` stays too.
    */
   replacePinHash: (q: Queryable, id: string, checked: string, fresh: string) =>
-    q.query('UPDATE users SET pin_hash = $3 WHERE id = $1 AND pin_hash = $2', [id, checked, fresh]),
+    all(q, sql`UPDATE users SET pin_hash = ${fresh} WHERE id = ${id} AND pin_hash = ${checked}`),
 
   /** Live accounts by the key id their PIN hash names (PHC `keyid`; null where it names none). */
   countByPinKeyId: (q: Queryable) =>
-    q.query<{ key_id: string | null; n: number }>(
-      `SELECT substring(split_part(pin_hash, '$', 4) from '(?:^|,)keyid=([^,]*)') AS key_id, count(*)::int AS n
+    all<{ key_id: string | null; n: number }>(
+      q,
+      sql`SELECT substring(split_part(pin_hash, '$', 4) from '(?:^|,)keyid=([^,]*)') AS key_id, count(*)::int AS n
        FROM users WHERE deleted_at IS NULL GROUP BY 1`,
     ),
 
@@ -118,23 +120,21 @@ export const usersRepo = {
     k: { status: string; country?: string; birthday?: string; verifiedAt?: Date },
     now: Date,
   ) =>
-    maybeOne<UserRow>(
+    first<UserRow>(
       q,
-      `UPDATE users SET kyc_status = $2, kyc_country = COALESCE($3, kyc_country),
-         kyc_birthday = COALESCE($4::date, kyc_birthday), kyc_verified_at = COALESCE($5, kyc_verified_at), updated_at = $6
-       WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
-      [id, k.status, k.country ?? null, k.birthday ?? null, k.verifiedAt ?? null, now],
+      sql`UPDATE users SET kyc_status = ${k.status}, kyc_country = COALESCE(${k.country ?? null}, kyc_country),
+         kyc_birthday = COALESCE(${k.birthday ?? null}::date, kyc_birthday), kyc_verified_at = COALESCE(${k.verifiedAt ?? null}, kyc_verified_at), updated_at = ${now}
+       WHERE id = ${id} AND deleted_at IS NULL RETURNING *`,
     ),
 
   /** The operator's lock; unlocking also clears the PIN lock and its count. */
   setAdminLock: (q: Queryable, id: string, lockedAt: Date | null) =>
-    maybeOne<UserRow>(
+    first<UserRow>(
       q,
-      `UPDATE users SET admin_locked_at = $2,
-         failed_pin_attempts = CASE WHEN $2::timestamptz IS NULL THEN 0 ELSE failed_pin_attempts END,
-         locked_until = CASE WHEN $2::timestamptz IS NULL THEN NULL ELSE locked_until END
-       WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
-      [id, lockedAt],
+      sql`UPDATE users SET admin_locked_at = ${lockedAt},
+         failed_pin_attempts = CASE WHEN ${lockedAt}::timestamptz IS NULL THEN 0 ELSE failed_pin_attempts END,
+         locked_until = CASE WHEN ${lockedAt}::timestamptz IS NULL THEN NULL ELSE locked_until END
+       WHERE id = ${id} AND deleted_at IS NULL RETURNING *`,
     ),
 
   /**
@@ -142,11 +142,10 @@ export const usersRepo = {
    * `pinVersion` (a deletion the user confirmed with their PIN), only while that PIN is still the account's.
    */
   markDeleted: (q: Queryable, id: string, now: Date, pinVersion?: number) =>
-    maybeOne<UserRow>(
+    first<UserRow>(
       q,
-      `UPDATE users SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL
-         ${pinVersion === undefined ? '' : 'AND pin_version = $3'} RETURNING *`,
-      pinVersion === undefined ? [id, now] : [id, now, pinVersion],
+      sql`UPDATE users SET deleted_at = ${now} WHERE id = ${id} AND deleted_at IS NULL
+         ${pinVersion === undefined ? sql`` : sql`AND pin_version = ${pinVersion}`} RETURNING *`,
     ),
 
   /**
@@ -154,12 +153,25 @@ export const usersRepo = {
    * (sessions, refresh tokens); rows another instance holds are skipped.
    */
   purgeDeletedBefore: (q: Queryable, cutoff: Date, limit: number) =>
-    q.query<{ id: string; phone: string; deleted_at: Date }>(
-      `DELETE FROM users WHERE id IN (
-         SELECT id FROM users WHERE deleted_at IS NOT NULL AND deleted_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+    all<{ id: string; phone: string; deleted_at: Date }>(
+      q,
+      sql`DELETE FROM users WHERE id IN (
+         SELECT id FROM users WHERE deleted_at IS NOT NULL AND deleted_at <= ${cutoff} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
        RETURNING id, phone, deleted_at`,
-      [cutoff, limit],
     ),
+
+  /** The codes and temp tokens the purged accounts' numbers had by their deletion (later ones are another's). */
+  purgeCodesOfDeleted: async (q: Queryable, gone: Array<{ phone: string; deleted_at: Date }>) => {
+    const phones = gone.map((u) => u.phone);
+    const deletedAt = gone.map((u) => u.deleted_at);
+    for (const table of ['otps', 'temp_tokens'])
+      await all(
+        q,
+        sql`DELETE FROM ${sql.identifier(table)} t
+            USING unnest(${phones}::text[], ${deletedAt}::timestamptz[]) AS g(phone, deleted_at)
+            WHERE t.phone = g.phone AND t.created_at <= g.deleted_at`,
+      );
+  },
 };
 
 /** The columns PATCH /users/me may write; names are fixed here, never taken from a request. */

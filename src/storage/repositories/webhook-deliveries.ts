@@ -1,5 +1,6 @@
-import { maybeOne, one, type Queryable } from '../db.ts';
+import type { Queryable } from '../db.ts';
 import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
+import { all, first, one, sql } from '../sql.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -59,7 +60,7 @@ const DELIVERIES: SentRows = {
   live: 'r.enabled',
 };
 
-const WITH_EVENT = `SELECT d.*, o.type AS event_type FROM webhook_deliveries d JOIN outbox_events o ON o.id = d.event_id`;
+const WITH_EVENT = sql`SELECT d.*, o.type AS event_type FROM webhook_deliveries d JOIN outbox_events o ON o.id = d.event_id`;
 
 export const webhookDeliveriesRepo = {
   /** Deliveries waiting for an attempt, due or not (the partial index of migration 006 covers them). */
@@ -67,7 +68,7 @@ export const webhookDeliveriesRepo = {
     (
       await one<{ n: number }>(
         q,
-        "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'",
+        sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`,
       )
     ).n,
 
@@ -95,14 +96,15 @@ export const webhookDeliveriesRepo = {
     q: Queryable,
     done: { claim: Pick<ClaimedDelivery, 'id' | 'locked_until'>; result: AttemptResult }[],
   ) =>
-    q.query(
-      `WITH r AS (
-         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[],
-                              $7::text[], $8::int[], $9::timestamptz[])
+    all(
+      q,
+      sql`WITH r AS (
+         SELECT * FROM unnest(${done.map((d) => d.claim.id)}::uuid[], ${done.map((d) => d.claim.locked_until)}::timestamptz[], ${done.map((d) => d.result.started_at)}::timestamptz[], ${done.map((d) => d.result.latency_ms)}::int[], ${done.map((d) => d.result.status_code)}::int[], ${done.map((d) => d.result.error)}::text[],
+                              ${done.map((d) => d.result.status)}::text[], ${done.map((d) => d.result.attempts)}::int[], ${done.map((d) => d.result.next_attempt_at)}::timestamptz[])
            AS r(id, locked_until, started_at, latency_ms, status_code, error, status, attempts, next_attempt_at)),
        -- The deliveries still there, held until this statement ends: an endpoint deleted meanwhile takes its
        -- own with it (and its attempts are dropped), never the batch.
-       live AS (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) FOR NO KEY UPDATE),
+       live AS (SELECT id FROM webhook_deliveries WHERE id = ANY(${done.map((d) => d.claim.id)}::uuid[]) FOR NO KEY UPDATE),
        logged AS (
          INSERT INTO webhook_attempts (delivery_id, started_at, latency_ms, status_code, error)
          SELECT r.id, started_at, latency_ms, status_code, error FROM r JOIN live ON live.id = r.id)
@@ -111,17 +113,6 @@ export const webhookDeliveriesRepo = {
          last_latency_ms = r.latency_ms,
          delivered_at = CASE WHEN r.status = 'delivered' THEN r.started_at ELSE d.delivered_at END
        FROM r JOIN live ON live.id = r.id WHERE d.id = r.id AND d.locked_until = r.locked_until`,
-      [
-        done.map((d) => d.claim.id),
-        done.map((d) => d.claim.locked_until),
-        done.map((d) => d.result.started_at),
-        done.map((d) => d.result.latency_ms),
-        done.map((d) => d.result.status_code),
-        done.map((d) => d.result.error),
-        done.map((d) => d.result.status),
-        done.map((d) => d.result.attempts),
-        done.map((d) => d.result.next_attempt_at),
-      ],
     ),
 
   listOfEndpoint: (
@@ -129,27 +120,26 @@ export const webhookDeliveriesRepo = {
     endpointId: string,
     o: { status?: DeliveryStatus; before?: Date; limit: number },
   ) =>
-    q.query<DeliveryRow>(
-      `${WITH_EVENT}
-       WHERE d.endpoint_id = $1 AND ($2::text IS NULL OR d.status = $2) AND ($3::timestamptz IS NULL OR d.created_at < $3)
-       ORDER BY d.created_at DESC, d.id LIMIT $4`,
-      [endpointId, o.status ?? null, o.before ?? null, o.limit],
+    all<DeliveryRow>(
+      q,
+      sql`${WITH_EVENT}
+       WHERE d.endpoint_id = ${endpointId} AND (${o.status ?? null}::text IS NULL OR d.status = ${o.status ?? null}) AND (${o.before ?? null}::timestamptz IS NULL OR d.created_at < ${o.before ?? null})
+       ORDER BY d.created_at DESC, d.id LIMIT ${o.limit}`,
     ),
 
-  find: (q: Queryable, id: string) => maybeOne<DeliveryRow>(q, `${WITH_EVENT} WHERE d.id = $1`, [id]),
+  find: (q: Queryable, id: string) => first<DeliveryRow>(q, sql`${WITH_EVENT} WHERE d.id = ${id}`),
 
   attemptsOf: (q: Queryable, id: string) =>
-    q.query<AttemptRow>(
-      'SELECT started_at, latency_ms, status_code, error FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id',
-      [id],
+    all<AttemptRow>(
+      q,
+      sql`SELECT started_at, latency_ms, status_code, error FROM webhook_attempts WHERE delivery_id = ${id} ORDER BY id`,
     ),
 
   /** An operator's replay: a fresh schedule from now, same envelope id. */
   replay: (q: Queryable, id: string, now: Date) =>
-    maybeOne<{ id: string }>(
+    first<{ id: string }>(
       q,
-      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $2, delivered_at = NULL
-       WHERE id = $1 RETURNING id`,
-      [id, now],
+      sql`UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${now}, delivered_at = NULL
+       WHERE id = ${id} RETURNING id`,
     ),
 };

@@ -15,7 +15,8 @@
 // - Decoy codes (stored where no code was sent, so that enumeration protection answers alike) are
 //   ordinary rows whose hash no code matches: they count and burn the same way.
 import type { Queryable } from '../db.ts';
-import { all, first, type Sql, sql } from '../sql.ts';
+import { smsTrafficRepo } from '../repositories/sms-traffic.ts';
+import { all, first, sql } from '../sql.ts';
 
 /** A code as stored: its keyed hash, never the code. */
 export interface NewOtp {
@@ -28,11 +29,11 @@ export interface NewOtp {
 }
 
 /**
- * Stores the phone's new code for the purpose and ends the one before, in one statement. `alongside`, a
- * data-modifying statement of the caller's that belongs with the code (the count of a code sent), is done in
- * that same statement.
+ * Stores the phone's new code for the purpose and ends the one before, in one statement. With `countedIn`, the
+ * code counts as sent to that country (the SMS defence's traffic) in that same statement.
  */
-export async function storeOtp(q: Queryable, o: NewOtp, alongside?: Sql): Promise<void> {
+export async function storeOtp(q: Queryable, o: NewOtp, countedIn?: string): Promise<void> {
+  const alongside = countedIn && smsTrafficRepo.countSent(countedIn, o.createdAt);
   await all(
     q,
     sql`WITH ended AS (
