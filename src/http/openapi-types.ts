@@ -1,7 +1,19 @@
 // Building blocks of the response schemas every surface documents. A response schema describes the answer for
 // the OpenAPI document and types what the handler returns; it does not filter the answer, which is written as
 // JSON as the handler built it (app.ts), and the tests check the answers against the schemas.
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
+
+/** A value as JSON carries it: the dates a schema allows as Date objects arrive as strings. */
+export type OnTheWire<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? OnTheWire<U>[]
+    : T extends object
+      ? { [K in keyof T]: OnTheWire<T[K]> }
+      : T;
+
+/** What a caller reads of an answer its route's schema describes. */
+export type Answered<S extends TSchema> = OnTheWire<Static<S>>;
 
 /** A timestamp: written as an ISO 8601 string (a Date is serialized so). */
 export const dateTime = (description?: string) =>

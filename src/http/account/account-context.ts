@@ -11,7 +11,7 @@ import { CSRF_COOKIE, pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.t
 import { type FormProblem, formProblem } from '../errors/page-messages.ts';
 import { PageError } from '../errors/pages.ts';
 import { REST_STATUS } from '../errors/rest-statuses.ts';
-import type { PageFlow } from '../oauth/page-flow.ts';
+import type { PageFlow } from '../oauth/authorization-steps.ts';
 import { accountPage } from '../pages/account-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 
@@ -48,7 +48,7 @@ export function accountAnswers(c: AccountServices, flow: PageFlow) {
     const csrf = pageCookieOf(request, c.config.authUrl, CSRF_COOKIE);
     if (!csrf || form?.csrf === undefined || !safeEqual(csrf, form.csrf))
       throw new PageError(400, 'error.form_expired');
-    await flow.limit(request);
+    await flow.page.limit(request);
     const returnTo = await checkedReturnTo(c, form.return_to);
     return { who: await signedInHere(request), returnTo, csrf };
   };
@@ -74,7 +74,7 @@ export function accountAnswers(c: AccountServices, flow: PageFlow) {
     const status = shown.refused instanceof DomainError ? REST_STATUS[shown.refused.code] : 200;
     const html = accountPage({
       view,
-      csrf: flow.csrfFor(request, reply),
+      csrf: flow.page.csrfFor(request, reply),
       account,
       signedInAt: who.authTime,
       recent: now - who.authTime.getTime() <= RECENT_SIGN_IN_SECONDS * 1000,
@@ -86,7 +86,7 @@ export function accountAnswers(c: AccountServices, flow: PageFlow) {
       notice: shown.notice,
       problem,
     });
-    return flow.html(reply, status, html);
+    return flow.page.html(reply, status, html);
   };
 
   /** After a change: the page again by GET, saying what changed (a reload does not post it twice). */

@@ -10,7 +10,7 @@ import type { AuthorizationRequest } from '../../domain/oauth/authorization-requ
 import type { MessageKey } from '../../i18n/languages.ts';
 import { PageError } from '../errors/pages.ts';
 import { authorizationStart } from '../oauth/authorization-start.ts';
-import type { PageFlow } from '../oauth/page-flow.ts';
+import type { PageFlow } from '../oauth/authorization-steps.ts';
 import { htmlPage, redirect } from '../openapi-types.ts';
 import { accountChangeRoutes } from './account-changes.ts';
 import { type AccountServices, accountAnswers, checkedReturnTo } from './account-context.ts';
@@ -72,7 +72,7 @@ export function accountRoutes(fastify: FastifyInstance, c: AccountServices, flow
     ACCOUNT_PAGE_PATH,
     { schema: { hide: true, querystring: pageQuery, response: { 200: htmlPage('the account page') } } },
     async (request, reply) => {
-      await flow.limit(request);
+      await flow.page.limit(request);
       const returnTo = await checkedReturnTo(c, request.query.return_to);
       const who = await answers.signedInHere(request);
       if (!who) return signIn(request, reply, returnTo);
@@ -85,7 +85,7 @@ export function accountRoutes(fastify: FastifyInstance, c: AccountServices, flow
     `${ACCOUNT_PAGE_PATH}/sign-in`,
     { schema: { hide: true, querystring: pageQuery } },
     async (request, reply) => {
-      await flow.limit(request);
+      await flow.page.limit(request);
       return signIn(request, reply, await checkedReturnTo(c, request.query.return_to), true);
     },
   );

@@ -7,6 +7,13 @@ import { dateTime, nullable } from '../openapi-types.ts';
 import { adminAnswer } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
+/** A rolled secret, shown this once, and until when the old one works. */
+export const RolledSecret = Type.Object({
+  client_id: Type.String(),
+  client_secret: Type.String({ description: 'shown this once' }),
+  previous_secret_expires_at: nullable(dateTime('until when the old secret works (null: it stopped)')),
+});
+
 /** The services these routes use. */
 type Services = Pick<Container, 'clients'>;
 
@@ -34,15 +41,7 @@ export function clientSecretRoutes(fastify: FastifyInstance, c: Services) {
           }),
           Type.Null(),
         ]),
-        response: adminAnswer(
-          Type.Object({
-            client_id: Type.String(),
-            client_secret: Type.String({ description: 'shown this once' }),
-            previous_secret_expires_at: nullable(
-              dateTime('until when the old secret works (null: it stopped)'),
-            ),
-          }),
-        ),
+        response: adminAnswer(RolledSecret),
       },
     },
     async (request) => {

@@ -14,7 +14,7 @@ type Services = Pick<Container, 'messageRecords'>;
 const tags = ['Admin: messages'];
 const status = Type.Enum([...MESSAGE_STATUSES]);
 
-const Message = Type.Object({
+export const Message = Type.Object({
   id: Type.String(),
   phone: Type.String({ description: 'masked' }),
   country: nullable(Type.String()),
@@ -48,7 +48,7 @@ const Message = Type.Object({
   delivered_at: nullable(Type.String()),
 });
 
-const DeliveryRate = Type.Object({
+export const DeliveryRate = Type.Object({
   provider: Type.String(),
   sent: Type.Integer(),
   delivered: Type.Integer(),

@@ -20,7 +20,10 @@ const PhoneCheck = Type.Object({
   last_swap_at: nullable(dateTime('when the SIM last changed, where the provider said')),
 });
 
-const PhoneRisk = Type.Object({
+/** Until when an operator's clearance lets code steps through. */
+export const PhoneRiskCleared = Type.Object({ cleared_until: dateTime() });
+
+export const PhoneRisk = Type.Object({
   checks: Type.Array(PhoneCheck, { description: 'the 50 newest, the newest first' }),
   proven_at: nullable(dateTime('when the account last proved its number (null: when it was created)')),
   recycled_at: nullable(dateTime('flagged: a check found the number recycled')),
@@ -67,7 +70,7 @@ export function phoneRiskAdminRoutes(fastify: FastifyInstance, c: Services) {
         params: idParam,
         summary:
           'After verifying the owner another way: code steps of this account skip the SIM checks for 24 hours, and the recycled flag goes',
-        response: adminAnswer(Type.Object({ cleared_until: dateTime() })),
+        response: adminAnswer(PhoneRiskCleared),
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@
 import { type TSchema, Type } from 'typebox';
 import { dateTime, errorBody, nullable } from '../openapi-types.ts';
 import { Passkey } from '../rest/passkey-schemas.ts';
-import { ConnectedApp, RestUser } from '../rest/responses.ts';
+import { ConnectedApp, KycStatusRecord, RestUser } from '../rest/responses.ts';
 
 const adminError = errorBody('invalid_request, invalid_token, not_found, server_error');
 
@@ -237,7 +237,7 @@ export const AccountDetail = Type.Intersect([
       }),
     ),
     sessions_total: Type.Integer(),
-    kyc: Described('the KYC status record'),
+    kyc: KycStatusRecord,
     apps: Type.Array(ConnectedApp),
     passkeys: Type.Array(Passkey),
     recovery_codes: Type.Object({

@@ -31,7 +31,17 @@ const totals = Type.Object({
   ),
 });
 
-const CountryTraffic = Type.Object({
+/** Codes sent and entered, all countries, per hour. */
+export const SmsHours = Type.Object({
+  end: Type.String({ description: 'the end of the last hour' }),
+  sent: Type.Array(Type.Integer(), { description: 'oldest hour first' }),
+  verified: Type.Array(Type.Integer()),
+});
+
+/** A country's breaker as the operator left it (null: its traffic decides). */
+export const BreakerOverride = Type.Object({ country: Type.String(), override: nullable(Type.String()) });
+
+export const CountryTraffic = Type.Object({
   country: Type.String({ description: 'ISO 3166-1 alpha-2, or 001 for numbers with no country' }),
   last_hour: totals,
   last_24h: totals,
@@ -62,13 +72,7 @@ export function smsRoutes(fastify: FastifyInstance, c: Services) {
         tags,
         security,
         summary: 'Codes sent and entered, all countries, per hour over the last 24 hours',
-        response: adminAnswer(
-          Type.Object({
-            end: Type.String({ description: 'the end of the last hour' }),
-            sent: Type.Array(Type.Integer(), { description: 'oldest hour first' }),
-            verified: Type.Array(Type.Integer()),
-          }),
-        ),
+        response: adminAnswer(SmsHours),
       },
     },
     async () => c.smsBreaker.hours(),
@@ -83,7 +87,7 @@ export function smsRoutes(fastify: FastifyInstance, c: Services) {
         summary: "Hold a country's breaker open or closed, or give it back to the traffic (auto)",
         params: Type.Object({ cc: Type.String() }),
         body: Type.Object({ state: Type.Enum(['open', 'closed', 'auto']) }),
-        response: adminAnswer(Type.Object({ country: Type.String(), override: nullable(Type.String()) })),
+        response: adminAnswer(BreakerOverride),
       },
     },
     async (request) => {

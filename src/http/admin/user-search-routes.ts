@@ -7,6 +7,12 @@ import { adminUser } from './presenters.ts';
 import { AdminUser, adminAnswer } from './responses.ts';
 import { security } from './route-schema.ts';
 
+/** A page of accounts found, and the cursor of the next. */
+export const UserSearchPage = Type.Object({
+  data: Type.Array(AdminUser),
+  next_cursor: nullable(Type.String({ description: 'the next page: ask again with cursor=' })),
+});
+
 /** The services these routes use. */
 type Services = Pick<Container, 'adminUsers'>;
 
@@ -23,12 +29,7 @@ export function userSearchRoutes(fastify: FastifyInstance, c: Services) {
         security,
         summary:
           'Live accounts, newest first, a page at a time: q finds an id, a phone number, a handle, an imported id or a part of a name; kyc_status and a range of creation days filter',
-        response: adminAnswer(
-          Type.Object({
-            data: Type.Array(AdminUser),
-            next_cursor: nullable(Type.String({ description: 'the next page: ask again with cursor=' })),
-          }),
-        ),
+        response: adminAnswer(UserSearchPage),
         querystring: Type.Object({
           q: Type.Optional(Type.String()),
           kyc_status: Type.Optional(Type.String({ description: 'none, pending, verified or rejected' })),

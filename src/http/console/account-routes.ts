@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AdminVerification, listOf, VerificationForReview } from '../admin/responses.ts';
 import { kycQueuePage, kycReviewPage } from '../pages/console/kyc-pages.ts';
-import { type ConsoleContext, formOf, one, problem } from './console-context.ts';
+import { bodyOf, type ConsoleContext, formOf, one } from './console-context.ts';
 import { actionRoutes, userChangeRoutes, userPages } from './user-routes.ts';
 
 const hide = { schema: { hide: true } };
@@ -9,27 +11,21 @@ const param = (request: FastifyRequest, name = 'id') => encodeURIComponent(one(f
 /** KYC review and users: what operators do for end users; and the trail of what operators did. */
 export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   // KYC review queue
-  app.get('/console/kyc', hide, async (request, reply) =>
-    ctx.page(
-      reply,
-      kycQueuePage(
-        ctx.frame(request, '/console/kyc'),
-        (await ctx.api(request, 'GET', '/kyc/verifications?status=pending')).body.data,
-      ),
-    ),
-  );
+  app.get('/console/kyc', hide, async (request, reply) => {
+    const path = '/kyc/verifications?status=pending';
+    const res = await ctx.api(request, { path, answer: listOf(AdminVerification) });
+    return ctx.page(reply, kycQueuePage(ctx.frame(request, '/console/kyc'), bodyOf(res).data));
+  });
   app.get('/console/kyc/:id', hide, async (request, reply) => {
-    const res = await ctx.api(request, 'GET', `/kyc/verifications/${param(request)}`);
-    if (res.status !== 200) return ctx.seeOther(reply, '/console/kyc', 'No such submission.');
+    const path = `/kyc/verifications/${param(request)}`;
+    const res = await ctx.api(request, { path, answer: VerificationForReview });
+    if (!res.ok) return ctx.seeOther(reply, '/console/kyc', 'No such submission.');
     return ctx.page(reply, kycReviewPage(ctx.frame(request, '/console/kyc'), res.body));
   });
   app.get('/console/kyc/:id/photos/:photo', hide, async (request, reply) => {
-    const res = await ctx.api(
-      request,
-      'GET',
-      `/kyc/verifications/${param(request)}/photos/${param(request, 'photo')}`,
-    );
-    if (res.status !== 200) return reply.status(404).send();
+    const path = `/kyc/verifications/${param(request)}/photos/${param(request, 'photo')}`;
+    const res = await ctx.api(request, { path, answer: Type.Unknown({ description: 'the image' }) });
+    if (!res.ok) return reply.status(404).send();
     return reply
       .header('Content-Type', res.contentType ?? 'application/octet-stream')
       .header('Cache-Control', 'no-store')
@@ -40,15 +36,16 @@ export function accountRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   for (const decision of ['approve', 'reject'] as const) {
     app.post(`/console/kyc/:id/${decision}`, hide, async (request, reply) => {
       const f = formOf(request.body);
-      const res = await ctx.api(
-        request,
-        'POST',
-        `/kyc/verifications/${param(request)}/${decision}`,
-        decision === 'reject'
-          ? { reason: one(f.reason), ...(one(f.message) ? { message: one(f.message) } : {}) }
-          : {},
-      );
-      if (res.status !== 200) return ctx.seeOther(reply, `/console/kyc/${param(request)}`, problem(res));
+      const res = await ctx.api(request, {
+        method: 'POST',
+        path: `/kyc/verifications/${param(request)}/${decision}`,
+        body:
+          decision === 'reject'
+            ? { reason: one(f.reason), ...(one(f.message) ? { message: one(f.message) } : {}) }
+            : {},
+        answer: AdminVerification,
+      });
+      if (!res.ok) return ctx.seeOther(reply, `/console/kyc/${param(request)}`, res.problem);
       return ctx.seeOther(
         reply,
         '/console/kyc',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { RolledSecret } from '../admin/client-secret-routes.ts';
 import { clientSecretRolledPage } from '../pages/console/client-secret-section.ts';
-import { type ConsoleContext, formOf, one, problem } from './console-context.ts';
+import { type ConsoleContext, formOf, one } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
 
@@ -16,8 +17,13 @@ export function clientSecretPages(app: FastifyInstance, ctx: ConsoleContext) {
     });
     if (asked) return asked;
     const grace = Number(one(formOf(request.body).grace_seconds) || '0');
-    const res = await ctx.api(request, 'POST', `/clients/${id}/secret`, { grace_seconds: grace });
-    if (res.status !== 200) return ctx.seeOther(reply, `/console/clients/${id}`, problem(res));
+    const res = await ctx.api(request, {
+      method: 'POST',
+      path: `/clients/${id}/secret`,
+      body: { grace_seconds: grace },
+      answer: RolledSecret,
+    });
+    if (!res.ok) return ctx.seeOther(reply, `/console/clients/${id}`, res.problem);
     return ctx.page(reply, clientSecretRolledPage(ctx.frame(request, '/console/clients'), res.body));
   });
 }

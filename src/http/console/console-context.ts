@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { Container } from '../../composition/container.ts';
+import { listOf } from '../admin/responses.ts';
 import { hostCookies } from '../cookies/host-cookies.ts';
+import type { Answered } from '../openapi-types.ts';
 import { confirmPage } from '../pages/console/confirm-page.ts';
 import type { Frame } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
@@ -13,12 +16,24 @@ export const SESSION_COOKIE = 'callsign_console';
 export const CONSOLE_CALL_HEADER = 'x-callsign-console-call';
 export type Form = Record<string, string | string[] | undefined>;
 
-export interface AdminAnswer {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: admin API answers are read field by field by the pages
-  body: any;
-  raw: Buffer;
-  contentType: string | undefined;
+/** What the admin API answered a call: the body its route's schema gives, or its error's description. */
+export type AdminAnswer<T> = { status: number; raw: Buffer; contentType: string | undefined } & (
+  | { ok: true; body: T }
+  | { ok: false; problem: string }
+);
+
+/** The body of an answer a page cannot go without: the admin API's refusal of it is the console's fault. */
+export function bodyOf<T>(answer: AdminAnswer<T>): T {
+  if (answer.ok) return answer.body;
+  throw new Error(`the admin API answered ${answer.status}: ${answer.problem}`);
+}
+
+/** One call to the admin API, and the schema of what it answers (its route's own). */
+export interface AdminCall<T extends TSchema> {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+  answer: T;
 }
 
 /** What every console route uses: the admin API, its session, and how it answers. */
@@ -27,7 +42,7 @@ export interface ConsoleContext {
    * The console does nothing the admin API can't; it calls it, in process, with the admin token. As
    * the console, on behalf of the operator whose `request` this is (their address, its request id).
    */
-  api(request: FastifyRequest, method: string, path: string, body?: unknown): Promise<AdminAnswer>;
+  api<T extends TSchema>(request: FastifyRequest, call: AdminCall<T>): Promise<AdminAnswer<Answered<T>>>;
   frame(request: FastifyRequest, section: string, extra?: Partial<Frame>): Frame;
   page(reply: FastifyReply, body: string, status?: number): FastifyReply;
   /** 303 to a page, with a notice to show there. */
@@ -51,9 +66,9 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
   const authorization = `Bearer ${c.config.adminToken}`;
   const cookies = hostCookies(c.config.baseUrl);
   return {
-    async api(request, method, path, body) {
+    async api(request, { method = 'GET', path, body }) {
       const res = await root.inject({
-        method: method as 'GET',
+        method,
         url: `/admin/v1${path}`,
         remoteAddress: request.ip,
         headers: {
@@ -65,12 +80,12 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
         payload: body === undefined ? undefined : JSON.stringify(body),
       });
       const contentType = res.headers['content-type'] as string | undefined;
-      return {
-        status: res.statusCode,
-        body: contentType?.startsWith('application/json') ? JSON.parse(res.body) : undefined,
-        raw: res.rawPayload,
-        contentType,
-      };
+      const answered = { status: res.statusCode, raw: res.rawPayload, contentType };
+      const json = contentType?.startsWith('application/json') ? JSON.parse(res.body) : undefined;
+      // The admin API's answers are held to its routes' schemas by its own tests; the console reads them so.
+      if (res.statusCode < 300) return { ...answered, ok: true, body: json };
+      const problem = json?.error_description ?? `the admin API answered ${res.statusCode}`;
+      return { ...answered, ok: false, problem: String(problem) };
     },
     frame: (request, section, extra = {}) => ({
       csrf: request.consoleCsrf ?? '',
@@ -115,12 +130,22 @@ export function formOf(value: unknown): Form {
 export const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 export const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : (v ?? ''));
 
-/** The admin API's error, for the page to show. */
-export const problem = (a: AdminAnswer) => a.body?.error_description ?? `the admin API answered ${a.status}`;
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** the signed-in console session's CSRF token */
     consoleCsrf?: string;
   }
 }
+
+/** A log of sends (webhook deliveries, back-channel logouts): its newest 100, of the page's `?status=`. */
+export const sendLog = async <T extends TSchema>(
+  ctx: ConsoleContext,
+  request: FastifyRequest,
+  path: string,
+  row: T,
+) => {
+  const status = one(formOf(request.query).status) || undefined;
+  const query = `limit=100${status ? `&status=${encodeURIComponent(status)}` : ''}`;
+  const res = await ctx.api(request, { path: `${path}?${query}`, answer: listOf(row) });
+  return { status, rows: res.ok ? res.body.data : [] };
+};

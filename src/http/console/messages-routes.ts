@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { DeliveryRate, Message } from '../admin/message-routes.ts';
+import { listOf } from '../admin/responses.ts';
 import { messagesPage } from '../pages/console/messages-page.ts';
-import type { ConsoleContext } from './console-context.ts';
+import { bodyOf, type ConsoleContext } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
 
@@ -8,12 +10,10 @@ const hide = { schema: { hide: true } };
 export function messagesPages(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console/messages', hide, async (request, reply) => {
     const [rates, latest] = await Promise.all([
-      ctx.api(request, 'GET', '/messages/delivery'),
-      ctx.api(request, 'GET', '/messages?limit=50'),
+      ctx.api(request, { path: '/messages/delivery', answer: listOf(DeliveryRate) }),
+      ctx.api(request, { path: '/messages?limit=50', answer: listOf(Message) }),
     ]);
-    return ctx.page(
-      reply,
-      messagesPage(ctx.frame(request, '/console/messages'), rates.body.data, latest.body.data),
-    );
+    const frame = ctx.frame(request, '/console/messages');
+    return ctx.page(reply, messagesPage(frame, bodyOf(rates).data, bodyOf(latest).data));
   });
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { listOf } from '../admin/responses.ts';
+import { BreakerOverride, CountryTraffic, SmsHours } from '../admin/sms-routes.ts';
 import { smsPage } from '../pages/console/sms-page.ts';
-import { type ConsoleContext, formOf, one, problem } from './console-context.ts';
+import { bodyOf, type ConsoleContext, formOf, one } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
 const country = (request: FastifyRequest) => encodeURIComponent(one(formOf(request.params).cc));
@@ -9,15 +11,17 @@ const country = (request: FastifyRequest) => encodeURIComponent(one(formOf(reque
 export function smsPages(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console/sms', hide, async (request, reply) => {
     const [countries, hours] = await Promise.all([
-      ctx.api(request, 'GET', '/sms/countries'),
-      ctx.api(request, 'GET', '/sms/hours'),
+      ctx.api(request, { path: '/sms/countries', answer: listOf(CountryTraffic) }),
+      ctx.api(request, { path: '/sms/hours', answer: SmsHours }),
     ]);
-    return ctx.page(reply, smsPage(ctx.frame(request, '/console/sms'), countries.body.data, hours.body));
+    const frame = ctx.frame(request, '/console/sms');
+    return ctx.page(reply, smsPage(frame, bodyOf(countries).data, bodyOf(hours)));
   });
   app.post('/console/sms/:cc/breaker', hide, async (request, reply) => {
     const state = one(formOf(request.body).state);
-    const res = await ctx.api(request, 'POST', `/sms/countries/${country(request)}/breaker`, { state });
-    if (res.status !== 200) return ctx.seeOther(reply, '/console/sms', `Not changed: ${problem(res)}`);
+    const path = `/sms/countries/${country(request)}/breaker`;
+    const res = await ctx.api(request, { method: 'POST', path, body: { state }, answer: BreakerOverride });
+    if (!res.ok) return ctx.seeOther(reply, '/console/sms', `Not changed: ${res.problem}`);
     const held = res.body.override ? `held ${res.body.override}` : 'decided by its traffic again';
     return ctx.seeOther(reply, '/console/sms', `${res.body.country}: ${held}.`);
   });

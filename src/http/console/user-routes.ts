@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PhoneRisk, PhoneRiskCleared } from '../admin/phone-risk-routes.ts';
+import { AccountDetail, AdminAction, AdminUser, listOf, NoContent } from '../admin/responses.ts';
+import { UserSearchPage } from '../admin/user-search-routes.ts';
 import { actionsPage } from '../pages/console/actions-page.ts';
 import { userPage, usersPage } from '../pages/console/users-pages.ts';
-import { type ConsoleContext, formOf, one, problem } from './console-context.ts';
+import { type ConsoleContext, formOf, one } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
 const ACTIONS_PAGE = 50;
@@ -16,17 +19,16 @@ export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
     const query = formOf(request.query);
     const search = Object.fromEntries(SEARCH_FIELDS.map((name) => [name, one(query[name]).trim()]));
     const asked = new URLSearchParams(Object.entries(search).filter(([, v]) => v !== ''));
-    const res = await ctx.api(request, 'GET', `/users?${asked}`);
+    const res = await ctx.api(request, { path: `/users?${asked}`, answer: UserSearchPage });
     const frame = ctx.frame(request, '/console/users');
-    if (res.status !== 200)
-      return ctx.page(reply, usersPage({ ...frame, error: problem(res) }, search, [], null), 400);
+    if (!res.ok) return ctx.page(reply, usersPage({ ...frame, error: res.problem }, search, [], null), 400);
     return ctx.page(reply, usersPage(frame, search, res.body.data, res.body.next_cursor));
   });
   app.get('/console/users/:id', hide, async (request, reply) => {
-    const res = await ctx.api(request, 'GET', `/users/${param(request)}`);
-    if (res.status !== 200) return ctx.seeOther(reply, '/console/users', 'No such user.');
-    const risk = await ctx.api(request, 'GET', `/users/${param(request)}/phone-checks`);
-    const checks = risk.status === 200 ? risk.body : undefined;
+    const res = await ctx.api(request, { path: `/users/${param(request)}`, answer: AccountDetail });
+    if (!res.ok) return ctx.seeOther(reply, '/console/users', 'No such user.');
+    const risk = await ctx.api(request, { path: `/users/${param(request)}/phone-checks`, answer: PhoneRisk });
+    const checks = risk.ok ? risk.body : undefined;
     return ctx.page(reply, userPage(ctx.frame(request, '/console/users'), res.body, checks));
   });
 }
@@ -34,13 +36,10 @@ export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
 /** What operators change of an account: lock, unlock, end a session, remove a passkey, clear its SIM checks. */
 export function userChangeRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   app.post('/console/users/:id/phone-risk/clear', hide, async (request, reply) => {
-    const res = await ctx.api(request, 'POST', `/users/${param(request)}/phone-risk/clear`, {});
+    const path = `/users/${param(request)}/phone-risk/clear`;
+    const res = await ctx.api(request, { method: 'POST', path, body: {}, answer: PhoneRiskCleared });
     const notice = 'Cleared: code sign-ins and PIN resets skip the SIM checks for 24 hours.';
-    return ctx.seeOther(
-      reply,
-      `/console/users/${param(request)}`,
-      res.status === 200 ? notice : problem(res),
-    );
+    return ctx.seeOther(reply, `/console/users/${param(request)}`, res.ok ? notice : res.problem);
   });
   for (const action of ['lock', 'unlock'] as const) {
     app.post(`/console/users/:id/${action}`, hide, async (request, reply) => {
@@ -54,13 +53,10 @@ export function userChangeRoutes(app: FastifyInstance, ctx: ConsoleContext) {
             })
           : undefined;
       if (asked) return asked;
-      const res = await ctx.api(request, 'POST', `/users/${param(request)}/${action}`);
+      const path = `/users/${param(request)}/${action}`;
+      const res = await ctx.api(request, { method: 'POST', path, answer: AdminUser });
       const notice = action === 'lock' ? 'Account locked; its sessions ended.' : 'Account unlocked.';
-      return ctx.seeOther(
-        reply,
-        `/console/users/${param(request)}`,
-        res.status === 200 ? notice : problem(res),
-      );
+      return ctx.seeOther(reply, `/console/users/${param(request)}`, res.ok ? notice : res.problem);
     });
   }
   app.post('/console/users/:id/sessions/:session/revoke', hide, async (request, reply) => {
@@ -70,16 +66,9 @@ export function userChangeRoutes(app: FastifyInstance, ctx: ConsoleContext) {
       back: `/console/users/${param(request)}`,
     });
     if (asked) return asked;
-    const res = await ctx.api(
-      request,
-      'DELETE',
-      `/users/${param(request)}/sessions/${param(request, 'session')}`,
-    );
-    return ctx.seeOther(
-      reply,
-      `/console/users/${param(request)}`,
-      res.status === 204 ? 'Session revoked.' : problem(res),
-    );
+    const path = `/users/${param(request)}/sessions/${param(request, 'session')}`;
+    const res = await ctx.api(request, { method: 'DELETE', path, answer: NoContent });
+    return ctx.seeOther(reply, `/console/users/${param(request)}`, res.ok ? 'Session revoked.' : res.problem);
   });
 
   app.post('/console/users/:id/passkeys/:passkey/remove', hide, async (request, reply) => {
@@ -89,16 +78,9 @@ export function userChangeRoutes(app: FastifyInstance, ctx: ConsoleContext) {
       back: `/console/users/${param(request)}`,
     });
     if (asked) return asked;
-    const res = await ctx.api(
-      request,
-      'DELETE',
-      `/users/${param(request)}/passkeys/${param(request, 'passkey')}`,
-    );
-    return ctx.seeOther(
-      reply,
-      `/console/users/${param(request)}`,
-      res.status === 204 ? 'Passkey removed.' : problem(res),
-    );
+    const path = `/users/${param(request)}/passkeys/${param(request, 'passkey')}`;
+    const res = await ctx.api(request, { method: 'DELETE', path, answer: NoContent });
+    return ctx.seeOther(reply, `/console/users/${param(request)}`, res.ok ? 'Passkey removed.' : res.problem);
   });
 }
 
@@ -106,14 +88,10 @@ export function userChangeRoutes(app: FastifyInstance, ctx: ConsoleContext) {
 export function actionRoutes(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console/actions', hide, async (request, reply) => {
     const before = one(formOf(request.query).before);
-    const res = await ctx.api(
-      request,
-      'GET',
-      `/actions?limit=${ACTIONS_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ''}`,
-    );
+    const path = `/actions?limit=${ACTIONS_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+    const res = await ctx.api(request, { path, answer: listOf(AdminAction) });
     const frame = ctx.frame(request, '/console/actions');
-    if (res.status !== 200)
-      return ctx.page(reply, actionsPage({ ...frame, error: problem(res) }, [], 0), 400);
+    if (!res.ok) return ctx.page(reply, actionsPage({ ...frame, error: res.problem }, [], 0), 400);
     return ctx.page(reply, actionsPage(frame, res.body.data, ACTIONS_PAGE));
   });
 }

@@ -5,7 +5,8 @@ import { type AuthorizationRequest, mustSignIn } from '../../domain/oauth/author
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.ts';
 import { type FormContext, signInPage, signUpPhonePage } from '../pages/authorize-pages.ts';
-import { type PageFlow, signedInAs } from './page-flow.ts';
+import type { PageFlow } from './authorization-steps.ts';
+import { signedInAs } from './page-answers.ts';
 import { type PageState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
 /** The services this step uses. */
@@ -16,7 +17,8 @@ type Services = Pick<Container, 'authorization' | 'clock' | 'config' | 'logos' |
  * single sign-on answers for the user when it may; else the sign-in page (or, under prompt=none, the error).
  */
 export function authorizationStart(c: Services, flow: PageFlow) {
-  const { html, redirectTo, csrfFor, sealed, onward } = flow;
+  const { html, redirectTo, csrfFor, sealed } = flow.page;
+  const { passkeyStep } = flow.steps;
   return async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -39,7 +41,7 @@ export function authorizationStart(c: Services, flow: PageFlow) {
       return html(reply, 200, signUpPhonePage(ctx, req.loginHint, channels), req.redirectUri);
     }
     const sso = await c.authorization.ssoUser(pageCookieOf(request, c.config.authUrl, SSO_COOKIE));
-    if (sso && !mustSignIn(req, sso, c.clock.now())) return onward(reply, ctx, st, sso);
+    if (sso && !mustSignIn(req, sso, c.clock.now())) return passkeyStep({ reply, ctx, st, who: sso });
     // Prompt=none never shows the page; the client learns the user must sign in.
     if (req.prompt?.includes('none'))
       return redirectTo(reply, req.redirectUri, {

@@ -13,11 +13,11 @@ import { signInPage } from '../pages/authorize-pages.ts';
 import { errorPage, errorPagesIn } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { authorizationStart } from './authorization-start.ts';
+import { type PageFlow, pageFlow } from './authorization-steps.ts';
 import { codeRoutes } from './code-routes.ts';
 import { signedInStill } from './live-sign-on.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { notYouRoute } from './not-you-route.ts';
-import { type PageFlow, pageFlow } from './page-flow.ts';
 import type { Body } from './page-forms.ts';
 import { passkeyPageRoutes } from './passkey-routes.ts';
 import { resetRoutes } from './reset-routes.ts';
@@ -129,17 +129,18 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   passkeyPageRoutes(fastify, c, flow);
   resetRoutes(fastify, c, flow);
   notYouRoute(fastify, c, flow);
-  logoutRoutes(app, c, (request) => flow.limit(request));
+  logoutRoutes(app, c, (request) => flow.page.limit(request));
 
   app.setErrorHandler(
-    pageErrorHandler(flow.html, (request) => errorPagesIn(viewOf(request, c)), 'authorization page'),
+    pageErrorHandler(flow.page.html, (request) => errorPagesIn(viewOf(request, c)), 'authorization page'),
   );
 }
 
 /** The sign-in form: phone and PIN, under the REST surface's limits and lock. */
 function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { limit, formState, signedIn, retry } = flow;
+  const { limit, formState, retry } = flow.page;
+  const { signedIn } = flow.steps;
   const signinForm = {
     schema: { hide: true, body: pageForm('phone', 'pin', 'country', 'platform_authenticator') },
   };
@@ -157,7 +158,8 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
         ...(e164 ? [['signin_phone', e164] as [RateLimitName, string]] : []),
       ]);
       const { user, amr } = await c.signIn.onPage(c.accounts.pinProof(phone, pin, e164));
-      return await signedIn(reply, ctx, st, user, amr, request.body.platform_authenticator === '1');
+      const platformAuthenticator = request.body.platform_authenticator === '1';
+      return await signedIn({ reply, ctx, st, user, amr, platformAuthenticator });
     } catch (err) {
       return retry(
         reply,
@@ -173,10 +175,10 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
 /** The consent form: allow issues the code, deny answers access_denied. */
 function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { redirectTo, limit, formState } = flow;
+  const { redirectTo, limit, formState } = flow.page;
   const consentForm = { schema: { hide: true, body: pageForm('decision') } };
   app.post('/authorize/consent', consentForm, async (request, reply) => {
-    const { st } = await formState(request, request.body);
+    const { st, ctx } = await formState(request, request.body);
     // A state at a passkey step has its own forms; consent comes after it.
     const who = st.step ? undefined : await signedInStill(c, request, st);
     if (!who) throw new PageError(400, 'error.start_again');
@@ -189,14 +191,13 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       });
     }
     await c.authorization.rememberConsent(who.userId, st.req.clientId, st.req.scope);
-    const code = await c.authorization.issueCode(who, st.req);
-    return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
+    return flow.steps.finish({ reply, ctx, st, who });
   });
 }
 
 /** An authorization request, from the query of a GET or the form of a POST (OIDC Core §3.1.2.1). */
 function authorizationRequest(c: Services, flow: PageFlow) {
-  const { html, redirectTo, limit } = flow;
+  const { html, redirectTo, limit } = flow.page;
   const start = authorizationStart(c, flow);
   return async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
     await limit(request);

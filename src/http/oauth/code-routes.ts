@@ -23,7 +23,7 @@ import { type CodePageWays, codePage } from '../pages/code-pages.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { isPhoneRisk, phoneRiskPage } from '../pages/phone-risk-pages.ts';
 import { resetPhonePage, resetPinPage } from '../pages/reset-pages.ts';
-import type { PageFlow } from './page-flow.ts';
+import type { PageFlow } from './authorization-steps.ts';
 import type { PageState } from './page-forms.ts';
 import { besideTheCode } from './reset-routes.ts';
 
@@ -95,7 +95,7 @@ const sendForm = {
 
 export function codeRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { html, limit, formState, sealed, retry } = flow;
+  const { html, limit, formState, sealed, retry } = flow.page;
 
   /** Sends a code to the phone for the purpose, and shows the code page; `refused` shows a refusal. */
   const send = async (
@@ -187,7 +187,8 @@ function codeProblem(view: FormContext['view'], err: DomainError) {
 /** The code, checked: a sign-in goes on signed in, a PIN reset to its new PIN, a sign-up to its account. */
 function verifyRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { html, limit, formState, sealed, signedIn, retry } = flow;
+  const { html, limit, formState, sealed, retry } = flow.page;
+  const { signedIn } = flow.steps;
   const verifyForm = { schema: { hide: true, body: pageForm('code') } };
   app.post('/authorize/signup/verify', verifyForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
@@ -201,7 +202,7 @@ function verifyRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       // A code to sign in with: signed in as after a PIN.
       if (purpose === 'signin') {
         const { user, amr } = await c.signIn.onPage(c.codeSignIn.proof(temp_token));
-        return await signedIn(reply, ctx, { req: st.req }, user, amr);
+        return await signedIn({ reply, ctx, st: { req: st.req }, user, amr });
       }
       const next = { req: st.req, tempToken: temp_token };
       if (purpose === 'pin_reset') {

@@ -11,8 +11,8 @@ import { REST_STATUS } from '../errors/rest-statuses.ts';
 import { signInPage } from '../pages/authorize-pages.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { AuthenticationResponse, RegistrationResponse } from '../rest/passkey-schemas.ts';
+import type { PageFlow } from './authorization-steps.ts';
 import { signedInStill } from './live-sign-on.ts';
-import type { PageFlow } from './page-flow.ts';
 import type { PageState } from './page-forms.ts';
 import { PASSKEY_LATER_COOKIE, PASSKEY_LATER_SECONDS } from './passkey-steps.ts';
 
@@ -44,7 +44,8 @@ const notThisAccount = () => new DomainError('INVALID_CREDENTIALS', 'the passkey
  */
 export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { limit, formState, signedIn, proceed, retry, cookie } = flow;
+  const { limit, formState, retry, cookie } = flow.page;
+  const { signedIn, consentStep } = flow.steps;
 
   /** A signed-in state at this passkey step, its person still signed in here, else the page starts again. */
   const atStep = async (request: FastifyRequest, st: PageState, step: PageState['step']) => {
@@ -78,7 +79,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
       const answer = browserAnswer(AuthenticationResponse, request.body.response);
       const { user, amr } = await c.signIn.onPage(c.passkeySignIn.proof(answer));
       if (stepUp && user.id !== stepUp.userId) throw notThisAccount();
-      return await signedIn(reply, ctx, { req: st.req }, user, amr);
+      return await signedIn({ reply, ctx, st: { req: st.req }, user, amr });
     } catch (err) {
       const show = (problem: DomainError) => {
         const shown = {
@@ -98,7 +99,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
       await limit(request);
       const answer = browserAnswer(RegistrationResponse, request.body.response);
       await c.passkeys.register({ userId: who.userId, authTime: who.authTime }, { response: answer });
-      return await proceed(reply, ctx, st, who);
+      return await consentStep({ reply, ctx, st, who });
     } catch (err) {
       const show = (problem: DomainError) =>
         passkeyOfferPage({
@@ -115,7 +116,7 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
     const who = await atStep(request, st, 'passkey_offer');
     await limit(request);
     reply.header('Set-Cookie', cookie(PASSKEY_LATER_COOKIE, '1', PASSKEY_LATER_SECONDS));
-    return proceed(reply, ctx, st, who);
+    return consentStep({ reply, ctx, st, who });
   });
 
   // On without the passkey the client asked for: the tokens say the sign-in reached less.
@@ -123,6 +124,6 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
     const { st, ctx } = await formState(request, request.body);
     const who = await atStep(request, st, 'passkey_step_up');
     await limit(request);
-    return proceed(reply, ctx, st, who);
+    return consentStep({ reply, ctx, st, who });
   });
 }

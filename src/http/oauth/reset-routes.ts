@@ -17,8 +17,8 @@ import {
   resetPhonePage,
   resetPinPage,
 } from '../pages/reset-pages.ts';
+import type { PageFlow } from './authorization-steps.ts';
 import { signedInStill } from './live-sign-on.ts';
-import type { PageFlow } from './page-flow.ts';
 import { linkedState, type PageState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
 /** The services these routes use. */
@@ -56,13 +56,14 @@ const pinRule = (pin: string) =>
  */
 export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { html, limit, csrfFor, formState, signedIn, retry } = flow;
+  const { html, limit, csrfFor, formState, retry } = flow.page;
+  const { signedIn } = flow.steps;
 
   /** A GET of a step from its sealed state, when `ready` says the state is at it. */
   const step = (path: string, ready: (st: PageState) => boolean, show: (ctx: FormContext) => string) =>
     app.get(path, { schema: { hide: true, querystring: pageForm() } }, async (request, reply) => {
       const csrf = csrfFor(request, reply);
-      const linked = await linkedState(c, flow, request.query.state, csrf);
+      const linked = await linkedState(c, flow.page, request.query.state, csrf);
       if (!linked || !ready(linked.st))
         return html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
       const ctx = {
@@ -95,7 +96,8 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
     try {
       await limit(request);
       const { user, amr, removed } = await c.accounts.resetPinOnPage({ temp_token: st.tempToken, pin });
-      return await signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1', removed);
+      const platformAuthenticator = platform_authenticator === '1';
+      return await signedIn({ reply, ctx, st: { req: st.req }, user, amr, platformAuthenticator, removed });
     } catch (err) {
       const show = (problem: DomainError) =>
         resetPinPage({ ...ctx, problem: formProblem(ctx.view, problem, pinRule(pin)) });
@@ -118,7 +120,8 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
         recovery_code,
         pin,
       });
-      return await signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1', removed);
+      const platformAuthenticator = platform_authenticator === '1';
+      return await signedIn({ reply, ctx, st: { req: st.req }, user, amr, platformAuthenticator, removed });
     } catch (err) {
       const rules = { ...pinRule(pin), INVALID_CREDENTIALS: 'error.recovery_code' } as const;
       const show = (problem: DomainError) =>
@@ -133,7 +136,8 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
     const who = st.step === 'reset_removed' ? await signedInStill(c, request, st) : undefined;
     if (!who) throw new PageError(400, 'error.start_again');
     await limit(request);
-    return flow.onward(reply, ctx, { req: st.req }, who, request.body.platform_authenticator === '1');
+    const platformAuthenticator = request.body.platform_authenticator === '1';
+    return flow.steps.passkeyStep({ reply, ctx, st: { req: st.req }, who, platformAuthenticator });
   });
 
   recoverySignInRoute(fastify, c, flow);
@@ -146,21 +150,22 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
 function recoverySignInRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/authorize/recovery', recoverySignInForm, async (request, reply) => {
-    const { st, ctx } = await flow.formState(request, request.body);
+    const { st, ctx } = await flow.page.formState(request, request.body);
     const { phone = '', recovery_code = '', platform_authenticator } = request.body;
     try {
       const e164 = parsePhoneIn(phone, ctx.country).e164;
-      await flow.limit(request, [
+      await flow.page.limit(request, [
         ['signin_address', request.ip],
         ['signin_phone', e164],
       ]);
       const { user, amr } = await c.signIn.onPage(c.recoverySignIn.proof(e164, recovery_code));
-      return await flow.signedIn(reply, ctx, { req: st.req }, user, amr, platform_authenticator === '1');
+      const platformAuthenticator = platform_authenticator === '1';
+      return await flow.steps.signedIn({ reply, ctx, st: { req: st.req }, user, amr, platformAuthenticator });
     } catch (err) {
       const rules = { INVALID_CREDENTIALS: 'error.recovery_code' } as const;
       const show = (problem: DomainError) =>
         recoverySignInPage({ ...ctx, problem: formProblem(ctx.view, problem, rules) }, phone);
-      return flow.retry(reply, err, show, st.req.redirectUri);
+      return flow.page.retry(reply, err, show, st.req.redirectUri);
     }
   });
 }

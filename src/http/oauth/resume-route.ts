@@ -7,8 +7,8 @@ import { consentPage, errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { resetPinPage, resetRemovedPage } from '../pages/reset-pages.ts';
+import type { PageFlow } from './authorization-steps.ts';
 import { codeStepPage } from './code-routes.ts';
-import type { PageFlow } from './page-flow.ts';
 import { linkedState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
 /** The services this route uses. */
@@ -27,9 +27,9 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
     '/authorize/resume',
     { schema: { hide: true, querystring: pageForm() } },
     async (request, reply) => {
-      const csrf = flow.csrfFor(request, reply);
-      const linked = await linkedState(c, flow, request.query.state, csrf);
-      if (!linked) return flow.html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
+      const csrf = flow.page.csrfFor(request, reply);
+      const linked = await linkedState(c, flow.page, request.query.state, csrf);
+      if (!linked) return flow.page.html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
       const { st, client, state } = linked;
       const account = st.userId ? (await c.profiles.get(st.userId)).language : undefined;
       const ctx = {
@@ -41,16 +41,17 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
         ...signInWays(c),
       };
       const redirectUri = st.req.redirectUri;
-      if (st.step === 'passkey_offer') return flow.html(reply, 200, passkeyOfferPage(ctx), redirectUri);
-      if (st.step === 'passkey_step_up') return flow.html(reply, 200, passkeyStepUpPage(ctx), redirectUri);
+      if (st.step === 'passkey_offer') return flow.page.html(reply, 200, passkeyOfferPage(ctx), redirectUri);
+      if (st.step === 'passkey_step_up')
+        return flow.page.html(reply, 200, passkeyStepUpPage(ctx), redirectUri);
       if (st.step === 'reset_removed' && st.removed)
-        return flow.html(reply, 200, resetRemovedPage(ctx, st.removed), redirectUri);
-      if (st.userId) return flow.html(reply, 200, consentPage(ctx, st.req.scope), redirectUri);
+        return flow.page.html(reply, 200, resetRemovedPage(ctx, st.removed), redirectUri);
+      if (st.userId) return flow.page.html(reply, 200, consentPage(ctx, st.req.scope), redirectUri);
       if (st.tempToken && st.codePurpose === 'pin_reset')
-        return flow.html(reply, 200, resetPinPage(ctx), redirectUri);
-      if (st.tempToken) return flow.html(reply, 200, signUpAccountPage(ctx), redirectUri);
-      if (st.phone) return flow.html(reply, 200, await codeStepPage(c, ctx, st), redirectUri);
-      return flow.html(reply, 200, signInPage(ctx, st.req.loginHint), redirectUri);
+        return flow.page.html(reply, 200, resetPinPage(ctx), redirectUri);
+      if (st.tempToken) return flow.page.html(reply, 200, signUpAccountPage(ctx), redirectUri);
+      if (st.phone) return flow.page.html(reply, 200, await codeStepPage(c, ctx, st), redirectUri);
+      return flow.page.html(reply, 200, signInPage(ctx, st.req.loginHint), redirectUri);
     },
   );
 }

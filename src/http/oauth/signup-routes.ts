@@ -16,7 +16,7 @@ import {
 import { CHALLENGE_SCRIPT } from '../pages/challenge-script.ts';
 import { errorPage } from '../pages/consent-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
-import type { PageFlow } from './page-flow.ts';
+import type { PageFlow } from './authorization-steps.ts';
 import { linkedState, pageCountry, pageView, signInWays } from './page-forms.ts';
 
 /** The services these routes use. */
@@ -36,13 +36,14 @@ type Services = Pick<
 /** The hosted page's sign-up without leaving the flow: phone, code, then PIN and handle. */
 export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { html, limit, csrfFor, formState, signedIn, retry } = flow;
+  const { html, limit, csrfFor, formState, retry } = flow.page;
+  const { signedIn } = flow.steps;
 
   /** The page's links between sign-in and sign-up: the same request, its state carried in the query. */
   const linkedPage = (path: string, show: (ctx: FormContext, hint?: string) => string) =>
     app.get(path, { schema: { hide: true, querystring: pageForm() } }, async (request, reply) => {
       const csrf = csrfFor(request, reply);
-      const linked = await linkedState(c, flow, request.query.state, csrf);
+      const linked = await linkedState(c, flow.page, request.query.state, csrf);
       if (!linked) return html(reply, 400, errorPage(viewOf(request, c), 'error.signin_expired'));
       const view = pageView(c, request, linked.st);
       const ctx = {
@@ -73,7 +74,8 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         { temp_token: st.tempToken, pin, handle, name: name?.trim() ? name : undefined },
         async () => {},
       );
-      return await signedIn(reply, ctx, st, user, amr, request.body.platform_authenticator === '1');
+      const platformAuthenticator = request.body.platform_authenticator === '1';
+      return await signedIn({ reply, ctx, st, user, amr, platformAuthenticator });
     } catch (err) {
       // A PIN of 4-6 digits that was refused was refused as too easy to guess.
       const pinRule = { INVALID_PIN: isWellFormedPin(pin) ? 'error.pin_weak' : 'error.pin_format' } as const;

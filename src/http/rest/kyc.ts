@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
-import { dateTime, nullable } from '../openapi-types.ts';
 import { ok } from './envelope.ts';
-import { restAnswer } from './responses.ts';
+import { KycStatusRecord, restAnswer } from './responses.ts';
 import { callerOf, secured } from './schemas.ts';
 
 /** The services these routes use. */
@@ -34,15 +33,7 @@ export function kycRoutes(app: FastifyInstance, c: Services) {
       schema: {
         ...secured,
         summary: 'The KYC status record',
-        response: restAnswer(
-          Type.Object({
-            status: Type.String({ description: 'none, pending, verified or rejected' }),
-            verified_at: nullable(dateTime()),
-            level: nullable(Type.String({ description: 'basic or full' })),
-            documents: Type.Array(Type.String()),
-          }),
-          'the KYC status record',
-        ),
+        response: restAnswer(KycStatusRecord, 'the KYC status record'),
       },
       config: { auth: true },
     },

@@ -177,3 +177,11 @@ export const ChallengeSchema = Type.Union([
     site_key: Type.String({ description: 'the public key the widget is drawn with' }),
   }),
 ]);
+
+/** The KYC status record of an account. */
+export const KycStatusRecord = Type.Object({
+  status: Type.String({ description: 'none, pending, verified or rejected' }),
+  verified_at: nullable(dateTime()),
+  level: nullable(Type.String({ description: 'basic or full' })),
+  documents: Type.Array(Type.String()),
+});

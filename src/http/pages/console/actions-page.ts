@@ -1,9 +1,10 @@
-import type { adminAction } from '../../admin/presenters.ts';
+import type { AdminAction } from '../../admin/responses.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { consolePage, type Frame, table, when } from './layout.ts';
 
 /** An action as the admin API answers it (JSON: the time as text). */
-export type Action = Omit<ReturnType<typeof adminAction>, 'at'> & { at: string };
+export type Action = Answered<typeof AdminAction>;
 
 /** The operators' trail, a page at a time, newest first. */
 export const actionsPage = (f: Frame, actions: Action[], pageSize: number) => {

@@ -1,4 +1,6 @@
 import { OAUTH_SCOPES } from '../../../domain/clients/client-rules.ts';
+import type { AdminBackchannelLogout, AdminClient } from '../../admin/responses.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { clientSecretSection } from './client-secret-section.ts';
 import {
@@ -14,24 +16,7 @@ import {
   when,
 } from './layout.ts';
 
-export interface Client {
-  client_id: string;
-  client_name: string;
-  redirect_uris: string[];
-  grant_types: string[];
-  scope: string;
-  token_endpoint_auth_method: string;
-  first_party: boolean;
-  backchannel_logout_uri: string | null;
-  post_logout_redirect_uris: string[];
-  logo_uri: string | null;
-  client_uri: string | null;
-  policy_uri: string | null;
-  tos_uri: string | null;
-  brand_color: string | null;
-  created_at: string;
-  client_secret?: string;
-}
+export type Client = Answered<typeof AdminClient> & { client_secret?: string };
 
 /** How a client authenticates at the token endpoint, in words. */
 const AUTH_METHODS: Record<string, string> = {
@@ -48,16 +33,7 @@ const branding = (
   `<fieldset><legend>On the sign-in pages (optional)</legend>${text('Logo URL (https; JPEG, PNG or WebP, fetched once)', 'logo_uri', v.logo_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Home page URL', 'client_uri', v.client_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Privacy policy URL', 'policy_uri', v.policy_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Terms of service URL', 'tos_uri', v.tos_uri ?? '', 'maxlength="2048" inputmode="url"')}${text('Brand colour (#rrggbb)', 'brand_color', v.brand_color ?? '', 'pattern="#[0-9a-fA-F]{6}" maxlength="7"')}</fieldset>`;
 
 /** A back-channel logout as the admin API shows it. */
-export interface Logout {
-  id: string;
-  session_id: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-}
+export type Logout = Answered<typeof AdminBackchannelLogout>;
 
 const scopeBoxes = (chosen: string[]) =>
   `<fieldset><legend>Scopes</legend>${OAUTH_SCOPES.map((s) => checkbox(s, 'scope', s, chosen.includes(s))).join('')}</fieldset>`;

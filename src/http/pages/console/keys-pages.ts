@@ -1,15 +1,9 @@
+import type { AdminApiKey } from '../../admin/responses.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { consolePage, dangerForm, type Frame, postForm, secretBox, table, text, when } from './layout.ts';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  key?: string;
-}
+export type ApiKey = Answered<typeof AdminApiKey> & { key?: string };
 
 export const keysPage = (f: Frame, keys: ApiKey[]) =>
   consolePage(

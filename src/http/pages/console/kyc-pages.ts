@@ -1,23 +1,11 @@
 import { REJECTION_REASONS } from '../../../domain/kyc/kyc-rules.ts';
+import type { AdminVerification, VerificationForReview } from '../../admin/responses.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { consolePage, type Frame, postForm, table, when } from './layout.ts';
 
-export interface Verification {
-  id: string;
-  user_id: string;
-  status: string;
-  level: string | null;
-  country: string | null;
-  birthday: string | null;
-  document_kind: string | null;
-  documents: string[];
-  submitted_at: string | null;
-  decided_at: string | null;
-  reason: string | null;
-  message: string | null;
-  photos?: { id: string; kind: string; content_type: string; size: number }[];
-  user?: { id: string; phone: string; handle: string; name: string | null } | null;
-}
+export type Verification = Answered<typeof AdminVerification> &
+  Partial<Answered<typeof VerificationForReview>>;
 
 export const kycQueuePage = (f: Frame, pending: Verification[]) =>
   consolePage(

@@ -1,18 +1,10 @@
 import type { DeliveryRate } from '../../../domain/messaging/message-records.ts';
+import type { Message } from '../../admin/message-routes.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { consolePage, type Frame, table } from './layout.ts';
 
-export interface MessageSummary {
-  id: string;
-  created_at: string;
-  phone: string;
-  kind: string;
-  channel: string;
-  provider: string | null;
-  receipts: boolean;
-  status: string;
-  attempts: Array<{ provider: string; ok: boolean }>;
-}
+export type MessageSummary = Answered<typeof Message>;
 
 const percent = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
 

@@ -1,13 +1,9 @@
+import type { Overview as OverviewAnswer } from '../../admin/responses.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { consolePage, type Frame } from './layout.ts';
 
-export interface Overview {
-  end: string;
-  hours: number;
-  series: Record<'signups' | 'signins' | 'otp_sends' | 'webhook_failures', number[]>;
-  active_sessions: number;
-  active_sessions_estimated: boolean;
-}
+export type Overview = Answered<typeof OverviewAnswer>;
 
 const CHARTS: [keyof Overview['series'], string][] = [
   ['signups', 'Sign-ups'],

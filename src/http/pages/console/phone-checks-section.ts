@@ -1,20 +1,10 @@
+import type { PhoneRisk as PhoneRiskAnswer } from '../../admin/phone-risk-routes.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { type Frame, postForm, table, when } from './layout.ts';
 
 /** What the admin API answers of an account's number's SIM checks (GET /admin/v1/users/:id/phone-checks). */
-export interface PhoneRisk {
-  checks: {
-    checked_at: string;
-    provider: string;
-    check: string;
-    outcome: string;
-    detail: string | null;
-    last_swap_at: string | null;
-  }[];
-  proven_at: string | null;
-  recycled_at: string | null;
-  cleared_until: string | null;
-}
+export type PhoneRisk = Answered<typeof PhoneRiskAnswer>;
 
 /**
  * The user page's number section: the flag and the clearance, the latest checks, and the clearance an operator

@@ -1,3 +1,8 @@
+import type {
+  CountryTraffic as CountryTrafficAnswer,
+  SmsHours as SmsHoursAnswer,
+} from '../../admin/sms-routes.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { consolePage, type Frame, postForm, table } from './layout.ts';
 import { chart } from './overview-page.ts';
@@ -9,19 +14,9 @@ interface Period {
   refused: Record<string, number>;
 }
 
-export interface CountryTraffic {
-  country: string;
-  last_hour: Period;
-  last_24h: Period;
-  breaker: 'open' | 'closed';
-  override: 'open' | 'closed' | null;
-}
+export type CountryTraffic = Answered<typeof CountryTrafficAnswer>;
 
-export interface SmsHours {
-  end: string;
-  sent: number[];
-  verified: number[];
-}
+export type SmsHours = Answered<typeof SmsHoursAnswer>;
 
 const percent = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
 const refused = (p: Period) => Object.values(p.refused).reduce((a, b) => a + b, 0);

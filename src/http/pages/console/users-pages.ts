@@ -1,52 +1,10 @@
+import type { AccountDetail, AdminUser as AdminUserAnswer } from '../../admin/responses.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { consolePage, dangerForm, type Frame, maskedAddress, postForm, table, when } from './layout.ts';
 import { type PhoneRisk, phoneChecksSection } from './phone-checks-section.ts';
 
-export interface AdminUser {
-  id: string;
-  phone: string;
-  handle: string;
-  name: string | null;
-  email: string | null;
-  country: string | null;
-  language: string | null;
-  kyc_status: string;
-  kyc_country: string | null;
-  created_at: string;
-  admin_locked_at: string | null;
-  pin_locked_until: string | null;
-  failed_pin_attempts: number;
-  sessions?: {
-    id: string;
-    client_id: string;
-    client_name?: string | null;
-    device_name: string | null;
-    platform: string;
-    ip_address: string | null;
-    last_used_at: string;
-    created_at: string;
-  }[];
-  sessions_total?: number;
-  kyc?: { status: string; level: string | null; verified_at: string | null };
-  apps?: {
-    client_id: string;
-    client_name: string;
-    scopes: string[];
-    granted_at: string;
-    active_sessions: number;
-    last_used_at: string | null;
-  }[];
-  passkeys?: {
-    id: string;
-    name: string;
-    device_type: string;
-    backed_up: boolean;
-    created_at: string;
-    last_used_at: string | null;
-    session_id: string | null;
-  }[];
-  recovery_codes?: { remaining: number; created_at: string | null; session_id: string | null };
-}
+export type AdminUser = Answered<typeof AdminUserAnswer> & Partial<Answered<typeof AccountDetail>>;
 
 /**
  * The session a passkey or a recovery-code set was made from: its device while it is among the sessions

@@ -1,4 +1,6 @@
 import { EVENT_TYPES } from '../../../domain/webhooks/events.ts';
+import type { AdminDelivery, AdminWebhookEndpoint } from '../../admin/responses.ts';
+import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import {
   checkbox,
@@ -13,28 +15,9 @@ import {
   when,
 } from './layout.ts';
 
-export interface Endpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  enabled: boolean;
-  previous_secret_expires_at: string | null;
-  secret?: string;
-}
+export type Endpoint = Answered<typeof AdminWebhookEndpoint> & { secret?: string };
 
-export interface Delivery {
-  id: string;
-  event_type: string;
-  event_id: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_latency_ms: number | null;
-  last_error: string | null;
-  created_at: string;
-}
+export type Delivery = Answered<typeof AdminDelivery>;
 
 const eventBoxes = (chosen: string[]) =>
   `<fieldset><legend>Events</legend>${checkbox('All events', 'events', '*', chosen.includes('*'))}<br>${EVENT_TYPES.map(

@@ -1,0 +1,136 @@
+// The hosted authorization flow, step by step, in the order a browser meets them:
+// 1. Start (authorization-start.ts): the request checked; the sign-up or sign-in page, or a live single
+//    sign-on that answers for the person (on to step 5).
+// 2. Sign-in: a PIN, a passkey or a recovery code, each on its form's route, proved by the one sign-in.
+// 3. Code and new PIN: a code to the phone (code-routes.ts) signs in, signs up or resets the PIN
+//    (reset-routes.ts, signup-routes.ts).
+// 4. `signedIn`: whatever proved it, the single sign-on cookie; after a reset that removed ways in, the page
+//    that says so first.
+// 5. `passkeyStep`: the passkey offer or step-up, when one is due (passkey-steps.ts; passkey-routes.ts).
+// 6. `consentStep`: consent, when the client needs it (its form: the consent route of authorize.ts).
+// 7. `finish`: the authorization code back to the client, or back to the account page.
+import type { FastifyReply } from 'fastify';
+import type { Container } from '../../composition/container.ts';
+import type { RemovedByReset } from '../../domain/accounts/pin-reset-sessions.ts';
+import { accountPageLocation, isAccountPage } from '../../domain/clients/account-page-client.ts';
+import type { SignedIn } from '../../domain/oauth/authorization.ts';
+import type { UserRow } from '../../storage/repositories/users.ts';
+import { SSO_COOKIE } from '../cookies/page-cookies.ts';
+import type { FormContext } from '../pages/authorize-pages.ts';
+import { consentPage } from '../pages/consent-pages.ts';
+import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
+import { resetRemovedPage } from '../pages/reset-pages.ts';
+import { type PageAnswers, pageAnswers, signedInAs } from './page-answers.ts';
+import { type PageState, pageView, signedInState } from './page-forms.ts';
+import { passkeyStepAfter } from './passkey-steps.ts';
+
+/** The services these steps use. */
+type Services = Pick<Container, 'authorization' | 'clock' | 'config' | 'logos' | 'passkeys' | 'profiles'>;
+
+/** A browser at a step after its sign-in: its answer, its page's context and state, and who signed in. */
+export interface SignedInStep {
+  reply: FastifyReply;
+  ctx: FormContext;
+  st: PageState;
+  who: SignedIn;
+}
+
+/** A sign-in just proved on a form. */
+export interface ProvedSignIn {
+  reply: FastifyReply;
+  ctx: FormContext;
+  st: PageState;
+  user: UserRow;
+  /** how it was proved (RFC 8176 methods) */
+  amr: string[];
+  /** the form's word that this browser can make a passkey */
+  platformAuthenticator?: boolean;
+  /** what a PIN reset removed, where the sign-in was one */
+  removed?: RemovedByReset;
+}
+
+export interface AuthorizationSteps {
+  signedIn(proved: ProvedSignIn): Promise<FastifyReply>;
+  passkeyStep(at: SignedInStep & { platformAuthenticator?: boolean }): Promise<FastifyReply>;
+  consentStep(at: SignedInStep): Promise<FastifyReply>;
+  finish(at: SignedInStep): Promise<FastifyReply>;
+}
+
+/** What every route of the hosted flow is given: the page's answers, and the steps after a sign-in. */
+export interface PageFlow {
+  page: PageAnswers;
+  steps: AuthorizationSteps;
+}
+
+/** The page's answers and the steps, for the services of the hosted pages. */
+export function pageFlow(c: Services & Parameters<typeof pageAnswers>[0]): PageFlow {
+  const page = pageAnswers(c);
+  return { page, steps: authorizationSteps(c, page) };
+}
+
+export function authorizationSteps(c: Services, page: PageAnswers): AuthorizationSteps {
+  const { cookie, html, redirectTo, sealed } = page;
+
+  /** 4. The single sign-on cookie, then on; after a reset that removed ways in, the page says so first. */
+  const signedIn = async ({ reply, ctx, st, user, amr, platformAuthenticator, removed }: ProvedSignIn) => {
+    const who = { userId: user.id, authTime: c.clock.now(), pinVersion: user.pin_version, amr };
+    const sso = await c.authorization.startSso(who);
+    reply.header('Set-Cookie', cookie(SSO_COOKIE, sso.token, sso.maxAgeSeconds));
+    if (!removed || (removed.passkeys === 0 && !removed.recovery_codes))
+      return passkeyStep({ reply, ctx, st, who, platformAuthenticator });
+    const state = sealed({ ...signedInState(st.req, who), step: 'reset_removed', removed }, ctx.csrf);
+    return html(reply, 200, resetRemovedPage({ ...ctx, state }, removed), st.req.redirectUri);
+  };
+
+  /** 5. A passkey step when one is due, else on to consent. */
+  const passkeyStep = async (at: SignedInStep & { platformAuthenticator?: boolean }) => {
+    const { reply, ctx, st, who } = at;
+    const step = await passkeyStepAfter(c, reply.request, st.req, who, at.platformAuthenticator ?? false);
+    if (!step) return consentStep(at);
+    // Prompt=none shows no page: the offer is left for another time; a step-up the client asked for needs the
+    // person, so the client hears so rather than a code at a level it did not ask for.
+    if (st.req.prompt?.includes('none')) {
+      if (step === 'passkey_offer') return consentStep(at);
+      return redirectTo(reply, st.req.redirectUri, {
+        error: 'interaction_required',
+        error_description: 'the requested authentication level needs the user to confirm with a passkey',
+        state: st.req.state,
+      });
+    }
+    const state = sealed({ ...signedInState(st.req, who), step }, ctx.csrf);
+    const stepPage = step === 'passkey_offer' ? passkeyOfferPage : passkeyStepUpPage;
+    const shown = { ...ctx, state, signedInAs: signedInAs(await c.profiles.get(who.userId)) };
+    return html(reply, 200, stepPage(shown), st.req.redirectUri);
+  };
+
+  /** 6. Consent when this client needs it (prompt=consent asks again; prompt=none shows no page), else finish. */
+  const consentStep = async (at: SignedInStep) => {
+    const { reply, ctx, st, who } = at;
+    // The account page's own sign-in ends back on it, with no consent.
+    if (isAccountPage(st.req.clientId)) return finish(at);
+    const asked = st.req.prompt?.includes('consent');
+    if (!asked && !(await c.authorization.needsConsent(who.userId, ctx.client, st.req.scope)))
+      return finish(at);
+    if (st.req.prompt?.includes('none'))
+      return redirectTo(reply, st.req.redirectUri, {
+        error: 'consent_required',
+        error_description: 'the user has not allowed this application these scopes',
+        state: st.req.state,
+      });
+    const state = sealed(signedInState(st.req, who), ctx.csrf);
+    // Signed in, the page can speak the account's own language, and says whose it is.
+    const account = await c.profiles.get(who.userId);
+    const view = pageView(c, reply.request, st, account.language);
+    const shown = { ...ctx, view, state, signedInAs: signedInAs(account) };
+    return html(reply, 200, consentPage(shown, st.req.scope), st.req.redirectUri);
+  };
+
+  /** 7. The code back to the client (RFC 6749 §4.1.2); the account page's sign-in goes back to it instead. */
+  const finish = async ({ reply, st, who }: SignedInStep) => {
+    if (isAccountPage(st.req.clientId)) return reply.redirect(accountPageLocation(st.req.state), 303);
+    const code = await c.authorization.issueCode(who, st.req);
+    return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
+  };
+
+  return { signedIn, passkeyStep, consentStep, finish };
+}
