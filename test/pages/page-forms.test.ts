@@ -107,6 +107,42 @@ describe('the hosted forms', () => {
     assert.match(String(wrong.headers['content-security-policy']), /script-src 'self';/);
   });
 
+  test('an account the operator locked is told to contact the service, not to wait out wrong PINs', async () => {
+    const s = await signUp(t);
+    const lock = await t.request('POST', `/admin/v1/users/${s.user.id}/lock`, { token: ADMIN_TOKEN });
+    assert.equal(lock.status, 200);
+    const { state, csrf } = await signInForm(t, params());
+    const refused = await t.request('POST', '/authorize/signin', {
+      body: new URLSearchParams({ state, csrf, phone: s.phone, pin: s.pin }).toString(),
+      headers: formHeaders(csrf),
+    });
+    assert.equal(refused.status, 403);
+    assert.match(
+      String(refused.body),
+      /This account is locked\. Contact the service’s support to have it unlocked\./,
+    );
+    assert.doesNotMatch(String(refused.body), /wrong PINs/);
+  });
+
+  test('codes refused by their limit say that too many went to the number, and when the next can', async () => {
+    const { state, csrf } = await signInForm(t, params({ prompt: 'create' }));
+    const phone = uniquePhone();
+    const send = () =>
+      t.request('POST', '/authorize/signup/send', {
+        body: new URLSearchParams({ state, csrf, phone }).toString(),
+        headers: formHeaders(csrf),
+        ip: uniqueIp(),
+      });
+    let answer = await send();
+    for (let i = 0; i < 10 && answer.status !== 429; i++) answer = await send();
+    assert.equal(answer.status, 429);
+    assert.match(
+      String(answer.body),
+      /Too many codes have been sent to this number\. The next one can be sent in \d+ minutes?\./,
+    );
+    assert.doesNotMatch(String(answer.body), /Too many attempts/);
+  });
+
   test('a number in its country’s own form signs in with the country picked beside it', async () => {
     const s = await signUp(t);
     const national = `(${s.phone.slice(2, 5)}) ${s.phone.slice(5, 8)}-${s.phone.slice(8)}`;

@@ -15,7 +15,6 @@ import { parsePhone } from '../phone.ts';
 import { assertAcceptableHandle } from '../profiles/handle-rules.ts';
 import type { AccessTokens } from '../sessions/access-tokens.ts';
 import { AMR, authOfSession } from '../sessions/authentication.ts';
-import { RestSignIn, type RestTokens } from '../sessions/rest-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { type Events, payloads } from '../webhooks/events.ts';
 import { accountLocked, handleTaken, lockedByOperator, pinNotSet } from './account-errors.ts';
@@ -30,6 +29,7 @@ import {
   type AfterReset as ThenAfterReset,
 } from './pin-reset-sessions.ts';
 import { assertAcceptablePin, isWellFormedPin } from './pin-rules.ts';
+import { RestSignIn, type RestTokens } from './sign-in.ts';
 import { assertMethodOn } from './sign-in-methods.ts';
 import type { CheckedProof, SignInProof } from './sign-in-proof.ts';
 

@@ -33,7 +33,6 @@ import type { RateLimiter } from '../rate-limiter.ts';
 import type { AccessTokens } from '../sessions/access-tokens.ts';
 import { AMR, authOfSession } from '../sessions/authentication.ts';
 import { assertRecentPasskeySignIn } from '../sessions/recent-sign-in.ts';
-import { RestSignIn, type RestTokens } from '../sessions/rest-sign-in.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import type { Events } from '../webhooks/events.ts';
 import type { DeviceInput } from './account-inputs.ts';
@@ -51,6 +50,7 @@ import {
 import { assertAcceptablePin } from './pin-rules.ts';
 import { CODES_PER_SET, newRecoveryCode, normalRecoveryCode } from './recovery-code-format.ts';
 import { RecoveryCodeHashes } from './recovery-code-hashes.ts';
+import { RestSignIn, type RestTokens } from './sign-in.ts';
 import { assertMethodOn } from './sign-in-methods.ts';
 
 export interface RecoveryCodeDeps {

@@ -8,15 +8,16 @@
 // - An operator's lock answers ACCOUNT_LOCKED; an account that is not there answers as the proof says.
 // - Each sign-in is counted by its method, once it has committed.
 import type { SignInMethod } from '../../config/sign-in-settings.ts';
+import type { Clock } from '../../providers/clock.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { holdAccountForSignIn } from '../../storage/rules/sign-in-hold.ts';
 import type { Count } from '../counts.ts';
-import { authOfSession } from '../sessions/authentication.ts';
-import type { RestSignIn, RestTokens } from '../sessions/rest-sign-in.ts';
-import type { SessionService } from '../sessions/sessions.ts';
+import type { AccessTokens } from '../sessions/access-tokens.ts';
+import { type Authentication, authOfSession } from '../sessions/authentication.ts';
+import type { SessionService, SessionToOpen } from '../sessions/sessions.ts';
 import { lockedByOperator } from './account-errors.ts';
-import { parseDevice } from './device.ts';
+import { type Device, maskIp, parseDevice } from './device.ts';
 import { assertMethodOn, assertRecoverySignInOn } from './sign-in-methods.ts';
 import type { ProofMethod, SignInProof } from './sign-in-proof.ts';
 
@@ -75,5 +76,41 @@ export class SignIn {
     this.d.signIns?.inc({ method: proof.method });
     await checked.told?.(done.user);
     return done;
+  }
+}
+
+/** Spec "Token lifetimes": REST access tokens say expires_in 900. */
+export const REST_ACCESS_TOKEN_TTL_SECONDS = 900;
+/** What a REST access token may do (D14). */
+export const REST_SCOPE = 'openid profile phone email kyc';
+
+export interface RestTokens {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+/** What a sign-in on the REST surface opens and answers: a session of the first-party client, its tokens. */
+export class RestSignIn {
+  constructor(private readonly d: { tokens: AccessTokens; firstPartyClientId: string; clock: Clock }) {}
+
+  /** The session a sign-in on this device, from this address, proved by `amr`, opens now. */
+  session(userId: string, device: Device, ip: string, amr: string[]): SessionToOpen & { authTime: Date } {
+    const authTime = this.d.clock.now();
+    const clientId = this.d.firstPartyClientId;
+    return { userId, clientId, device, ipAddress: maskIp(ip), scope: REST_SCOPE, authTime, amr };
+  }
+
+  /** The tokens of a session just opened or rotated, whose sign-in `auth` says when and how was proved. */
+  tokens(userId: string, sessionId: string, refreshToken: string, auth: Authentication): RestTokens {
+    const access_token = this.d.tokens.issue({
+      sub: userId,
+      aud: this.d.firstPartyClientId,
+      scope: REST_SCOPE,
+      sid: sessionId,
+      ttlSeconds: REST_ACCESS_TOKEN_TTL_SECONDS,
+      auth,
+    });
+    return { access_token, refresh_token: refreshToken, expires_in: REST_ACCESS_TOKEN_TTL_SECONDS };
   }
 }

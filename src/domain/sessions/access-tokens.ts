@@ -3,8 +3,7 @@ import { type Clock, unixSeconds } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import { DomainError } from '../errors.ts';
 import { type Authentication, authenticationClaims } from './authentication.ts';
-import { signRs256Jwt } from './jws.ts';
-import type { KeyRing } from './key-ring.ts';
+import { type KeyRing, signRs256Jwt } from './key-ring.ts';
 
 export interface AccessClaims {
   iss: string;

@@ -61,14 +61,24 @@ const PAGE_FIELDS = new Set([
   'confirmation',
 ]);
 
-/** Too many attempts, and how long to wait (whole minutes, rounded up) where the limit says. */
-export function tooManyMessage(v: View, retryAfterSeconds: unknown): string {
+/**
+ * Too many attempts, and how long to wait (whole minutes, rounded up) where the limit says; when the limit is
+ * on codes sent (nothing failed), that too many codes went and when the next can.
+ */
+export function tooManyMessage(v: View, retryAfterSeconds: unknown, scope?: unknown): string {
   if (typeof retryAfterSeconds !== 'number') return v.t('error.too_many');
-  return v.t('error.too_many_wait', { minutes: Math.max(1, Math.ceil(retryAfterSeconds / 60)) });
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  if (typeof scope === 'string' && scope.startsWith('otp_send'))
+    return v.t('error.too_many_codes_wait', { minutes });
+  return v.t('error.too_many_wait', { minutes });
 }
 
-/** A PIN lock that ends: how many minutes remain (whole, rounded up), and the way out by a reset. */
+/**
+ * A lock: the operator's (no end) says to contact the service; a PIN lock that ends, how many minutes remain
+ * (whole, rounded up), and the way out by a reset.
+ */
 function lockedMessage(v: View, lockedUntil: unknown, now: Date | undefined): string | undefined {
+  if (lockedUntil === null) return v.t('error.locked_by_operator');
   if (typeof lockedUntil !== 'string' || !now) return undefined;
   const minutes = Math.max(1, Math.ceil((Date.parse(lockedUntil) - now.getTime()) / 60_000));
   return Number.isFinite(minutes) ? v.t('error.locked_wait', { minutes }) : undefined;
@@ -85,7 +95,7 @@ export function formProblem(
   if (locked) return { message: locked } satisfies FormProblem;
   if (err.code === 'RATE_LIMITED' && !overrides.RATE_LIMITED)
     return {
-      message: tooManyMessage(v, err.details.retry_after_seconds),
+      message: tooManyMessage(v, err.details.retry_after_seconds, err.details.scope),
       field: field && PAGE_FIELDS.has(field) ? field : undefined,
     } satisfies FormProblem;
   // An imported account whose person has not set a PIN yet (said only where numbers are not hidden).

@@ -6,23 +6,52 @@
 //    (reset-routes.ts, signup-routes.ts).
 // 4. `signedIn`: whatever proved it, the single sign-on cookie; after a reset that removed ways in, the page
 //    that says so first.
-// 5. `passkeyStep`: the passkey offer or step-up, when one is due (passkey-steps.ts; passkey-routes.ts).
+// 5. `passkeyStep`: the passkey offer or step-up, when one is due (below; their forms: passkey-routes.ts).
 // 6. `consentStep`: consent, when the client needs it (its form: the consent route of authorize.ts).
 // 7. `finish`: the authorization code back to the client, or back to the account page.
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import type { RemovedByReset } from '../../domain/accounts/pin-reset-sessions.ts';
 import { accountPageLocation, isAccountPage } from '../../domain/clients/account-page-client.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
+import type { AuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
+import { fallsShortOf } from '../../domain/oauth/requested-acr.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
-import { SSO_COOKIE } from '../cookies/page-cookies.ts';
+import { pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.ts';
 import type { FormContext } from '../pages/authorize-pages.ts';
 import { consentPage } from '../pages/consent-pages.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { resetRemovedPage } from '../pages/reset-pages.ts';
 import { type PageAnswers, pageAnswers, signedInAs } from './page-answers.ts';
-import { type PageState, pageView, signedInState } from './page-forms.ts';
-import { passkeyStepAfter } from './passkey-steps.ts';
+import { type PageState, type PasskeyStep, pageView, signedInState } from './page-forms.ts';
+
+// The passkey steps (5.) between a sign-in on the hosted pages and consent:
+// - Step-up: the client asked for a phishing-resistant sign-in (acr_values) and this one is not; an account with
+//   a passkey is asked for it (or may go on without, and the tokens say so); one without goes straight on.
+// - Offer: after a sign-up or a PIN's sign-in, in a browser whose page found a platform authenticator that
+//   verifies its user, an account with no passkey is offered one. "Not now" is remembered in that browser for
+//   30 days.
+
+/** The cookie that remembers "Not now", and for how long. */
+export const PASSKEY_LATER_COOKIE = 'callsign_passkey_later';
+export const PASSKEY_LATER_SECONDS = 30 * 24 * 3600;
+
+/** The passkey step this sign-in goes through before consent, if one is due. */
+export async function passkeyStepAfter(
+  c: Pick<Container, 'config' | 'passkeys'>,
+  request: FastifyRequest,
+  req: AuthorizationRequest,
+  who: SignedIn,
+  platformAuthenticator: boolean,
+): Promise<PasskeyStep | undefined> {
+  if (!c.config.signInMethods.has('passkey')) return undefined;
+  const stepUp = fallsShortOf(req.acr, who.amr);
+  const offer = platformAuthenticator && !pageCookieOf(request, c.config.authUrl, PASSKEY_LATER_COOKIE);
+  if (!stepUp && !offer) return undefined;
+  const hasPasskey = (await c.passkeys.list(who.userId)).length > 0;
+  if (stepUp && hasPasskey) return 'passkey_step_up';
+  return offer && !hasPasskey ? 'passkey_offer' : undefined;
+}
 
 /** The services these steps use. */
 type Services = Pick<Container, 'authorization' | 'clock' | 'config' | 'logos' | 'passkeys' | 'profiles'>;

@@ -16,9 +16,11 @@ import { viewOf } from '../pages/page-language.ts';
 import { unseal } from '../pages/page-state.ts';
 import { suggestedCountry } from '../pages/phone-field.ts';
 import { sealedForBrowser } from './browser-binding.ts';
-import type { PasskeyStep } from './passkey-steps.ts';
 
 // What the hosted authorization page's forms carry between steps, and how a post of one is checked.
+
+/** A passkey step between a sign-in and consent (authorization-steps.ts). */
+export type PasskeyStep = 'passkey_offer' | 'passkey_step_up';
 
 /** The services these helpers use. */
 type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'pageStateKeys'>;
@@ -38,7 +40,7 @@ export interface PageState {
   pinVersion?: number;
   /** how they proved who they are (RFC 8176 methods) */
   amr?: string[];
-  /** signed in, at a passkey step before consent (passkey-steps.ts), or told what a PIN reset removed */
+  /** signed in, at a passkey step before consent (authorization-steps.ts), or told what a PIN reset removed */
   step?: PasskeyStep | 'reset_removed';
   /** at `reset_removed`: what the reset removed */
   removed?: RemovedByReset;

@@ -12,9 +12,9 @@ import { signInPage } from '../pages/authorize-pages.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { AuthenticationResponse, RegistrationResponse } from '../rest/passkey-schemas.ts';
 import type { PageFlow } from './authorization-steps.ts';
+import { PASSKEY_LATER_COOKIE, PASSKEY_LATER_SECONDS } from './authorization-steps.ts';
 import { signedInStill } from './live-sign-on.ts';
 import type { PageState } from './page-forms.ts';
-import { PASSKEY_LATER_COOKIE, PASSKEY_LATER_SECONDS } from './passkey-steps.ts';
 
 /** The services these routes use. */
 type Services = Pick<Container, 'authorization' | 'config' | 'passkeys' | 'passkeySignIn' | 'signIn'>;

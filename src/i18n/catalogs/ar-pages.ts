@@ -69,6 +69,9 @@ export const arPages: PageCatalog = {
   'error.credentials': 'رقم الهاتف أو رقم PIN غير صحيح.',
   'error.pin_not_set': 'لم تُنشئ رقم PIN بعد. أنشئ رقم PIN عبر «هل نسيت رقم PIN؟»: نرسل رمزًا إلى هاتفك.',
   'error.locked': 'تم قفل هذا الحساب بعد محاولات PIN خاطئة كثيرة. حاول لاحقًا.',
+  'error.locked_by_operator': 'هذا الحساب مقفل. تواصل مع دعم الخدمة لإلغاء قفله.',
+  'error.too_many_codes_wait':
+    'أُرسلت رموز كثيرة جدًا إلى هذا الرقم. يمكن إرسال الرمز التالي بعد {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}.',
   'error.phone_invalid': 'أدخل رقم هاتف صحيحًا مع رمز الدولة.',
   'error.phone_exists': 'لهذا الرقم حساب بالفعل. سجّل الدخول بدلًا من ذلك.',
   'error.pin_format': 'يجب أن يتكون رقم PIN من 4 إلى 6 أرقام.',

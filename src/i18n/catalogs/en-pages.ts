@@ -70,6 +70,9 @@ export const enPages = {
   'error.pin_not_set':
     'You have not set a PIN yet. Set your PIN with “Forgot PIN?”: we send a code to your phone.',
   'error.locked': 'This account is locked after too many wrong PINs. Try again later.',
+  'error.locked_by_operator': 'This account is locked. Contact the service’s support to have it unlocked.',
+  'error.too_many_codes_wait':
+    'Too many codes have been sent to this number. The next one can be sent in {minutes, plural, one {# minute} other {# minutes}}.',
   'error.phone_invalid': 'Enter a valid phone number, with its country code.',
   'error.phone_exists': 'This phone number already has an account. Sign in instead.',
   'error.pin_format': 'Your PIN must be 4 to 6 digits.',

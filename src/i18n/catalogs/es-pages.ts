@@ -72,6 +72,10 @@ export const esPages: PageCatalog = {
   'error.pin_not_set':
     'Aún no has creado un PIN. Crea tu PIN con «¿Olvidaste tu PIN?»: te enviamos un código al teléfono.',
   'error.locked': 'Esta cuenta está bloqueada tras demasiados PIN incorrectos. Inténtalo más tarde.',
+  'error.locked_by_operator':
+    'Esta cuenta está bloqueada. Contacta con el soporte del servicio para desbloquearla.',
+  'error.too_many_codes_wait':
+    'Se han enviado demasiados códigos a este número. El siguiente se podrá enviar en {minutes, plural, one {# minuto} other {# minutos}}.',
   'error.phone_invalid': 'Introduce un número de teléfono válido, con su código de país.',
   'error.phone_exists': 'Este número de teléfono ya tiene una cuenta. Inicia sesión.',
   'error.pin_format': 'Tu PIN debe tener de 4 a 6 dígitos.',

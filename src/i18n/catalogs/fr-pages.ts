@@ -76,6 +76,10 @@ export const frPages: PageCatalog = {
   'error.pin_not_set':
     'Vous n’avez pas encore de code PIN. Créez votre code PIN avec « Code PIN oublié ? » : nous envoyons un code à votre téléphone.',
   'error.locked': 'Ce compte est bloqué après trop de codes PIN erronés. Réessayez plus tard.',
+  'error.locked_by_operator':
+    'Ce compte est bloqué. Contactez l’assistance du service pour le faire débloquer.',
+  'error.too_many_codes_wait':
+    'Trop de codes ont été envoyés à ce numéro. Le prochain pourra être envoyé dans {minutes, plural, one {# minute} other {# minutes}}.',
   'error.phone_invalid': 'Saisissez un numéro de téléphone valide, avec son indicatif.',
   'error.phone_exists': 'Ce numéro de téléphone a déjà un compte. Connectez-vous plutôt.',
   'error.pin_format': 'Votre code PIN doit comporter 4 à 6 chiffres.',

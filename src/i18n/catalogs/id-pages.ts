@@ -71,6 +71,9 @@ export const idPages: PageCatalog = {
   'error.pin_not_set':
     'Anda belum membuat PIN. Buat PIN Anda lewat “Lupa PIN?”: kami mengirim kode ke ponsel Anda.',
   'error.locked': 'Akun ini dikunci setelah terlalu banyak PIN salah. Coba lagi nanti.',
+  'error.locked_by_operator': 'Akun ini dikunci. Hubungi dukungan layanan untuk membukanya.',
+  'error.too_many_codes_wait':
+    'Terlalu banyak kode telah dikirim ke nomor ini. Kode berikutnya dapat dikirim dalam {minutes, plural, other {# menit}}.',
   'error.phone_invalid': 'Masukkan nomor telepon yang valid, dengan kode negaranya.',
   'error.phone_exists': 'Nomor telepon ini sudah punya akun. Silakan masuk saja.',
   'error.pin_format': 'PIN Anda harus 4 sampai 6 angka.',

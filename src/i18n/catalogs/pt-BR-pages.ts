@@ -70,6 +70,9 @@ export const ptBRPages: PageCatalog = {
   'error.pin_not_set':
     'Você ainda não criou um PIN. Crie seu PIN em “Esqueceu o PIN?”: enviamos um código para o seu telefone.',
   'error.locked': 'Esta conta foi bloqueada após muitos PINs errados. Tente mais tarde.',
+  'error.locked_by_operator': 'Esta conta está bloqueada. Fale com o suporte do serviço para desbloqueá-la.',
+  'error.too_many_codes_wait':
+    'Códigos demais foram enviados a este número. O próximo poderá ser enviado em {minutes, plural, one {# minuto} other {# minutos}}.',
   'error.phone_invalid': 'Digite um número de telefone válido, com o código do país.',
   'error.phone_exists': 'Este número de telefone já tem uma conta. Entre com ela.',
   'error.pin_format': 'Seu PIN deve ter de 4 a 6 dígitos.',

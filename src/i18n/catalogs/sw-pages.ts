@@ -71,6 +71,9 @@ export const swPages: PageCatalog = {
   'error.pin_not_set':
     'Bado hujaweka PIN. Weka PIN yako kupitia “Umesahau PIN?”: tunatuma msimbo kwenye simu yako.',
   'error.locked': 'Akaunti hii imefungwa baada ya PIN nyingi zisizo sahihi. Jaribu tena baadaye.',
+  'error.locked_by_operator': 'Akaunti hii imefungwa. Wasiliana na msaada wa huduma ili ifunguliwe.',
+  'error.too_many_codes_wait':
+    'Misimbo mingi mno imetumwa kwa nambari hii. Msimbo unaofuata unaweza kutumwa baada ya {minutes, plural, one {dakika #} other {dakika #}}.',
   'error.phone_invalid': 'Weka namba ya simu sahihi, pamoja na msimbo wa nchi.',
   'error.phone_exists': 'Namba hii ya simu tayari ina akaunti. Ingia badala yake.',
   'error.pin_format': 'PIN yako lazima iwe na tarakimu 4 hadi 6.',

@@ -71,6 +71,10 @@ export const trPages: PageCatalog = {
   'error.pin_not_set':
     'Henüz bir PIN belirlemediniz. PIN’inizi “PIN’inizi mi unuttunuz?” ile belirleyin: telefonunuza bir kod göndeririz.',
   'error.locked': 'Bu hesap çok fazla yanlış PIN nedeniyle kilitlendi. Daha sonra tekrar deneyin.',
+  'error.locked_by_operator':
+    'Bu hesap kilitli. Kilidin açılması için hizmetin destek ekibiyle iletişime geçin.',
+  'error.too_many_codes_wait':
+    'Bu numaraya çok fazla kod gönderildi. Sonraki kod {minutes, plural, other {# dakika}} sonra gönderilebilir.',
   'error.phone_invalid': 'Ülke koduyla birlikte geçerli bir telefon numarası girin.',
   'error.phone_exists': 'Bu telefon numarasının zaten bir hesabı var. Bunun yerine giriş yapın.',
   'error.pin_format': 'PIN’iniz 4 ila 6 rakamdan oluşmalı.',
