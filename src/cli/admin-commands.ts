@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { exportActions } from './actions-export-command.ts';
-import { call, type Json, labelled, table } from './admin-http.ts';
+import { call, type Json, labelled, listing, table } from './admin-http.ts';
 import {
   BRANDING_HELP,
   BRANDING_OPTIONS,
@@ -81,7 +81,10 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
     }
     case 'api-keys list': {
       const list = (await call(config, 'GET', '/api-keys')) as { data: Json[] };
-      return out(list, table(list.data, ['id', 'prefix', 'name', 'last_used_at', 'revoked_at']));
+      return out(
+        list,
+        listing(list.data, ['id', 'prefix', 'name', 'last_used_at', 'revoked_at'], 'no API keys'),
+      );
     }
     case 'api-keys revoke':
       await call(config, 'DELETE', `/api-keys/${encodeURIComponent(id ?? '')}`);
@@ -140,7 +143,11 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
       }));
       return out(
         list,
-        table(rows, ['id', 'at', 'source', 'address', 'method', 'route', 'params', 'status', 'request_id']),
+        listing(
+          rows,
+          ['id', 'at', 'source', 'address', 'method', 'route', 'params', 'status', 'request_id'],
+          'no actions',
+        ),
       );
     }
     default:
@@ -183,7 +190,7 @@ async function clientCommand(
     }
     case 'clients list': {
       const list = (await call(config, 'GET', '/clients')) as { data: Json[] };
-      return out(list, table(list.data, CLIENT_COLUMNS.slice(0, 5)));
+      return out(list, listing(list.data, CLIENT_COLUMNS.slice(0, 5), 'no clients'));
     }
     case 'clients show': {
       const c = (await call(config, 'GET', `/clients/${encodeURIComponent(id ?? '')}`)) as Json;
@@ -233,7 +240,7 @@ async function clientCommand(
       });
       const path = `/clients/${encodeURIComponent(id ?? '')}/backchannel-logouts?${query}`;
       const list = (await call(config, 'GET', path)) as { data: Json[] };
-      return out(list, table(list.data, LOGOUT_COLUMNS));
+      return out(list, listing(list.data, LOGOUT_COLUMNS, 'no back-channel logouts'));
     }
     case 'clients replay-logout': {
       const path = `/backchannel-logouts/${encodeURIComponent(id ?? '')}/replay`;

@@ -16,7 +16,7 @@ export async function fetchAdmin(
     throw new Error('ADMIN_TOKEN is not set: the admin API is off (set it for the server and here)');
   let res: Response;
   try {
-    res = await fetch(`${config.baseUrl}/admin/v1${path}`, {
+    res = await fetch(`${config.adminUrl}/admin/v1${path}`, {
       method,
       headers: {
         authorization: `Bearer ${config.adminToken}`,
@@ -28,7 +28,11 @@ export async function fetchAdmin(
         body === undefined ? undefined : 'jsonLines' in body ? String(body.jsonLines) : JSON.stringify(body),
     });
   } catch (err) {
-    throw new Error(`cannot reach ${config.baseUrl}: ${(err as Error).message} (is the server running?)`);
+    throw new Error(
+      `cannot reach the admin API at ${config.adminUrl}: ${(err as Error).message}. Is the server running? ` +
+        'Name where it listens with --url or CALLSIGN_ADMIN_URL, or the PORT (and HOST) it was started with; ' +
+        'BASE_URL is its public address, not asked here',
+    );
   }
   if (!res.ok) {
     const payload = (await res.json().catch(() => undefined)) as Json | undefined;
@@ -54,6 +58,10 @@ export function labelled(row: Json, fields: string[]): string {
   const shown = (v: unknown) => (Array.isArray(v) ? v.join(', ') || '-' : String(v ?? '-'));
   return fields.map((f) => `${`${f}:`.padEnd(width)}${shown(row[f])}`).join('\n');
 }
+
+/** A list: a header line of the column names above its rows, or `empty` (e.g. "no clients") when it has none. */
+export const listing = (rows: Json[], columns: string[], empty: string) =>
+  rows.length ? `${columns.join('  ')}\n${table(rows, columns)}` : empty;
 
 /** Rows as text, one per line, columns two spaces apart; lists joined with commas. */
 export const table = (rows: Json[], columns: string[]) =>

@@ -15,7 +15,7 @@ import { fetchAdmin } from './admin-http.ts';
 // terminal and a summary at the end. Line numbers in the report are the file's (for Firebase, the user's place
 // in its list).
 
-export const USERS_HELP = `  users import FILE --format firebase|supabase|jsonl [--dry-run] [--emit-events] [--json]
+export const USERS_IMPORT_HELP = `  users import FILE --format firebase|supabase|jsonl [--dry-run] [--emit-events] [--json]
                                    bring accounts from a Firebase export, Supabase's auth.users as JSON Lines,
                                    or Callsign's own JSON Lines; each person's first sign-in sets their PIN`;
 
@@ -77,11 +77,11 @@ function summary(report: ImportReport, dryRun: boolean): string {
   return lines.join('\n');
 }
 
-export async function usersCommand(config: Config, args: string[]): Promise<string> {
+export async function importUsersCommand(config: Config, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [, action, file] = positionals;
   if (action !== 'import' || !file)
-    throw new Error(`unknown command "${positionals.join(' ')}"\n${USERS_HELP}`);
+    throw new Error(`unknown command "${positionals.join(' ')}"\n${USERS_IMPORT_HELP}`);
   const format = o.format as SourceFormat;
   if (!SOURCE_FORMATS.includes(format))
     throw new Error(`--format must be one of ${SOURCE_FORMATS.join(', ')}`);

@@ -4,12 +4,12 @@ import { serve, work } from '../process/main.ts';
 import { openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
-import { USERS_HELP, usersCommand } from './import-commands.ts';
 import { KYC_HELP, kycCommand } from './kyc-commands.ts';
 import { MESSAGES_HELP, messagesCommand } from './messages-commands.ts';
 import { PHONE_HELP, phoneCommand } from './phone-commands.ts';
 import { SMS_HELP, smsCommand } from './sms-commands.ts';
 import { usageOf } from './usage.ts';
+import { USERS_HELP, usersCommand } from './user-commands.ts';
 import { WEBHOOKS_HELP, webhookCommand } from './webhook-commands.ts';
 
 const HELP = `Usage: callsign <command> [options]
@@ -28,9 +28,19 @@ ${KYC_HELP}
 ${PHONE_HELP}
 ${USERS_HELP}
 
-  These call the running server's admin API at BASE_URL with ADMIN_TOKEN.
+  These call the running server's admin API with ADMIN_TOKEN, where --url URL says (or CALLSIGN_ADMIN_URL),
+  else on this machine at the server's PORT (and HOST): run them beside the server, or in its container.
 
 Configuration comes from environment variables and a .env file (see docs/configuration.md).`;
+
+/** `--url URL` (or `--url=URL`), anywhere: where the admin commands reach the server; the rest of the words. */
+function withoutUrl(argv: string[]): { args: string[]; url?: string } {
+  const at = argv.findIndex((a) => a === '--url' || a.startsWith('--url='));
+  if (at < 0) return { args: argv };
+  const url = argv[at] === '--url' ? argv[at + 1] : argv[at].slice('--url='.length);
+  const args = argv.filter((_, i) => i !== at && !(argv[at] === '--url' && i === at + 1));
+  return { args, url };
+}
 
 /** `--help` or `-h` anywhere asks for the usage, whatever the command: nothing starts. */
 const asksForHelp = (argv: string[]) => argv.some((a) => a === '--help' || a === '-h');
@@ -55,7 +65,8 @@ const usageFor = (command: string | undefined) =>
   (command && (GROUPS.has(command) || SINGLE.has(command)) && usageOf(HELP, command, GROUPS.has(command))) ||
   HELP;
 
-async function main(argv: string[]) {
+async function main(words: string[]) {
+  const { args: argv, url } = withoutUrl(words);
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
   const named = positionals[0];
   if (asksForHelp(argv) || named === 'help') {
@@ -69,7 +80,7 @@ async function main(argv: string[]) {
     process.exitCode = 2;
     return;
   }
-  const env = { ...readDotEnv(), ...process.env };
+  const env = { ...readDotEnv(), ...process.env, ...(url ? { CALLSIGN_ADMIN_URL: url } : {}) };
   switch (command) {
     case 'serve':
       await serve(env);

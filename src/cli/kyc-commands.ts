@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
-import { call, fetchAdmin, type Json, table } from './admin-http.ts';
+import { call, fetchAdmin, type Json, listing, table } from './admin-http.ts';
 
 // `callsign kyc ...`: the review queue of the manual provider.
 
@@ -35,7 +35,7 @@ export async function kycCommand(config: Config, args: string[]): Promise<string
         'GET',
         `/kyc/verifications?${new URLSearchParams({ status: o.status ?? 'pending' })}`,
       )) as { data: Json[] };
-      return out(list, table(list.data, COLUMNS));
+      return out(list, listing(list.data, COLUMNS, 'no verifications'));
     }
     case 'show': {
       const v = (await call(config, 'GET', path)) as Json & { photos: Json[]; user: Json | null };

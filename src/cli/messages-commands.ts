@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
-import { call, type Json, table } from './admin-http.ts';
+import { call, type Json, listing } from './admin-http.ts';
 
 // `callsign messages ...`: the messages sent to phones, their attempts and their delivery.
 
@@ -38,7 +38,10 @@ export async function messagesCommand(config: Config, args: string[]): Promise<s
       provider: m.provider ?? '-',
       status: m.status,
     }));
-    return out(list, table(rows, ['id', 'created_at', 'phone', 'channel', 'provider', 'status']));
+    return out(
+      list,
+      listing(rows, ['id', 'created_at', 'phone', 'channel', 'provider', 'status'], 'no messages'),
+    );
   }
   if (action === 'show' && id) {
     const m = (await call(config, 'GET', `/messages/${encodeURIComponent(id)}`)) as Json;

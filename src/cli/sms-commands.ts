@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
-import { call, type Json, table } from './admin-http.ts';
+import { call, type Json, listing } from './admin-http.ts';
 
 // `callsign sms ...`: the SMS defence's traffic per country, and the breaker's override.
 
@@ -42,7 +42,11 @@ export async function smsCommand(config: Config, args: string[]): Promise<string
     });
     return out(
       list,
-      table(rows, ['country', 'sent', 'verified', 'conversion', 'refused', 'breaker', 'override']),
+      listing(
+        rows,
+        ['country', 'sent', 'verified', 'conversion', 'refused', 'breaker', 'override'],
+        'no traffic',
+      ),
     );
   }
   if (action === 'breaker' && country && ['open', 'closed', 'auto'].includes(state ?? '')) {

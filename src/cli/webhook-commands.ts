@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
-import { call, type Json, table } from './admin-http.ts';
+import { call, type Json, listing, table } from './admin-http.ts';
 
 // `callsign webhooks ...`
 
@@ -59,7 +59,7 @@ export async function webhookCommand(config: Config, args: string[]): Promise<st
     }
     case 'list': {
       const list = (await call(config, 'GET', '/webhook-endpoints')) as { data: Json[] };
-      return out(list, table(list.data, ENDPOINT_COLUMNS));
+      return out(list, listing(list.data, ENDPOINT_COLUMNS, 'no webhook endpoints'));
     }
     case 'show': {
       const e = (await call(config, 'GET', `/webhook-endpoints/${path}`)) as Json;
@@ -92,7 +92,7 @@ export async function webhookCommand(config: Config, args: string[]): Promise<st
       const list = (await call(config, 'GET', `/webhook-endpoints/${path}/deliveries?${query}`)) as {
         data: Json[];
       };
-      return out(list, table(list.data, DELIVERY_COLUMNS));
+      return out(list, listing(list.data, DELIVERY_COLUMNS, 'no deliveries'));
     }
     case 'delivery':
     case 'replay': {

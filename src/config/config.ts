@@ -5,6 +5,7 @@ import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import type { CaptchaSettings } from './captcha-vendors.ts';
 import { corsOrigins } from './cors-settings.ts';
 import { type Env, EnvReader } from './env-reader.ts';
+import { listenSettings } from './listen-address.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type SmsSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
@@ -30,6 +31,8 @@ export interface Config extends SmsSettings, SignInSettings {
   port: number;
   host: string;
   baseUrl: string;
+  /** where the `callsign` admin commands reach the admin API: CALLSIGN_ADMIN_URL, else this machine's listener */
+  adminUrl: string;
   authUrl: string;
   verifyUrl: string;
   databaseUrl: string | undefined;
@@ -110,8 +113,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   const config: Config = {
     appEnv,
     port,
-    // The development server prints codes to its log, so by default only this machine reaches it.
-    host: r.str('HOST') ?? (appEnv === 'development' ? '127.0.0.1' : '0.0.0.0'),
+    ...listenSettings(r, appEnv, port),
     baseUrl,
     authUrl,
     verifyUrl: r.url('VERIFY_URL', baseUrl),

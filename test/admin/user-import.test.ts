@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { userPage } from '../../src/http/pages/console/users-pages.ts';
 import {
   createTestApp,
   events,
@@ -85,6 +86,22 @@ describe('importing users', () => {
     assert.equal(ada.handle, 'ada_imported');
     assert.equal(ada.language, 'pt-BR');
     assert.deepEqual(ada.metadata, { plan: 'pro' });
+    // What was imported is read back: the admin API's account and the console's page of it.
+    const shown = await t.request('GET', `/admin/v1/users/${SOURCE_ID}`, { token: ADMIN_TOKEN });
+    assert.deepEqual(
+      [shown.body.metadata, shown.body.external_id, shown.body.pin_set],
+      [{ plan: 'pro' }, SOURCE_ID, false],
+    );
+    const page = userPage({ csrf: 'c', section: '/console/users' }, shown.body, {
+      checks: [],
+      proven_at: null,
+      recycled_at: null,
+      cleared_until: null,
+    });
+    assert.match(page, /Not set \(imported/);
+    assert.match(page, new RegExp(`<code>${SOURCE_ID}</code>`));
+    assert.match(page, /\{&quot;plan&quot;:&quot;pro&quot;\}|\{"plan":"pro"\}/);
+    assert.match(page, /Number last proved never here: it came with the import\./);
     assert.equal((ada.created_at as Date).toISOString(), '2024-02-03T04:05:06.000Z');
     assert.equal(ada.pin_hash, null);
     assert.equal(ada.country, 'US');

@@ -186,12 +186,15 @@ describe('/api/v1 user management', () => {
     assert.deepEqual(Object.keys(one.body).sort(), [
       'created_at',
       'external_id',
+      'handle',
       'id',
       'kyc_country',
       'kyc_status',
+      'metadata',
       'name',
       'phone',
     ]);
+    assert.deepEqual([one.body.handle, one.body.metadata], [u.handle, {}]);
     assert.equal(one.body.kyc_status, 'NONE');
     const missing = await api('GET', '/users/00000000-0000-4000-8000-000000000000', apiKey);
     assert.equal(missing.status, 404);
@@ -208,7 +211,16 @@ describe('/api/v1 user management', () => {
     assert.deepEqual([broken.status, broken.body.error], [400, 'invalid_request']);
     const list = await api('GET', `/users?phone=${encodeURIComponent(u.phone)}`, apiKey);
     assert.deepEqual(list.body, {
-      data: [{ id: u.user.id, phone: u.phone, name: 'Server Seen', kyc_status: 'NONE', external_id: null }],
+      data: [
+        {
+          id: u.user.id,
+          phone: u.phone,
+          handle: u.handle,
+          name: 'Server Seen',
+          kyc_status: 'NONE',
+          external_id: null,
+        },
+      ],
       has_more: false,
     });
     const after = await api(

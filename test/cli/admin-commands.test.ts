@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { startCliServer } from '../helpers/cli-server.ts';
 import { BIN, CHILD_CWD } from '../helpers/spawn-server.ts';
@@ -225,6 +228,11 @@ test('`callsign clients|api-keys|keys` drive the running server through its admi
       ],
     );
     const lines = cli('actions', 'list', '--before', String(trail[1].id)).out.trim().split('\n');
+    assert.equal(
+      lines.shift(),
+      'id  at  source  address  method  route  params  status  request_id',
+      'its header',
+    );
     assert.match(
       lines[0],
       /^\d+ {2}\S+ {2}api {2}127\.0\.0\.1 {2}POST {2}\/admin\/v1\/keys\/rotate {2}- {2}200 /,
@@ -238,6 +246,56 @@ test('`callsign clients|api-keys|keys` drive the running server through its admi
     });
     assert.equal(noToken.status, 1);
     assert.match(noToken.stderr, /ADMIN_TOKEN is not set/);
+  } finally {
+    await stop();
+  }
+});
+
+test('the admin commands reach the server at --url, and say where they looked when it does not answer', async () => {
+  const { base, env, cli, stop } = await startCliServer('url-cli');
+  try {
+    const elsewhere = { ...env, PORT: '9', CALLSIGN_ADMIN_URL: '' };
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], { env: elsewhere, cwd: CHILD_CWD, encoding: 'utf8' });
+    const lost = run('clients', 'list');
+    assert.equal(lost.status, 1);
+    assert.match(
+      lost.stderr,
+      /cannot reach the admin API at http:\/\/127\.0\.0\.1:9: .*--url or CALLSIGN_ADMIN_URL, or the PORT/,
+    );
+    const found = run('clients', 'list', '--url', base);
+    assert.equal(found.status, 0, found.stderr);
+    assert.equal(found.stdout.trim(), 'no clients');
+    assert.equal(cli('clients', 'list').out.trim(), 'no clients', 'beside the server: its PORT and HOST');
+  } finally {
+    await stop();
+  }
+});
+
+test('`callsign users` finds, shows, locks and unlocks accounts; an empty list says so', async () => {
+  const { cli, stop } = await startCliServer('users-cli');
+  try {
+    assert.equal(cli('users', 'list').out.trim(), 'no users');
+    assert.equal(cli('api-keys', 'list').out.trim(), 'no API keys');
+    const file = join(mkdtempSync(join(tmpdir(), 'callsign-users-')), 'users.jsonl');
+    writeFileSync(
+      file,
+      `${JSON.stringify({ phone: '+14155550142', name: 'Ada Lovelace', external_id: 'ada-1' })}\n`,
+    );
+    assert.equal(cli('users', 'import', file, '--format', 'jsonl').code, 0);
+    const listed = cli('users', 'list', '--q', 'Lovelace');
+    assert.equal(listed.code, 0, listed.err);
+    const [header, row] = listed.out.trim().split('\n');
+    assert.equal(header, 'id  phone  handle  name  kyc_status  admin_locked_at  created_at');
+    const id = row.split('  ')[0];
+    assert.match(row, /\+14155550142 {2}\S+ {2}Ada Lovelace {2}none {2}- {2}/);
+    const shown = cli('users', 'show', id);
+    assert.match(shown.out, /external_id: +ada-1\n/);
+    assert.match(shown.out, /pin_set: +false\n/);
+    assert.equal(cli('users', 'lock', id).out.trim(), `locked ${id}; its sessions ended`);
+    assert.notEqual(JSON.parse(cli('users', 'show', id, '--json').out).admin_locked_at, null);
+    assert.equal(cli('users', 'unlock', id).out.trim(), `unlocked ${id}`);
+    assert.equal(JSON.parse(cli('users', 'show', id, '--json').out).admin_locked_at, null);
   } finally {
     await stop();
   }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { usersCommand } from '../../src/cli/import-commands.ts';
+import { usersCommand } from '../../src/cli/user-commands.ts';
 import { type Config, loadConfig } from '../../src/config/config.ts';
 import { createTestApp, type TestApp, uniquePhone } from '../helpers/app.ts';
 import { CLI_ADMIN_TOKEN, startCliServer } from '../helpers/cli-server.ts';
@@ -20,7 +20,7 @@ describe('callsign users import', () => {
     t = await createTestApp({ env: { ADMIN_TOKEN: CLI_ADMIN_TOKEN } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    config = loadConfig({ BASE_URL: base, ADMIN_TOKEN: CLI_ADMIN_TOKEN });
+    config = loadConfig({ CALLSIGN_ADMIN_URL: base, ADMIN_TOKEN: CLI_ADMIN_TOKEN });
     dir = mkdtempSync(join(tmpdir(), 'callsign-import-'));
   });
   after(async () => {

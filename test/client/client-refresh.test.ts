@@ -47,6 +47,17 @@ describe('@callsign/client: refreshing the session', () => {
     assert.equal(await unrevokedSessions(s.t, session.user.id), 1, 'the session lives on');
   });
 
+  test('auth.refresh() refreshes at once, one request for calls made together; null when signed out', async () => {
+    const { client, counting, session } = await signedInClient();
+    const [first, second] = await Promise.all([client.auth.refresh(), client.auth.refresh()]);
+    assert.equal(counting.count('POST /auth/refresh'), 1, 'a fresh access token refreshed on demand, once');
+    assert.ok(first && first.refreshToken !== session.refreshToken);
+    assert.equal(second?.refreshToken, first.refreshToken);
+    assert.equal((await client.auth.getSession())?.accessToken, first.accessToken);
+    await client.auth.signOut();
+    assert.equal(await client.auth.refresh(), null);
+  });
+
   test('an access token that expires within 60 s is refreshed before the calls, once for all of them', async () => {
     const storage = memoryStorage();
     const { client, counting, session } = await signedInClient(storage);

@@ -90,10 +90,26 @@ describe('@callsign/client/server', () => {
     const server = createServerClient({ baseUrl: s.baseUrl, apiKey: key });
     const user = await server.users.get(session.user.id);
     assert.deepEqual(
-      { id: user.id, phone: user.phone, kyc_status: user.kyc_status },
-      { id: session.user.id, phone: session.user.phone, kyc_status: 'NONE' },
+      {
+        id: user.id,
+        phone: user.phone,
+        handle: user.handle,
+        kyc_status: user.kyc_status,
+        metadata: user.metadata,
+      },
+      {
+        id: session.user.id,
+        phone: session.user.phone,
+        handle: session.user.handle,
+        kyc_status: 'NONE',
+        metadata: {},
+      },
     );
-    assert.equal((await server.users.findByPhone(session.user.phone))?.id, session.user.id);
+    const found = await server.users.findByPhone(session.user.phone);
+    assert.deepEqual(
+      { id: found?.id, handle: found?.handle },
+      { id: session.user.id, handle: session.user.handle },
+    );
     assert.equal(await server.users.findByPhone(uniquePhone()), null);
     const missing = await server.users.get('00000000-0000-4000-8000-000000000000').catch((e) => e);
     assert.ok(missing instanceof CallsignError);

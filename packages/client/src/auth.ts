@@ -136,6 +136,17 @@ export function sessionMethods(transport: Transport, keeper: SessionKeeper, auth
     /** The access token for the app's own backend, refreshed first when it expires within 60 s. */
     getAccessToken: (): Promise<string | null> => authorizer.accessToken().then((t) => t ?? null),
 
+    /**
+     * Refreshes the session now, whatever its access token's time left: one refresh in flight at a time, shared
+     * with one already running (and with the other tabs). Null when no one is signed in, or when the refresh
+     * token was refused (the session then ends).
+     */
+    async refresh(): Promise<Session | null> {
+      const session = (await keeper.get()) ?? (await keeper.reload());
+      if (!session) return null;
+      return (await authorizer.refresh(session, 'refresh_failed')) ?? null;
+    },
+
     /** Calls `listener` on SIGNED_IN, TOKEN_REFRESHED, USER_UPDATED and SIGNED_OUT; answers the unsubscribe. */
     onChange: (listener: Parameters<SessionKeeper['listen']>[0]) => keeper.listen(listener),
   };

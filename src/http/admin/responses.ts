@@ -238,6 +238,9 @@ export const AccountDetail = Type.Intersect([
     ),
     sessions_total: Type.Integer(),
     kyc: KycStatusRecord,
+    metadata: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'the app’s own data about the user (an import’s attributes land here)',
+    }),
     apps: Type.Array(ConnectedApp),
     passkeys: Type.Array(Passkey),
     recovery_codes: Type.Object({

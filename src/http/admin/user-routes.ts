@@ -33,6 +33,7 @@ export async function userAdminRoutes(fastify: FastifyInstance, c: Services) {
       const detail = await c.adminUsers.detail(request.params.id);
       return {
         ...adminUser(detail.user),
+        metadata: detail.user.metadata,
         sessions: detail.sessions.map((s) => adminSession(s, detail.clientNames.get(s.client_id))),
         sessions_total: detail.sessionsTotal,
         kyc: detail.kyc,

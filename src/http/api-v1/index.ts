@@ -161,11 +161,13 @@ export function serverRoutes(fastify: FastifyInstance, c: Services) {
       return {
         id: u.id,
         phone: u.phone,
+        handle: u.handle,
         name: u.name,
         kyc_status: u.kyc_status.toUpperCase(),
         kyc_country: u.kyc_country,
         created_at: u.created_at,
         external_id: u.external_id,
+        metadata: u.metadata,
       };
     },
   );
@@ -193,6 +195,7 @@ export function serverRoutes(fastify: FastifyInstance, c: Services) {
         data: page.data.map((u) => ({
           id: u.id,
           phone: u.phone,
+          handle: u.handle,
           name: u.name,
           kyc_status: u.kyc_status.toUpperCase(),
           external_id: u.external_id,

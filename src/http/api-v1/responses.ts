@@ -46,11 +46,15 @@ export const ScopedUser = Type.Unsafe<Record<string, unknown>>(
 export const ServerUser = Type.Object({
   id: Type.String({ format: 'uuid' }),
   phone: Type.String(),
+  handle: Type.String(),
   name: nullable(Type.String()),
   kyc_status: Type.String({ description: 'NONE, PENDING, VERIFIED or REJECTED' }),
   kyc_country: nullable(Type.String()),
   created_at: dateTime(),
   external_id: nullable(Type.String({ description: 'the id the account had where it was imported from' })),
+  metadata: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'the app’s own data about the user (an import’s attributes land here)',
+  }),
 });
 
 export const UsersPage = Type.Object({
@@ -58,6 +62,7 @@ export const UsersPage = Type.Object({
     Type.Object({
       id: Type.String({ format: 'uuid' }),
       phone: Type.String(),
+      handle: Type.String(),
       name: nullable(Type.String()),
       kyc_status: Type.String(),
       external_id: nullable(

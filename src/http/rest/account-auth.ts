@@ -6,8 +6,8 @@ import { fieldError } from '../../domain/errors.ts';
 import { restLimits } from '../plugins/rest-guards.ts';
 import { ok } from './envelope.ts';
 import { phoneKey } from './phone-key.ts';
-import { restUser, signUpUser } from './presenters.ts';
-import { AfterPinReset, RestUser, restAnswer, SignedIn, SignUpUser } from './responses.ts';
+import { restUser } from './presenters.ts';
+import { AfterPinReset, RestUser, restAnswer, SignedIn } from './responses.ts';
 import { deviceSchema, text } from './schemas.ts';
 
 /** The services these routes use. */
@@ -34,12 +34,12 @@ export function accountAuthRoutes(fastify: FastifyInstance, c: Services) {
           },
           { examples: [{ temp_token: 'tt_...', pin: '480715', handle: 'ada', name: 'Ada' }] },
         ),
-        response: restAnswer(SignedIn(SignUpUser), tokensDescription),
+        response: restAnswer(SignedIn(RestUser), tokensDescription),
       },
     },
     async (request) => {
       const r = await c.accounts.signUp(request.body, request.ip);
-      return ok({ ...r, user: signUpUser(r.user) });
+      return ok({ ...r, user: restUser(r.user) });
     },
   );
 

@@ -21,17 +21,6 @@ export const restUser = (u: UserRow) => ({
   updated_at: u.updated_at,
 });
 
-/** The subset the spec lists for the sign-up answer. */
-export const signUpUser = (u: UserRow) => ({
-  id: u.id,
-  phone: u.phone,
-  handle: u.handle,
-  name: u.name,
-  avatar_url: u.avatar_url,
-  kyc_status: u.kyc_status,
-  created_at: u.created_at,
-});
-
 /** Spec "Public profile": never phone, country or language. */
 export const publicProfile = (u: UserRow) => ({
   id: u.id,

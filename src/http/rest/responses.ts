@@ -79,17 +79,6 @@ export const RestUser = Type.Object(
   },
 );
 
-/** The subset of the user the sign-up answer holds. */
-export const SignUpUser = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  phone: Type.String(),
-  handle: Type.String(),
-  name: nullable(Type.String()),
-  avatar_url: nullable(Type.String()),
-  kyc_status: kycStatus,
-  created_at: dateTime(),
-});
-
 /** Spec "Public profile": never phone, country or language. */
 export const PublicProfile = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -818,14 +818,23 @@ export interface operations {
               user: {
                 /** Format: uuid */
                 id: string;
+                /** @description E.164 */
                 phone: string;
+                phone_verified: boolean;
                 handle: string;
                 name: string | null;
                 avatar_url: string | null;
+                bio: string | null;
+                country: string | null;
+                language: string | null;
                 /** @description none, pending, verified or rejected */
                 kyc_status: string;
+                kyc_country: string | null;
+                kyc_verified_at: string | null;
                 /** Format: date-time */
                 created_at: string;
+                /** Format: date-time */
+                updated_at: string;
               };
               /** @description an RS256 JWT */
               access_token: string;
@@ -3595,6 +3604,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             phone: string;
+            handle: string;
             name: string | null;
             /** @description NONE, PENDING, VERIFIED or REJECTED */
             kyc_status: string;
@@ -3602,6 +3612,10 @@ export interface operations {
             /** Format: date-time */
             created_at: string;
             external_id: string | null;
+            /** @description the app’s own data about the user (an import’s attributes land here) */
+            metadata: {
+              [key: string]: unknown;
+            };
           };
         };
       };
@@ -3652,6 +3666,7 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 phone: string;
+                handle: string;
                 name: string | null;
                 kyc_status: string;
                 external_id: string | null;

@@ -10,7 +10,12 @@ export type PhoneRisk = Answered<typeof PhoneRiskAnswer>;
  * The user page's number section: the flag and the clearance, the latest checks, and the clearance an operator
  * gives once they verified the owner another way (the trail keeps who did it).
  */
-export function phoneChecksSection(f: Frame, base: string, risk: PhoneRisk | undefined): string {
+export function phoneChecksSection(
+  f: Frame,
+  base: string,
+  risk: PhoneRisk | undefined,
+  imported = false,
+): string {
   if (!risk) return '';
   const flag = risk.recycled_at
     ? `<p><strong>Flagged:</strong> the number was found recycled on ${when(risk.recycled_at)}.</p>`
@@ -18,7 +23,8 @@ export function phoneChecksSection(f: Frame, base: string, risk: PhoneRisk | und
   const cleared = risk.cleared_until
     ? `<p>Cleared by an operator until ${when(risk.cleared_until)}.</p>`
     : '';
-  const proven = `<p>Number last proved ${risk.proven_at ? when(risk.proven_at) : 'at sign-up'}.</p>`;
+  const since = imported ? 'never here: it came with the import' : 'at sign-up';
+  const proven = `<p>Number last proved ${risk.proven_at ? when(risk.proven_at) : since}.</p>`;
   const checks = table(
     ['Checked', 'Provider', 'Check', 'Answer', 'Last SIM change', 'Detail'],
     risk.checks.map((k) => [

@@ -124,10 +124,18 @@ export const userPage = (f: Frame, u: AdminUser, risk?: PhoneRisk) => {
           'KYC',
           `${esc(u.kyc?.status)}${u.kyc?.level ? ` (${esc(u.kyc.level)})` : ''}${u.kyc_country ? `, ${esc(u.kyc_country)}` : ''}`,
         ],
+        ['PIN', u.pin_set === false ? 'Not set (imported: its person sets one with a code)' : 'Set'],
         ['Wrong PINs in a row', String(u.failed_pin_attempts)],
+        ['Imported id', u.external_id ? `<code>${esc(u.external_id)}</code>` : '–'],
+        [
+          'Metadata',
+          u.metadata && Object.keys(u.metadata).length
+            ? `<code>${esc(JSON.stringify(u.metadata))}</code>`
+            : '–',
+        ],
         ['Created', when(u.created_at)],
       ],
-    )}<h2>Lock</h2>${locked}${strongerWaysIn(f, u, base)}${phoneChecksSection(f, base, risk)}<h2>Sessions</h2>${sessionsShown(u)}${table(
+    )}<h2>Lock</h2>${locked}${strongerWaysIn(f, u, base)}${phoneChecksSection(f, base, risk, Boolean(u.external_id))}<h2>Sessions</h2>${sessionsShown(u)}${table(
       ['Device', 'Platform', 'Application', 'Address', 'Last used', 'Created', ''],
       (u.sessions ?? []).map((s) => [
         esc(s.device_name),
