@@ -450,8 +450,8 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
       .getByRole('row', { name: /code\s*sms\s*http/ })
       .first()
       .textContent();
-    assert.match(latest ?? '', /\+1\*{6}\d{4}\s*code\s*sms\s*http\s*http\s*queued/);
-    // Sent through a provider that reports no deliveries: not undelivered, only without receipts.
+    // Taken by a provider that reports no deliveries: it will not move on, and it is not undelivered.
+    assert.match(latest ?? '', /\+1\*{6}\d{4}\s*code\s*sms\s*http\s*http\s*sent, no receipts/);
     await t.c.db.query("UPDATE messages SET status = 'sent' WHERE status = 'queued'");
     await page.reload();
     assert.match(

@@ -81,6 +81,30 @@ describe('hosted pages: Forgot PIN?', () => {
   const signsIn = async (s: SignedUp, pin: string) =>
     (await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin } })).status;
 
+  test('the number typed stays: after a refused PIN, on "Forgot PIN?", and back from the code by "Change number"', async () => {
+    const s = await signUp(t);
+    const { state, csrf } = await signInForm(t, authorizationParams(clientId, pkce().challenge));
+    const refused = await postPageForm(t, '/authorize/signin', csrf, {
+      state,
+      phone: s.phone,
+      pin: '000000',
+    });
+    assert.equal(refused.status, 401);
+    const resetPage = await get(hrefOf(refused, 'Forgot PIN\\?'), csrf);
+    assert.match(String(resetPage.body), new RegExp(`id="phone"[^>]* value="\\${s.phone}"`));
+    const atCode = await toTheCode(s.phone);
+    const back = await get(hrefOf(atCode.codePage, 'Change number'), atCode.csrf);
+    assert.equal(back.status, 200);
+    assert.match(String(back.body), new RegExp(`id="phone"[^>]* value="\\${s.phone}"`));
+  });
+
+  test('"Forgot PIN?" with a number that has no account says so, not "wrong PIN"', async () => {
+    const { codePage } = await toTheCode(uniquePhone());
+    assert.equal(codePage.status, 404);
+    assert.match(String(codePage.body), /No account uses this phone number\./);
+    assert.doesNotMatch(String(codePage.body), /Wrong phone number or PIN/);
+  });
+
   test('phone, code, new PIN: signed in and back at the client; the old PIN and sessions are gone', async () => {
     const s = await signUp(t);
     const { codePage, csrf, verifier } = await toTheCode(s.phone);

@@ -25,7 +25,7 @@ const BY_CODE: Record<ErrorCode, MessageKey> = {
   ACCOUNT_LOCKED: 'error.locked',
   FORBIDDEN: 'error.check_input',
   NOT_FOUND: 'error.check_input',
-  PHONE_NOT_FOUND: 'error.credentials',
+  PHONE_NOT_FOUND: 'error.no_account',
   HANDLE_TAKEN: 'error.handle_taken',
   HANDLE_RESERVED: 'error.handle_taken',
   PHONE_EXISTS: 'error.phone_exists',

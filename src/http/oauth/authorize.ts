@@ -139,7 +139,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
 /** The sign-in form: phone and PIN, under the REST surface's limits and lock. */
 function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { limit, formState, retry } = flow.page;
+  const { limit, formState, retry, sealed } = flow.page;
   const { signedIn } = flow.steps;
   const signinForm = {
     schema: { hide: true, body: pageForm('phone', 'pin', 'country', 'platform_authenticator') },
@@ -164,8 +164,12 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       return retry(
         reply,
         err,
-        (problem) =>
-          signInPage({ ...ctx, problem: formProblem(ctx.view, problem, {}, c.clock.now()) }, phone),
+        (problem) => {
+          // "Forgot PIN?" from the refusal keeps the number typed.
+          const state = sealed({ ...st, typedPhone: phone.slice(0, 40) }, ctx.csrf);
+          const shown = { ...ctx, state, problem: formProblem(ctx.view, problem, {}, c.clock.now()) };
+          return signInPage(shown, phone);
+        },
         st.req.redirectUri,
       );
     }

@@ -29,6 +29,8 @@ type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'page
 export interface PageState {
   req: AuthorizationRequest;
   phone?: string;
+  /** the number typed on a form that was refused, to fill the next phone field the person is sent to */
+  typedPhone?: string;
   /** what the code sent to `phone` (and the temp token it gave) is for, when not a sign-up */
   codePurpose?: 'signin' | 'pin_reset';
   /** when (ms) the last code of this flow was sent */

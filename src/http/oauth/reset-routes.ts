@@ -60,7 +60,11 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
   const { signedIn } = flow.steps;
 
   /** A GET of a step from its sealed state, when `ready` says the state is at it. */
-  const step = (path: string, ready: (st: PageState) => boolean, show: (ctx: FormContext) => string) =>
+  const step = (
+    path: string,
+    ready: (st: PageState) => boolean,
+    show: (ctx: FormContext, st: PageState) => string,
+  ) =>
     app.get(path, { schema: { hide: true, querystring: pageForm() } }, async (request, reply) => {
       const csrf = csrfFor(request, reply);
       const linked = await linkedState(c, flow.page, request.query.state, csrf);
@@ -74,12 +78,13 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
         country: pageCountry(c, request),
         ...signInWays(c),
       };
-      return html(reply, 200, show(ctx), linked.st.req.redirectUri);
+      return html(reply, 200, show(ctx, linked.st), linked.st.req.redirectUri);
     });
   step(
     '/authorize/reset',
     () => true,
-    (ctx) => resetPhonePage(ctx),
+    // The number typed before (a refused sign-in, or "Change number" from the code) fills the field.
+    (ctx, st) => resetPhonePage(ctx, st.phone ?? st.typedPhone ?? st.req.loginHint),
   );
   const atResetCode = (st: PageState) => st.codePurpose === 'pin_reset' && st.phone !== undefined;
   step('/authorize/reset/recovery', atResetCode, recoveryCodePage);

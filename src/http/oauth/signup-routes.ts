@@ -54,7 +54,9 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         country: pageCountry(c, request),
         ...signInWays(c),
       };
-      return html(reply, 200, show(ctx, linked.st.req.loginHint), linked.st.req.redirectUri);
+      // Back from a code page ("Change number") or a refused form, the number typed is in the field again.
+      const typed = linked.st.phone ?? linked.st.typedPhone ?? linked.st.req.loginHint;
+      return html(reply, 200, show(ctx, typed), linked.st.req.redirectUri);
     });
   const channels = offeredChannels(c.config.messaging);
   linkedPage('/authorize/signup', (ctx, hint) => signUpPhonePage(ctx, hint, channels));

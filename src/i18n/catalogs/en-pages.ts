@@ -67,6 +67,7 @@ export const enPages = {
   'error.failed': 'Something went wrong on our side. Try again later.',
   'error.stopping': 'The service is restarting. Try again in a few seconds.',
   'error.credentials': 'Wrong phone number or PIN.',
+  'error.no_account': 'No account uses this phone number. Check it, or create an account.',
   'error.pin_not_set':
     'You have not set a PIN yet. Set your PIN with “Forgot PIN?”: we send a code to your phone.',
   'error.locked': 'This account is locked after too many wrong PINs. Try again later.',

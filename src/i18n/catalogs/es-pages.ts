@@ -69,6 +69,7 @@ export const esPages: PageCatalog = {
   'error.failed': 'Algo salió mal por nuestra parte. Inténtalo más tarde.',
   'error.stopping': 'El servicio se está reiniciando. Inténtalo en unos segundos.',
   'error.credentials': 'Número de teléfono o PIN incorrecto.',
+  'error.no_account': 'Ninguna cuenta usa este número de teléfono. Revísalo o crea una cuenta.',
   'error.pin_not_set':
     'Aún no has creado un PIN. Crea tu PIN con «¿Olvidaste tu PIN?»: te enviamos un código al teléfono.',
   'error.locked': 'Esta cuenta está bloqueada tras demasiados PIN incorrectos. Inténtalo más tarde.',

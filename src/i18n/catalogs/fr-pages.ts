@@ -73,6 +73,7 @@ export const frPages: PageCatalog = {
   'error.failed': 'Un problème est survenu de notre côté. Réessayez plus tard.',
   'error.stopping': 'Le service redémarre. Réessayez dans quelques secondes.',
   'error.credentials': 'Numéro de téléphone ou code PIN incorrect.',
+  'error.no_account': 'Aucun compte n’utilise ce numéro de téléphone. Vérifiez-le, ou créez un compte.',
   'error.pin_not_set':
     'Vous n’avez pas encore de code PIN. Créez votre code PIN avec « Code PIN oublié ? » : nous envoyons un code à votre téléphone.',
   'error.locked': 'Ce compte est bloqué après trop de codes PIN erronés. Réessayez plus tard.',

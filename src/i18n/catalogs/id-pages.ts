@@ -68,6 +68,7 @@ export const idPages: PageCatalog = {
   'error.failed': 'Ada yang salah di pihak kami. Coba lagi nanti.',
   'error.stopping': 'Layanan sedang dimulai ulang. Coba lagi dalam beberapa detik.',
   'error.credentials': 'Nomor telepon atau PIN salah.',
+  'error.no_account': 'Tidak ada akun yang memakai nomor telepon ini. Periksa nomornya, atau buat akun.',
   'error.pin_not_set':
     'Anda belum membuat PIN. Buat PIN Anda lewat “Lupa PIN?”: kami mengirim kode ke ponsel Anda.',
   'error.locked': 'Akun ini dikunci setelah terlalu banyak PIN salah. Coba lagi nanti.',

@@ -67,6 +67,7 @@ export const ptBRPages: PageCatalog = {
   'error.failed': 'Algo deu errado do nosso lado. Tente mais tarde.',
   'error.stopping': 'O serviço está reiniciando. Tente em alguns segundos.',
   'error.credentials': 'Número de telefone ou PIN incorreto.',
+  'error.no_account': 'Nenhuma conta usa este número de telefone. Confira o número ou crie uma conta.',
   'error.pin_not_set':
     'Você ainda não criou um PIN. Crie seu PIN em “Esqueceu o PIN?”: enviamos um código para o seu telefone.',
   'error.locked': 'Esta conta foi bloqueada após muitos PINs errados. Tente mais tarde.',

@@ -68,6 +68,7 @@ export const swPages: PageCatalog = {
   'error.failed': 'Kuna hitilafu upande wetu. Jaribu tena baadaye.',
   'error.stopping': 'Huduma inaanza upya. Jaribu tena baada ya sekunde chache.',
   'error.credentials': 'Namba ya simu au PIN si sahihi.',
+  'error.no_account': 'Hakuna akaunti inayotumia namba hii ya simu. Ikague, au fungua akaunti.',
   'error.pin_not_set':
     'Bado hujaweka PIN. Weka PIN yako kupitia “Umesahau PIN?”: tunatuma msimbo kwenye simu yako.',
   'error.locked': 'Akaunti hii imefungwa baada ya PIN nyingi zisizo sahihi. Jaribu tena baadaye.',

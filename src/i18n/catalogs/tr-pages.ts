@@ -68,6 +68,8 @@ export const trPages: PageCatalog = {
   'error.failed': 'Bizim tarafımızda bir sorun oluştu. Daha sonra tekrar deneyin.',
   'error.stopping': 'Hizmet yeniden başlatılıyor. Birkaç saniye sonra tekrar deneyin.',
   'error.credentials': 'Telefon numarası veya PIN yanlış.',
+  'error.no_account':
+    'Bu telefon numarasını kullanan bir hesap yok. Numarayı kontrol edin ya da hesap oluşturun.',
   'error.pin_not_set':
     'Henüz bir PIN belirlemediniz. PIN’inizi “PIN’inizi mi unuttunuz?” ile belirleyin: telefonunuza bir kod göndeririz.',
   'error.locked': 'Bu hesap çok fazla yanlış PIN nedeniyle kilitlendi. Daha sonra tekrar deneyin.',

@@ -8,8 +8,12 @@ export type MessageSummary = Answered<typeof Message>;
 
 const percent = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
 
-/** A message sent through a provider that reports no deliveries is "sent, no receipts", not undelivered. */
-const statusOf = (m: MessageSummary) => (m.status === 'sent' && !m.receipts ? 'sent, no receipts' : m.status);
+/**
+ * A message a provider took (queued) or sent, through a provider that reports no deliveries, is "sent, no
+ * receipts": it will not move on, and it is not undelivered.
+ */
+const statusOf = (m: MessageSummary) =>
+  (m.status === 'queued' || m.status === 'sent') && !m.receipts ? 'sent, no receipts' : m.status;
 
 /** Messages to phones: each provider's delivery over the last 24 hours, and the latest messages. */
 export const messagesPage = (f: Frame, rates: DeliveryRate[], latest: MessageSummary[]) =>
