@@ -153,6 +153,22 @@ describe('hosted pages: passkeys sign in, are offered, and answer a step-up', ()
     assert.equal((await pinSignIn(plain, other)).status, 302);
   });
 
+  test('the page after a passkey is made says it was made', async () => {
+    const s = await signUp(t);
+    const f = await start({ prompt: 'consent' });
+    const offered = await pinSignIn(f, s, { platform_authenticator: '1' });
+    const state = pageField(offered, 'state');
+    const key = new SoftAuthenticator(ORIGIN);
+    const response = JSON.stringify(key.create(await optionsFor(f.csrf, state, 'register')));
+    const made = await post('/authorize/passkey/create', f.csrf, { state, response });
+    assert.equal(made.status, 200, String(made.body));
+    assert.match(
+      String(made.body),
+      /<p class="notice" role="status">Your passkey is created\. Next time, sign in with it\.<\/p>/,
+    );
+    assert.match(String(made.body), /name="decision" value="allow"/, 'on the consent page');
+  });
+
   test('"Not now" goes on and is remembered in that browser for 30 days', async () => {
     const s = await signUp(t);
     const f = await start();

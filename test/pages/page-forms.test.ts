@@ -76,6 +76,10 @@ describe('the hosted forms', () => {
       String(handle.body),
       /id="handle-error" role="alert">Tu nombre de usuario debe tener de 3 a 30/,
     );
+    // Both broken: both said at once, each beside its field.
+    const both = String((await step.create({ pin: '1234', handle: 'Ana' })).body);
+    assert.match(both, /id="pin-error" role="alert">Este PIN es demasiado fácil de adivinar/);
+    assert.match(both, /id="handle-error" role="alert">Tu nombre de usuario debe tener de 3 a 30/);
   });
 
   test('a wrong code is said beside the code field; the code field asks for one-time codes', async () => {

@@ -6,6 +6,8 @@ import type { View } from '../pages/view.ts';
 export interface FormProblem {
   message: string;
   field?: string;
+  /** what is wrong with other fields of the same form, said beside each at once */
+  also?: FormProblem[];
 }
 
 // The sign-in pages' one table from a domain error to what the person reads (every code has its row, so a new
@@ -111,8 +113,10 @@ export function formProblem(
 }
 
 /** The error shown beside this field, if the problem is about it. */
-export const errorAt = (problem: FormProblem | undefined, field: string) =>
-  problem?.field === field ? problem.message : undefined;
+export const errorAt = (problem: FormProblem | undefined, field: string): string | undefined =>
+  problem?.field === field
+    ? problem.message
+    : problem?.also?.map((other) => errorAt(other, field)).find((message) => message !== undefined);
 
 /** The error shown above the form, if the problem is about no one field. */
 export const errorAbove = (problem: FormProblem | undefined) =>

@@ -99,7 +99,8 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
       await limit(request);
       const answer = browserAnswer(RegistrationResponse, request.body.response);
       await c.passkeys.register({ userId: who.userId, authTime: who.authTime }, { response: answer });
-      return await consentStep({ reply, ctx, st, who });
+      // The next page says the passkey was made.
+      return await consentStep({ reply, ctx: { ...ctx, notice: 'passkey.created' }, st, who });
     } catch (err) {
       const show = (problem: DomainError) =>
         passkeyOfferPage({

@@ -2,8 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
-import { isWellFormedPin } from '../../domain/accounts/pin-rules.ts';
-import type { DomainError } from '../../domain/errors.ts';
+import { assertAcceptablePin, isWellFormedPin } from '../../domain/accounts/pin-rules.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { assertAcceptableHandle } from '../../domain/profiles/handle-rules.ts';
 import { pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
 import { PageError } from '../errors/pages.ts';
@@ -81,11 +82,29 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
     } catch (err) {
       // A PIN of 4-6 digits that was refused was refused as too easy to guess.
       const pinRule = { INVALID_PIN: isWellFormedPin(pin) ? 'error.pin_weak' : 'error.pin_format' } as const;
-      const page = (problem: DomainError) =>
-        signUpAccountPage({ ...ctx, problem: formProblem(ctx.view, problem, pinRule) }, { handle, name });
+      const page = (problem: DomainError) => {
+        // Every field's problem at once: the PIN's and the handle's rules are checked both.
+        const also = [() => assertAcceptablePin(pin), () => assertAcceptableHandle(handle)]
+          .map((check) => refusalOf(check))
+          .filter((other): other is DomainError => other !== undefined && other.code !== problem.code)
+          .map((other) => formProblem(ctx.view, other, pinRule));
+        const shown = { ...formProblem(ctx.view, problem, pinRule), also };
+        return signUpAccountPage({ ...ctx, problem: shown }, { handle, name });
+      };
       return retry(reply, err, page, st.req.redirectUri);
     }
   });
+}
+
+/** The domain error a check throws, if it throws one. */
+function refusalOf(check: () => void): DomainError | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
 }
 
 /** The script the sign-up page's challenge runs, from this origin (the page's policy allows no other). */

@@ -1,6 +1,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { logoPath } from '../../domain/clients/logos.ts';
 import { CAPTCHA_ACTION } from '../../domain/sms-defence/captcha-check.ts';
+import type { MessageKey } from '../../i18n/languages.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { errorAbove, errorAt, type FormProblem } from '../errors/page-messages.ts';
@@ -29,6 +30,8 @@ export interface FormContext {
   codeChannel?: Channel;
   /** the account this browser's single sign-on is of: its name (or handle) and masked phone */
   signedInAs?: { name: string; phone: string };
+  /** what the step before did, said at the top of the next page (a passkey made) */
+  notice?: MessageKey;
 }
 
 export const form = (action: string, c: FormContext, inner: string, after = '') =>

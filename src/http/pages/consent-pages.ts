@@ -27,7 +27,7 @@ export const consentPage = (c: FormContext, scope: string) => {
   return page(
     stepView(c),
     t('auth.consent_title'),
-    `${signedInAs(c)}<p>${t('auth.would_like', { client: c.client.client_name })}</p><ul class="scopes">${items}</ul>` +
+    `${c.notice ? `<p class="notice" role="status">${t(c.notice)}</p>` : ''}${signedInAs(c)}<p>${t('auth.would_like', { client: c.client.client_name })}</p><ul class="scopes">${items}</ul>` +
       `<form method="post" action="/authorize/consent">${hidden('state', c.state)}${hidden('csrf', c.csrf)}<div class="actions">` +
       `<button type="submit" name="decision" value="allow">${t('auth.allow')}</button>` +
       `<button type="submit" name="decision" value="deny" class="secondary">${t('auth.deny')}</button></div></form>${clientLinks(c)}`,

@@ -92,6 +92,7 @@ export const arPages: PageCatalog = {
   'passkey.create': 'إنشاء مفتاح مرور',
   'passkey.not_now': 'ليس الآن',
   'passkey.create_failed': 'لم يُنشأ مفتاح المرور. حاول مرة أخرى، أو اختر «ليس الآن».',
+  'passkey.created': 'تم إنشاء مفتاح المرور. سجّل الدخول به في المرة القادمة.',
   'passkey.step_up_title': 'أكّد أنك أنت',
   'passkey.step_up_text': 'يطلب {client} أن تؤكد أنك أنت باستخدام مفتاح المرور.',
   'passkey.skip': 'المتابعة دون مفتاح مرور',

@@ -92,6 +92,7 @@ export const bnPages: PageCatalog = {
   'passkey.create': 'পাসকি তৈরি করুন',
   'passkey.not_now': 'এখন নয়',
   'passkey.create_failed': 'পাসকি তৈরি হয়নি। আবার চেষ্টা করুন, অথবা “এখন নয়” বেছে নিন।',
+  'passkey.created': 'আপনার পাসকি তৈরি হয়েছে। পরের বার এটি দিয়ে সাইন ইন করুন।',
   'passkey.step_up_title': 'নিশ্চিত করুন যে এটি আপনি',
   'passkey.step_up_text': '{client} চায় আপনি পাসকি দিয়ে নিশ্চিত করুন যে এটি আপনি।',
   'passkey.skip': 'পাসকি ছাড়াই চালিয়ে যান',

@@ -93,6 +93,7 @@ export const enPages = {
   'passkey.create': 'Create a passkey',
   'passkey.not_now': 'Not now',
   'passkey.create_failed': 'The passkey was not created. Try again, or choose Not now.',
+  'passkey.created': 'Your passkey is created. Next time, sign in with it.',
   'passkey.step_up_title': 'Confirm it’s you',
   'passkey.step_up_text': '{client} asks you to confirm it’s you with your passkey.',
   'passkey.skip': 'Continue without a passkey',

@@ -98,6 +98,7 @@ export const esPages: PageCatalog = {
   'passkey.create': 'Crear una llave de acceso',
   'passkey.not_now': 'Ahora no',
   'passkey.create_failed': 'No se creó la llave de acceso. Inténtalo de nuevo o elige Ahora no.',
+  'passkey.created': 'Tu llave de acceso está creada. La próxima vez, inicia sesión con ella.',
   'passkey.step_up_title': 'Confirma que eres tú',
   'passkey.step_up_text': '{client} te pide que confirmes que eres tú con tu llave de acceso.',
   'passkey.skip': 'Continuar sin llave de acceso',

@@ -102,6 +102,7 @@ export const frPages: PageCatalog = {
   'passkey.create': 'Créer une clé d’accès',
   'passkey.not_now': 'Plus tard',
   'passkey.create_failed': 'La clé d’accès n’a pas été créée. Réessayez, ou choisissez Plus tard.',
+  'passkey.created': 'Votre clé d’accès est créée. La prochaine fois, connectez-vous avec elle.',
   'passkey.step_up_title': 'Confirmez que c’est vous',
   'passkey.step_up_text': '{client} vous demande de confirmer que c’est vous avec votre clé d’accès.',
   'passkey.skip': 'Continuer sans clé d’accès',

@@ -91,6 +91,7 @@ export const hiPages: PageCatalog = {
   'passkey.create': 'पासकी बनाएँ',
   'passkey.not_now': 'अभी नहीं',
   'passkey.create_failed': 'पासकी नहीं बनी। फिर से कोशिश करें, या “अभी नहीं” चुनें।',
+  'passkey.created': 'आपकी पासकी बन गई है। अगली बार इससे साइन इन करें।',
   'passkey.step_up_title': 'पुष्टि करें कि यह आप ही हैं',
   'passkey.step_up_text': '{client} चाहता है कि आप अपनी पासकी से पुष्टि करें कि यह आप ही हैं।',
   'passkey.skip': 'पासकी के बिना जारी रखें',

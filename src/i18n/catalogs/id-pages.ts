@@ -95,6 +95,7 @@ export const idPages: PageCatalog = {
   'passkey.create': 'Buat kunci sandi',
   'passkey.not_now': 'Lain kali',
   'passkey.create_failed': 'Kunci sandi tidak dibuat. Coba lagi, atau pilih Lain kali.',
+  'passkey.created': 'Kunci sandi Anda sudah dibuat. Lain kali, masuk dengan kunci sandi itu.',
   'passkey.step_up_title': 'Pastikan ini Anda',
   'passkey.step_up_text': '{client} meminta Anda memastikan ini Anda dengan kunci sandi.',
   'passkey.skip': 'Lanjutkan tanpa kunci sandi',

@@ -94,6 +94,7 @@ export const ptBRPages: PageCatalog = {
   'passkey.create': 'Criar uma chave de acesso',
   'passkey.not_now': 'Agora não',
   'passkey.create_failed': 'A chave de acesso não foi criada. Tente de novo ou escolha Agora não.',
+  'passkey.created': 'Sua chave de acesso foi criada. Da próxima vez, entre com ela.',
   'passkey.step_up_title': 'Confirme que é você',
   'passkey.step_up_text': '{client} pede que você confirme que é você com sua chave de acesso.',
   'passkey.skip': 'Continuar sem chave de acesso',

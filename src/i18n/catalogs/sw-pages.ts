@@ -94,6 +94,7 @@ export const swPages: PageCatalog = {
   'passkey.create': 'Unda ufunguo wa siri',
   'passkey.not_now': 'Si sasa',
   'passkey.create_failed': 'Ufunguo wa siri haukuundwa. Jaribu tena, au chagua Si sasa.',
+  'passkey.created': 'Ufunguo wako wa siri umeundwa. Wakati ujao, ingia kwa kuutumia.',
   'passkey.step_up_title': 'Thibitisha kuwa ni wewe',
   'passkey.step_up_text': '{client} inakuomba uthibitishe kuwa ni wewe kwa ufunguo wako wa siri.',
   'passkey.skip': 'Endelea bila ufunguo wa siri',

@@ -99,6 +99,7 @@ export const trPages: PageCatalog = {
   'passkey.not_now': 'Şimdi değil',
   'passkey.create_failed':
     'Geçiş anahtarı oluşturulmadı. Tekrar deneyin veya “Şimdi değil” seçeneğini seçin.',
+  'passkey.created': 'Geçiş anahtarınız oluşturuldu. Bir dahaki sefere onunla giriş yapın.',
   'passkey.step_up_title': 'Siz olduğunuzu doğrulayın',
   'passkey.step_up_text': '{client}, geçiş anahtarınızla siz olduğunuzu doğrulamanızı istiyor.',
   'passkey.skip': 'Geçiş anahtarı olmadan devam et',
