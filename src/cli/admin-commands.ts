@@ -36,6 +36,9 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
   actions list [--limit N] [--before ID] [--json]
   actions export                   the whole trail as JSON Lines, oldest first`;
 
+/** The operators' trail as the list shows it. */
+const ACTION_COLUMNS = ['id', 'at', 'source', 'address', 'method', 'route', 'params', 'status', 'request_id'];
+
 const OPTIONS = {
   name: { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
@@ -141,14 +144,7 @@ export async function adminCommand(config: Config, args: string[]): Promise<stri
             .map(([k, v]) => `${k}=${v}`)
             .join(',') || '-',
       }));
-      return out(
-        list,
-        listing(
-          rows,
-          ['id', 'at', 'source', 'address', 'method', 'route', 'params', 'status', 'request_id'],
-          'no actions',
-        ),
-      );
+      return out(list, listing(rows, ACTION_COLUMNS, 'no actions'));
     }
     default:
       throw new Error(`unknown command "${positionals.join(' ')}"\n${ADMIN_HELP}`);

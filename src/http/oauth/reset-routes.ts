@@ -49,6 +49,9 @@ const recoverySignInForm = {
 const pinRule = (pin: string) =>
   ({ INVALID_PIN: isWellFormedPin(pin) ? 'error.pin_weak' : 'error.pin_format' }) as const;
 
+/** A step's page, from its context and its state. */
+type StepPage = (ctx: FormContext, st: PageState) => string;
+
 /**
  * "Forgot PIN?" on the hosted pages. The phone and its code are the sign-up's steps with purpose pin_reset
  * (signup-routes.ts); here are the way in, the new PIN after the code, and a recovery code instead of the code.
@@ -60,11 +63,7 @@ export function resetRoutes(fastify: FastifyInstance, c: Services, flow: PageFlo
   const { signedIn } = flow.steps;
 
   /** A GET of a step from its sealed state, when `ready` says the state is at it. */
-  const step = (
-    path: string,
-    ready: (st: PageState) => boolean,
-    show: (ctx: FormContext, st: PageState) => string,
-  ) =>
+  const step = (path: string, ready: (st: PageState) => boolean, show: StepPage) =>
     app.get(path, { schema: { hide: true, querystring: pageForm() } }, async (request, reply) => {
       const csrf = csrfFor(request, reply);
       const linked = await linkedState(c, flow.page, request.query.state, csrf);
