@@ -180,9 +180,6 @@ export const AdminAction = Type.Object({
   status: Type.Integer(),
 });
 
-/** Objects whose fields are listed in their route's description. */
-export const Described = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
-
 export const DeliveryWithAttempts = Type.Intersect([
   AdminDelivery,
   Type.Object({ attempt_log: Type.Array(AdminAttempt) }),
