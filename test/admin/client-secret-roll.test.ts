@@ -84,7 +84,7 @@ describe('callsign clients rotate-secret, and the trail exported', () => {
     t = await createTestApp({ env: { ADMIN_TOKEN } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    config = loadConfig({ BASE_URL: base, ADMIN_TOKEN });
+    config = loadConfig({ CALLSIGN_ADMIN_URL: base, ADMIN_TOKEN });
   });
   after(() => t.close());
 

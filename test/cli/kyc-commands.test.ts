@@ -75,7 +75,7 @@ test("`callsign kyc list|show|approve|reject` review the running server's queue"
       cli('reject', list[1].id, '--reason', 'data_mismatch', '--message', 'Name differs').out,
       /rejected/,
     );
-    assert.equal(cli('list').out.trim(), '', 'the queue is empty');
+    assert.equal(cli('list').out.trim(), 'no verifications', 'the queue is empty');
     assert.equal(
       JSON.parse(cli('list', '--status', 'rejected', '--json').out).data[0].message,
       'Name differs',
