@@ -30,7 +30,7 @@ export async function fetchAdmin(
   } catch (err) {
     throw new Error(
       `cannot reach the admin API at ${config.adminUrl}: ${(err as Error).message}. Is the server running? ` +
-        'Name where it listens with --url or CALLSIGN_ADMIN_URL, or the PORT (and HOST) it was started with; ' +
+        'Name where it listens with --admin-url or CALLSIGN_ADMIN_URL, or the PORT (and HOST) it was started with; ' +
         'BASE_URL is its public address, not asked here',
     );
   }

@@ -28,17 +28,21 @@ ${KYC_HELP}
 ${PHONE_HELP}
 ${USERS_HELP}
 
-  These call the running server's admin API with ADMIN_TOKEN, where --url URL says (or CALLSIGN_ADMIN_URL),
+  These call the running server's admin API with ADMIN_TOKEN, where --admin-url URL says (or CALLSIGN_ADMIN_URL),
   else on this machine at the server's PORT (and HOST): run them beside the server, or in its container.
 
 Configuration comes from environment variables and a .env file (see docs/configuration.md).`;
 
-/** `--url URL` (or `--url=URL`), anywhere: where the admin commands reach the server; the rest of the words. */
+/**
+ * `--admin-url URL` (or `--admin-url=URL`), anywhere: where the admin commands reach the server; and the rest of
+ * the words. (`--url` is a webhook endpoint's own address.)
+ */
 function withoutUrl(argv: string[]): { args: string[]; url?: string } {
-  const at = argv.findIndex((a) => a === '--url' || a.startsWith('--url='));
+  const flag = '--admin-url';
+  const at = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
   if (at < 0) return { args: argv };
-  const url = argv[at] === '--url' ? argv[at + 1] : argv[at].slice('--url='.length);
-  const args = argv.filter((_, i) => i !== at && !(argv[at] === '--url' && i === at + 1));
+  const url = argv[at] === flag ? argv[at + 1] : argv[at].slice(flag.length + 1);
+  const args = argv.filter((_, i) => i !== at && !(argv[at] === flag && i === at + 1));
   return { args, url };
 }
 

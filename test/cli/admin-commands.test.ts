@@ -251,7 +251,7 @@ test('`callsign clients|api-keys|keys` drive the running server through its admi
   }
 });
 
-test('the admin commands reach the server at --url, and say where they looked when it does not answer', async () => {
+test('the admin commands reach the server at --admin-url, and say where they looked when it does not answer', async () => {
   const { base, env, cli, stop } = await startCliServer('url-cli');
   try {
     const elsewhere = { ...env, PORT: '9', CALLSIGN_ADMIN_URL: '' };
@@ -261,9 +261,9 @@ test('the admin commands reach the server at --url, and say where they looked wh
     assert.equal(lost.status, 1);
     assert.match(
       lost.stderr,
-      /cannot reach the admin API at http:\/\/127\.0\.0\.1:9: .*--url or CALLSIGN_ADMIN_URL, or the PORT/,
+      /cannot reach the admin API at http:\/\/127\.0\.0\.1:9: .*--admin-url or CALLSIGN_ADMIN_URL, or the PORT/,
     );
-    const found = run('clients', 'list', '--url', base);
+    const found = run('clients', 'list', '--admin-url', base);
     assert.equal(found.status, 0, found.stderr);
     assert.equal(found.stdout.trim(), 'no clients');
     assert.equal(cli('clients', 'list').out.trim(), 'no clients', 'beside the server: its PORT and HOST');

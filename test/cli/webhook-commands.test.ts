@@ -70,7 +70,7 @@ test('`callsign webhooks` manages endpoints of the running server, which deliver
     assert.equal(bad.code, 1);
     assert.match(bad.err, /invalid_request: url must use https/);
     assert.equal(cli('delete', id).code, 0);
-    assert.equal(cli('list').out.trim(), '');
+    assert.equal(cli('list').out.trim(), 'no webhook endpoints');
     assert.match(cli('show', id).err, /not_found/);
   } finally {
     await stop();

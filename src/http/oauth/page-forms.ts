@@ -29,7 +29,7 @@ type Services = Pick<Container, 'clients' | 'clock' | 'config' | 'logos' | 'page
 export interface PageState {
   req: AuthorizationRequest;
   phone?: string;
-  /** the number typed on a form that was refused, to fill the next phone field the person is sent to */
+  /** the number typed on a sign-in that was refused, for the phone field of its "Forgot PIN?" */
   typedPhone?: string;
   /** what the code sent to `phone` (and the temp token it gave) is for, when not a sign-up */
   codePurpose?: 'signin' | 'pin_reset';

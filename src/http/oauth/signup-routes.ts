@@ -55,8 +55,8 @@ export function signupRoutes(fastify: FastifyInstance, c: Services, flow: PageFl
         country: pageCountry(c, request),
         ...signInWays(c),
       };
-      // Back from a code page ("Change number") or a refused form, the number typed is in the field again.
-      const typed = linked.st.phone ?? linked.st.typedPhone ?? linked.st.req.loginHint;
+      // Back from a code page ("Change number"), the number typed is in the field again.
+      const typed = linked.st.phone ?? linked.st.req.loginHint;
       return html(reply, 200, show(ctx, typed), linked.st.req.redirectUri);
     });
   const channels = offeredChannels(c.config.messaging);
