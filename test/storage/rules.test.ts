@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../src/storage/repositories/users.ts';
 import { storeOtp, submitOtp, withdrawOtp } from '../../src/storage/rules/otp-codes.ts';
 import { movePhone } from '../../src/storage/rules/phone-change.ts';
@@ -14,7 +15,11 @@ import {
 import { resetPinOfPhone } from '../../src/storage/rules/pin-reset.ts';
 import { HANDLE_COOLDOWN_SECONDS, writeProfile } from '../../src/storage/rules/profile-write.ts';
 import { addRateHits } from '../../src/storage/rules/rate-counters.ts';
-import { type AccountToHold, holdAccountForSignIn } from '../../src/storage/rules/sign-in-hold.ts';
+import {
+  type AccountToHold,
+  holdAccountForPinSignIn,
+  holdAccountForSignIn,
+} from '../../src/storage/rules/sign-in-hold.ts';
 import { consumeTempToken } from '../../src/storage/rules/temp-tokens.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -122,6 +127,71 @@ describe('sign-in-hold.ts', () => {
     const held = await hold({ phone: user.phone });
     assert.ok(held.held && held.account.locked_until !== null);
     assert.ok((await usersRepo.findLiveById(database.db, user.id))?.locked_until);
+  });
+});
+
+describe('sign-in-hold.ts: a sign-in by PIN in one statement', () => {
+  const sessionOf = (user: UserRow) => ({
+    session: {
+      id: randomUUID(),
+      user_id: user.id,
+      client_id: 'first-party',
+      device_name: null,
+      platform: 'web',
+      ip_address: null,
+      scope: 'openid',
+      now: T0,
+      amr: ['pwd'],
+    },
+    firstToken: { hash: randomBytes(16).toString('hex'), expires_at: later(3600) },
+    created: { id: randomUUID(), type: 'session.created', data: {}, createdAt: T0 },
+  });
+  const wrongPins = async (user: UserRow) => {
+    for (let i = 0; i < 2; i++) await takePinAttempt(database.db, { id: user.id }, T0);
+    return (await usersRepo.findLiveById(database.db, user.id))?.failed_pin_attempts;
+  };
+  const failuresOf = async (user: UserRow) =>
+    (await usersRepo.findLiveById(database.db, user.id))?.failed_pin_attempts;
+
+  test('opens the session and clears the wrong PINs of a live account at the PIN checked', async () => {
+    const user = await account();
+    assert.equal(await wrongPins(user), 2);
+    const write = sessionOf(user);
+    const held = await holdAccountForPinSignIn(
+      database.db,
+      { userId: user.id, pinVersion: user.pin_version },
+      write,
+    );
+    assert.ok(held.held && held.account.id === user.id);
+    assert.equal(await failuresOf(user), 0);
+    assert.equal((await sessionsRepo.findById(database.db, write.session.id))?.user_id, user.id);
+  });
+
+  test('opens nothing and clears nothing when the PIN changed, the account is gone or the operator locked it', async () => {
+    const user = await account();
+    await wrongPins(user);
+    const atPin = (pinVersion: number) => ({ userId: user.id, pinVersion });
+    const changed = sessionOf(user);
+    assert.deepEqual(await holdAccountForPinSignIn(database.db, atPin(user.pin_version + 1), changed), {
+      held: false,
+      refusal: 'no_account_at_pin',
+    });
+    await usersRepo.setAdminLock(database.db, user.id, T0);
+    const locked = sessionOf(user);
+    assert.deepEqual(await holdAccountForPinSignIn(database.db, atPin(user.pin_version), locked), {
+      held: false,
+      refusal: 'locked_by_operator',
+    });
+    assert.equal(await failuresOf(user), 2, 'the count stands');
+    for (const write of [changed, locked])
+      assert.equal(await sessionsRepo.findById(database.db, write.session.id), undefined);
+    const gone = await account();
+    await database.db.query('UPDATE users SET deleted_at = $1 WHERE id = $2', [T0, gone.id]);
+    const refused = await holdAccountForPinSignIn(database.db, {
+      userId: gone.id,
+      pinVersion: gone.pin_version,
+    });
+    assert.deepEqual(refused, { held: false, refusal: 'no_account_at_pin' });
   });
 });
 

@@ -110,17 +110,13 @@ export class AccountService {
 
   /**
    * The proof a phone and PIN give, under the lock of wrong PINs; `e164`: the phone, when the caller parsed it
-   * already. A correct PIN resets the count of wrong ones in the sign-in's transaction.
+   * already. A correct PIN resets the count of wrong ones as the sign-in holds the account.
    */
   pinProof(phoneInput: string, pin: unknown, e164?: string): SignInProof {
     const check = async (): Promise<CheckedProof> => {
       const user = await this.correctPin({ phone: e164 ?? parsePhone(phoneInput).e164 }, pin);
-      const spend = async () => ({
-        account: { userId: user.id, pinVersion: user.pin_version },
-        amr: AMR.pin,
-      });
-      const held = (tx: Queryable) => clearPinFailures(tx, user.id);
-      return { spend, held, notThere: invalidCredentials };
+      const atPin = { userId: user.id, pinVersion: user.pin_version };
+      return { pin: atPin, amr: AMR.pin, notThere: invalidCredentials };
     };
     return { method: 'pin', check };
   }

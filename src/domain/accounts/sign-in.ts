@@ -4,22 +4,27 @@
 // Rules it enforces:
 // - A proof's method must be on (sign-in-methods.ts) before anything of it is checked, spent or counted.
 // - The proof is spent, the account held (storage/rules/sign-in-hold.ts) and what the sign-in opens written in
-//   one transaction: a proof signs in once, and only into a live account the operator has not locked.
+//   one transaction: a proof signs in once, and only into a live account the operator has not locked. A PIN
+//   spends nothing, so its sign-in is one statement that holds, clears the wrong PINs and opens.
 // - An operator's lock answers ACCOUNT_LOCKED; an account that is not there answers as the proof says.
 // - Each sign-in is counted by its method, once it has committed.
 import type { SignInMethod } from '../../config/sign-in-settings.ts';
 import type { Clock } from '../../providers/clock.ts';
-import type { Database, Queryable } from '../../storage/db.ts';
+import type { Database } from '../../storage/db.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
-import { holdAccountForSignIn } from '../../storage/rules/sign-in-hold.ts';
+import {
+  type HeldAccount,
+  holdAccountForPinSignIn,
+  holdAccountForSignIn,
+} from '../../storage/rules/sign-in-hold.ts';
 import type { Count } from '../counts.ts';
 import type { AccessTokens } from '../sessions/access-tokens.ts';
 import { type Authentication, authOfSession } from '../sessions/authentication.ts';
-import type { SessionService, SessionToOpen } from '../sessions/sessions.ts';
+import type { PreparedSession, SessionService, SessionToOpen } from '../sessions/sessions.ts';
 import { lockedByOperator } from './account-errors.ts';
 import { type Device, maskIp, parseDevice } from './device.ts';
 import { assertMethodOn, assertRecoverySignInOn } from './sign-in-methods.ts';
-import type { ProofMethod, SignInProof } from './sign-in-proof.ts';
+import type { CheckedPin, ProofMethod, SignInProof, SpendingProof } from './sign-in-proof.ts';
 
 export interface SignInDeps {
   db: Database;
@@ -36,7 +41,10 @@ export interface SignedInAccount {
   amr: string[];
 }
 
-type Open<T> = (tx: Queryable, account: UserRow, amr: string[]) => Promise<T>;
+/** The session a sign-in opens for the account, ready to write; none for the hosted pages. */
+type Opens = PreparedSession | undefined;
+type SessionFor<T extends Opens> = (userId: string, amr: string[]) => T;
+type Done<T extends Opens> = SignedInAccount & { opened: T };
 
 export class SignIn {
   constructor(private readonly d: SignInDeps) {}
@@ -45,17 +53,18 @@ export class SignIn {
   async rest(proof: SignInProof, deviceInput: unknown, ip: string): Promise<{ user: UserRow } & RestTokens> {
     this.assertOn(proof.method);
     const device = parseDevice(deviceInput);
-    const { user, opened } = await this.signIn(proof, (tx, account, amr) =>
-      this.d.sessions.open(tx, this.d.rest.session(account.id, device, ip, amr)),
+    const { user, opened } = await this.signIn(proof, (userId, amr) =>
+      this.d.sessions.prepare(this.d.rest.session(userId, device, ip, amr)),
     );
-    const auth = authOfSession(opened.session);
-    return { user, ...this.d.rest.tokens(user.id, opened.session.id, opened.refreshToken, auth) };
+    const { session } = opened.write;
+    const auth = authOfSession({ auth_time: session.authTime ?? session.now, amr: session.amr ?? null });
+    return { user, ...this.d.rest.tokens(user.id, session.id, opened.refreshToken, auth) };
   }
 
   /** The hosted pages, which go on to their single sign-on: the account and how it proved who it is. */
   async onPage(proof: SignInProof): Promise<SignedInAccount> {
     this.assertOn(proof.method);
-    const { user, amr } = await this.signIn(proof, async () => undefined);
+    const { user, amr } = await this.signIn(proof, () => undefined);
     return { user, amr };
   }
 
@@ -64,19 +73,39 @@ export class SignIn {
     else assertMethodOn(this.d.signInMethods, method);
   }
 
-  private async signIn<T>(proof: SignInProof, open: Open<T>): Promise<SignedInAccount & { opened: T }> {
+  private async signIn<T extends Opens>(proof: SignInProof, sessionFor: SessionFor<T>): Promise<Done<T>> {
     const checked = await proof.check();
-    const done = await this.d.db.transaction(async (tx) => {
-      const { account: whose, amr } = await checked.spend(tx);
-      const held = await holdAccountForSignIn(tx, whose);
-      if (!held.held) throw held.refusal === 'locked_by_operator' ? lockedByOperator() : checked.notThere();
-      await checked.held?.(tx, held.account);
-      return { user: held.account, amr, opened: await open(tx, held.account, amr) };
-    });
+    const done =
+      'pin' in checked ? await this.byPin(checked, sessionFor) : await this.spending(checked, sessionFor);
     this.d.signIns?.inc({ method: proof.method });
     await checked.told?.(done.user);
     return done;
   }
+
+  /** A PIN: one statement holds the account, clears its wrong PINs and opens the session. */
+  private async byPin<T extends Opens>(checked: CheckedPin, sessionFor: SessionFor<T>): Promise<Done<T>> {
+    const opened = sessionFor(checked.pin.userId, checked.amr);
+    const held = await holdAccountForPinSignIn(this.d.db, checked.pin, opened?.write);
+    return { user: heldOrRefused(held, checked), amr: checked.amr, opened };
+  }
+
+  /** A proof spent in the transaction that holds the account and opens the session. */
+  private spending<T extends Opens>(checked: SpendingProof, sessionFor: SessionFor<T>): Promise<Done<T>> {
+    return this.d.db.transaction(async (tx) => {
+      const { account: whose, amr } = await checked.spend(tx);
+      const account = heldOrRefused(await holdAccountForSignIn(tx, whose), checked);
+      await checked.held?.(tx, account);
+      const opened = sessionFor(account.id, amr);
+      if (opened) await this.d.sessions.write(tx, opened.write);
+      return { user: account, amr, opened };
+    });
+  }
+}
+
+/** The account held, or the refusal: an operator's lock says so; otherwise the proof says what is not there. */
+function heldOrRefused(held: HeldAccount, checked: CheckedPin | SpendingProof): UserRow {
+  if (held.held) return held.account;
+  throw held.refusal === 'locked_by_operator' ? lockedByOperator() : checked.notThere();
 }
 
 /** Spec "Token lifetimes": REST access tokens say expires_in 900. */

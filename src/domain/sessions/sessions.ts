@@ -43,6 +43,12 @@ export interface SessionToOpen {
   amr?: string[];
 }
 
+/** A session ready to write, and the refresh token to answer once it is. */
+export interface PreparedSession {
+  write: NewSessionWrite;
+  refreshToken: string;
+}
+
 export interface OpenedSession {
   session: SessionRow;
   refreshToken: string;
@@ -58,14 +64,19 @@ export class SessionService {
    */
   async open(q: Queryable, s: SessionToOpen): Promise<OpenedSession> {
     const { write, refreshToken } = this.prepare(s);
-    return { session: await sessionsRepo.insert(q, write), refreshToken };
+    return { session: await this.write(q, write), refreshToken };
+  }
+
+  /** Writes a session prepared: its row, first refresh token and session.created event, in one statement. */
+  write(q: Queryable, write: NewSessionWrite): Promise<SessionRow> {
+    return sessionsRepo.insert(q, write);
   }
 
   /**
    * What opening a session writes (its row, first refresh token and event) and the refresh token to answer,
    * for a statement that opens it only under conditions of its own (the code exchange, D24).
    */
-  prepare(s: SessionToOpen): { write: NewSessionWrite; refreshToken: string } {
+  prepare(s: SessionToOpen): PreparedSession {
     const now = this.d.clock.now();
     const id = this.d.random.timeOrderedId();
     const refreshToken = this.d.refreshTokens.first(id, this.d.random.token(32)).value;

@@ -49,25 +49,31 @@ export interface NewSessionWrite {
   created: OutboxEvent;
 }
 
+/**
+ * The CTEs `session` (the new session's row, with its first refresh token), `event` and `deliveries` (its
+ * session.created event). With `onlyFor` (a FROM clause and its WHERE), the session opens only for a row of it.
+ */
+export function newSessionCtes({ session: s, firstToken, created }: NewSessionWrite, onlyFor?: Sql): Sql {
+  return sql`session AS (
+      INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr,
+        created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
+      SELECT ${s.id}::uuid, ${s.user_id}::uuid, ${s.client_id}::text, ${s.device_name}::text, ${s.platform}::text,
+        ${s.ip_address}::text, ${s.scope}::text, ${s.authTime ?? s.now}::timestamptz, ${s.amr ?? null}::text[],
+        ${s.now}::timestamptz, ${s.now}::timestamptz, ${firstToken.hash}::text, ${s.now}::timestamptz,
+        ${firstToken.expires_at}::timestamptz
+      ${onlyFor ?? sql``}
+      RETURNING *
+    ),
+    ${outboxEventCtes(created, sql`session`)}`;
+}
+
 export const sessionsRepo = {
   /**
    * A session, with its first refresh token (D16's chain head) and its session.created event, in
    * one statement: one round trip, atomic without a transaction of its own.
    */
-  insert: async (q: Queryable, { session: s, firstToken, created }: NewSessionWrite) => {
-    const [row] = await all<SessionRow>(
-      q,
-      sql`WITH session AS (
-          INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr,
-            created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
-          VALUES (${s.id}, ${s.user_id}, ${s.client_id}, ${s.device_name}, ${s.platform}, ${s.ip_address},
-            ${s.scope}, ${s.authTime ?? s.now}, ${s.amr ?? null}, ${s.now}, ${s.now}, ${firstToken.hash}, ${s.now},
-            ${firstToken.expires_at})
-          RETURNING *
-        ),
-        ${outboxEventCtes(created)}
-        SELECT * FROM session`,
-    );
+  insert: async (q: Queryable, write: NewSessionWrite) => {
+    const [row] = await all<SessionRow>(q, sql`WITH ${newSessionCtes(write)} SELECT * FROM session`);
     return row;
   },
 
