@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
-import type { Device } from '../../src/domain/accounts/device.ts';
+import type { Device } from '../../src/domain/accounts/account-inputs.ts';
 import { CLIENT_CACHE_SECONDS } from '../../src/domain/clients/clients.ts';
 import {
   NEXT_KEY_PUBLISHED_SECONDS,

@@ -11,10 +11,19 @@ export interface NewAccountInput {
   name?: string | null;
 }
 
-/** The device a REST session is opened on, as sent (checked by `parseDevice`). */
+export const PLATFORMS = ['ios', 'android', 'web', 'desktop', 'other'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** The device a REST session is opened on, as sent (its route's schema checks it). */
 export interface DeviceInput {
   name?: string;
-  platform?: string;
+  platform?: Platform;
+}
+
+/** The device as a session records it: a name or none, and a platform (`other` when not said). */
+export interface Device {
+  name: string | null;
+  platform: Platform;
 }
 
 export interface SignUpInput extends NewAccountInput {

@@ -19,7 +19,6 @@ import type { SessionService } from '../sessions/sessions.ts';
 import { type Events, payloads } from '../webhooks/events.ts';
 import { accountLocked, handleTaken, lockedByOperator, pinNotSet } from './account-errors.ts';
 import { type NewAccountInput, type PinResetInput, parseName, type SignUpInput } from './account-inputs.ts';
-import { parseDevice } from './device.ts';
 import type { PepperOfHash, PinHasher } from './pin-hasher.ts';
 import {
   endSessionsAfterPinReset,
@@ -60,7 +59,7 @@ export class AccountService {
   }
 
   async signUp(body: SignUpInput, ip: string): Promise<{ user: UserRow } & RestTokens> {
-    const device = parseDevice(body.device);
+    const { device } = body;
     const { user, extra: opened } = await this.createAccount(body, (tx, user, amr) =>
       this.d.sessions.open(tx, this.#rest.session(user.id, device, ip, amr)),
     );
@@ -185,7 +184,7 @@ export class AccountService {
 
   /** Sets the PIN, unlocks, ends every session and the ways in made under the old PIN; signs in anew. */
   async resetPin(body: PinResetInput, ip: string): Promise<AfterReset & RestTokens> {
-    const device = parseDevice(body.device);
+    const { device } = body;
     const open = openAfterReset(this.d.sessions, (id, amr) => this.#rest.session(id, device, ip, amr));
     const { user, removed, after: opened } = await this.resetPinThen(body, open);
     const auth = authOfSession(opened.session);

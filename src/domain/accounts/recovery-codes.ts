@@ -38,7 +38,6 @@ import type { Events } from '../webhooks/events.ts';
 import type { DeviceInput } from './account-inputs.ts';
 import type { AccountNotices } from './account-notices.ts';
 import type { AccountService } from './accounts.ts';
-import { parseDevice } from './device.ts';
 import type { PinHasher } from './pin-hasher.ts';
 import {
   type AfterReset,
@@ -159,7 +158,7 @@ export class RecoveryCodeService {
     body: RecoveryReset,
     ip: string,
   ): Promise<{ user: UserRow; removed: RemovedByReset } & RestTokens> {
-    const device = parseDevice(body.device);
+    const { device } = body;
     const open = openAfterReset(this.d.sessions, (id, amr) => this.#rest.session(id, device, ip, amr));
     const { user, removed, after: opened } = await this.resetPinThen(body, open);
     const auth = authOfSession(opened.session);

@@ -8,6 +8,7 @@
 //   spends nothing, so its sign-in is one statement that holds, clears the wrong PINs and opens.
 // - An operator's lock answers ACCOUNT_LOCKED; an account that is not there answers as the proof says.
 // - Each sign-in is counted by its method, once it has committed.
+import { isIPv4, isIPv6 } from 'node:net';
 import type { SignInMethod } from '../../config/sign-in-settings.ts';
 import type { Clock } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
@@ -22,7 +23,7 @@ import type { AccessTokens } from '../sessions/access-tokens.ts';
 import { type Authentication, authOfSession } from '../sessions/authentication.ts';
 import type { PreparedSession, SessionService, SessionToOpen } from '../sessions/sessions.ts';
 import { lockedByOperator } from './account-errors.ts';
-import { type Device, maskIp, parseDevice } from './device.ts';
+import type { Device, DeviceInput } from './account-inputs.ts';
 import { assertMethodOn, assertRecoverySignInOn } from './sign-in-methods.ts';
 import type { CheckedPin, ProofMethod, SignInProof, SpendingProof } from './sign-in-proof.ts';
 
@@ -50,9 +51,12 @@ export class SignIn {
   constructor(private readonly d: SignInDeps) {}
 
   /** REST: a session of its own on this device, from this address, and its tokens. */
-  async rest(proof: SignInProof, deviceInput: unknown, ip: string): Promise<{ user: UserRow } & RestTokens> {
+  async rest(
+    proof: SignInProof,
+    device: DeviceInput | undefined,
+    ip: string,
+  ): Promise<{ user: UserRow } & RestTokens> {
     this.assertOn(proof.method);
-    const device = parseDevice(deviceInput);
     const { user, opened } = await this.signIn(proof, (userId, amr) =>
       this.d.sessions.prepare(this.d.rest.session(userId, device, ip, amr)),
     );
@@ -124,10 +128,23 @@ export class RestSignIn {
   constructor(private readonly d: { tokens: AccessTokens; firstPartyClientId: string; clock: Clock }) {}
 
   /** The session a sign-in on this device, from this address, proved by `amr`, opens now. */
-  session(userId: string, device: Device, ip: string, amr: string[]): SessionToOpen & { authTime: Date } {
+  session(
+    userId: string,
+    device: DeviceInput | undefined,
+    ip: string,
+    amr: string[],
+  ): SessionToOpen & { authTime: Date } {
     const authTime = this.d.clock.now();
     const clientId = this.d.firstPartyClientId;
-    return { userId, clientId, device, ipAddress: maskIp(ip), scope: REST_SCOPE, authTime, amr };
+    return {
+      userId,
+      clientId,
+      device: deviceOf(device),
+      ipAddress: maskIp(ip),
+      scope: REST_SCOPE,
+      authTime,
+      amr,
+    };
   }
 
   /** The tokens of a session just opened or rotated, whose sign-in `auth` says when and how was proved. */
@@ -142,4 +159,31 @@ export class RestSignIn {
     });
     return { access_token, refresh_token: refreshToken, expires_in: REST_ACCESS_TOKEN_TTL_SECONDS };
   }
+}
+
+/** The device as sent, as a session records it: the name trimmed (none when blank), `other` when not said. */
+export const deviceOf = (input?: DeviceInput): Device => ({
+  name: input?.name?.trim() || null,
+  platform: input?.platform ?? 'other',
+});
+
+/** A session keeps part of the address: IPv4 three octets (203.0.113.*), IPv6 its first 48 bits (2001:db8:85a3:*). */
+export function maskIp(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return maskIp(mapped[1]);
+  if (isIPv4(ip)) return `${ip.split('.').slice(0, 3).join('.')}.*`;
+  if (isIPv6(ip))
+    return `${expandIPv6(ip)
+      .slice(0, 3)
+      .map((h) => h.replace(/^0+(?=.)/, ''))
+      .join(':')}:*`;
+  return '*';
+}
+
+function expandIPv6(ip: string): string[] {
+  const [head, tail = ''] = ip.split('%')[0].split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const fill = ip.includes('::') ? Array(8 - h.length - t.length).fill('0') : [];
+  return [...h, ...fill, ...t];
 }

@@ -14,7 +14,6 @@ import { DomainError, fieldError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { parseSendLogPage } from '../paging.ts';
 import type { SessionService } from '../sessions/sessions.ts';
-import { isAccountPage } from './account-page-client.ts';
 import { BRANDING_FIELDS } from './client-branding.ts';
 import { newClientId, parseClientSpec, webOrigins } from './client-rules.ts';
 import type { LogoService } from './logos.ts';
@@ -73,7 +72,7 @@ export class ClientService {
 
   /** A live client for the OAuth endpoints, from memory for up to CLIENT_CACHE_SECONDS. */
   async findClient(clientId: string): Promise<ClientRow | undefined> {
-    if (this.d.accountPage && isAccountPage(clientId)) return this.d.accountPage;
+    if (this.d.accountPage && clientId === this.d.accountPage.client_id) return this.d.accountPage;
     const now = this.d.clock.now().getTime();
     const cached = this.#cache.get(clientId);
     if (cached && cached.until > now) return cached.client;

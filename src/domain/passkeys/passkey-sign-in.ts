@@ -18,13 +18,12 @@ import type { SignInMethod, WebAuthnSettings } from '../../config/sign-in-settin
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
-import { type PasskeyRow, passkeysRepo } from '../../storage/repositories/passkeys.ts';
+import { type PasskeyRow, passkeysRepo, transportsOf } from '../../storage/repositories/passkeys.ts';
 import { assertMethodOn } from '../accounts/sign-in-methods.ts';
 import type { CheckedProof, SignInProof } from '../accounts/sign-in-proof.ts';
 import { DomainError } from '../errors.ts';
 import { AMR } from '../sessions/authentication.ts';
 import { CEREMONY_SECONDS, CeremonyChallenges } from './ceremony-challenges.ts';
-import { transportsOf } from './passkeys.ts';
 import { counterWentBack, reportedCounter } from './signature-counter.ts';
 
 export interface PasskeySignInDeps {

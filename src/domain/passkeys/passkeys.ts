@@ -22,7 +22,7 @@ import type { SignInMethod, WebAuthnSettings } from '../../config/sign-in-settin
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import { type Database, uniqueViolation } from '../../storage/db.ts';
-import { type PasskeyRow, passkeysRepo } from '../../storage/repositories/passkeys.ts';
+import { type PasskeyRow, passkeysRepo, transportsOf } from '../../storage/repositories/passkeys.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { keepPasskey, PASSKEYS_PER_ACCOUNT } from '../../storage/rules/passkey-register.ts';
 import type { AccountNotices } from '../accounts/account-notices.ts';
@@ -219,11 +219,3 @@ export class PasskeyService {
 }
 
 const notFound = () => new DomainError('NOT_FOUND', 'no such passkey');
-
-/** The transports a browser may try for a passkey, as WebAuthn names them. */
-export const transportsOf = (p: PasskeyRow) =>
-  p.transports.filter((t): t is AuthenticatorTransport =>
-    ['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'].includes(t),
-  );
-
-type AuthenticatorTransport = 'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb';

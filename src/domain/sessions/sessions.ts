@@ -5,7 +5,7 @@ import type { Random } from '../../providers/random.ts';
 import type { SessionRotations } from '../../storage/batches/session-rotations.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import { type NewSessionWrite, type SessionRow, sessionsRepo } from '../../storage/repositories/sessions.ts';
-import type { Device } from '../accounts/device.ts';
+import type { Device } from '../accounts/account-inputs.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import { isUuid } from '../ids.ts';

@@ -59,3 +59,11 @@ export const passkeysRepo = {
       sql`UPDATE passkeys SET counter = greatest(counter, ${counter}), last_used_at = ${at} WHERE id = ${id}`,
     ),
 };
+
+/** The transports a browser may try for a stored passkey, as WebAuthn names them (others are dropped). */
+export const transportsOf = (p: PasskeyRow) =>
+  p.transports.filter((t): t is AuthenticatorTransport =>
+    ['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'].includes(t),
+  );
+
+type AuthenticatorTransport = 'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb';
