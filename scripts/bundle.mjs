@@ -1,7 +1,7 @@
 // P84: what `npm start` runs. The TypeScript sources as one plain ES module, with the SQL migrations beside it,
 // so the service runs without tsx's loader: a worker takes about 65 MB less memory, and no loader thread runs
-// in every process (the tests and the `callsign` command still run the sources through tsx). Packages stay
-// outside the bundle, loaded from node_modules as before.
+// in every process. The `callsign` command runs it too, bundled afresh first; the tests run the sources through
+// tsx. Packages stay outside the bundle, loaded from node_modules as before.
 import {
   existsSync,
   mkdirSync,

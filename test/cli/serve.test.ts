@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,14 +191,37 @@ describe('the callsign command', () => {
     });
 
   test('--help, help and <command> --help start with Usage: and exit 0, starting nothing', () => {
-    // The command as `npx callsign` runs it from the sources, and as the bundle the other tests run.
-    const fromSources = spawnSync(process.execPath, [SOURCE_BIN, '--help'], {
-      env: baseEnv,
-      cwd: CHILD_CWD,
-      encoding: 'utf8',
-    });
-    assert.equal(fromSources.status, 0, fromSources.stderr);
-    assert.match(fromSources.stdout, /^Usage: callsign <command> \[options\]\n/);
+    // The command as `npx callsign` runs it: the sources bundled first, then the bundle, with no TypeScript
+    // loaded (a hook names each module the process loads).
+    const hooks = mkdtempSync(join(tmpdir(), 'callsign-loads-'));
+    writeFileSync(
+      join(hooks, 'hooks.mjs'),
+      'export async function load(url, context, next) {\n' +
+        "  if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n');\n" +
+        '  return next(url, context);\n}\n',
+    );
+    writeFileSync(
+      join(hooks, 'register.mjs'),
+      "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+    );
+    const fromCommand = spawnSync(
+      process.execPath,
+      ['--import', join(hooks, 'register.mjs'), SOURCE_BIN, '--help'],
+      { env: baseEnv, cwd: CHILD_CWD, encoding: 'utf8' },
+    );
+    rmSync(hooks, { recursive: true, force: true });
+    assert.equal(fromCommand.status, 0, fromCommand.stderr);
+    assert.match(fromCommand.stdout, /^Usage: callsign <command> \[options\]\n/);
+    const loaded = [...fromCommand.stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]);
+    assert.ok(
+      loaded.some((url) => url.endsWith('/dist/callsign.mjs')),
+      'the bundle ran',
+    );
+    assert.deepEqual(
+      loaded.filter((url) => url.endsWith('.ts')),
+      [],
+      'no TypeScript is loaded',
+    );
     for (const args of [['--help'], ['help'], ['-h']]) {
       const r = run(...args);
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
