@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 // What every hosted page must be, measured in the browser: readable at 360x740 without sideways scrolling,
 // touch targets of at least 44x44 px, button text that fits its button, a one-line language menu, no
@@ -116,4 +116,23 @@ export async function checkLook(page: Page, name: string): Promise<void> {
       });
     }
   }
+}
+
+/** What a button looks like as drawn: its cursor, background, border style, and its text's contrast (WCAG). */
+export async function buttonLook(
+  button: Locator,
+): Promise<{ cursor: string; background: string; borderStyle: string; contrast: number }> {
+  const style = await button.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { cursor: s.cursor, background: s.backgroundColor, color: s.color, borderStyle: s.borderTopStyle };
+  });
+  const luminance = (rgb: string) => {
+    const [r, g, b] = (rgb.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(style.color), luminance(style.background)].sort((a, b) => b - a);
+  return { ...style, contrast: (light + 0.05) / (dark + 0.05) };
 }

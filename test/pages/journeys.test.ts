@@ -8,7 +8,7 @@ import { createTestApp, type SignedUp, signUp, type TestApp } from '../helpers/a
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { ADMIN_TOKEN, pkce } from '../helpers/oauth.ts';
-import { checkLook } from '../helpers/page-look.ts';
+import { buttonLook, checkLook, SCHEMES } from '../helpers/page-look.ts';
 
 // The journeys people expect on the hosted pages, driven in Chromium in English, Arabic and Hindi (each page
 // checked at 360x740 and 1280x800, light and dark, with axe and a screenshot), and with JavaScript off: a code
@@ -102,6 +102,17 @@ describe('the journeys on the hosted pages', () => {
           })
           .catch(() => {});
         assert.equal(await resend.isDisabled(), true, 'the countdown holds "Send a new code"');
+        // A disabled button looks and points unlike an enabled one, its text still readable (AA).
+        for (const colorScheme of SCHEMES) {
+          await page.emulateMedia({ colorScheme });
+          const waiting = await buttonLook(resend);
+          const enabled = await buttonLook(page.getByRole('button', { name: say('auth.continue') }));
+          assert.equal(waiting.cursor, 'not-allowed', colorScheme);
+          assert.equal(enabled.cursor, 'pointer', colorScheme);
+          assert.notEqual(waiting.background, enabled.background, colorScheme);
+          assert.equal(waiting.borderStyle, 'dashed', colorScheme);
+          assert.ok(waiting.contrast >= 4.5, `${colorScheme}: contrast ${waiting.contrast}`);
+        }
         await checkLook(page, `journey-${lang}-code-signin`);
         await page.getByLabel(say('auth.code'), { exact: true }).fill(t.sms.lastCode(s.phone));
         await page.getByRole('button', { name: say('auth.continue') }).click();

@@ -21,6 +21,8 @@ input[type=tel],input[inputmode=numeric]{direction:ltr;text-align:left}
 button{display:inline-flex;align-items:center;justify-content:center;min-height:44px;min-width:44px;padding:.55rem 1.25rem;
 font:inherit;font-weight:600;color:var(--on-accent);background:var(--accent);border:1px solid var(--accent);border-radius:8px;cursor:pointer}
 button.secondary{color:var(--accent);background:transparent}
+button:disabled,button:disabled:hover{color:var(--muted);background:var(--bg);border:1px dashed var(--line);cursor:not-allowed}
+button.danger{color:#fff;background:#b91c1c;border-color:#b91c1c}button.danger:hover{background:#991b1b}
 .error{color:var(--error);background:var(--error-bg);border:1px solid var(--error);border-radius:8px;padding:.75rem}
 .notice{color:var(--notice);background:var(--notice-bg);border:1px solid var(--notice);border-radius:8px;padding:.75rem}`;
 
@@ -65,8 +67,7 @@ const CONSOLE = `body.console{font-size:15px}
 .console figcaption{font-weight:600}.console .photos img{max-width:min(22rem,100%);max-height:16rem;border:1px solid var(--line);margin:.3rem}
 .console svg{display:block;max-width:40rem}.console svg text{fill:var(--muted);font-size:10px}.console svg .bar{fill:var(--accent)}
 .console svg .bar.none{fill:var(--line)}.console svg .axis{stroke:var(--muted)}
-.console button{white-space:nowrap}.console button.danger{background:#b91c1c;border-color:#b91c1c;color:#fff}
-.console button.danger:hover{background:#991b1b}.console .confirm{border:2px solid #b91c1c;border-radius:8px;padding:1rem;max-width:36rem}
+.console button{white-space:nowrap}.console .confirm{border:2px solid #b91c1c;border-radius:8px;padding:1rem;max-width:36rem}
 .console .confirm a{display:inline-block;padding:.6rem 0;margin-inline-start:1rem}
 @media (max-width:40rem){.console .table table,.console .table tbody,.console .table tr,.console .table td{display:block;width:auto}
 .console .table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
