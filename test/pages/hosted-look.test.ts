@@ -122,6 +122,7 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
         await check('signin-error');
         await Promise.all([page.waitForNavigation(), page.click('main a[href^="/authorize/signup"]')]);
         await check('signup-phone');
+        await countryPickerShowsTheCode(page, lang);
         // Where JavaScript runs, the number is grouped as the chosen country writes it.
         await page.selectOption('select[name=country]', 'US');
         await page.locator('input[name=phone]').pressSequentially('6505550142');
@@ -309,3 +310,43 @@ describe('the hosted pages on a small phone and a desktop, light and dark', () =
     }
   });
 });
+
+/**
+ * The country picker at 360 px: each option starts with its calling code, which the closed picker shows whole
+ * (the name is what a narrow picker cuts); no option carries a flag, and the flag beside it is decoration.
+ */
+async function countryPickerShowsTheCode(page: Page, lang: string): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const picker = page.locator('select[name=country]');
+  const texts = await picker.locator('option').allTextContents();
+  const withCode = texts.filter((text) => /^\u2066\+\d+\u2069 \S/.test(text));
+  assert.equal(withCode.length, texts.length - 1, `${lang}: every country's option starts with its code`);
+  assert.deepEqual(
+    texts.filter((text) => /[\u{1F1E6}-\u{1F1FF}]/u.test(text)),
+    [],
+    `${lang}: no flag in the text`,
+  );
+  await picker.selectOption('NG');
+  const room = await picker.evaluate((select: HTMLSelectElement) => {
+    const style = getComputedStyle(select);
+    const context = document.createElement('canvas').getContext('2d');
+    if (!context) return { code: 0, box: 0 };
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const code = context.measureText(select.selectedOptions[0].text.split(' ')[0]).width;
+    // The box's text area: its width less the padding, and less room for the arrow (24 px).
+    const box =
+      select.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight) - 24;
+    return { code, box };
+  });
+  assert.ok(
+    room.code > 0 && room.code <= room.box,
+    `${lang}: the code (${room.code} px) fits ${room.box} px`,
+  );
+  const flag = page.locator('.phone .flag');
+  assert.equal(await flag.getAttribute('aria-hidden'), 'true');
+  const drawn = (await flag.textContent()) ?? '';
+  assert.ok(
+    drawn === '' || drawn === '\u{1F1F3}\u{1F1EC}',
+    `${lang}: the flag is Nigeria's or none (${drawn})`,
+  );
+}

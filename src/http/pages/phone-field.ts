@@ -12,10 +12,6 @@ import { sortedCountries } from './country-names.ts';
 import { esc, type FieldNotes } from './html.ts';
 import type { View } from './view.ts';
 
-/** A country's flag, from the regional indicator letters of its code. */
-const flag = (code: string) =>
-  String.fromCodePoint(...[...code].map((ch) => 0x1f1e6 + ch.charCodeAt(0) - 65));
-
 /**
  * How the country writes a mobile number of its own, as a pattern for the page's as-you-type grouping: its
  * example number in national form, its national prefix left out, each digit an "x" ("(xxx) xxx-xxxx").
@@ -32,8 +28,9 @@ function nationalPattern(code: CountryCode): string | undefined {
 const optionsByLanguage = new Map<Language, string>();
 
 /**
- * Every country with phone numbers as the picker's options (flag, name in the language, calling code kept left
- * to right), sorted as the language's readers sort; made once per language.
+ * Every country with phone numbers as the picker's options, sorted as the language's readers sort; made once
+ * per language. The calling code comes first (kept left to right), so a narrow picker cuts the name, never the
+ * code; no flag is in the text, where a phone without an emoji font would show boxes.
  */
 function countryOptions(lang: Language): string {
   let options = optionsByLanguage.get(lang);
@@ -43,7 +40,7 @@ function countryOptions(lang: Language): string {
         const calling = `+${getCountryCallingCode(code as CountryCode)}`;
         const pattern = nationalPattern(code as CountryCode);
         const f = pattern ? ` data-f="${esc(pattern)}"` : '';
-        return `<option value="${code}"${f}>${esc(`${flag(code)} ${name} (\u2066${calling}\u2069)`)}</option>`;
+        return `<option value="${code}"${f}>${esc(`\u2066${calling}\u2069 ${name}`)}</option>`;
       })
       .join('');
     optionsByLanguage.set(lang, options);
@@ -67,8 +64,9 @@ export function suggestedCountry(
 }
 
 /**
- * The phone field: a native select of countries (flag, name, calling code), so it works without JavaScript,
- * beside the number. A number typed with `+` needs no country; one without is read in the chosen country.
+ * The phone field: a native select of countries (calling code, name), so it works without JavaScript, beside
+ * the number; the chosen country's flag beside it is decoration, drawn by the page's script only where the
+ * browser draws flags. A number typed with `+` needs no country; one without is read in the chosen country.
  * Where passkeys sign in, the browser may offer them in the number's autofill too.
  */
 export function phoneField(
@@ -90,5 +88,5 @@ export function phoneField(
   const hint = `<p class="hint" id="phone-hint">${v.t('auth.phone_hint')}</p>`;
   const error = notes.error ? `<p class="field-error" id="phone-error" role="alert">${notes.error}</p>` : '';
   const described = `phone-hint${notes.error ? ' phone-error' : ''}`;
-  return `<script src="/assets/phone.js" defer></script><div class="field"><label for="phone">${v.t('auth.phone')}</label>${hint}<div class="phone"><select id="country" name="country" aria-label="${v.t('auth.country')}" aria-describedby="phone-hint"><option value="">+</option>${options}</select><input id="phone" name="phone" type="tel" autocomplete="tel${notes.passkeys ? ' webauthn' : ''}" inputmode="tel" required value="${esc(phone)}" aria-describedby="${described}"${notes.error ? ' aria-invalid="true"' : ''}></div>${error}</div>`;
+  return `<script src="/assets/phone.js" defer></script><div class="field"><label for="phone">${v.t('auth.phone')}</label>${hint}<div class="phone"><span class="flag" aria-hidden="true"></span><select id="country" name="country" aria-label="${v.t('auth.country')}" aria-describedby="phone-hint"><option value="">+</option>${options}</select><input id="phone" name="phone" type="tel" autocomplete="tel${notes.passkeys ? ' webauthn' : ''}" inputmode="tel" required value="${esc(phone)}" aria-describedby="${described}"${notes.error ? ' aria-invalid="true"' : ''}></div>${error}</div>`;
 }

@@ -32,6 +32,7 @@ const HOSTED = `main.card{max-width:28rem;margin:0 auto;padding:1.5rem 1rem;back
 .field-error{color:var(--error);font-weight:600;margin:.35rem 0 0}
 main.card form>button{width:100%;margin:.5rem 0 1rem}.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin:.5rem 0 1rem}
 .actions button{flex:1 1 8rem;margin:0}.phone{display:flex;gap:.5rem;direction:ltr}.phone select{flex:0 1 9.5rem;min-width:0}
+.phone .flag{flex:0 0 auto;align-self:center;font-size:1.5rem;line-height:1}.phone .flag:empty{display:none}
 .phone input{flex:1 1 10rem;min-width:0}.brand{display:flex;align-items:center;gap:.75rem;margin:0 0 1rem}
 .brand img{width:48px;height:48px;border-radius:10px;object-fit:contain}.brand strong{font-size:1.1rem}
 .muted{color:var(--muted)}ul.scopes{padding-inline-start:1.25rem}ul.scopes li{margin:.35rem 0}
