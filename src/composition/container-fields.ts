@@ -5,6 +5,7 @@ import type { AccountDeletionService } from '../domain/accounts/account-deletion
 import type { AccountService } from '../domain/accounts/accounts.ts';
 import type { CodeSignIn } from '../domain/accounts/code-sign-in.ts';
 import type { PhoneChangeService } from '../domain/accounts/phone-change.ts';
+import type { PinChangeService } from '../domain/accounts/pin-change.ts';
 import type { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import type { RecoverySignIn } from '../domain/accounts/recovery-sign-in.ts';
 import type { SignIn } from '../domain/accounts/sign-in.ts';
@@ -101,6 +102,7 @@ export interface Container {
   /** A secret of this process by which the admin API knows the console's in-process calls */
   consoleCallMark: string;
   deletion: AccountDeletionService;
+  pinChange: PinChangeService;
   phoneChange: PhoneChangeService;
   apiUsers: ApiUserService;
   avatars: AvatarService;

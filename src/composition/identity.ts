@@ -4,6 +4,7 @@ import { AccountNotices } from '../domain/accounts/account-notices.ts';
 import { AccountService } from '../domain/accounts/accounts.ts';
 import { CodeSignIn } from '../domain/accounts/code-sign-in.ts';
 import { PhoneChangeService } from '../domain/accounts/phone-change.ts';
+import { PinChangeService } from '../domain/accounts/pin-change.ts';
 import { PinHasher } from '../domain/accounts/pin-hasher.ts';
 import { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import { RecoverySignIn } from '../domain/accounts/recovery-sign-in.ts';
@@ -118,7 +119,7 @@ function beyondThePin(
   return { recoveryCodes, recoverySignIn, passkeys, passkeySignIn, codeSignIn, signIn };
 }
 
-/** The services of a person's account: codes, sessions, sign-in, profile, phone, deletion. */
+/** The services of a person's account: codes, sessions, sign-in, profile, PIN, phone, deletion. */
 export function identityServices(f: Foundation) {
   const { config, db, clock, random, events, tokens, messenger, logger } = f;
   const { challenges, breaker, defence } = smsDefence(f);
@@ -167,6 +168,10 @@ export function identityServices(f: Foundation) {
   });
   const profiles = new ProfileService({ db, clock, events });
   const deletion = new AccountDeletionService({ db, clock, events, sessions, accounts });
+  const pinChange = new PinChangeService({
+    ...{ db, clock, events, sessions, accounts, pins, notices },
+    signInMethods: config.signInMethods,
+  });
   const phoneChange = new PhoneChangeService({
     defaultLanguage: config.defaultLanguage,
     db,
@@ -197,6 +202,7 @@ export function identityServices(f: Foundation) {
     recoverySignIn,
     profiles,
     deletion,
+    pinChange,
     phoneChange,
     apiUsers,
     avatars,

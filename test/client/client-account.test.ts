@@ -67,6 +67,21 @@ describe('@callsign/client: the signed-in account', () => {
     assert.equal((await client.auth.getSession())?.user.phone, phone);
   });
 
+  test('users: a new PIN by the current one; this session stays, the other ends', async () => {
+    const { client, session } = await signedIn();
+    const second = createClient({ baseUrl: s.baseUrl, storage: memoryStorage() });
+    await second.auth.signIn({ phone: session.user.phone, pin: CLIENT_PIN });
+    await assert.rejects(client.users.changePin({ currentPin: '918273', newPin: '730194' }), {
+      code: 'INVALID_CREDENTIALS',
+    });
+    const changed = await client.users.changePin({ currentPin: CLIENT_PIN, newPin: '730194' });
+    assert.equal(changed.sessions_ended, 1);
+    assert.equal((await client.users.me()).id, session.user.id);
+    await assert.rejects(second.users.me(), { code: 'INVALID_TOKEN' });
+    const again = createClient({ baseUrl: s.baseUrl, storage: memoryStorage() });
+    await again.auth.signIn({ phone: session.user.phone, pin: '730194' });
+  });
+
   test('sessions: list, with this one marked, and revoke another', async () => {
     const { client, session } = await signedIn();
     const second = createClient({ baseUrl: s.baseUrl, storage: memoryStorage() });

@@ -96,6 +96,11 @@ for (const methods of ['passkey,code', 'passkey']) {
         body: { temp_token: 'x'.repeat(43), pin: '736251' },
       });
       assertMethodDisabled(byToken, 'a reset by temp token');
+      const change = await t.request('POST', '/users/me/pin', {
+        token: s.access_token,
+        body: { current_pin: s.pin, new_pin: '736251' },
+      });
+      assertMethodDisabled(change, 'a PIN change');
     });
 
     test('REST: a recovery code signs in once, as a recovery code, told to the phone', async () => {

@@ -10,6 +10,7 @@ import type {
   Passkey,
   PasskeyRegistrationOptions,
   PasskeyRegistrationResponse,
+  PinChanged,
   PublicProfile,
   RecoveryCodeStatus,
   RecoveryCodes,
@@ -60,6 +61,11 @@ export function userMethods(transport: Transport, keeper: SessionKeeper, authori
     },
     confirmPhone: async (input: { phone: string; code: string; pin: string }): Promise<User> =>
       updated(await authorizer.call('post', '/users/me/phone/confirm', { body: input })),
+    /** Changes the PIN, giving the current one: every other session of the account ends, this one stays. */
+    changePin: (input: { currentPin: string; newPin: string }): Promise<PinChanged> =>
+      authorizer.call('post', '/users/me/pin', {
+        body: { current_pin: input.currentPin, new_pin: input.newPin },
+      }),
     /** Deletes the account (ask the person to confirm first) and ends the session here. */
     async delete(input: { pin: string }): Promise<DeletedAccount> {
       const body = { pin: input.pin, confirmation: DELETE_CONFIRMATION };

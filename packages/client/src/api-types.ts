@@ -47,6 +47,7 @@ export type User = DataOf<'/users/me', 'get'>;
 export type UserPatch = BodyOf<'/users/me', 'patch'>;
 /** The answer to deleting the account: `{deleted: true, hard_delete_at}`. */
 export type DeletedAccount = DataOf<'/users/me', 'delete'>;
+export type PinChanged = DataOf<'/users/me/pin', 'post'>;
 /** Another account's public profile (`GET /users/@{handle}`). */
 export type PublicProfile = DataOf<'/users/@{handle}', 'get'>;
 /** Whether a handle is free, and why not. */

@@ -1,8 +1,8 @@
 // What an account's phone is told when the ways into the account change: a text in the account's language.
 //
 // Rules it enforces:
-// - The number an account moves away from, a new passkey, a new set of recovery codes, and a PIN reset or a
-//   sign-in by a recovery code are told to the phone, so an owner who did not do it learns of it.
+// - The number an account moves away from, a new passkey, a new set of recovery codes, a PIN change, and a PIN
+//   reset or a sign-in by a recovery code are told to the phone, so an owner who did not do it learns of it.
 // - The change stands whether or not the notice gets through; one that fails is logged at warn, with the
 //   number masked.
 import type { Logger } from 'pino';
@@ -16,6 +16,7 @@ export type AccountNotice = Extract<
   | 'phone.passkey_added'
   | 'phone.recovery_codes_created'
   | 'phone.pin_reset_by_recovery_code'
+  | 'phone.pin_changed'
   | 'phone.signed_in_by_recovery_code'
 >;
 
@@ -25,6 +26,7 @@ const SUBJECT: Record<AccountNotice, string> = {
   'phone.passkey_added': 'a new passkey',
   'phone.recovery_codes_created': 'a new set of recovery codes',
   'phone.pin_reset_by_recovery_code': 'a PIN reset by a recovery code',
+  'phone.pin_changed': 'a PIN change',
   'phone.signed_in_by_recovery_code': 'a sign-in by a recovery code',
 };
 

@@ -55,10 +55,10 @@ function isStraightRun(pin: string): boolean {
 export const isWellFormedPin = (pin: unknown): pin is string =>
   typeof pin === 'string' && /^[0-9]{4,6}$/.test(pin);
 
-/** Exactly 4-6 ASCII digits, not trivially guessable. */
-export function assertAcceptablePin(pin: unknown): asserts pin is string {
-  if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', 'pin', 'PIN must be 4 to 6 digits');
+/** Exactly 4-6 ASCII digits, not trivially guessable; `field`: the input that holds it. */
+export function assertAcceptablePin(pin: unknown, field = 'pin'): asserts pin is string {
+  if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', field, 'PIN must be 4 to 6 digits');
   if (/^(\d)\1+$/.test(pin) || isStraightRun(pin) || COMMON_PINS.has(pin)) {
-    throw fieldError('INVALID_PIN', 'pin', 'PIN is too easy to guess; choose another');
+    throw fieldError('INVALID_PIN', field, 'PIN is too easy to guess; choose another');
   }
 }

@@ -153,6 +153,17 @@ export class SessionService {
     return this.announceRevoked(tx, revoked, reason);
   }
 
+  /** Every session of the user but `keep` (the one that asked, or none). */
+  async revokeOthersOfUser(
+    tx: Queryable,
+    userId: string,
+    keep: string | null,
+    reason: SessionRevokeReason,
+  ): Promise<SessionRow[]> {
+    const revoked = await sessionsRepo.revokeOthersOfUser(tx, userId, keep, reason, this.d.clock.now());
+    return this.announceRevoked(tx, revoked, reason);
+  }
+
   /** Every session of the user with this client, as the user's own revocation (`user_revoked`). */
   async revokeAllOfUserClient(tx: Queryable, userId: string, clientId: string): Promise<SessionRow[]> {
     const now = this.d.clock.now();

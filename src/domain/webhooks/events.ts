@@ -52,6 +52,7 @@ export interface EventPayloads {
     by: 'code' | 'recovery_code';
     removed: { passkeys: number; recovery_codes: boolean };
   };
+  'user.pin_changed': { user_id: string; changed_at: string; sessions_ended: number };
   'user.phone_risk': {
     user_id: string;
     reason: 'sim_swap' | 'number_recycled';
@@ -78,6 +79,7 @@ export const EVENT_CATALOGUE = {
   'recovery_code.used': 'a recovery code resets a PIN, or signs in where PINs are off',
   'user.pin_reset':
     'a PIN is reset, by a code to the phone or a recovery code; says what else the reset removed',
+  'user.pin_changed': 'a person changes their PIN, giving the one before; the other sessions end',
   'user.phone_risk': 'a code step is refused: the number’s SIM changed recently, or the number was recycled',
 } as const satisfies Record<EventType, string>;
 
@@ -88,6 +90,7 @@ export type SessionRevokeReason =
   | 'logout'
   | 'user_revoked'
   | 'pin_reset'
+  | 'pin_changed'
   | 'refresh_token_reuse'
   | 'account_deleted'
   | 'admin';

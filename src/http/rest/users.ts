@@ -13,7 +13,7 @@ import { CodeSent, PublicProfile, RestUser, restAnswer } from './responses.ts';
 import { callerOf, nullableText, secured, text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'deletion' | 'phoneChange' | 'profiles'>;
+type Services = Pick<Container, 'deletion' | 'phoneChange' | 'pinChange' | 'profiles'>;
 
 export function userRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -71,6 +71,34 @@ export function userRoutes(fastify: FastifyInstance, c: Services) {
       config: { auth: true },
     },
     async (request) => ok(await c.deletion.deleteWithPin(callerOf(request).userId, request.body)),
+  );
+
+  app.post(
+    '/users/me/pin',
+    {
+      schema: {
+        ...secured,
+        summary: 'Change the PIN, giving the current one; every other session ends',
+        description:
+          'The current PIN counts against the PIN lock. The other sessions end (`session.revoked`, reason `pin_changed`), the phone is told, and `user.pin_changed` is sent. Passkeys and recovery codes stay.',
+        body: Type.Object({
+          current_pin: text('the PIN now'),
+          new_pin: text('the new PIN: 4-6 digits, not easy to guess, not the current one'),
+        }),
+        response: restAnswer(
+          Type.Object({
+            changed_at: dateTime('when the PIN changed'),
+            sessions_ended: Type.Integer({ description: 'the other sessions the change ended' }),
+          }),
+          'the PIN is changed',
+        ),
+      },
+      config: { auth: true },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return ok(await c.pinChange.change(caller.userId, request.body, { session: caller.sessionId }));
+    },
   );
 
   phoneChangeRoutes(fastify, c);

@@ -163,6 +163,9 @@ export const bnPages: PageCatalog = {
   'account.codes_title': 'আপনার রিকভারি কোড',
   'account.codes_text': 'এই কোডগুলো নিরাপদ জায়গায় রাখুন। এগুলো শুধু এইবার দেখানো হয়, এবং আগের কোডগুলো আর কাজ করে না।',
   'account.done': 'আপনার অ্যাকাউন্টে ফিরে যান',
+  'account.change_pin': 'PIN পরিবর্তন করুন',
+  'account.current_pin': 'বর্তমান PIN',
+  'account.pin_changed': 'আপনার PIN পরিবর্তন করা হয়েছে, এবং আপনার অন্য সাইন-ইনগুলো শেষ হয়েছে।',
   'account.delete': 'অ্যাকাউন্ট মুছুন',
   'account.delete_text':
     'আপনার অ্যাকাউন্ট ও এর সব সাইন ইন সঙ্গে সঙ্গে শেষ হয়। নিশ্চিত করতে {phrase} এবং আপনার PIN লিখুন।',

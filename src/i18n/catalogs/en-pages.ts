@@ -166,6 +166,9 @@ export const enPages = {
   'account.codes_text':
     'Save these codes somewhere safe. They are shown only this once, and the codes you had before no longer work.',
   'account.done': 'Back to your account',
+  'account.change_pin': 'Change PIN',
+  'account.current_pin': 'Current PIN',
+  'account.pin_changed': 'Your PIN is changed, and your other sign-ins have ended.',
   'account.delete': 'Delete account',
   'account.delete_text':
     'Your account and all its sign-ins end at once. To confirm, type {phrase} and your PIN.',

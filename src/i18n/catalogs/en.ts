@@ -11,6 +11,7 @@ export const en = {
     'The phone number of your account was changed to another number. If you did not do this, contact the app you signed up with.',
   'phone.passkey_added':
     'A passkey was added to your account. If you did not do this, contact the app you signed up with.',
+  'phone.pin_changed': 'Your PIN was changed. If you did not do this, contact the app you signed up with.',
   'phone.pin_reset_by_recovery_code':
     'Your PIN was reset with a recovery code. If you did not do this, contact the app you signed up with.',
   'phone.recovery_codes_created':

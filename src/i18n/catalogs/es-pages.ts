@@ -172,6 +172,9 @@ export const esPages: PageCatalog = {
   'account.codes_text':
     'Guarda estos códigos en un lugar seguro. Solo se muestran esta vez, y los códigos que tenías ya no funcionan.',
   'account.done': 'Volver a tu cuenta',
+  'account.change_pin': 'Cambiar PIN',
+  'account.current_pin': 'PIN actual',
+  'account.pin_changed': 'Tu PIN se cambió y tus otros inicios de sesión terminaron.',
   'account.delete': 'Eliminar cuenta',
   'account.delete_text':
     'Tu cuenta y todas sus sesiones terminan de inmediato. Para confirmar, escribe {phrase} y tu PIN.',

@@ -12,6 +12,7 @@ export const es: Catalog = {
     'El número de teléfono de tu cuenta se cambió por otro. Si no fuiste tú, contacta con la aplicación en la que te registraste.',
   'phone.passkey_added':
     'Se añadió una llave de acceso a tu cuenta. Si no fuiste tú, contacta con la app con la que te registraste.',
+  'phone.pin_changed': 'Tu PIN se cambió. Si no fuiste tú, contacta con la app con la que te registraste.',
   'phone.pin_reset_by_recovery_code':
     'Tu PIN se restableció con un código de recuperación. Si no fuiste tú, contacta con la app con la que te registraste.',
   'phone.recovery_codes_created':

@@ -177,6 +177,9 @@ export const frPages: PageCatalog = {
   'account.codes_text':
     'Gardez ces codes en lieu sûr. Ils ne s’affichent que cette fois, et vos anciens codes ne marchent plus.',
   'account.done': 'Retour à votre compte',
+  'account.change_pin': 'Modifier le code PIN',
+  'account.current_pin': 'Code PIN actuel',
+  'account.pin_changed': 'Votre code PIN est modifié, et vos autres connexions ont pris fin.',
   'account.delete': 'Supprimer le compte',
   'account.delete_text':
     'Votre compte et toutes ses connexions prennent fin aussitôt. Pour confirmer, tapez {phrase} et votre PIN.',

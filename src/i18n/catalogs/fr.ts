@@ -12,6 +12,8 @@ export const fr: Catalog = {
     "Le numéro de téléphone de votre compte a été remplacé par un autre. Si ce n'était pas vous, contactez l'application où vous vous êtes inscrit.",
   'phone.passkey_added':
     'Une clé d’accès a été ajoutée à votre compte. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
+  'phone.pin_changed':
+    'Votre code PIN a été modifié. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
   'phone.pin_reset_by_recovery_code':
     'Votre code PIN a été réinitialisé avec un code de récupération. Si ce n’est pas vous, contactez l’application avec laquelle vous vous êtes inscrit.',
   'phone.recovery_codes_created':

@@ -162,6 +162,9 @@ export const hiPages: PageCatalog = {
   'account.codes_text':
     'इन कोड को किसी सुरक्षित जगह रखें। ये सिर्फ़ इसी बार दिखते हैं, और आपके पुराने कोड अब काम नहीं करते।',
   'account.done': 'अपने खाते पर वापस जाएँ',
+  'account.change_pin': 'PIN बदलें',
+  'account.current_pin': 'मौजूदा PIN',
+  'account.pin_changed': 'आपका PIN बदल गया है, और आपके दूसरे साइन-इन खत्म हो गए हैं।',
   'account.delete': 'खाता मिटाएँ',
   'account.delete_text':
     'आपका खाता और उसके सभी साइन इन तुरंत खत्म हो जाते हैं। पुष्टि के लिए {phrase} और अपना PIN लिखें।',

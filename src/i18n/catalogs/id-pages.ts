@@ -167,6 +167,9 @@ export const idPages: PageCatalog = {
   'account.codes_text':
     'Simpan kode ini di tempat aman. Kode hanya ditampilkan kali ini, dan kode lama Anda tidak berlaku lagi.',
   'account.done': 'Kembali ke akun Anda',
+  'account.change_pin': 'Ubah PIN',
+  'account.current_pin': 'PIN saat ini',
+  'account.pin_changed': 'PIN Anda telah diubah, dan proses masuk Anda yang lain telah diakhiri.',
   'account.delete': 'Hapus akun',
   'account.delete_text':
     'Akun Anda dan semua sesi masuknya langsung berakhir. Untuk konfirmasi, ketik {phrase} dan PIN Anda.',

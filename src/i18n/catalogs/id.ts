@@ -12,6 +12,7 @@ export const id: Catalog = {
     'Nomor telepon akun Anda telah diganti dengan nomor lain. Jika bukan Anda yang melakukannya, hubungi aplikasi tempat Anda mendaftar.',
   'phone.passkey_added':
     'Sebuah kunci sandi ditambahkan ke akun Anda. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
+  'phone.pin_changed': 'PIN Anda telah diubah. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
   'phone.pin_reset_by_recovery_code':
     'PIN Anda diatur ulang dengan kode pemulihan. Jika ini bukan Anda, hubungi aplikasi tempat Anda mendaftar.',
   'phone.recovery_codes_created':

@@ -169,6 +169,9 @@ export const ptBRPages: PageCatalog = {
   'account.codes_text':
     'Guarde estes códigos em um lugar seguro. Eles aparecem só desta vez, e os códigos que você tinha antes não funcionam mais.',
   'account.done': 'Voltar para sua conta',
+  'account.change_pin': 'Alterar PIN',
+  'account.current_pin': 'PIN atual',
+  'account.pin_changed': 'Seu PIN foi alterado, e seus outros acessos foram encerrados.',
   'account.delete': 'Excluir conta',
   'account.delete_text':
     'Sua conta e todos os seus acessos terminam na hora. Para confirmar, digite {phrase} e seu PIN.',

@@ -12,6 +12,8 @@ export const ptBR: Catalog = {
     'O número de telefone da sua conta foi trocado por outro. Se não foi você, entre em contato com o app em que se cadastrou.',
   'phone.passkey_added':
     'Uma chave de acesso foi adicionada à sua conta. Se não foi você, entre em contato com o app em que você se cadastrou.',
+  'phone.pin_changed':
+    'Seu PIN foi alterado. Se não foi você, entre em contato com o app em que você se cadastrou.',
   'phone.pin_reset_by_recovery_code':
     'Seu PIN foi redefinido com um código de recuperação. Se não foi você, entre em contato com o app em que você se cadastrou.',
   'phone.recovery_codes_created':

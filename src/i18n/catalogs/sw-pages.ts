@@ -168,6 +168,9 @@ export const swPages: PageCatalog = {
   'account.codes_text':
     'Hifadhi misimbo hii mahali salama. Inaonyeshwa mara hii tu, na misimbo uliyokuwa nayo haifanyi kazi tena.',
   'account.done': 'Rudi kwenye akaunti yako',
+  'account.change_pin': 'Badilisha PIN',
+  'account.current_pin': 'PIN ya sasa',
+  'account.pin_changed': 'PIN yako imebadilishwa, na vipindi vyako vingine vya kuingia vimekomeshwa.',
   'account.delete': 'Futa akaunti',
   'account.delete_text':
     'Akaunti yako na kuingia kwake kote kunaisha mara moja. Kuthibitisha, andika {phrase} na PIN yako.',

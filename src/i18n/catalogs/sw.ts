@@ -12,6 +12,7 @@ export const sw: Catalog = {
     'Nambari ya simu ya akaunti yako imebadilishwa kuwa nambari nyingine. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
   'phone.passkey_added':
     'Passkey imeongezwa kwenye akaunti yako. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
+  'phone.pin_changed': 'PIN yako imebadilishwa. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
   'phone.pin_reset_by_recovery_code':
     'PIN yako imewekwa upya kwa msimbo wa kurejesha. Ikiwa si wewe, wasiliana na programu uliyojisajili nayo.',
   'phone.recovery_codes_created':

@@ -171,6 +171,9 @@ export const trPages: PageCatalog = {
   'account.codes_text':
     'Bu kodları güvenli bir yerde saklayın. Yalnızca bu kez gösterilir ve önceki kodlarınız artık çalışmaz.',
   'account.done': 'Hesabınıza dönün',
+  'account.change_pin': 'PIN değiştir',
+  'account.current_pin': 'Mevcut PIN',
+  'account.pin_changed': 'PIN kodunuz değiştirildi ve diğer oturumlarınız sonlandırıldı.',
   'account.delete': 'Hesabı sil',
   'account.delete_text':
     "Hesabınız ve tüm oturumları hemen sona erer. Onaylamak için {phrase} ve PIN'inizi yazın.",

@@ -12,6 +12,8 @@ export const tr: Catalog = {
     'Hesabınızın telefon numarası başka bir numarayla değiştirildi. Bunu siz yapmadıysanız kaydolduğunuz uygulamayla iletişime geçin.',
   'phone.passkey_added':
     'Hesabınıza bir geçiş anahtarı eklendi. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
+  'phone.pin_changed':
+    'PIN kodunuz değiştirildi. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
   'phone.pin_reset_by_recovery_code':
     'PIN kodunuz bir kurtarma koduyla sıfırlandı. Bunu siz yapmadıysanız, kaydolduğunuz uygulamayla iletişime geçin.',
   'phone.recovery_codes_created':

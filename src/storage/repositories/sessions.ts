@@ -132,6 +132,10 @@ export const sessionsRepo = {
 
   revokeAllOfUser: (q: Queryable, userId: string, reason: string, now: Date) =>
     revokeWhere(q, sql`user_id = ${userId}`, now, reason),
+
+  /** Every session of the user but `keep` (none kept when it is null). */
+  revokeOthersOfUser: (q: Queryable, userId: string, keep: string | null, reason: string, now: Date) =>
+    revokeWhere(q, sql`user_id = ${userId} AND (${keep}::uuid IS NULL OR id <> ${keep}::uuid)`, now, reason),
 };
 
 /**

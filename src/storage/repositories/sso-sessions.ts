@@ -19,6 +19,14 @@ export const ssoSessionsRepo = {
   removeAllOfUser: (q: Queryable, userId: string) =>
     all(q, sql`DELETE FROM sso_sessions WHERE user_id = ${userId}`),
 
+  /** Every single sign-on of the user but the one of `keepHash` (none kept when it is null). */
+  removeOthersOfUser: (q: Queryable, userId: string, keepHash: string | null) =>
+    all(
+      q,
+      sql`DELETE FROM sso_sessions
+        WHERE user_id = ${userId} AND (${keepHash}::text IS NULL OR token_hash <> ${keepHash}::text)`,
+    ),
+
   /**
    * The live SSO session of a cookie, for a live account, with the version of the account's PIN (that of the
    * sign-in, checked as it was written). The account is read by primary key in a subquery: a join with

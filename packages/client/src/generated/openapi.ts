@@ -105,6 +105,13 @@ export interface paths {
     /** Change name, bio, avatar_url, language or handle */
     patch: operations["patchUsersMe"];
   };
+  "/users/me/pin": {
+    /**
+     * Change the PIN, giving the current one; every other session ends
+     * @description The current PIN counts against the PIN lock. The other sessions end (`session.revoked`, reason `pin_changed`), the phone is told, and `user.pin_changed` is sent. Passkeys and recovery codes stay.
+     */
+    post: operations["postUsersMePin"];
+  };
   "/users/me/phone": {
     /** Send a code to the new phone number of the account */
     post: operations["postUsersMePhone"];
@@ -2119,6 +2126,78 @@ export interface operations {
               created_at: string;
               /** Format: date-time */
               updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change the PIN, giving the current one; every other session ends
+   * @description The current PIN counts against the PIN lock. The other sessions end (`session.revoked`, reason `pin_changed`), the phone is told, and `user.pin_changed` is sent. Passkeys and recovery codes stay.
+   */
+  postUsersMePin: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the PIN now */
+          current_pin: string;
+          /** @description the new PIN: 4-6 digits, not easy to guess, not the current one */
+          new_pin: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the PIN is changed */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /**
+               * Format: date-time
+               * @description when the PIN changed
+               */
+              changed_at: string;
+              /** @description the other sessions the change ended */
+              sessions_ended: number;
             };
           };
         };
