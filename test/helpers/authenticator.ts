@@ -62,7 +62,7 @@ export class SoftAuthenticator {
   readonly credentials: Credential[] = [];
   constructor(
     readonly origin: string,
-    readonly options: { synced?: boolean; keepsCounter?: boolean } = {},
+    readonly options: { synced?: boolean; keepsCounter?: boolean; aaguid?: string } = {},
   ) {}
 
   private flags(userVerified: boolean) {
@@ -91,7 +91,10 @@ export class SoftAuthenticator {
     ]);
     const id = c.credentialId ? Buffer.from(c.credentialId, 'base64url') : randomBytes(16);
     const idLength = Buffer.from([id.length >> 8, id.length & 255]);
-    const attested = Buffer.concat([Buffer.alloc(16), idLength, id, cbor(coseKey)]);
+    const aaguid = this.options.aaguid
+      ? Buffer.from(this.options.aaguid.replace(/-/g, ''), 'hex')
+      : Buffer.alloc(16);
+    const attested = Buffer.concat([aaguid, idLength, id, cbor(coseKey)]);
     const counter = this.options.keepsCounter === false ? 0 : 1;
     const flags = this.flags(c.userVerified ?? true) | FLAG_ATTESTED_DATA;
     const authData = this.authData(rpId, flags, counter, attested);

@@ -247,6 +247,47 @@ describe('the account page', () => {
     assert.match(String(after.body), /name="pin"/, 'the old cookie signs no one in');
   });
 
+  test('"Change PIN": the current PIN and a new one; this browser stays signed in, every other sign-in ends', async () => {
+    const s = await signUp(t);
+    const h = await signInHere(s);
+    const elsewhere = await signInHere(s);
+    const field = (page: Answer, name: string) =>
+      new RegExp(`id="${name}-error" role="alert">([^<]+)<`).exec(String(page.body))?.[1];
+    const wrong = await post(h, 'pin', { current_pin: '918273', new_pin: '730194' });
+    assert.equal(wrong.status, 401);
+    assert.equal(field(wrong, 'current_pin'), 'Wrong PIN.');
+    const weak = await post(h, 'pin', { current_pin: s.pin, new_pin: '1234' });
+    assert.equal(field(weak, 'new_pin'), 'This PIN is too easy to guess. Choose another.');
+    const same = await post(h, 'pin', { current_pin: s.pin, new_pin: s.pin });
+    assert.equal(field(same, 'new_pin'), 'Choose a PIN other than your current one.');
+    assert.equal((await events(t, 'user.pin_changed')).filter((e) => e.data.user_id === s.user.id).length, 0);
+
+    const changed = await post(h, 'pin', { current_pin: s.pin, new_pin: '730194' });
+    assert.equal(changed.status, 303);
+    const shown = await open(h.cookie, String(changed.headers.location));
+    assert.equal(noticeOf(shown), 'Your PIN is changed, and your other sign-ins have ended.');
+    assert.match(
+      String((await open(elsewhere.cookie)).body),
+      /name="pin"/,
+      'the other browser is signed out',
+    );
+    assert.equal(
+      (await t.request('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token } })).status,
+      401,
+    );
+    const signIn = (pin: string) => t.request('POST', '/auth/signin', { body: { phone: s.phone, pin } });
+    assert.equal((await signIn(s.pin)).status, 401);
+    assert.equal((await signIn('730194')).status, 200);
+  });
+
+  test('"Delete account" looks destructive; after it, the way back is the sign-in', async () => {
+    const s = await signUp(t);
+    const h = await signInHere(s);
+    assert.match(String((await open(h.cookie)).body), /<button type="submit" class="danger">Delete account</);
+    const deleted = await post(h, 'delete', { pin: s.pin, confirmation: 'DELETE MY ACCOUNT' });
+    assert.match(String(deleted.body), /<a href="\/authorize\/account">Sign in<\/a>/);
+  });
+
   test('malformed or unknown ids and values are the page again with the reason, never a 500', async () => {
     const s = await signUp(t);
     const h = await signInHere(s);

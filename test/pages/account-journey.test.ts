@@ -8,7 +8,7 @@ import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser, withVirtualAuthenticator } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';
-import { checkLook } from '../helpers/page-look.ts';
+import { buttonLook, checkLook } from '../helpers/page-look.ts';
 
 // The account page in Chromium, in English, Arabic and Hindi (each page checked at 360x740 and 1280x800, light
 // and dark, with axe and a screenshot): an app's link to {auth_url}/account goes through the sign-in page and
@@ -16,6 +16,7 @@ import { checkLook } from '../helpers/page-look.ts';
 // protocol's virtual authenticator and renamed, recovery codes made, the language menu, and the account deleted.
 // WebAuthn needs a secure context, so the service is http://localhost here.
 
+const NEW_PIN = '730194';
 const RATE_LIMITS = 'oauth_authorize_address=10000/60,signin_address=1000/900,signin_phone=1000/900';
 
 describe('the account page in Chromium', () => {
@@ -54,7 +55,7 @@ describe('the account page in Chromium', () => {
 
   /** A browser with a virtual platform authenticator that verifies its user. */
   async function withAuthenticator(lang: Language) {
-    const context = await browser.newContext({ locale: lang });
+    const context = await browser.newContext({ locale: lang, timezoneId: 'Asia/Kolkata' });
     return { context, ...(await withVirtualAuthenticator(context)) };
   }
 
@@ -103,6 +104,8 @@ describe('the account page in Chromium', () => {
         assert.equal(await notice(), say('account.passkey_added'));
         assert.equal((await credentials()).length, 1);
         const passkey = page.locator('form[action$="passkey/rename"]');
+        // A passkey nobody named is named by the browser and system that made it.
+        assert.equal(await passkey.getByLabel(say('auth.name')).inputValue(), 'Chrome · Linux');
         await passkey.getByLabel(say('auth.name')).fill('Redmi');
         await passkey.getByRole('button', { name: say('account.rename') }).click();
         assert.equal(await notice(), say('account.passkey_renamed'));
@@ -116,7 +119,35 @@ describe('the account page in Chromium', () => {
         await page.getByRole('link', { name: say('account.done') }).click();
         assert.ok((await page.content()).includes(say('account.recovery_left', { count: 10 })));
 
-        await deleteAccount(context, lang, s.pin);
+        // Times are the browser's own (this context is in India's time zone), not UTC.
+        const times = await page
+          .locator('time[datetime]')
+          .evaluateAll((els) => els.map((el) => [el.getAttribute('datetime'), el.textContent]));
+        assert.ok(times.length >= 2);
+        const local = new Intl.DateTimeFormat(lang, {
+          dateStyle: 'medium',
+          timeStyle: 'short',
+          timeZone: 'Asia/Kolkata',
+        });
+        for (const [at, text] of times) assert.equal(text, local.format(new Date(String(at))));
+
+        const pinForm = page.locator('form[action$="/pin"]');
+        await pinForm.getByLabel(say('account.current_pin')).fill('918273');
+        await pinForm.getByLabel(say('reset.new_pin')).fill(NEW_PIN);
+        await pinForm.getByRole('button', { name: say('account.change_pin') }).click();
+        await page.locator('#current_pin-error').waitFor();
+        assert.equal(await page.locator('#current_pin-error').textContent(), say('account.pin_wrong'));
+        await checkLook(page, `account-${lang}-pin-wrong`);
+        await pinForm.getByLabel(say('account.current_pin')).fill(s.pin);
+        await pinForm.getByLabel(say('reset.new_pin')).fill(NEW_PIN);
+        await pinForm.getByRole('button', { name: say('account.change_pin') }).click();
+        assert.equal(await notice(), say('account.pin_changed'));
+
+        const destroy = await buttonLook(page.getByRole('button', { name: say('account.delete') }));
+        const save = await buttonLook(page.getByRole('button', { name: say('account.save') }));
+        assert.notEqual(destroy.background, save.background, 'deleting does not look like saving');
+        assert.ok(destroy.contrast >= 4.5);
+        await deleteAccount(context, lang, NEW_PIN);
       } finally {
         await context.close();
       }
@@ -131,6 +162,10 @@ describe('the account page in Chromium', () => {
       await deletion.getByRole('button', { name: say('account.delete') }).click();
       await page.getByRole('heading', { name: say('account.deleted_title') }).waitFor();
       await checkLook(page, `account-${language}-deleted`);
+      const back = page.getByRole('link', {
+        name: say('account.back_to', { site: new URL(appOrigin).host }),
+      });
+      assert.equal(await back.getAttribute('href'), `${appOrigin}/`, 'the way back to the app');
       assert.equal(
         (await context.cookies()).some((c) => c.name === 'callsign_sso'),
         false,

@@ -194,6 +194,27 @@ describe('passkeys over REST: registration, management and sign-in', () => {
     assert.equal((await passkeysOf(s)).passkeys[0].name, 'Passkey');
   });
 
+  test('a passkey given no name is named by its authenticator, else by the browser and system, else "Passkey"', async () => {
+    const s = await signUp(t);
+    const manager = new SoftAuthenticator(ORIGIN, { aaguid: 'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4' });
+    assert.equal((await register(s, manager)).body.data.name, 'Google Password Manager');
+    const opts = await options(s);
+    const fromPhone = await t.request('POST', '/passkeys/registration', {
+      token: s.access_token,
+      headers: {
+        'user-agent':
+          'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+      },
+      body: { response: new SoftAuthenticator(ORIGIN).create(opts.body.data) },
+    });
+    assert.equal(fromPhone.body.data.name, 'Chrome · Android');
+    assert.equal((await register(s, new SoftAuthenticator(ORIGIN))).body.data.name, 'Passkey');
+    assert.equal(
+      (await register(s, new SoftAuthenticator(ORIGIN), {}, ' Work laptop ')).body.data.name,
+      'Work laptop',
+    );
+  });
+
   test('a sign-in with a used or expired challenge, no user verification, another origin or an unknown passkey is refused', async () => {
     const s = await signUp(t);
     const key = new SoftAuthenticator(ORIGIN);

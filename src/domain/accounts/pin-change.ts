@@ -17,7 +17,7 @@ import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { changePinAtVersion } from '../../storage/rules/pin-change.ts';
 import { sha256 } from '../crypto.ts';
-import { fieldError, noSuchUser } from '../errors.ts';
+import { DomainError, fieldError, noSuchUser } from '../errors.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import type { Events } from '../webhooks/events.ts';
 import { lockedByOperator, pinCheckRefusal } from './account-errors.ts';
@@ -64,10 +64,16 @@ export class PinChangeService {
       throw fieldError('INVALID_PIN', 'current_pin', 'PIN must be 4 to 6 digits');
     assertAcceptablePin(pins.new_pin, 'new_pin');
     if (pins.new_pin === pins.current_pin)
-      throw fieldError('INVALID_PIN', 'new_pin', 'the new PIN must differ from the current one');
+      throw fieldError('INVALID_PIN', 'new_pin', 'the new PIN must differ from the current one', {
+        reason: 'same_as_current',
+      });
     const user = await usersRepo.findLiveById(this.d.db, userId);
     if (!user) throw noSuchUser();
-    const checked = await this.d.accounts.verifyPinOf(user, pins.current_pin);
+    const checked = await this.d.accounts.verifyPinOf(user, pins.current_pin).catch((err: unknown) => {
+      if (err instanceof DomainError && err.code === 'INVALID_CREDENTIALS')
+        throw fieldError('INVALID_CREDENTIALS', 'current_pin', 'the current PIN is wrong');
+      throw err;
+    });
     const pinHash = await this.d.pins.hash(pins.new_pin);
     const now = this.d.clock.now();
     const { account, ended } = await this.d.db.transaction(async (tx) => {

@@ -59,6 +59,8 @@ export const isWellFormedPin = (pin: unknown): pin is string =>
 export function assertAcceptablePin(pin: unknown, field = 'pin'): asserts pin is string {
   if (!isWellFormedPin(pin)) throw fieldError('INVALID_PIN', field, 'PIN must be 4 to 6 digits');
   if (/^(\d)\1+$/.test(pin) || isStraightRun(pin) || COMMON_PINS.has(pin)) {
-    throw fieldError('INVALID_PIN', field, 'PIN is too easy to guess; choose another');
+    throw fieldError('INVALID_PIN', field, 'PIN is too easy to guess; choose another', {
+      reason: 'too_easy',
+    });
   }
 }

@@ -35,6 +35,7 @@ import type { SessionService } from '../sessions/sessions.ts';
 import type { Events } from '../webhooks/events.ts';
 import { CEREMONY_SECONDS, CeremonyChallenges } from './ceremony-challenges.ts';
 import { assertCredentialIdLength } from './credential-id.ts';
+import { passkeyNameOf } from './passkey-names.ts';
 
 export interface PasskeyDeps {
   db: Database;
@@ -55,7 +56,6 @@ export interface PasskeyDeps {
 export type PasskeyCaller = { userId: string; sessionId: string } | { userId: string; authTime: Date };
 
 const NAME_MAX = 64;
-const DEFAULT_NAME = 'Passkey';
 
 /** A passkey's name: 1-64 characters once trimmed. */
 export function parsePasskeyName(input: string): string {
@@ -99,9 +99,10 @@ export class PasskeyService {
   async register(
     caller: PasskeyCaller,
     body: { response: RegistrationResponseJSON; name?: string },
+    userAgent?: string,
   ): Promise<PasskeyRow> {
     assertMethodOn(this.d.signInMethods, 'passkey');
-    const name = body.name === undefined ? DEFAULT_NAME : parsePasskeyName(body.name);
+    const named = body.name === undefined ? undefined : parsePasskeyName(body.name);
     const signedInAt = await this.assertRecent(caller);
     assertCredentialIdLength(body.response.id, body.response.rawId);
     const { response } = body;
@@ -122,6 +123,7 @@ export class PasskeyService {
     });
     if (!verification.verified) throw invalidResponse('it does not verify');
     const info = verification.registrationInfo;
+    const name = named ?? passkeyNameOf({ aaguid: info.aaguid, userAgent });
     const passkey = {
       id: this.d.random.uuid(),
       user_id: caller.userId,

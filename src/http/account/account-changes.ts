@@ -17,7 +17,7 @@ export const accountForm = <K extends string>(...fields: K[]) => ({
 
 /**
  * The account page's changes that need no WebAuthn: the profile, ending another sign-in, taking an app's
- * access back, a new set of recovery codes, and deleting the account. Each calls the REST call's own domain
+ * access back, a new PIN, a new set of recovery codes, and deleting the account. Each calls the REST call's own domain
  * rule, so it writes the same events.
  */
 export function accountChangeRoutes(fastify: FastifyInstance, c: AccountServices, a: AccountAnswers) {
@@ -67,6 +67,16 @@ export function accountChangeRoutes(fastify: FastifyInstance, c: AccountServices
     }),
   );
 
+  app.post(`${ACCOUNT_PAGE_PATH}/pin`, accountForm('current_pin', 'new_pin'), (request, reply) =>
+    change(request, request.body, reply, async (who, returnTo) => {
+      const { current_pin = '', new_pin = '' } = request.body;
+      // This browser stays signed in; every other sign-in of the account ends.
+      const signOn = pageCookieOf(request, c.config.authUrl, SSO_COOKIE);
+      await c.pinChange.change(who.userId, { current_pin, new_pin }, { signOn });
+      return a.done(reply, 'account.pin_changed', returnTo);
+    }),
+  );
+
   app.post(`${ACCOUNT_PAGE_PATH}/recovery-codes`, accountForm('pin'), (request, reply) =>
     change(request, request.body, reply, async (who, returnTo) => {
       assertRecentSignIn(who.authTime, c.clock.now());
@@ -82,7 +92,7 @@ export function accountChangeRoutes(fastify: FastifyInstance, c: AccountServices
   );
 
   app.post(`${ACCOUNT_PAGE_PATH}/delete`, accountForm('pin', 'confirmation'), (request, reply) =>
-    change(request, request.body, reply, async (who) => {
+    change(request, request.body, reply, async (who, returnTo) => {
       assertRecentSignIn(who.authTime, c.clock.now());
       const account = await c.profiles.get(who.userId);
       const { pin = '', confirmation = '' } = request.body;
@@ -91,7 +101,7 @@ export function accountChangeRoutes(fastify: FastifyInstance, c: AccountServices
       reply.header('Set-Cookie', pageCookie(c.config.authUrl, SSO_COOKIE, '', 0));
       reply.header('Set-Cookie', pageCookie(c.config.authUrl, CSRF_COOKIE, '', 0));
       const view = viewOf(request, c, { account: account.language }, undefined);
-      return sendPage(reply, 200, accountDeletedPage(view));
+      return sendPage(reply, 200, accountDeletedPage(view, returnTo));
     }),
   );
 }

@@ -26,6 +26,7 @@ export type AccountServices = Pick<
   | 'deletion'
   | 'logos'
   | 'passkeys'
+  | 'pinChange'
   | 'profiles'
   | 'recoveryCodes'
   | 'sessions'
@@ -81,6 +82,7 @@ export function accountAnswers(c: AccountServices, flow: PageFlow) {
       sessions: sessions.sessions,
       apps,
       passkeys,
+      pins: c.config.signInMethods.has('pin'),
       recoveryCodesLeft: recovery.remaining,
       returnTo: shown.returnTo,
       notice: shown.notice,
@@ -105,6 +107,12 @@ export function accountAnswers(c: AccountServices, flow: PageFlow) {
 
 export type AccountAnswers = ReturnType<typeof accountAnswers>;
 
+/** Why a new PIN was refused, in the person's words: too easy to guess, or the PIN it replaces. */
+const PIN_REFUSALS: Record<string, MessageKey> = {
+  too_easy: 'error.pin_weak',
+  same_as_current: 'account.pin_same',
+};
+
 /** A refusal in the person's words; only a domain error is one, anything else goes to the error page. */
 function pageProblem(c: Pick<AccountServices, 'clock'>, view: ReturnType<typeof viewOf>, refused: unknown) {
   if (!(refused instanceof DomainError) || refused.code === 'INTERNAL_ERROR') throw refused;
@@ -115,6 +123,8 @@ function pageProblem(c: Pick<AccountServices, 'clock'>, view: ReturnType<typeof 
       FORBIDDEN: 'account.recent_required',
       NOT_FOUND: 'account.gone',
       HANDLE_COOLDOWN: 'account.handle_cooldown',
+      INVALID_CREDENTIALS: 'account.pin_wrong',
+      INVALID_PIN: PIN_REFUSALS[String(refused.details.reason)] ?? 'error.pin_format',
     },
     c.clock.now(),
   );

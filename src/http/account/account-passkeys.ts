@@ -34,7 +34,11 @@ export function accountPasskeyRoutes(fastify: FastifyInstance, c: AccountService
     if (!who) return a.toPage(reply, returnTo);
     try {
       const answer = browserAnswer(RegistrationResponse, request.body.response);
-      await c.passkeys.register({ userId: who.userId, authTime: who.authTime }, { response: answer });
+      await c.passkeys.register(
+        { userId: who.userId, authTime: who.authTime },
+        { response: answer },
+        request.headers['user-agent'],
+      );
       return a.done(reply, 'account.passkey_added', returnTo);
     } catch (refused) {
       return a.show(request, reply, who, { returnTo, refused });

@@ -16,7 +16,7 @@ import { accountChangeRoutes } from './account-changes.ts';
 import { type AccountServices, accountAnswers, checkedReturnTo } from './account-context.ts';
 import { accountPasskeyRoutes } from './account-passkeys.ts';
 
-// The account page: a person's own profile, sign-ins, connected apps, passkeys, recovery codes and deletion,
+// The account page: a person's own profile, sign-ins, connected apps, PIN, passkeys, recovery codes and deletion,
 // under the single sign-on of the hosted sign-in pages (so it lives beside them, under /authorize). A visit
 // without one goes through the sign-in page and comes back.
 
@@ -28,6 +28,7 @@ const NOTICES: Record<string, MessageKey> = {
   passkey_added: 'account.passkey_added',
   passkey_renamed: 'account.passkey_renamed',
   passkey_removed: 'account.passkey_removed',
+  pin_changed: 'account.pin_changed',
 };
 
 const pageQuery = Type.Object({

@@ -61,6 +61,8 @@ const PAGE_FIELDS = new Set([
   'channel',
   'recovery_code',
   'confirmation',
+  'current_pin',
+  'new_pin',
 ]);
 
 /**

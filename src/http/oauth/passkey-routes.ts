@@ -98,7 +98,11 @@ export function passkeyPageRoutes(fastify: FastifyInstance, c: Services, flow: P
     try {
       await limit(request);
       const answer = browserAnswer(RegistrationResponse, request.body.response);
-      await c.passkeys.register({ userId: who.userId, authTime: who.authTime }, { response: answer });
+      await c.passkeys.register(
+        { userId: who.userId, authTime: who.authTime },
+        { response: answer },
+        request.headers['user-agent'],
+      );
       // The next page says the passkey was made.
       return await consentStep({ reply, ctx: { ...ctx, notice: 'passkey.created' }, st, who });
     } catch (err) {

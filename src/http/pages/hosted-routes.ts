@@ -9,6 +9,7 @@ import type { Container } from '../../composition/container.ts';
 import { LANGUAGES, supported } from '../../i18n/languages.ts';
 import { PageError, pageErrorHandler } from '../errors/pages.ts';
 import { accentStylesheet } from './accent.ts';
+import { LOCAL_TIME_SCRIPT } from './assets/local-time-script.ts';
 import { PASSKEY_SCRIPT } from './assets/passkey-script.ts';
 import { PHONE_SCRIPT } from './assets/phone-script.ts';
 import { RESEND_SCRIPT } from './assets/resend-script.ts';
@@ -86,6 +87,7 @@ export function hostedRoutes(fastify: FastifyInstance, c: Services) {
   asset('/assets/phone.js', 'text/javascript; charset=utf-8', PHONE_SCRIPT);
   asset('/assets/resend.js', 'text/javascript; charset=utf-8', RESEND_SCRIPT);
   asset('/assets/passkey.js', 'text/javascript; charset=utf-8', PASSKEY_SCRIPT);
+  asset('/assets/local-time.js', 'text/javascript; charset=utf-8', LOCAL_TIME_SCRIPT);
   asset('/assets/webauthn.js', 'text/javascript; charset=utf-8', WEBAUTHN_LIBRARY);
   brandAssets(app, c);
 

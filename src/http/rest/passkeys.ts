@@ -47,13 +47,22 @@ export function passkeyRoutes(fastify: FastifyInstance, c: Services) {
         summary: 'Keep the passkey the browser created (needs a sign-in at most 10 minutes old)',
         body: Type.Object({
           response: RegistrationResponse,
-          name: Type.Optional(text('1-64 characters; "Passkey" when not given')),
+          name: Type.Optional(
+            text(
+              '1-64 characters; when not given, the authenticator\'s name (from its AAGUID), else the browser and system, else "Passkey"',
+            ),
+          ),
         }),
         response: restAnswer(Passkey, 'the passkey kept'),
       },
       config: { auth: true },
     },
-    async (request) => ok(restPasskey(await c.passkeys.register(callerOf(request), request.body))),
+    async (request) =>
+      ok(
+        restPasskey(
+          await c.passkeys.register(callerOf(request), request.body, request.headers['user-agent']),
+        ),
+      ),
   );
 
   app.get(

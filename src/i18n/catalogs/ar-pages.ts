@@ -166,6 +166,8 @@ export const arPages: PageCatalog = {
   'account.done': 'العودة إلى حسابك',
   'account.change_pin': 'تغيير رقم PIN',
   'account.current_pin': 'رقم PIN الحالي',
+  'account.pin_same': 'اختر رقم PIN غير رقمك الحالي.',
+  'account.pin_wrong': 'رقم PIN غير صحيح.',
   'account.pin_changed': 'تم تغيير رقم PIN، وانتهت عمليات تسجيل الدخول الأخرى.',
   'account.delete': 'حذف الحساب',
   'account.delete_text': 'ينتهي حسابك وكل جلسات الدخول فورًا. للتأكيد، اكتب {phrase} ورقم PIN.',

@@ -165,6 +165,8 @@ export const bnPages: PageCatalog = {
   'account.done': 'আপনার অ্যাকাউন্টে ফিরে যান',
   'account.change_pin': 'PIN পরিবর্তন করুন',
   'account.current_pin': 'বর্তমান PIN',
+  'account.pin_same': 'আপনার বর্তমান PIN ছাড়া অন্য একটি PIN বেছে নিন।',
+  'account.pin_wrong': 'ভুল PIN।',
   'account.pin_changed': 'আপনার PIN পরিবর্তন করা হয়েছে, এবং আপনার অন্য সাইন-ইনগুলো শেষ হয়েছে।',
   'account.delete': 'অ্যাকাউন্ট মুছুন',
   'account.delete_text':

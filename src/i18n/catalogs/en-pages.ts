@@ -168,6 +168,8 @@ export const enPages = {
   'account.done': 'Back to your account',
   'account.change_pin': 'Change PIN',
   'account.current_pin': 'Current PIN',
+  'account.pin_same': 'Choose a PIN other than your current one.',
+  'account.pin_wrong': 'Wrong PIN.',
   'account.pin_changed': 'Your PIN is changed, and your other sign-ins have ended.',
   'account.delete': 'Delete account',
   'account.delete_text':

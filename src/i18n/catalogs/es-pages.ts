@@ -174,6 +174,8 @@ export const esPages: PageCatalog = {
   'account.done': 'Volver a tu cuenta',
   'account.change_pin': 'Cambiar PIN',
   'account.current_pin': 'PIN actual',
+  'account.pin_same': 'Elige un PIN distinto del actual.',
+  'account.pin_wrong': 'PIN incorrecto.',
   'account.pin_changed': 'Tu PIN se cambió y tus otros inicios de sesión terminaron.',
   'account.delete': 'Eliminar cuenta',
   'account.delete_text':

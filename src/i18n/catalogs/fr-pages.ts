@@ -179,6 +179,8 @@ export const frPages: PageCatalog = {
   'account.done': 'Retour à votre compte',
   'account.change_pin': 'Modifier le code PIN',
   'account.current_pin': 'Code PIN actuel',
+  'account.pin_same': 'Choisissez un code PIN différent de l’actuel.',
+  'account.pin_wrong': 'Code PIN incorrect.',
   'account.pin_changed': 'Votre code PIN est modifié, et vos autres connexions ont pris fin.',
   'account.delete': 'Supprimer le compte',
   'account.delete_text':

@@ -164,6 +164,8 @@ export const hiPages: PageCatalog = {
   'account.done': 'अपने खाते पर वापस जाएँ',
   'account.change_pin': 'PIN बदलें',
   'account.current_pin': 'मौजूदा PIN',
+  'account.pin_same': 'अपने मौजूदा PIN के अलावा कोई दूसरा PIN चुनें।',
+  'account.pin_wrong': 'गलत PIN।',
   'account.pin_changed': 'आपका PIN बदल गया है, और आपके दूसरे साइन-इन खत्म हो गए हैं।',
   'account.delete': 'खाता मिटाएँ',
   'account.delete_text':

@@ -169,6 +169,8 @@ export const idPages: PageCatalog = {
   'account.done': 'Kembali ke akun Anda',
   'account.change_pin': 'Ubah PIN',
   'account.current_pin': 'PIN saat ini',
+  'account.pin_same': 'Pilih PIN yang berbeda dari PIN Anda saat ini.',
+  'account.pin_wrong': 'PIN salah.',
   'account.pin_changed': 'PIN Anda telah diubah, dan proses masuk Anda yang lain telah diakhiri.',
   'account.delete': 'Hapus akun',
   'account.delete_text':

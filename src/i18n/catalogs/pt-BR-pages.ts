@@ -171,6 +171,8 @@ export const ptBRPages: PageCatalog = {
   'account.done': 'Voltar para sua conta',
   'account.change_pin': 'Alterar PIN',
   'account.current_pin': 'PIN atual',
+  'account.pin_same': 'Escolha um PIN diferente do atual.',
+  'account.pin_wrong': 'PIN incorreto.',
   'account.pin_changed': 'Seu PIN foi alterado, e seus outros acessos foram encerrados.',
   'account.delete': 'Excluir conta',
   'account.delete_text':

@@ -170,6 +170,8 @@ export const swPages: PageCatalog = {
   'account.done': 'Rudi kwenye akaunti yako',
   'account.change_pin': 'Badilisha PIN',
   'account.current_pin': 'PIN ya sasa',
+  'account.pin_same': 'Chagua PIN tofauti na ya sasa.',
+  'account.pin_wrong': 'PIN si sahihi.',
   'account.pin_changed': 'PIN yako imebadilishwa, na vipindi vyako vingine vya kuingia vimekomeshwa.',
   'account.delete': 'Futa akaunti',
   'account.delete_text':

@@ -173,6 +173,8 @@ export const trPages: PageCatalog = {
   'account.done': 'Hesabınıza dönün',
   'account.change_pin': 'PIN değiştir',
   'account.current_pin': 'Mevcut PIN',
+  'account.pin_same': 'Mevcut PIN kodunuzdan farklı bir PIN seçin.',
+  'account.pin_wrong': 'Yanlış PIN.',
   'account.pin_changed': 'PIN kodunuz değiştirildi ve diğer oturumlarınız sonlandırıldı.',
   'account.delete': 'Hesabı sil',
   'account.delete_text':
