@@ -24,7 +24,7 @@ export { readDotEnv } from './env-reader.ts';
 /** DATABASE_URL for a PGlite in memory, which keeps nothing after the process (tests, a quick look). */
 export const MEMORY_DATABASE_URL = 'memory://';
 
-export type AppEnv = 'development' | 'staging' | 'production';
+export type AppEnv = 'development' | 'test' | 'staging' | 'production';
 
 export interface Config extends SmsSettings, SignInSettings {
   appEnv: AppEnv;
@@ -92,7 +92,7 @@ export class ConfigError extends Error {
 /** One schema for every variable, validated at start; every bad variable is named in one error. */
 export function loadConfig(env: Env): Readonly<Config> {
   const r = new EnvReader(env);
-  const appEnv = r.oneOf<AppEnv>('APP_ENV', ['development', 'staging', 'production'], 'development');
+  const appEnv = r.oneOf<AppEnv>('APP_ENV', ['development', 'test', 'staging', 'production'], 'development');
   const portRaw = r.str('PORT') ?? '3000';
   const port = Number(portRaw);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -101,7 +101,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   const sms = smsSettings(r, env);
   const secrets = secretSettings(r);
   const kycProvider = r.oneOf<'manual' | 'sandbox'>('KYC_PROVIDER', ['manual', 'sandbox'], 'manual');
-  const { limits: rateLimits, problems: rateLimitProblems } = parseRateLimits(r.str('RATE_LIMITS'));
+  const { limits: rateLimits, problems: rateLimitProblems } = parseRateLimits(r.str('RATE_LIMITS'), appEnv);
   const smsBreaker = breakerSettings(r);
   rateLimits.otp_send_country_open = { limit: smsBreaker.openCap, windowSeconds: 3600 };
   const smsDailyLimit = r.str('SMS_DAILY_LIMIT')

@@ -10,6 +10,6 @@ export function localListener(host: string, port: number): string {
 
 /** HOST (the development server prints codes to its log, so by default only this machine reaches it). */
 export function listenSettings(r: EnvReader, appEnv: string, port: number) {
-  const host = r.str('HOST') ?? (appEnv === 'development' ? '127.0.0.1' : '0.0.0.0');
+  const host = r.str('HOST') ?? (appEnv === 'development' || appEnv === 'test' ? '127.0.0.1' : '0.0.0.0');
   return { host, adminUrl: r.url('CALLSIGN_ADMIN_URL', localListener(host, port)) };
 }

@@ -41,9 +41,25 @@ export const DEFAULT_RATE_LIMITS = {
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
 export type RateLimits = Record<RateLimitName, RateLimitRule>;
 
-/** Parses `name=count/seconds,...`; returns the problems found so config can report them all at once. */
-export function parseRateLimits(raw: string | undefined): { limits: RateLimits; problems: string[] } {
+/**
+ * In development (APP_ENV=development), the limits on codes sent are this many times looser, so that trying the
+ * pages for an afternoon does not run out; RATE_LIMITS still overrides them. Every other APP_ENV (production,
+ * staging, and `test`, the test suite's development) keeps the contract's.
+ */
+export const DEVELOPMENT_CODE_LIMIT_FACTOR = 10;
+const LOOSER_IN_DEVELOPMENT = ['otp_send_phone', 'otp_send_address'] as const satisfies RateLimitName[];
+
+/**
+ * Parses `name=count/seconds,...` over the defaults of `appEnv`; returns the problems found so config can
+ * report them all at once.
+ */
+export function parseRateLimits(
+  raw: string | undefined,
+  appEnv = 'production',
+): { limits: RateLimits; problems: string[] } {
   const limits: RateLimits = structuredClone(DEFAULT_RATE_LIMITS);
+  if (appEnv === 'development')
+    for (const name of LOOSER_IN_DEVELOPMENT) limits[name].limit *= DEVELOPMENT_CODE_LIMIT_FACTOR;
   const problems: string[] = [];
   if (!raw?.trim()) return { limits, problems };
   for (const part of raw.split(',')) {

@@ -39,8 +39,24 @@ describe('configuration', () => {
     assert.ok(Object.isFrozen(c));
   });
 
-  test('HOST: this machine only in development (its log holds codes), every interface in staging and production', () => {
+  test('in development the limits on codes sent are ten times looser; RATE_LIMITS still sets them; elsewhere the contract', () => {
+    const dev = loadConfig({ APP_ENV: 'development' }).rateLimits;
+    assert.deepEqual(dev.otp_send_phone, { limit: 30, windowSeconds: 3600 });
+    assert.deepEqual(dev.otp_send_address, { limit: 100, windowSeconds: 3600 });
+    assert.deepEqual(dev.signin_phone, { limit: 5, windowSeconds: 900 }, 'only the code limits');
+    for (const env of ['test', 'staging'])
+      assert.deepEqual(
+        loadConfig({ APP_ENV: env }).rateLimits.otp_send_phone,
+        { limit: 3, windowSeconds: 3600 },
+        env,
+      );
+    const set = loadConfig({ APP_ENV: 'development', RATE_LIMITS: 'otp_send_phone=2/60' }).rateLimits;
+    assert.deepEqual(set.otp_send_phone, { limit: 2, windowSeconds: 60 });
+  });
+
+  test('HOST: this machine only in development and test (its log holds codes), every interface in staging and production', () => {
     assert.equal(loadConfig({}).host, '127.0.0.1');
+    assert.equal(loadConfig({ APP_ENV: 'test' }).host, '127.0.0.1');
     assert.equal(loadConfig({ APP_ENV: 'staging' }).host, '0.0.0.0');
     assert.equal(loadConfig({ APP_ENV: 'development', HOST: '0.0.0.0' }).host, '0.0.0.0');
   });
@@ -219,7 +235,10 @@ describe('configuration', () => {
     assert.deepEqual(DEFAULT_RATE_LIMITS.handle_check_address, { limit: 30, windowSeconds: 60 });
     assert.deepEqual(DEFAULT_RATE_LIMITS.rest_user, { limit: 100, windowSeconds: 60 });
     assert.deepEqual(DEFAULT_RATE_LIMITS.rest_address, { limit: 100, windowSeconds: 60 });
-    const c = loadConfig({ RATE_LIMITS: 'signin_address=5000/900, rest_address=100000/60' });
+    const c = loadConfig({
+      APP_ENV: 'staging',
+      RATE_LIMITS: 'signin_address=5000/900, rest_address=100000/60',
+    });
     assert.deepEqual(c.rateLimits.signin_address, { limit: 5000, windowSeconds: 900 });
     assert.deepEqual(c.rateLimits.otp_send_phone, { limit: 3, windowSeconds: 3600 });
     assert.ok(problems({ RATE_LIMITS: 'nonsense=1/1' }).length);

@@ -70,7 +70,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
 
   async function startApp(): Promise<TestApp> {
     const config = loadConfig({
-      APP_ENV: 'development',
+      APP_ENV: 'test',
       DATABASE_URL: 'memory://',
       BASE_URL: 'http://callsign.test',
       SMS_PROVIDER: 'http',
