@@ -39,6 +39,7 @@ import type { KeyRing } from '../domain/sessions/key-ring.ts';
 import type { SessionService } from '../domain/sessions/sessions.ts';
 import type { SmsBreaker } from '../domain/sms-defence/breaker.ts';
 import type { PersonCheck } from '../domain/sms-defence/person-check.ts';
+import type { SendDefence } from '../domain/sms-defence/send-defence.ts';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Clock } from '../providers/clock.ts';
@@ -74,6 +75,8 @@ export interface Container {
   challenges: PersonCheck;
   /** the SMS defence's country breaker, as operators see and override it */
   smsBreaker: SmsBreaker;
+  /** the SMS defence itself: what a code's send must pass, and the refusals it counts per country */
+  defence: SendDefence;
   sessions: SessionService;
   accounts: AccountService;
   /** one sign-in, whatever proved it: a PIN, a code, a passkey or a recovery code */

@@ -51,7 +51,7 @@ export class Metrics {
   /** The SMS defence: sends by destination country and outcome, codes entered, breakers open. */
   readonly otpSends = new Counter({
     name: 'callsign_otp_sends_total',
-    help: 'Code sends by destination country and outcome (sent, refused_country, refused_type, refused_prefix, challenged, over_cap, over_budget)',
+    help: 'Code sends by destination country and outcome (sent, refused_country, refused_type, refused_prefix, challenged, over_cap, over_budget, rate_limited)',
     labelNames: ['country', 'outcome'] as const,
     registers: [this.registry],
   });

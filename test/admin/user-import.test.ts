@@ -92,7 +92,7 @@ describe('importing users', () => {
       [shown.body.metadata, shown.body.external_id, shown.body.pin_set],
       [{ plan: 'pro' }, SOURCE_ID, false],
     );
-    const page = userPage({ csrf: 'c', section: '/console/users' }, shown.body, {
+    const page = userPage({ csrf: 'c', section: '/console/users', now: new Date() }, shown.body, {
       checks: [],
       proven_at: null,
       recycled_at: null,

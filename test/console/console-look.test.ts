@@ -121,5 +121,5 @@ test('every console page, phone and desktop, light and dark', async () => {
       return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
     }),
   );
-  assert.deepEqual(linesPerHeader, [1, 1, 1, 1, 1]);
+  assert.deepEqual(linesPerHeader, [1, 1, 1, 1, 1, 1]);
 });

@@ -406,11 +406,25 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.equal(await heading(), 'Actions');
     // The P73 test's look at an account, made through this console.
     const look = page.getByRole('row', { name: /GET \/users\/:id/ }).first();
-    assert.match((await look.textContent()) ?? '', /console\s*127\.0\.0\.1/);
+    assert.match((await look.textContent()) ?? '', /console,\s*127\.0\.0\.1/);
     // The KYC review test's looks at a verification and at its document photos.
     for (const route of [/GET \/kyc\/verifications\/:id\s/, /GET \/kyc\/verifications\/:id\/photos\/:photo/])
       assert.ok(await page.getByRole('row', { name: route }).count(), String(route));
     await snap('actions');
+    // At 1280 px no word of the table breaks across lines, and the table fits the page.
+    const layout = await page.evaluate(() => {
+      const cells = [...document.querySelectorAll<HTMLElement>('main td')];
+      const split = [...document.querySelectorAll('main td code')].filter(
+        (code) => code.getClientRects().length > 1,
+      );
+      const box = document.querySelector<HTMLElement>('main .table');
+      return {
+        breaking: cells.filter((td) => getComputedStyle(td).overflowWrap !== 'normal').length,
+        split: split.map((code) => code.textContent),
+        overflow: box ? box.scrollWidth - box.clientWidth : 0,
+      };
+    });
+    assert.deepEqual(layout, { breaking: 0, split: [], overflow: 0 });
     // Fifty changes through the admin API push it to the second page.
     for (let i = 0; i < 50; i++)
       await t.request('POST', '/admin/v1/api-keys', { token: ADMIN_TOKEN, body: { name: `batch ${i}` } });
@@ -438,6 +452,23 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await snap('sms-traffic');
     await submit('US: by traffic');
     assert.match((await notice()) ?? '', /decided by its traffic again/);
+  });
+
+  test('SMS traffic counts the sends a limit on codes refused, by the number’s country', async () => {
+    const refusedOf = async () => {
+      const res = await t.request('GET', '/admin/v1/sms/countries', { token: ADMIN_TOKEN });
+      const us = res.body.data.find((c: { country: string }) => c.country === 'US');
+      return us?.last_hour.refused.rate_limited ?? 0;
+    };
+    const before = await refusedOf();
+    const phone = uniquePhone();
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (await t.request('POST', '/auth/otp/send', { body: { phone, purpose: 'signup' } })).status,
+      );
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+    assert.equal(await refusedOf(), before + 1);
   });
 
   test('Messages: delivery per provider over the last day, and the latest messages with their attempts', async () => {
@@ -490,13 +521,54 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
       })
     ).body;
     await page.goto(`${base}/console/clients/${client.client_id}`);
-    await page.getByLabel('The old secret keeps working for').selectOption('3600');
+    const grace = page.getByLabel('The old secret keeps working for');
+    assert.equal(await grace.inputValue(), '3600', 'an hour unless the operator chooses otherwise');
+    assert.equal(await page.getByText(/still works until/).count(), 0, 'no grace runs yet');
     await submit('Roll secret');
     assert.equal(await heading(), 'Are you sure?');
     await submit('Roll secret');
     assert.equal(await heading(), 'New client secret');
     assert.notEqual(await page.locator('#secret').textContent(), client.client_secret);
     assert.match((await page.locator('main').textContent()) ?? '', /The old secret works until/);
+    await page.goto(`${base}/console/clients/${client.client_id}`);
+    assert.equal(await page.getByText(/The secret before the last roll still works until/).count(), 1);
+    t.clock.advance(3601);
+    await page.reload();
+    assert.equal(await page.getByText(/still works until/).count(), 0, 'the grace has ended');
+  });
+
+  test('users: the total, and which accounts are locked and by what; a search is in the trail, named', async () => {
+    const locked = await signUp(t, { name: 'Locked Lena' });
+    const guessed = await signUp(t, { name: 'Guessed Gus' });
+    await t.request('POST', `/admin/v1/users/${locked.user.id}/lock`, { token: ADMIN_TOKEN });
+    // Locked after wrong PINs, for a quarter of an hour from now.
+    await t.c.db.query('UPDATE users SET failed_pin_attempts = 10, locked_until = $1 WHERE id = $2', [
+      new Date(t.clock.now().getTime() + 900_000),
+      guessed.user.id,
+    ]);
+    await page.goto(`${base}/console/users`);
+    const total = Number((await page.locator('#accounts-total').textContent())?.replace(/\D/g, ''));
+    const counted = await t.c.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM users WHERE deleted_at IS NULL',
+    );
+    assert.equal(total, counted[0]?.n);
+    const row = (name: string) => page.getByRole('row', { name: new RegExp(name) }).textContent();
+    assert.match((await row('Locked Lena')) ?? '', /by an operator/);
+    assert.match((await row('Guessed Gus')) ?? '', /wrong PINs, until/);
+
+    await page.getByLabel('Phone number, handle, name, user id or imported id').fill('Locked Lena');
+    await submit('Find');
+    await page.goto(`${base}/console/actions`);
+    const search = page.getByRole('row', { name: /GET \/users\s/ }).first();
+    assert.match((await search.textContent()) ?? '', /search “Locked Lena”/);
+    await page.goto(`${base}/console/users/${locked.user.id}`);
+    await page.goto(`${base}/console/actions`);
+    const look = page.getByRole('row', { name: /GET \/users\/:id\s/ }).first();
+    assert.match((await look.textContent()) ?? '', new RegExp(`account @${locked.user.handle}`));
+    assert.equal(
+      await look.getByRole('link', { name: `@${locked.user.handle}` }).getAttribute('href'),
+      `/console/users/${locked.user.id}`,
+    );
   });
 
   test('sign-out ends the session: the console asks for the token again', async () => {

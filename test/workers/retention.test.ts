@@ -196,7 +196,7 @@ test('past its exact limit, the live-session count is estimated from a sample of
     const shown = (estimated: boolean) =>
       /id="active-sessions">([^<]*)</.exec(
         overviewPage(
-          { csrf: 'x', section: 'overview' },
+          { csrf: 'x', section: 'overview', now: new Date() },
           { ...overview, active_sessions: 2, active_sessions_estimated: estimated },
         ),
       )?.[1];

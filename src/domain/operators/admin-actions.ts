@@ -8,10 +8,12 @@ import { fieldError } from '../errors.ts';
 import { wholeNumberParam } from '../paging.ts';
 
 /**
- * The reads that show a person's identity (an account, a KYC verification's data, a document photo) are
- * kept like the changes; the lists and the overview are not (the console reads them on every page).
+ * The reads that show a person's identity (a search of accounts, an account, a KYC verification's data, a
+ * document photo) are kept like the changes, a search with what was searched for; the other lists and the
+ * overview are not (the console reads them on every page).
  */
 const IDENTITY_READS = new Set([
+  '/admin/v1/users',
   '/admin/v1/users/:id',
   '/admin/v1/kyc/verifications/:id',
   '/admin/v1/kyc/verifications/:id/photos/:photo',

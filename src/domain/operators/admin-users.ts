@@ -3,6 +3,7 @@ import type { Database } from '../../storage/db.ts';
 import { clientsRepo } from '../../storage/repositories/clients.ts';
 import { passkeysRepo } from '../../storage/repositories/passkeys.ts';
 import { ssoSessionsRepo } from '../../storage/repositories/sso-sessions.ts';
+import { statsRepo } from '../../storage/repositories/stats.ts';
 import { searchUsers } from '../../storage/repositories/user-search.ts';
 import { type UserRow, usersRepo } from '../../storage/repositories/users.ts';
 import { recoveryCodesOf } from '../../storage/rules/recovery-codes.ts';
@@ -31,6 +32,11 @@ export class AdminUserService {
     const rows = await searchUsers(this.d.db, { ...search, limit: search.limit + 1 });
     const users = rows.slice(0, search.limit);
     return { users, nextCursor: rows.length > search.limit ? cursorOf(users[users.length - 1]) : null };
+  }
+
+  /** How many live accounts there are in all (estimated from a sample in a large table). */
+  total(): Promise<{ count: number; estimated: boolean }> {
+    return statsRepo.liveAccounts(this.d.db);
   }
 
   async detail(id: string) {

@@ -40,6 +40,7 @@ const NO_REFUSALS: RefusalCounts = {
   challenge: 0,
   over_cap: 0,
   over_budget: 0,
+  rate_limited: 0,
 };
 
 /** A period's totals as operators read them: the conversion, and the refusals by reason. */

@@ -23,6 +23,8 @@
 // - A re-send of a code whose delivery failed spends the day's budget and counts for the country's breaker
 //   like a first send; it is skipped (and the reason recorded) while the country's breaker is open or once the
 //   budget is spent, since an attacker aiming codes at unreachable numbers would otherwise double the spend.
+// - A send refused by a limit on codes (`otp_send_phone`, `otp_send_address`) before it reached the defence is
+//   counted per country too, so the operators see every refused send in one place.
 
 import type { Logger } from 'pino';
 import type { ChallengeMode, DestinationPolicy } from '../../config/sms-defence-settings.ts';
@@ -171,6 +173,20 @@ export class SendDefence {
     if (!country) return;
     await this.d.breaker.sent(country);
     this.d.sends?.inc({ country, outcome: 'sent' });
+  }
+
+  /**
+   * A code's send the request's own limits refused (`refusal`, before `admit`): counted for the number's
+   * country when it is a limit on codes and the number has one; any other refusal counts nothing here.
+   */
+  async rateLimited(refusal: unknown, phone: string | undefined): Promise<void> {
+    const scope =
+      refusal instanceof DomainError && refusal.code === 'RATE_LIMITED' ? refusal.details.scope : '';
+    if (!phone || (scope !== 'otp_send_phone' && scope !== 'otp_send_address')) return;
+    const country = countryOf(phone);
+    if (!country) return;
+    this.d.sends?.inc({ country, outcome: REFUSALS.rate_limited });
+    await this.d.breaker.refused(country, 'rate_limited');
   }
 
   /** A code sent to the phone was entered at `at`: it counts for its country's conversion. */

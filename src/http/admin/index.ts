@@ -72,7 +72,11 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
       request_id: request.id,
       method: request.method,
       route,
-      params: pathParameters(request.params),
+      // A read keeps what it asked for too (a search's words and filters); a change's body is never kept.
+      params: {
+        ...(request.method === 'GET' ? pathParameters(request.query) : {}),
+        ...pathParameters(request.params),
+      },
       status: reply.statusCode,
     };
     await keepAdminAction(c, request, action);

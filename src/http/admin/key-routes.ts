@@ -6,16 +6,9 @@ import type { Container } from '../../composition/container.ts';
 import { NEXT_KEY_PUBLISHED_SECONDS } from '../../domain/sessions/key-ring.ts';
 import type { AdminActionRow } from '../../storage/repositories/admin-actions.ts';
 import { dateTime } from '../openapi-types.ts';
+import { AdminAction } from './admin-trail.ts';
 import { adminAction, adminApiKey } from './presenters.ts';
-import {
-  AdminAction,
-  AdminApiKey,
-  adminAnswer,
-  CreatedApiKey,
-  listOf,
-  NoContent,
-  Reencrypted,
-} from './responses.ts';
+import { AdminApiKey, adminAnswer, CreatedApiKey, listOf, NoContent, Reencrypted } from './responses.ts';
 import { idParam, security } from './route-schema.ts';
 
 /** The services these routes use. */
@@ -142,7 +135,7 @@ export function signingKeyRoutes(fastify: FastifyInstance, c: Services) {
           'What operators did, newest first; with format=jsonl, the whole trail as JSON Lines, oldest first',
         response: adminAnswer(listOf(AdminAction)),
         description:
-          "Every change made through the admin API or the console, and every look at an account, a KYC verification or a document photo: who (`api`, or `console` for a signed-in operator), from which address, under which request id, the route and its parameters, the answer's status. Never a body.",
+          "Every change made through the admin API or the console, and every search of accounts (with what was searched for) and look at an account, a KYC verification or a document photo: who (`api`, or `console` for a signed-in operator), from which address, under which request id, the route and its parameters, the answer's status, and (in a page of it) the account or client it was on by name. Never a body.",
         querystring: Type.Object({
           format: Type.Optional(
             Type.Union([Type.Literal('json'), Type.Literal('jsonl')], {

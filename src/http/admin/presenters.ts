@@ -26,6 +26,7 @@ export const adminClient = (c: ClientRow) => ({
   policy_uri: c.policy_uri,
   tos_uri: c.tos_uri,
   brand_color: c.brand_color,
+  previous_secret_expires_at: c.previous_secret_expires_at,
   created_at: c.created_at,
 });
 
@@ -148,4 +149,5 @@ export const adminAction = (a: AdminActionRow) => ({
   route: a.route,
   params: a.params,
   status: a.status,
+  ...(a.on_name === undefined ? {} : { on: a.on_name }),
 });

@@ -69,6 +69,7 @@ export const AdminClient = Type.Object({
   policy_uri: text,
   tos_uri: text,
   brand_color: text,
+  previous_secret_expires_at: nullable(dateTime('after a secret roll: until when the old secret works')),
   created_at: dateTime(),
 });
 
@@ -166,18 +167,6 @@ export const AdminPhoto = Type.Object({
   content_type: Type.String(),
   size: Type.Integer(),
   url: Type.String({ description: 'the photo, with the admin token' }),
-});
-
-export const AdminAction = Type.Object({
-  id: Type.Integer(),
-  at: dateTime(),
-  source: Type.String({ description: 'api or console' }),
-  address: text,
-  request_id: Type.String(),
-  method: Type.String(),
-  route: Type.String(),
-  params: Type.Record(Type.String(), Type.String()),
-  status: Type.Integer(),
 });
 
 export const DeliveryWithAttempts = Type.Intersect([

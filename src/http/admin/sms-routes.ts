@@ -26,6 +26,7 @@ const totals = Type.Object({
       challenge: count,
       over_cap: count,
       over_budget: count,
+      rate_limited: count,
     },
     { description: 'sends refused, by reason' },
   ),

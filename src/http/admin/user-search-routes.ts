@@ -11,6 +11,10 @@ import { security } from './route-schema.ts';
 export const UserSearchPage = Type.Object({
   data: Type.Array(AdminUser),
   next_cursor: nullable(Type.String({ description: 'the next page: ask again with cursor=' })),
+  total: Type.Integer({ description: 'the live accounts in all, whatever the search' }),
+  total_estimated: Type.Boolean({
+    description: 'true when total is estimated from a sample (a large table)',
+  }),
 });
 
 /** The services these routes use. */
@@ -41,8 +45,13 @@ export function userSearchRoutes(fastify: FastifyInstance, c: Services) {
       },
     },
     async (request) => {
-      const page = await c.adminUsers.search(request.query);
-      return { data: page.users.map(adminUser), next_cursor: page.nextCursor };
+      const [page, total] = await Promise.all([c.adminUsers.search(request.query), c.adminUsers.total()]);
+      return {
+        data: page.users.map(adminUser),
+        next_cursor: page.nextCursor,
+        total: total.count,
+        total_estimated: total.estimated,
+      };
     },
   );
 }

@@ -9,7 +9,7 @@ import type { Frame } from '../pages/console/layout.ts';
 import { sendPage } from '../pages/page-reply.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'config' | 'consoleCallMark'>;
+type Services = Pick<Container, 'clock' | 'config' | 'consoleCallMark'>;
 
 export const SESSION_COOKIE = 'callsign_console';
 /** Carries `consoleCallMark`, by which the admin API knows a call the console made in process. */
@@ -90,6 +90,7 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
     frame: (request, section, extra = {}) => ({
       csrf: request.consoleCsrf ?? '',
       section,
+      now: c.clock.now(),
       notice:
         typeof formOf(request.query).notice === 'string' ? one(formOf(request.query).notice) : undefined,
       ...extra,
@@ -105,7 +106,7 @@ export function consoleContext(root: FastifyInstance, c: Services): ConsoleConte
     confirmFirst(request, reply, ask) {
       const fields = formOf(request.body);
       if (one(fields.confirm) === 'yes') return undefined;
-      const frame = { csrf: request.consoleCsrf ?? '', section: ask.back };
+      const frame = { csrf: request.consoleCsrf ?? '', section: ask.back, now: c.clock.now() };
       return sendPage(reply, 200, confirmPage(frame, { ...ask, action: request.url, fields }));
     },
   };

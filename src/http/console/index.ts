@@ -16,7 +16,7 @@ import { smsPages } from './sms-routes.ts';
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'adminActions' | 'config' | 'consoleCallMark' | 'consoleSessions' | 'random' | 'rateLimiter'
+  'adminActions' | 'clock' | 'config' | 'consoleCallMark' | 'consoleSessions' | 'random' | 'rateLimiter'
 >;
 
 const SIGNIN_CSRF = 'callsign_console_signin';

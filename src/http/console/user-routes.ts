@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AdminAction } from '../admin/admin-trail.ts';
 import { PhoneRisk, PhoneRiskCleared } from '../admin/phone-risk-routes.ts';
-import { AccountDetail, AdminAction, AdminUser, listOf, NoContent } from '../admin/responses.ts';
+import { AccountDetail, AdminUser, listOf, NoContent } from '../admin/responses.ts';
 import { UserSearchPage } from '../admin/user-search-routes.ts';
 import { actionsPage } from '../pages/console/actions-page.ts';
 import { userPage, usersPage } from '../pages/console/users-pages.ts';
@@ -22,7 +23,7 @@ export function userPages(app: FastifyInstance, ctx: ConsoleContext) {
     const res = await ctx.api(request, { path: `/users?${asked}`, answer: UserSearchPage });
     const frame = ctx.frame(request, '/console/users');
     if (!res.ok) return ctx.page(reply, usersPage({ ...frame, error: res.problem }, search, [], null), 400);
-    return ctx.page(reply, usersPage(frame, search, res.body.data, res.body.next_cursor));
+    return ctx.page(reply, usersPage(frame, search, res.body.data, res.body.next_cursor, res.body));
   });
   app.get('/console/users/:id', hide, async (request, reply) => {
     const res = await ctx.api(request, { path: `/users/${param(request)}`, answer: AccountDetail });

@@ -34,6 +34,7 @@ type Services = Pick<
   | 'codeSignIn'
   | 'config'
   | 'connectedApps'
+  | 'defence'
   | 'deletion'
   | 'logos'
   | 'otp'

@@ -36,7 +36,10 @@ import { besideTheCode } from './reset-routes.ts';
 //   with the seconds to wait, and sends nothing. The phone's and the address's send limits apply as well.
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clock' | 'codeSignIn' | 'config' | 'otp' | 'recoveryCodes' | 'signIn'>;
+type Services = Pick<
+  Container,
+  'clock' | 'codeSignIn' | 'config' | 'defence' | 'otp' | 'recoveryCodes' | 'signIn'
+>;
 
 /** The seconds between two codes asked for in one flow. */
 export const RESEND_SECONDS = 30;
@@ -123,6 +126,8 @@ export function codeRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow
         return c.config.captcha
           ? captchaPage(reply, ctx, phone, c.config.captcha, purpose)
           : sendPage(reply, 200, signUpChallengePage(ctx, phone, err.details.challenge as object, purpose));
+      // A send refused by a limit on codes is counted for the operators, as on the REST surface.
+      await c.defence.rateLimited(err, phone).catch(() => undefined);
       return retry(reply, err, refused, st.req.redirectUri);
     }
   };

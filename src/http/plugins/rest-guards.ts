@@ -2,12 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { phoneKey } from '../rest/phone-key.ts';
 import type { AuthContext } from '../types.ts';
 import { bearerToken } from './bearer.ts';
 import { countRequest } from './rate-limit-headers.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'config' | 'rateLimiter' | 'sessions' | 'tokens'>;
+type Services = Pick<Container, 'config' | 'defence' | 'rateLimiter' | 'sessions' | 'tokens'>;
 
 /** Bearer access token of the REST surface: ours, first-party audience, and of a live session. */
 export async function authenticate(c: Services, request: FastifyRequest): Promise<AuthContext> {
@@ -66,6 +67,10 @@ export function registerRestGuards(app: FastifyInstance, c: Services) {
     } catch (err) {
       // Without its counters a limit cannot be enforced: fail closed, except where the route says otherwise.
       if (!(err instanceof DomainError && err.code === 'RATE_LIMITED') && config.rateLimitOptional) return;
+      // A code's send refused by a limit on codes is counted for the operators; the refusal stands either way.
+      await c.defence
+        .rateLimited(err, phoneKey(request))
+        .catch((failed: unknown) => request.log.warn({ err: failed }, 'a refused send was not counted'));
       throw err;
     }
     if (authError) throw authError;

@@ -17,6 +17,7 @@ export const REFUSALS = {
   challenge: 'challenged',
   over_cap: 'over_cap',
   over_budget: 'over_budget',
+  rate_limited: 'rate_limited',
 } as const;
 export type SendRefusal = keyof typeof REFUSALS;
 export type RefusalCounts = Record<SendRefusal, number>;
@@ -31,7 +32,7 @@ export const smsTrafficRepo = {
       sql`SELECT country, sum(sent)::int AS sent, sum(verified)::int AS verified,
           sum(refused_country)::int AS country_not_allowed, sum(refused_type)::int AS number_type_not_allowed,
           sum(refused_prefix)::int AS prefix, sum(challenged)::int AS challenge, sum(over_cap)::int AS over_cap,
-          sum(over_budget)::int AS over_budget
+          sum(over_budget)::int AS over_budget, sum(rate_limited)::int AS rate_limited
         FROM sms_country_minutes WHERE minute >= ${minuteOf(since)} GROUP BY country ORDER BY country`,
     ),
 

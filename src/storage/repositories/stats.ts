@@ -54,6 +54,27 @@ export const statsRepo = {
     );
     return { count: n, estimated };
   },
+
+  /** Live accounts: counted one by one up to `exactUpTo` rows, above that sampled as sessions are. */
+  async liveAccounts(
+    q: Queryable,
+    exactUpTo = EXACT_SESSION_COUNT_UP_TO,
+    samplePercent = SESSION_SAMPLE_PERCENT,
+  ): Promise<{ count: number; estimated: boolean }> {
+    const [{ rows }] = await all<{ rows: number }>(
+      q,
+      sql`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'users'::regclass`,
+    );
+    const estimated = rows > exactUpTo;
+    const [{ n }] = await all<{ n: number }>(
+      q,
+      estimated
+        ? sql`SELECT (count(*) * 100 / ${samplePercent}::float8)::int AS n
+              FROM users TABLESAMPLE SYSTEM (${samplePercent}) WHERE deleted_at IS NULL`
+        : sql`SELECT count(*)::int AS n FROM users WHERE deleted_at IS NULL`,
+    );
+    return { count: n, estimated };
+  },
 };
 
 /** Sessions counted one by one on the overview; above, sampled (statistics say -1 until a first ANALYZE). */

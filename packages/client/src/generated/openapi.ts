@@ -1414,7 +1414,7 @@ export interface operations {
             /** @enum {string} */
             type: "public-key";
           };
-          /** @description 1-64 characters; "Passkey" when not given */
+          /** @description 1-64 characters; when not given, the authenticator's name (from its AAGUID), else the browser and system, else "Passkey" */
           name?: string;
         };
       };

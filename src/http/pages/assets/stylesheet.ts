@@ -56,7 +56,8 @@ const CONSOLE = `body.console{font-size:15px}
 .console main{max-width:72rem;margin:1.2rem auto;padding:0 1rem}.console h2{font-size:1.1rem;margin-top:1.6rem}
 .console .table{overflow-x:auto}.console table{border-collapse:collapse;width:100%;background:var(--card)}
 .console th,.console td{border:1px solid var(--line);padding:.35rem .5rem;text-align:start;vertical-align:top;font-size:.9rem}
-.console th{background:var(--bg)}.console label{margin:.6rem 0 .15rem}.console input,.console select,.console textarea{max-width:36rem}
+.console th{background:var(--bg)}
+@media (min-width:40rem){.console th,.console td{overflow-wrap:normal}.console td code{white-space:nowrap}}.console label{margin:.6rem 0 .15rem}.console input,.console select,.console textarea{max-width:36rem}
 .console label.inline{display:inline-flex;gap:.35rem;align-items:center;font-weight:400;margin-inline-end:1rem;min-height:44px}
 .console form.inline{display:inline}.console form.block>button{display:block;margin-top:1rem}
 .console form.search input[type=search]{width:100%;max-width:36rem}.console form.search>button{display:block;margin-top:.8rem}

@@ -4,21 +4,32 @@ import { consolePage, dangerForm, type Frame, secretBox, when } from './layout.t
 // A confidential client's secret on its page: roll it, with a grace in which the old one still works, and the
 // new one shown once.
 
+/** The graces offered, an hour first: long enough for an app's servers to take the new secret. */
 const GRACES: Array<[string, string]> = [
-  ['0', 'none: the old secret stops at once'],
   ['3600', 'an hour'],
   ['86400', 'a day'],
   ['604800', 'a week'],
+  ['0', 'none: the old secret stops at once'],
 ];
 
-export const clientSecretSection = (f: Frame, clientId: string, authMethod: string) =>
-  authMethod === 'none'
+/** The grace of the last roll, while it runs: the old secret still works. */
+const graceRunning = (f: Frame, previousExpiresAt: string | null) =>
+  previousExpiresAt && Date.parse(previousExpiresAt) > f.now.getTime()
+    ? `<p class="notice">The secret before the last roll still works until ${when(previousExpiresAt)}.</p>`
+    : '';
+
+export const clientSecretSection = (
+  f: Frame,
+  c: { client_id: string; token_endpoint_auth_method: string; previous_secret_expires_at: string | null },
+) =>
+  c.token_endpoint_auth_method === 'none'
     ? ''
-    : `<h2>Secret</h2><p>A new secret is shown once. Give the old one a grace while the app's servers change to the new one.</p>${dangerForm(
-        `/console/clients/${encodeURIComponent(clientId)}/secret`,
+    : `<h2>Secret</h2>${graceRunning(f, c.previous_secret_expires_at)}<p>A new secret is shown once. Give the old one a grace while the app's servers change to the new one.</p>${dangerForm(
+        `/console/clients/${encodeURIComponent(c.client_id)}/secret`,
         f.csrf,
         `<label for="grace_seconds">The old secret keeps working for</label><select id="grace_seconds" name="grace_seconds">${GRACES.map(
-          ([value, label]) => `<option value="${value}">${esc(label)}</option>`,
+          ([value, label], i) =>
+            `<option value="${value}"${i === 0 ? ' selected' : ''}>${esc(label)}</option>`,
         ).join('')}</select> `,
         'Roll secret',
       )}`;

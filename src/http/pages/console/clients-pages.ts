@@ -139,7 +139,7 @@ export const clientEditPage = (f: Frame, c: Client, logouts: Logout[], status: s
         branding(c),
       'Save',
       'block',
-    )}${clientSecretSection(f, c.client_id, c.token_endpoint_auth_method)}${c.backchannel_logout_uri || logouts.length || status ? logoutLog(f, c, logouts, status) : ''}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${dangerForm(
+    )}${clientSecretSection(f, c)}${c.backchannel_logout_uri || logouts.length || status ? logoutLog(f, c, logouts, status) : ''}<h2>Delete</h2><p>Deleting the client ends its sessions.</p>${dangerForm(
       `/console/clients/${encodeURIComponent(c.client_id)}/delete`,
       f.csrf,
       '',

@@ -22,6 +22,8 @@ export interface Frame {
   csrf: string;
   /** the nav entry to mark as current */
   section: string;
+  /** the service's clock when the page was asked for */
+  now: Date;
   notice?: string;
   error?: string;
 }

@@ -74,20 +74,45 @@ const nextPage = (form: UserSearchForm, cursor: string | null) => {
 };
 
 /** Users: every account, newest first, a page at a time, narrowed by a search and filters. */
-export const usersPage = (f: Frame, form: UserSearchForm, found: AdminUser[], cursor: string | null) => {
+/** Whether an account is locked, and by what: an operator, or wrong PINs (until when). */
+const lockOf = (f: Frame, u: AdminUser) => {
+  if (u.admin_locked_at) return 'by an operator';
+  if (u.pin_locked_until && Date.parse(u.pin_locked_until) > f.now.getTime())
+    return `wrong PINs, until ${when(u.pin_locked_until)}`;
+  return '–';
+};
+
+/** The accounts in all, whatever the search. */
+export interface AccountsTotal {
+  total: number;
+  total_estimated: boolean;
+}
+
+export const usersPage = (
+  f: Frame,
+  form: UserSearchForm,
+  found: AdminUser[],
+  cursor: string | null,
+  all?: AccountsTotal,
+) => {
   const searched = Boolean(form.q || form.kyc_status || form.created_from || form.created_to);
+  const total = all
+    ? `<p id="accounts-total">${all.total_estimated ? 'About ' : ''}${all.total.toLocaleString('en')} account${all.total === 1 ? '' : 's'} in all.</p>`
+    : '';
   return consolePage(
     'Users',
     f,
     search(form) +
+      total +
       (searched ? '' : '<h2>Newest accounts</h2>') +
       table(
-        ['Handle', 'Name', 'Phone', 'KYC', 'Created'],
+        ['Handle', 'Name', 'Phone', 'KYC', 'Locked', 'Created'],
         found.map((u) => [
           `<a href="/console/users/${u.id}">@${esc(u.handle)}</a>`,
           esc(u.name),
           esc(u.phone),
           esc(u.kyc_status),
+          lockOf(f, u),
           when(u.created_at),
         ]),
         searched ? 'No account matches.' : 'No accounts yet.',
