@@ -25,7 +25,7 @@ describe('the operators’ trail (GET /admin/v1/actions)', () => {
       headers: o.id ? { 'x-request-id': o.id } : {},
     });
 
-  test('every change and every look at a person is kept, with who, where, when, what and how it ended; lists and refusals are not', async () => {
+  test('every change, search of accounts and look at a person is kept, with who, where, when, what and how it ended; other lists and refusals are not', async () => {
     const before = (await actions())[0]?.id ?? 0;
     t.clock.advance(60);
     const at = t.clock.now().toISOString();
@@ -37,7 +37,12 @@ describe('the operators’ trail (GET /admin/v1/actions)', () => {
     assert.equal(created.status, 201);
     const user = await signUp(t);
     assert.equal((await asAdmin('GET', `/users/${user.user.id}`, { ip: '203.0.113.9' })).status, 200);
-    // Not kept: a list, a route that does not exist, a wrong token.
+    // Kept with what was searched for: a search of accounts shows people.
+    assert.equal(
+      (await asAdmin('GET', '/users?q=Ada&kyc_status=none', { id: 'trail-search-3' })).status,
+      200,
+    );
+    // Not kept: another list, a route that does not exist, a wrong token.
     assert.equal((await asAdmin('GET', '/clients')).status, 200);
     assert.equal((await asAdmin('GET', '/nowhere')).status, 404);
     const refused = await t.request('DELETE', `/admin/v1/clients/${created.body.client_id}`, {
@@ -59,15 +64,27 @@ describe('the operators’ trail (GET /admin/v1/actions)', () => {
           route: '/admin/v1/clients/:id',
           params: { id: 'no-such-client' },
           status: 404,
+          on: null,
         },
         {
           at,
           source: 'api',
-          request_id: trail[1].request_id,
+          request_id: 'trail-search-3',
+          method: 'GET',
+          route: '/admin/v1/users',
+          params: { q: 'Ada', kyc_status: 'none' },
+          status: 200,
+          on: null,
+        },
+        {
+          at,
+          source: 'api',
+          request_id: trail[2].request_id,
           method: 'GET',
           route: '/admin/v1/users/:id',
           params: { id: user.user.id },
           status: 200,
+          on: `@${user.handle}`,
         },
         {
           at,
@@ -77,10 +94,11 @@ describe('the operators’ trail (GET /admin/v1/actions)', () => {
           route: '/admin/v1/clients',
           params: {},
           status: 201,
+          on: null,
         },
       ],
     );
-    assert.equal(trail[2].address, '203.0.113.9');
+    assert.equal(trail[3].address, '203.0.113.9');
     assert.doesNotMatch(JSON.stringify(trail), /Trail shop/, 'no body is kept');
   });
 
@@ -126,6 +144,7 @@ describe('the operators’ trail (GET /admin/v1/actions)', () => {
         route: '/admin/v1/api-keys',
         params: {},
         status: 201,
+        on: null,
       },
     );
 

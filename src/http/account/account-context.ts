@@ -23,9 +23,11 @@ export type AccountServices = Pick<
   | 'clock'
   | 'config'
   | 'connectedApps'
+  | 'defence'
   | 'deletion'
   | 'logos'
   | 'passkeys'
+  | 'phoneChange'
   | 'pinChange'
   | 'profiles'
   | 'recoveryCodes'
@@ -59,7 +61,7 @@ export function accountAnswers(c: AccountServices, flow: PageFlow) {
     request: FastifyRequest,
     reply: FastifyReply,
     who: SignedIn,
-    shown: { returnTo?: string; notice?: MessageKey; refused?: unknown },
+    shown: { returnTo?: string; notice?: MessageKey; refused?: unknown; typedPhone?: string },
   ) => {
     const account = await c.profiles.get(who.userId);
     const back = accountPageLocation(shown.returnTo);
@@ -87,6 +89,7 @@ export function accountAnswers(c: AccountServices, flow: PageFlow) {
       returnTo: shown.returnTo,
       notice: shown.notice,
       problem,
+      typedPhone: shown.typedPhone,
     });
     return flow.page.html(reply, status, html);
   };
@@ -102,7 +105,13 @@ export function accountAnswers(c: AccountServices, flow: PageFlow) {
   const toPage = (reply: FastifyReply, returnTo?: string) =>
     reply.redirect(accountPageLocation(returnTo), 303);
 
-  return { signedInHere, checkedPost, show, done, toPage };
+  /** A refusal on a page of its own (a step of the phone change): its words, and the answer's status. */
+  const refusal = (view: ReturnType<typeof viewOf>, refused: unknown) => ({
+    problem: pageProblem(c, view, refused),
+    status: refused instanceof DomainError ? REST_STATUS[refused.code] : 200,
+  });
+
+  return { signedInHere, checkedPost, show, done, toPage, refusal };
 }
 
 export type AccountAnswers = ReturnType<typeof accountAnswers>;

@@ -15,6 +15,7 @@ import { htmlPage, redirect } from '../openapi-types.ts';
 import { accountChangeRoutes } from './account-changes.ts';
 import { type AccountServices, accountAnswers, checkedReturnTo } from './account-context.ts';
 import { accountPasskeyRoutes } from './account-passkeys.ts';
+import { accountPhoneRoutes } from './account-phone.ts';
 
 // The account page: a person's own profile, sign-ins, connected apps, PIN, passkeys, recovery codes and deletion,
 // under the single sign-on of the hosted sign-in pages (so it lives beside them, under /authorize). A visit
@@ -29,6 +30,7 @@ const NOTICES: Record<string, MessageKey> = {
   passkey_renamed: 'account.passkey_renamed',
   passkey_removed: 'account.passkey_removed',
   pin_changed: 'account.pin_changed',
+  phone_changed: 'account.phone_changed',
 };
 
 const pageQuery = Type.Object({
@@ -92,5 +94,6 @@ export function accountRoutes(fastify: FastifyInstance, c: AccountServices, flow
   );
 
   accountChangeRoutes(fastify, c, answers);
+  accountPhoneRoutes(fastify, c, answers, flow);
   accountPasskeyRoutes(fastify, c, answers);
 }

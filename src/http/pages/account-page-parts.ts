@@ -31,6 +31,8 @@ export interface AccountPageContent {
   /** what the last change did */
   notice?: MessageKey;
   problem?: FormProblem;
+  /** the new phone number as typed, shown again with its problem */
+  typedPhone?: string;
 }
 
 /** Stands for the time in a message, until the message (escaped) takes the time's markup. */

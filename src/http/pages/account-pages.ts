@@ -10,6 +10,7 @@ import {
   signInAgain,
   withTime,
 } from './account-page-parts.ts';
+import { phoneSection } from './account-phone-pages.ts';
 import { deleteSection, passkeysSection, pinSection, recoverySection } from './account-security-pages.ts';
 import { ENDONYMS, errorBox, esc, field, hidden, ltr, page } from './html.ts';
 import { platformWords } from './platform-words.ts';
@@ -98,6 +99,7 @@ export function accountPage(a: AccountPageContent): string {
       sessionsSection(a) +
       appsSection(a) +
       stale +
+      phoneSection(a) +
       pinSection(a) +
       passkeysSection(a) +
       recoverySection(a) +

@@ -165,6 +165,12 @@ export const bnPages: PageCatalog = {
   'account.done': 'আপনার অ্যাকাউন্টে ফিরে যান',
   'account.change_pin': 'PIN পরিবর্তন করুন',
   'account.current_pin': 'বর্তমান PIN',
+  'account.phone_title': 'ফোন নম্বর',
+  'account.phone_text': 'আপনার অ্যাকাউন্ট {phone} দিয়ে সাইন ইন করে। নতুন নম্বরে সরাতে, আমরা সেই নম্বরে একটি কোড পাঠাই।',
+  'account.send_code': 'কোড পাঠান',
+  'account.phone_code_text':
+    'আমরা {phone}-এ একটি কোড পাঠিয়েছি। আপনার অ্যাকাউন্ট এই নম্বরে সরাতে কোডটি এবং আপনার PIN দিন।',
+  'account.phone_changed': 'আপনার অ্যাকাউন্ট এখন আপনার নতুন ফোন নম্বর ব্যবহার করে।',
   'account.pin_same': 'আপনার বর্তমান PIN ছাড়া অন্য একটি PIN বেছে নিন।',
   'account.pin_wrong': 'ভুল PIN।',
   'account.pin_changed': 'আপনার PIN পরিবর্তন করা হয়েছে, এবং আপনার অন্য সাইন-ইনগুলো শেষ হয়েছে।',

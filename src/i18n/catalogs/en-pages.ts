@@ -168,6 +168,13 @@ export const enPages = {
   'account.done': 'Back to your account',
   'account.change_pin': 'Change PIN',
   'account.current_pin': 'Current PIN',
+  'account.phone_title': 'Phone number',
+  'account.phone_text':
+    'Your account signs in with {phone}. To move it to a new number, we text a code to that number.',
+  'account.send_code': 'Send a code',
+  'account.phone_code_text':
+    'We sent a code to {phone}. Enter it and your PIN to move your account to this number.',
+  'account.phone_changed': 'Your account now uses your new phone number.',
   'account.pin_same': 'Choose a PIN other than your current one.',
   'account.pin_wrong': 'Wrong PIN.',
   'account.pin_changed': 'Your PIN is changed, and your other sign-ins have ended.',

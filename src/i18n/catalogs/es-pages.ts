@@ -174,6 +174,13 @@ export const esPages: PageCatalog = {
   'account.done': 'Volver a tu cuenta',
   'account.change_pin': 'Cambiar PIN',
   'account.current_pin': 'PIN actual',
+  'account.phone_title': 'Número de teléfono',
+  'account.phone_text':
+    'Tu cuenta inicia sesión con {phone}. Para pasarla a un número nuevo, enviamos un código a ese número.',
+  'account.send_code': 'Enviar un código',
+  'account.phone_code_text':
+    'Enviamos un código a {phone}. Escríbelo junto con tu PIN para pasar tu cuenta a este número.',
+  'account.phone_changed': 'Tu cuenta ahora usa tu nuevo número de teléfono.',
   'account.pin_same': 'Elige un PIN distinto del actual.',
   'account.pin_wrong': 'PIN incorrecto.',
   'account.pin_changed': 'Tu PIN se cambió y tus otros inicios de sesión terminaron.',

@@ -179,6 +179,13 @@ export const frPages: PageCatalog = {
   'account.done': 'Retour à votre compte',
   'account.change_pin': 'Modifier le code PIN',
   'account.current_pin': 'Code PIN actuel',
+  'account.phone_title': 'Numéro de téléphone',
+  'account.phone_text':
+    'Votre compte se connecte avec le {phone}. Pour le passer à un nouveau numéro, nous envoyons un code à ce numéro.',
+  'account.send_code': 'Envoyer un code',
+  'account.phone_code_text':
+    'Nous avons envoyé un code au {phone}. Saisissez-le avec votre code PIN pour passer votre compte à ce numéro.',
+  'account.phone_changed': 'Votre compte utilise maintenant votre nouveau numéro de téléphone.',
   'account.pin_same': 'Choisissez un code PIN différent de l’actuel.',
   'account.pin_wrong': 'Code PIN incorrect.',
   'account.pin_changed': 'Votre code PIN est modifié, et vos autres connexions ont pris fin.',

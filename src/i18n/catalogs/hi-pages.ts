@@ -164,6 +164,13 @@ export const hiPages: PageCatalog = {
   'account.done': 'अपने खाते पर वापस जाएँ',
   'account.change_pin': 'PIN बदलें',
   'account.current_pin': 'मौजूदा PIN',
+  'account.phone_title': 'फ़ोन नंबर',
+  'account.phone_text':
+    'आपका खाता {phone} से साइन इन करता है। इसे नए नंबर पर ले जाने के लिए, हम उस नंबर पर एक कोड भेजते हैं।',
+  'account.send_code': 'कोड भेजें',
+  'account.phone_code_text':
+    'हमने {phone} पर एक कोड भेजा है। अपने खाते को इस नंबर पर ले जाने के लिए वह कोड और अपना PIN डालें।',
+  'account.phone_changed': 'आपका खाता अब आपके नए फ़ोन नंबर का उपयोग करता है।',
   'account.pin_same': 'अपने मौजूदा PIN के अलावा कोई दूसरा PIN चुनें।',
   'account.pin_wrong': 'गलत PIN।',
   'account.pin_changed': 'आपका PIN बदल गया है, और आपके दूसरे साइन-इन खत्म हो गए हैं।',

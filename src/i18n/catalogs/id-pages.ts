@@ -169,6 +169,13 @@ export const idPages: PageCatalog = {
   'account.done': 'Kembali ke akun Anda',
   'account.change_pin': 'Ubah PIN',
   'account.current_pin': 'PIN saat ini',
+  'account.phone_title': 'Nomor telepon',
+  'account.phone_text':
+    'Akun Anda masuk dengan {phone}. Untuk memindahkannya ke nomor baru, kami mengirim kode ke nomor itu.',
+  'account.send_code': 'Kirim kode',
+  'account.phone_code_text':
+    'Kami mengirim kode ke {phone}. Masukkan kode itu dan PIN Anda untuk memindahkan akun Anda ke nomor ini.',
+  'account.phone_changed': 'Akun Anda sekarang memakai nomor telepon baru Anda.',
   'account.pin_same': 'Pilih PIN yang berbeda dari PIN Anda saat ini.',
   'account.pin_wrong': 'PIN salah.',
   'account.pin_changed': 'PIN Anda telah diubah, dan proses masuk Anda yang lain telah diakhiri.',

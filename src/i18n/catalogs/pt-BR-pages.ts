@@ -171,6 +171,13 @@ export const ptBRPages: PageCatalog = {
   'account.done': 'Voltar para sua conta',
   'account.change_pin': 'Alterar PIN',
   'account.current_pin': 'PIN atual',
+  'account.phone_title': 'Número de telefone',
+  'account.phone_text':
+    'Sua conta entra com {phone}. Para passá-la a um número novo, enviamos um código para esse número.',
+  'account.send_code': 'Enviar um código',
+  'account.phone_code_text':
+    'Enviamos um código para {phone}. Digite-o com seu PIN para passar sua conta para este número.',
+  'account.phone_changed': 'Sua conta agora usa seu novo número de telefone.',
   'account.pin_same': 'Escolha um PIN diferente do atual.',
   'account.pin_wrong': 'PIN incorreto.',
   'account.pin_changed': 'Seu PIN foi alterado, e seus outros acessos foram encerrados.',

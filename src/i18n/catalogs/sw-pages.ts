@@ -170,6 +170,13 @@ export const swPages: PageCatalog = {
   'account.done': 'Rudi kwenye akaunti yako',
   'account.change_pin': 'Badilisha PIN',
   'account.current_pin': 'PIN ya sasa',
+  'account.phone_title': 'Nambari ya simu',
+  'account.phone_text':
+    'Akaunti yako huingia kwa {phone}. Ili kuihamishia nambari mpya, tunatuma msimbo kwa nambari hiyo.',
+  'account.send_code': 'Tuma msimbo',
+  'account.phone_code_text':
+    'Tumetuma msimbo kwa {phone}. Uweke pamoja na PIN yako ili kuhamishia akaunti yako kwenye nambari hii.',
+  'account.phone_changed': 'Akaunti yako sasa inatumia nambari yako mpya ya simu.',
   'account.pin_same': 'Chagua PIN tofauti na ya sasa.',
   'account.pin_wrong': 'PIN si sahihi.',
   'account.pin_changed': 'PIN yako imebadilishwa, na vipindi vyako vingine vya kuingia vimekomeshwa.',

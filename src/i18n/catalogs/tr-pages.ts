@@ -173,6 +173,13 @@ export const trPages: PageCatalog = {
   'account.done': 'Hesabınıza dönün',
   'account.change_pin': 'PIN değiştir',
   'account.current_pin': 'Mevcut PIN',
+  'account.phone_title': 'Telefon numarası',
+  'account.phone_text':
+    'Hesabınız {phone} ile giriş yapıyor. Yeni bir numaraya taşımak için o numaraya bir kod gönderiyoruz.',
+  'account.send_code': 'Kod gönder',
+  'account.phone_code_text':
+    '{phone} numarasına bir kod gönderdik. Hesabınızı bu numaraya taşımak için kodu ve PIN kodunuzu girin.',
+  'account.phone_changed': 'Hesabınız artık yeni telefon numaranızı kullanıyor.',
   'account.pin_same': 'Mevcut PIN kodunuzdan farklı bir PIN seçin.',
   'account.pin_wrong': 'Yanlış PIN.',
   'account.pin_changed': 'PIN kodunuz değiştirildi ve diğer oturumlarınız sonlandırıldı.',

@@ -73,7 +73,6 @@ const nextPage = (form: UserSearchForm, cursor: string | null) => {
   return `<p><a href="/console/users?${esc(query.toString())}" rel="next">Next page</a></p>`;
 };
 
-/** Users: every account, newest first, a page at a time, narrowed by a search and filters. */
 /** Whether an account is locked, and by what: an operator, or wrong PINs (until when). */
 const lockOf = (f: Frame, u: AdminUser) => {
   if (u.admin_locked_at) return 'by an operator';
@@ -88,6 +87,7 @@ export interface AccountsTotal {
   total_estimated: boolean;
 }
 
+/** Users: every account, newest first, a page at a time, narrowed by a search and filters. */
 export const usersPage = (
   f: Frame,
   form: UserSearchForm,
