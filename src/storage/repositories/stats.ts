@@ -34,50 +34,45 @@ export const statsRepo = {
    * count is estimated from a sample of `samplePercent` of its pages: an exact count would read every session
    * for a figure an operator reads at a glance.
    */
-  async activeSessions(
+  activeSessions: (
     q: Queryable,
     now: Date,
     exactUpTo = EXACT_SESSION_COUNT_UP_TO,
     samplePercent = SESSION_SAMPLE_PERCENT,
-  ): Promise<{ count: number; estimated: boolean }> {
-    const [{ rows }] = await all<{ rows: number }>(
-      q,
-      sql`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'sessions'::regclass`,
-    );
-    const estimated = rows > exactUpTo;
-    const [{ n }] = await all<{ n: number }>(
-      q,
-      estimated
-        ? sql`SELECT (count(*) * 100 / ${samplePercent}::float8)::int AS n
-              FROM sessions TABLESAMPLE SYSTEM (${samplePercent}) WHERE ${liveSession(now)}`
-        : sql`SELECT count(*)::int AS n FROM sessions WHERE ${liveSession(now)}`,
-    );
-    return { count: n, estimated };
-  },
+  ) => countOrEstimate(q, { table: 'sessions', where: liveSession(now) }, exactUpTo, samplePercent),
 
   /** Live accounts: counted one by one up to `exactUpTo` rows, above that sampled as sessions are. */
-  async liveAccounts(
+  liveAccounts: (
     q: Queryable,
     exactUpTo = EXACT_SESSION_COUNT_UP_TO,
     samplePercent = SESSION_SAMPLE_PERCENT,
-  ): Promise<{ count: number; estimated: boolean }> {
-    const [{ rows }] = await all<{ rows: number }>(
-      q,
-      sql`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'users'::regclass`,
-    );
-    const estimated = rows > exactUpTo;
-    const [{ n }] = await all<{ n: number }>(
-      q,
-      estimated
-        ? sql`SELECT (count(*) * 100 / ${samplePercent}::float8)::int AS n
-              FROM users TABLESAMPLE SYSTEM (${samplePercent}) WHERE deleted_at IS NULL`
-        : sql`SELECT count(*)::int AS n FROM users WHERE deleted_at IS NULL`,
-    );
-    return { count: n, estimated };
-  },
+  ) => countOrEstimate(q, { table: 'users', where: sql`deleted_at IS NULL` }, exactUpTo, samplePercent),
 };
 
 /** Sessions counted one by one on the overview; above, sampled (statistics say -1 until a first ANALYZE). */
 export const EXACT_SESSION_COUNT_UP_TO = 200_000;
 /** The share of the sessions table's pages the estimate reads: 1% of 3M sessions is some 30,000 rows. */
 export const SESSION_SAMPLE_PERCENT = 1;
+
+/** The rows of `table` that `where` picks: exact up to `exactUpTo` rows (by its statistics), else sampled. */
+async function countOrEstimate(
+  q: Queryable,
+  of: { table: 'sessions' | 'users'; where: Sql },
+  exactUpTo: number,
+  samplePercent: number,
+): Promise<{ count: number; estimated: boolean }> {
+  const table = sql.identifier(of.table);
+  const [{ rows }] = await all<{ rows: number }>(
+    q,
+    sql`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = ${of.table}::regclass`,
+  );
+  const estimated = rows > exactUpTo;
+  const [{ n }] = await all<{ n: number }>(
+    q,
+    estimated
+      ? sql`SELECT (count(*) * 100 / ${samplePercent}::float8)::int AS n
+            FROM ${table} TABLESAMPLE SYSTEM (${samplePercent}) WHERE ${of.where}`
+      : sql`SELECT count(*)::int AS n FROM ${table} WHERE ${of.where}`,
+  );
+  return { count: n, estimated };
+}
