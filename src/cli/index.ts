@@ -94,7 +94,7 @@ async function main(words: string[]) {
       return;
     case 'migrate': {
       const config = loadConfig(env);
-      const db = await openDatabase(config.databaseUrl, config.dataDir);
+      const db = await openDatabase(config, config.dataDir);
       try {
         const applied = await migrate(db);
         process.stdout.write(

@@ -48,7 +48,7 @@ export const connectRedis = (url: string) =>
  */
 export async function buildContainer(config: Config, parts: ContainerParts = {}): Promise<Container> {
   const logger = parts.logger ?? createLogger(config.logLevel, process.stdout, config.logFormat);
-  const db = parts.db ?? (await openDatabase(config.databaseUrl, config.dataDir));
+  const db = parts.db ?? (await openDatabase(config, config.dataDir));
   const redis = parts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl) : undefined);
   const opened: Opened = {
     config,

@@ -4,6 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import type { CaptchaSettings } from './captcha-vendors.ts';
 import { corsOrigins } from './cors-settings.ts';
+import { type DatabaseSettings, databaseSettings } from './database-settings.ts';
 import { type Env, EnvReader } from './env-reader.ts';
 import { listenSettings } from './listen-address.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
@@ -26,7 +27,7 @@ export const MEMORY_DATABASE_URL = 'memory://';
 
 export type AppEnv = 'development' | 'test' | 'staging' | 'production';
 
-export interface Config extends SmsSettings, SignInSettings {
+export interface Config extends SmsSettings, SignInSettings, DatabaseSettings {
   appEnv: AppEnv;
   port: number;
   host: string;
@@ -35,7 +36,6 @@ export interface Config extends SmsSettings, SignInSettings {
   adminUrl: string;
   authUrl: string;
   verifyUrl: string;
-  databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
@@ -117,7 +117,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     baseUrl,
     authUrl,
     verifyUrl: r.url('VERIFY_URL', baseUrl),
-    databaseUrl: r.str('DATABASE_URL'),
+    ...databaseSettings(r),
     dataDir: resolve(r.str('DATA_DIR') ?? './data'),
     redisUrl: r.str('REDIS_URL'),
     redisKeyPrefix: r.str('REDIS_KEY_PREFIX') ?? 'callsign:',

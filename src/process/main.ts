@@ -134,7 +134,7 @@ function onSignal(logger: Logger, stop: () => Promise<void>) {
 
 /** Migrates once, forks the workers (they share the port), passes signals on, and exits when they have. */
 async function runPrimary(config: Config): Promise<void> {
-  const db = await openDatabase(config.databaseUrl, config.dataDir);
+  const db = await openDatabase(config, config.dataDir);
   let warnings: string[];
   try {
     await migrate(db);

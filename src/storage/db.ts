@@ -110,10 +110,18 @@ const LISTEN_RETRY_MS = 1000;
  */
 const CONNECT_TIMEOUT_MS = 5000;
 
-export function postgresDatabase(
-  url: string,
-  opts: { schema?: string; max?: number; connectTimeoutMs?: number } = {},
-): Database {
+/** How the service reaches PostgreSQL: through a pooler in transaction mode or not, and where it LISTENs. */
+export interface PostgresOptions {
+  schema?: string;
+  max?: number;
+  connectTimeoutMs?: number;
+  /** a pooler in transaction mode: no named statements (its next transaction may run on another connection) */
+  pooler?: 'none' | 'transaction';
+  /** where LISTEN connects; unset, `url`, except through a transaction pooler: nowhere (the workers poll) */
+  listenUrl?: string;
+}
+
+export function postgresDatabase(url: string, opts: PostgresOptions = {}): Database {
   const connection = {
     connectionString: url,
     types,
@@ -124,11 +132,16 @@ export function postgresDatabase(
   const pool = new pg.Pool({ ...connection, max: opts.max ?? 10 });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Named statements are parsed and planned once per connection; the SQL texts are the code's own, so their
+  // number is bounded. Through a transaction pooler a connection is not the service's own: none is named.
+  const named = opts.pooler !== 'transaction';
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    // Named statements are parsed and planned once per connection; the SQL texts are the code's own, so
-    // their number is bounded.
     query: async <T>(sql: string, params?: unknown[]) =>
-      (await c.query({ name: statementName(sql), text: sql, values: params })).rows as T[],
+      (
+        await c.query(
+          named ? { name: statementName(sql), text: sql, values: params } : { text: sql, values: params },
+        )
+      ).rows as T[],
     exec: async (sql: string) => {
       await c.query(sql);
     },
@@ -150,8 +163,12 @@ export function postgresDatabase(
         client.release();
       }
     },
-    // A connection of its own, outside the pool, held while listening and opened again when lost.
+    // A connection of its own, outside the pool, held while listening and opened again when lost; with no
+    // address to listen at (through a transaction pooler, without DATABASE_LISTEN_URL) there is none.
     async listen(channel, onNotify) {
+      const listenUrl = opts.listenUrl ?? (named ? url : undefined);
+      if (listenUrl === undefined) return async () => {};
+      const listening = { ...connection, connectionString: listenUrl };
       let client: pg.Client | undefined;
       let retry: NodeJS.Timeout | undefined;
       let stopped = false;
@@ -163,7 +180,7 @@ export function postgresDatabase(
         }, LISTEN_RETRY_MS);
       };
       const open = async () => {
-        const c = new pg.Client(connection);
+        const c = new pg.Client(listening);
         c.on('notification', () => onNotify());
         c.on('error', () => {}); // 'end' follows
         c.once('end', () => {
@@ -211,8 +228,15 @@ export async function storageWarnings(db: Database): Promise<string[]> {
       ];
 }
 
-export async function openDatabase(databaseUrl: string | undefined, dataDir: string): Promise<Database> {
-  if (!databaseUrl) return openPglite(`${dataDir}/pglite`);
-  if (databaseUrl === IN_MEMORY_URL) return openPglite('memory');
-  return postgresDatabase(databaseUrl);
+/** Where the data lives (DATABASE_URL, unset: PGlite in `dataDir`), and what stands between. */
+export interface DatabaseAddress {
+  databaseUrl: string | undefined;
+  databasePooler: 'none' | 'transaction';
+  databaseListenUrl: string | undefined;
+}
+
+export async function openDatabase(at: DatabaseAddress, dataDir: string): Promise<Database> {
+  if (!at.databaseUrl) return openPglite(`${dataDir}/pglite`);
+  if (at.databaseUrl === IN_MEMORY_URL) return openPglite('memory');
+  return postgresDatabase(at.databaseUrl, { pooler: at.databasePooler, listenUrl: at.databaseListenUrl });
 }

@@ -54,6 +54,20 @@ describe('configuration', () => {
     assert.deepEqual(set.otp_send_phone, { limit: 2, windowSeconds: 60 });
   });
 
+  test('DATABASE_POOLER: none, or transaction, which listens only at DATABASE_LISTEN_URL', () => {
+    const direct = loadConfig({ DATABASE_URL: 'postgres://db/callsign' });
+    assert.deepEqual([direct.databasePooler, direct.databaseListenUrl], ['none', 'postgres://db/callsign']);
+    const pooled = loadConfig({ DATABASE_URL: 'postgres://pooler/callsign', DATABASE_POOLER: 'transaction' });
+    assert.deepEqual([pooled.databasePooler, pooled.databaseListenUrl], ['transaction', undefined]);
+    const listening = loadConfig({
+      DATABASE_URL: 'postgres://pooler/callsign',
+      DATABASE_POOLER: 'transaction',
+      DATABASE_LISTEN_URL: 'postgres://db/callsign',
+    });
+    assert.equal(listening.databaseListenUrl, 'postgres://db/callsign');
+    assert.ok(problems({ DATABASE_POOLER: 'session' }).some((p) => p.includes('DATABASE_POOLER')));
+  });
+
   test('HOST: this machine only in development and test (its log holds codes), every interface in staging and production', () => {
     assert.equal(loadConfig({}).host, '127.0.0.1');
     assert.equal(loadConfig({ APP_ENV: 'test' }).host, '127.0.0.1');

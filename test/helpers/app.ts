@@ -9,6 +9,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { ManualClock } from '../../src/providers/clock.ts';
 import type { WebhookSender } from '../../src/providers/webhook-sender.ts';
+import type { Database } from '../../src/storage/db.ts';
 import { outboxRepo } from '../../src/storage/repositories/outbox.ts';
 import { freshDatabase, TEST_REDIS_URL, type TestDatabase, testSecrets } from './database.ts';
 import { SmsReceiver } from './sms-receiver.ts';
@@ -44,6 +45,8 @@ export interface TestAppOptions {
   webhookSender?: WebhookSender;
   /** the PIN pepper and key-encryption keys (testSecrets, which made the database's signing key, by default) */
   secrets?: Secrets;
+  /** a database the test made (migrated), instead of a fresh one of the helper's; the test closes it */
+  database?: Database;
 }
 
 /** A whole Callsign on a database of its own, a real SMS gateway on 127.0.0.1 and a clock the test moves. */
@@ -51,8 +54,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const shared = opts.shareWith;
   const sms = shared?.sms ?? new SmsReceiver();
   const smsUrl = shared ? (shared.c.config.smsHttpUrl as string) : await sms.start();
-  const database: TestDatabase | undefined = shared ? undefined : await freshDatabase();
-  const db = shared?.c.db ?? (database as TestDatabase).db;
+  const database: TestDatabase | undefined = shared || opts.database ? undefined : await freshDatabase();
+  const db = shared?.c.db ?? opts.database ?? (database as TestDatabase).db;
   const clock = shared?.clock ?? new ManualClock();
   // What this app opened of its own, closed again also when its configuration or start is refused.
   const release = async () => {
