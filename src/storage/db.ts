@@ -209,9 +209,50 @@ export function postgresDatabase(url: string, opts: PostgresOptions = {}): Datab
   };
 }
 
-/** Whether the database answers a statement at all (the health checks). */
+/**
+ * Whether the database answers and takes writes (the health checks): a standby, or a primary demoted by a
+ * failover, answers reads only, and an instance on one cannot serve a sign-in.
+ */
 export async function databaseAnswers(db: Queryable): Promise<boolean> {
-  return (await db.query('SELECT 1')).length === 1;
+  const [row] = await db.query<{ writable: boolean }>(
+    "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' AS writable",
+  );
+  return row?.writable === true;
+}
+
+/** The SQLSTATEs of a database that cannot take the request now, though the request itself is sound. */
+const UNAVAILABLE_STATES = new Set([
+  '25006', // read_only_sql_transaction: a standby, or a primary a failover demoted
+  '53300', // too_many_connections
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up, or shutting down
+]);
+/** The network's refusals of a connection, and node-postgres's words for one lost or never made. */
+const UNAVAILABLE_NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * Whether an error says the database is out of reach or cannot take writes for now (a failover, a restart, a
+ * pooler in between going away): the request may be tried again, so it is answered 503, not 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (
+    typeof code === 'string' &&
+    (UNAVAILABLE_STATES.has(code) || code.startsWith('08') || UNAVAILABLE_NETWORK.has(code))
+  )
+    return true;
+  return LOST_CONNECTION.test(err.message);
 }
 
 /**

@@ -15,7 +15,11 @@ export function sendErrorBody(
   domain: DomainError | undefined,
   failure: { err: unknown; surface: string; namesField?: boolean },
 ) {
-  if (status === 503) return reply.status(503).send({ error, error_description: domain?.message });
+  if (status === 503) {
+    const wait = domain?.details.retry_after_seconds;
+    if (typeof wait === 'number') reply.header('Retry-After', String(wait));
+    return reply.status(503).send({ error, error_description: domain?.message });
+  }
   if (status >= 500) {
     request.log.error({ err: failure.err }, `${failure.surface} request failed`);
     return reply.status(status).send({ error, error_description: 'something went wrong on our side' });

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../../domain/errors.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
 import { headersOfRefusal } from '../plugins/rate-limit-headers.ts';
+import { unavailableOf } from './unavailable.ts';
 
 // The hosted pages' one error table: whatever goes wrong, the user sees a page of the surface's own, in their
 // language, never a JSON body or a stack. A page's own refusal (PageError) shows its message with its status;
@@ -74,6 +75,11 @@ export function pageErrorHandler(
   return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const pages = pagesFor(request);
     if (err instanceof PageError) return send(reply, err.status, pages.refused(err.key));
+    const unavailable = unavailableOf(err);
+    if (unavailable) {
+      reply.header('Retry-After', String(unavailable.details.retry_after_seconds));
+      return send(reply, 503, pages.stopping);
+    }
     const page = err instanceof DomainError ? PAGE_OF[err.code] : undefined;
     if (err instanceof DomainError && page === 'tooMany') {
       const wait = err.details.retry_after_seconds;

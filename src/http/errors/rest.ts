@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../../domain/errors.ts';
 import { headersOfRefusal } from '../plugins/rate-limit-headers.ts';
 import { REST_STATUS } from './rest-statuses.ts';
+import { unavailableOf } from './unavailable.ts';
 
 interface AjvError {
   instancePath: string;
@@ -13,6 +14,8 @@ interface AjvError {
 /** Fastify's own errors (parsing, content type, size, schema) become INVALID_REQUEST with the field named. */
 export function toDomainError(err: unknown): DomainError | undefined {
   if (err instanceof DomainError) return err;
+  const unavailable = unavailableOf(err);
+  if (unavailable) return unavailable;
   const e = err as FastifyError & { validation?: AjvError[] };
   if (e.validation?.length) {
     const v = e.validation[0];
