@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import pg from 'pg';
+import { connectionPool } from './database-hosts.ts';
 import { lockDataDir } from './pglite-lock.ts';
 
 /** The DATABASE_URL that asks for an embedded database in memory (the configuration's MEMORY_DATABASE_URL). */
@@ -129,19 +130,19 @@ export function postgresDatabase(url: string, opts: PostgresOptions = {}): Datab
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
   };
-  const pool = new pg.Pool({ ...connection, max: opts.max ?? 10 });
+  const { pool, failed } = connectionPool(connection, opts.max ?? 10);
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   // Named statements are parsed and planned once per connection; the SQL texts are the code's own, so their
   // number is bounded. Through a transaction pooler a connection is not the service's own: none is named.
   const named = opts.pooler !== 'transaction';
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    query: async <T>(sql: string, params?: unknown[]) =>
-      (
-        await c.query(
-          named ? { name: statementName(sql), text: sql, values: params } : { text: sql, values: params },
-        )
-      ).rows as T[],
+    query: async <T>(sql: string, params?: unknown[]) => {
+      const statement = named
+        ? { name: statementName(sql), text: sql, values: params }
+        : { text: sql, values: params };
+      return (await c.query(statement).catch(failed)).rows as T[];
+    },
     exec: async (sql: string) => {
       await c.query(sql);
     },
@@ -218,41 +219,6 @@ export async function databaseAnswers(db: Queryable): Promise<boolean> {
     "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' AS writable",
   );
   return row?.writable === true;
-}
-
-/** The SQLSTATEs of a database that cannot take the request now, though the request itself is sound. */
-const UNAVAILABLE_STATES = new Set([
-  '25006', // read_only_sql_transaction: a standby, or a primary a failover demoted
-  '53300', // too_many_connections
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now: starting up, or shutting down
-]);
-/** The network's refusals of a connection, and node-postgres's words for one lost or never made. */
-const UNAVAILABLE_NETWORK = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-]);
-const LOST_CONNECTION =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
-
-/**
- * Whether an error says the database is out of reach or cannot take writes for now (a failover, a restart, a
- * pooler in between going away): the request may be tried again, so it is answered 503, not 500.
- */
-export function isDatabaseUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  if (
-    typeof code === 'string' &&
-    (UNAVAILABLE_STATES.has(code) || code.startsWith('08') || UNAVAILABLE_NETWORK.has(code))
-  )
-    return true;
-  return LOST_CONNECTION.test(err.message);
 }
 
 /**

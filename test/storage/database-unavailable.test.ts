@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { type Database, isDatabaseUnavailable, postgresDatabase } from '../../src/storage/db.ts';
+import { isDatabaseUnavailable } from '../../src/storage/database-errors.ts';
+import { type Database, postgresDatabase } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { createTestApp, signUp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';

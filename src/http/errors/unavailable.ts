@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors.ts';
-import { isDatabaseUnavailable } from '../../storage/db.ts';
+import { isDatabaseUnavailable } from '../../storage/database-errors.ts';
 
 // A request the service cannot serve for now because its database cannot take it (a failover, a restart, a
 // pooler going away) is answered 503 with Retry-After on every surface, never 500: the client tries again.

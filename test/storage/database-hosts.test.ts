@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { PrimaryFinder, urlsOfHosts } from '../../src/storage/database-hosts.ts';
+import { type Database, postgresDatabase } from '../../src/storage/db.ts';
+import { TEST_DATABASE_URL } from '../helpers/database.ts';
+import { freePort } from '../helpers/free-port.ts';
+
+// DATABASE_URL with several hosts, as libpq takes them: the service connects to the primary among them and
+// follows it when it moves. Each "host" here is a TCP proxy of its own in front of the one test server, so a
+// host can go away (its connections cut) while another takes over, as a failover does.
+
+describe('a DATABASE_URL of several hosts', () => {
+  test('names each host in its order, with the same user, database and parameters', () => {
+    assert.deepEqual(urlsOfHosts('postgres://u:p@a:5432,b:6432/callsign?target_session_attrs=read-write'), [
+      'postgres://u:p@a:5432/callsign?target_session_attrs=read-write',
+      'postgres://u:p@b:6432/callsign?target_session_attrs=read-write',
+    ]);
+    assert.deepEqual(urlsOfHosts('postgresql://db/callsign'), ['postgresql://db/callsign']);
+  });
+});
+
+/** A TCP proxy to the test server: a host of its own, which can go away with its connections. */
+async function proxyTo(target: URL) {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = createConnection(Number(target.port || 5432), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    host: `127.0.0.1:${port}`,
+    /** Gone: no new connection, and every one open is cut. */
+    async stop() {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe(
+  'the primary among several hosts',
+  { skip: !TEST_DATABASE_URL && 'needs PostgreSQL: TEST_DATABASE_URL' },
+  () => {
+    const server = new URL(TEST_DATABASE_URL ?? 'postgres://x');
+    const urlOf = (hosts: string[]) => {
+      const credentials = server.username
+        ? `${server.username}${server.password ? `:${server.password}` : ''}@`
+        : '';
+      return `postgres://${credentials}${hosts.join(',')}${server.pathname}`;
+    };
+    let a: Awaited<ReturnType<typeof proxyTo>>;
+    let b: Awaited<ReturnType<typeof proxyTo>>;
+    let dead: string;
+    before(async () => {
+      [a, b] = await Promise.all([proxyTo(server), proxyTo(server)]);
+      dead = `127.0.0.1:${await freePort()}`; // nothing listens there
+    });
+    after(async () => {
+      await Promise.allSettled([a.stop(), b.stop()]);
+    });
+
+    test('a search skips a host that does not answer and takes the first that takes writes', async () => {
+      const finder = new PrimaryFinder(urlsOfHosts(urlOf([dead, a.host])), {});
+      assert.equal(finder.current(), urlOf([dead]));
+      await finder.search();
+      assert.equal(finder.current(), urlOf([a.host]));
+    });
+
+    test('when the primary goes away, a statement fails as unavailable, and the next ones reach the other host', async () => {
+      const db: Database = postgresDatabase(urlOf([a.host, b.host]), { max: 2 });
+      const mark = `m${randomBytes(4).toString('hex')}`;
+      try {
+        assert.deepEqual(await db.query(`SELECT '${mark}' AS m`), [{ m: mark }]);
+        await a.stop();
+        const lost = await db.query('SELECT 1').then(
+          () => undefined,
+          (err: Error) => err,
+        );
+        assert.ok(lost, 'the statement on the cut connection fails');
+        // The failure started a search; statements succeed again once it found the other host.
+        let answered = false;
+        for (let i = 0; i < 100 && !answered; i++)
+          answered = await db.query('SELECT 1 AS one').then(
+            () => true,
+            () => false,
+          );
+        assert.ok(answered, 'the service follows the primary to the other host');
+      } finally {
+        await db.close();
+      }
+    });
+  },
+);
