@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import type { RedisSettings } from '../config/redis-settings.ts';
 import { resolveSecrets, type Secrets } from '../config/secrets.ts';
 import { createLogger } from '../observability/logger.ts';
 import { type Clock, systemClock } from '../providers/clock.ts';
@@ -35,12 +36,26 @@ export interface ContainerParts {
  * answer (a counter takes well under a millisecond).
  */
 const REDIS_COMMAND_TIMEOUT_MS = 2000;
-export const connectRedis = (url: string) =>
-  new Redis(url, {
-    maxRetriesPerRequest: 2,
-    enableAutoPipelining: true,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-  });
+const REDIS_OPTIONS = {
+  maxRetriesPerRequest: 2,
+  enableAutoPipelining: true,
+  commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+};
+/** The Redis of the settings: through its Sentinels where they are named, else at REDIS_URL; none without. */
+export function connectRedis(s: RedisSettings): Redis | undefined {
+  if (s.redisSentinels.length > 0) {
+    // The password and database of REDIS_URL, where it is set too, are the master's.
+    const at = s.redisUrl ? new URL(s.redisUrl) : undefined;
+    return new Redis({
+      ...REDIS_OPTIONS,
+      sentinels: s.redisSentinels.map((sentinel) => ({ ...sentinel })),
+      name: s.redisMasterName,
+      password: at?.password ? decodeURIComponent(at.password) : undefined,
+      db: at?.pathname.length && at.pathname.length > 1 ? Number(at.pathname.slice(1)) : undefined,
+    });
+  }
+  return s.redisUrl ? new Redis(s.redisUrl, REDIS_OPTIONS) : undefined;
+}
 
 /**
  * The composition root: it and the builders of `composition/` it calls are the only places that name
@@ -49,7 +64,7 @@ export const connectRedis = (url: string) =>
 export async function buildContainer(config: Config, parts: ContainerParts = {}): Promise<Container> {
   const logger = parts.logger ?? createLogger(config.logLevel, process.stdout, config.logFormat);
   const db = parts.db ?? (await openDatabase(config, config.dataDir));
-  const redis = parts.redis ?? (config.redisUrl ? connectRedis(config.redisUrl) : undefined);
+  const redis = parts.redis ?? connectRedis(config);
   const opened: Opened = {
     config,
     logger,

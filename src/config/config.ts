@@ -10,6 +10,7 @@ import { listenSettings } from './listen-address.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type SmsSettings, smsSettings } from './messaging-config.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
+import { type RedisSettings, redisSettings } from './redis-settings.ts';
 import { type Retention, retentionSettings } from './retention-settings.ts';
 import { type SignInSettings, signInSettings } from './sign-in-settings.ts';
 import { type SimCheckSettings, simCheckSettings } from './sim-check-settings.ts';
@@ -27,7 +28,7 @@ export const MEMORY_DATABASE_URL = 'memory://';
 
 export type AppEnv = 'development' | 'test' | 'staging' | 'production';
 
-export interface Config extends SmsSettings, SignInSettings, DatabaseSettings {
+export interface Config extends SmsSettings, SignInSettings, DatabaseSettings, RedisSettings {
   appEnv: AppEnv;
   port: number;
   host: string;
@@ -37,8 +38,6 @@ export interface Config extends SmsSettings, SignInSettings, DatabaseSettings {
   authUrl: string;
   verifyUrl: string;
   dataDir: string;
-  redisUrl: string | undefined;
-  redisKeyPrefix: string;
   adminToken: string | undefined;
   /** Bearer token of GET /metrics; unset, the route does not exist */
   metricsToken: string | undefined;
@@ -119,8 +118,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     verifyUrl: r.url('VERIFY_URL', baseUrl),
     ...databaseSettings(r),
     dataDir: resolve(r.str('DATA_DIR') ?? './data'),
-    redisUrl: r.str('REDIS_URL'),
-    redisKeyPrefix: r.str('REDIS_KEY_PREFIX') ?? 'callsign:',
+    ...redisSettings(r),
     adminToken: r.token('ADMIN_TOKEN', 24),
     // The scraper's credential; unset, there is no /metrics.
     metricsToken: r.token('METRICS_TOKEN', 24),

@@ -10,6 +10,7 @@ import {
   MEMORY_DATABASE_URL,
   readDotEnv,
 } from '../config/config.ts';
+import { usesRedis } from '../config/redis-settings.ts';
 import { buildApp, buildMetricsApp } from '../http/app.ts';
 import { closeGracefully } from '../http/plugins/connections.ts';
 import { gatherWorkerMetrics } from '../observability/metrics.ts';
@@ -50,7 +51,7 @@ function banner(config: Config, port: number, warnings: string[]) {
       config.adminToken
         ? `  console:   http://localhost:${port}/console (sign in with ADMIN_TOKEN)`
         : '  console:   off (set ADMIN_TOKEN to turn on the admin API and the console)',
-      `  storage:   ${storage}${config.redisUrl ? ' + Redis' : ''}`,
+      `  storage:   ${storage}${usesRedis(config) ? ' + Redis' : ''}`,
       `  Messages:  ${config.messaging.providers.map((p) => p.name).join(', ')}${config.messaging.providers.some((p) => p.type === 'console') ? ' (codes are printed below as [sms:console] lines)' : ''}`,
       ...[...configWarnings(config), ...warnings].map((w) => `  warning:   ${w}`),
       '',

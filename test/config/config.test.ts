@@ -68,6 +68,21 @@ describe('configuration', () => {
     assert.ok(problems({ DATABASE_POOLER: 'session' }).some((p) => p.includes('DATABASE_POOLER')));
   });
 
+  test('REDIS_SENTINELS: host:port each, with the master name (mymaster unless said)', () => {
+    const c = loadConfig({
+      REDIS_SENTINELS: 'sentinel-a:26379, sentinel-b:26380',
+      REDIS_MASTER_NAME: 'callsign',
+    });
+    assert.deepEqual(c.redisSentinels, [
+      { host: 'sentinel-a', port: 26379 },
+      { host: 'sentinel-b', port: 26380 },
+    ]);
+    assert.equal(c.redisMasterName, 'callsign');
+    assert.equal(loadConfig({}).redisMasterName, 'mymaster');
+    assert.deepEqual(loadConfig({}).redisSentinels, []);
+    assert.ok(problems({ REDIS_SENTINELS: 'sentinel-a' }).some((p) => p.includes('REDIS_SENTINELS')));
+  });
+
   test('HOST: this machine only in development and test (its log holds codes), every interface in staging and production', () => {
     assert.equal(loadConfig({}).host, '127.0.0.1');
     assert.equal(loadConfig({ APP_ENV: 'test' }).host, '127.0.0.1');

@@ -94,7 +94,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
         done();
       },
     });
-    const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+    const redis = connectRedis(config);
     const c = await buildContainer(config, {
       db,
       ownsDb: false,
