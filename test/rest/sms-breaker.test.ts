@@ -212,6 +212,7 @@ describe('operators see the traffic per country, and override a breaker', () => 
         challenge: 0,
         over_cap: 0,
         over_budget: 0,
+        rate_limited: 0,
       };
       const period = { sent: 2, verified: 1, conversion: 0.5, refused: none };
       assert.deepEqual(seen.body.data, [

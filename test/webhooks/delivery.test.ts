@@ -143,9 +143,14 @@ describe('webhook delivery (spec "Events")', () => {
         body: { phone: s.phone, purpose: 'pin_reset', code: t.sms.lastCode(s.phone) },
       });
       assert.equal(refused.status, 403, 'user.phone_risk');
+      const changed = await t.request('POST', '/users/me/pin', {
+        token: recovered.access_token,
+        body: { current_pin: recovered.pin, new_pin: '730194' },
+      });
+      assert.equal(changed.status, 200, 'user.pin_changed');
       await t.request('DELETE', '/users/me', {
         token: recovered.access_token,
-        body: { pin: recovered.pin, confirmation: 'DELETE MY ACCOUNT' },
+        body: { pin: '730194', confirmation: 'DELETE MY ACCOUNT' },
       });
       assert.ok((await t.c.deliveries.deliverDue()) >= ACCOUNT_EVENTS.length);
 
@@ -215,6 +220,11 @@ describe('webhook delivery (spec "Events")', () => {
         'user_id',
       ]);
       assert.deepEqual(byType('user.pin_reset').removed, { passkeys: 0, recovery_codes: true });
+      assert.deepEqual(Object.keys(byType('user.pin_changed')).sort(), [
+        'changed_at',
+        'sessions_ended',
+        'user_id',
+      ]);
       assert.deepEqual(Object.keys(byType('session.created')).sort(), [
         'device_name',
         'ip_address',
