@@ -53,3 +53,12 @@ export const CAPTCHA_VENDORS: Record<
     tokenField: 'h-captcha-response',
   },
 };
+
+/** The operator's CAPTCHA as a page shows it: its widget (class, site key, script) and what the page must allow. */
+export function captchaWidget(captcha: CaptchaSettings) {
+  const vendor = CAPTCHA_VENDORS[captcha.provider];
+  return {
+    widget: { widgetClass: vendor.widgetClass, siteKey: captcha.siteKey, script: vendor.script },
+    policy: vendor.policy,
+  };
+}

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CAPTCHA_VENDORS } from '../../config/captcha-vendors.ts';
+import { captchaWidget } from '../../config/captcha-vendors.ts';
 import { isPhoneCountry } from '../../config/look-settings.ts';
 import { ACCOUNT_PAGE_PATH, accountPageLocation } from '../../domain/clients/account-page-client.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -61,9 +61,8 @@ export function accountPhoneRoutes(
       if (err instanceof DomainError && err.code === 'CHALLENGE_REQUIRED') {
         const captcha = c.config.captcha;
         if (!captcha) return sendPage(reply, 200, phoneChallengePage(step, err.details.challenge as object));
-        const vendor = CAPTCHA_VENDORS[captcha.provider];
-        const widget = { widgetClass: vendor.widgetClass, siteKey: captcha.siteKey, script: vendor.script };
-        return sendPage(reply, 200, phoneCaptchaPage(step, widget), { widget: vendor.policy });
+        const { widget, policy } = captchaWidget(captcha);
+        return sendPage(reply, 200, phoneCaptchaPage(step, widget), { widget: policy });
       }
       // A send refused by a limit on codes is counted for the operators, as everywhere.
       await c.defence.rateLimited(err, step.phone).catch(() => undefined);

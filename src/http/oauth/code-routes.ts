@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
-import { CAPTCHA_VENDORS, type CaptchaSettings } from '../../config/captcha-vendors.ts';
+import { type CaptchaSettings, captchaWidget } from '../../config/captcha-vendors.ts';
 import { offeredChannels } from '../../config/messaging-config.ts';
 import { DomainError, fieldError } from '../../domain/errors.ts';
 import { parseChannel } from '../../domain/messaging/texts.ts';
@@ -242,7 +242,6 @@ function captchaPage(
   captcha: CaptchaSettings,
   purpose: string,
 ) {
-  const vendor = CAPTCHA_VENDORS[captcha.provider];
-  const widget = { widgetClass: vendor.widgetClass, siteKey: captcha.siteKey, script: vendor.script };
-  return sendPage(reply, 200, signUpCaptchaPage(ctx, phone, widget, purpose), { widget: vendor.policy });
+  const { widget, policy } = captchaWidget(captcha);
+  return sendPage(reply, 200, signUpCaptchaPage(ctx, phone, widget, purpose), { widget: policy });
 }
