@@ -12,12 +12,14 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const migrations = join(root, 'src/storage/migrations');
+/** The names of the bundle's chunks: a module's name and its content's hash. */
+const CHUNK = /^[\w-]+-[A-Z0-9]{8}\.mjs$/;
 /** The names `src/storage/migrate.ts` applies. */
 const MIGRATION = /^\d{3}_.+\.sql$/;
 
@@ -36,11 +38,18 @@ function place(path, content) {
 }
 
 /** Writes `<outDir>/callsign.mjs` (the `callsign` command: serve, migrate, ...) and `<outDir>/migrations/`. */
-export async function bundle(outDir = join(root, 'dist')) {
+export async function bundle(dir = join(root, 'dist')) {
+  const outDir = resolve(dir);
   mkdirSync(join(outDir, 'migrations'), { recursive: true });
   const { outputFiles } = await build({
     entryPoints: [join(root, 'src/cli/index.ts')],
-    outfile: join(outDir, 'callsign.mjs'),
+    outdir: outDir,
+    entryNames: 'callsign',
+    // The service's modules in chunks of their own, loaded by the commands that run it, not by the rest. They
+    // sit beside the command, so `migrations/` is beside every module that reads it.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -50,6 +59,10 @@ export async function bundle(outDir = join(root, 'dist')) {
     write: false,
   });
   for (const file of outputFiles) place(file.path, Buffer.from(file.contents));
+  // A chunk of an older bundle goes (its name holds its content's hash); a file on its way into place stays.
+  const made = new Set(outputFiles.map((file) => file.path));
+  for (const name of readdirSync(outDir))
+    if (CHUNK.test(name) && !made.has(join(outDir, name))) unlinkSync(join(outDir, name));
   // src/storage/migrate.ts reads the migrations beside the module that holds it: in the bundle, this folder.
   const sources = readdirSync(migrations);
   for (const name of sources) place(join(outDir, 'migrations', name), readFileSync(join(migrations, name)));

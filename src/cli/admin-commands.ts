@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/config.ts';
+import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import { exportActions } from './actions-export-command.ts';
 import { call, type Json, labelled, listing, table } from './admin-http.ts';
 import {
@@ -62,7 +62,7 @@ const OPTIONS = {
 } as const;
 
 /** Runs one admin command; answers the text to print. */
-export async function adminCommand(config: Config, args: string[]): Promise<string> {
+export async function adminCommand(config: AdminClientSettings, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [group, action, id] = positionals;
   const out: Output = (json, text) => (o.json ? JSON.stringify(json, null, 2) : text);
@@ -160,7 +160,7 @@ type Output = (json: Json | undefined, text: string) => string;
 
 /** `callsign clients <action>`: OAuth clients and the back-channel logouts sent to them. */
 async function clientCommand(
-  config: Config,
+  config: AdminClientSettings,
   action: string,
   id: string | undefined,
   o: Options,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/config.ts';
+import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import {
   readSource,
   SOURCE_FORMATS,
@@ -9,15 +9,12 @@ import {
 } from '../domain/imports/source-formats.ts';
 import { IMPORT_MAX_LINES, type ImportReport } from '../domain/imports/user-import.ts';
 import { fetchAdmin } from './admin-http.ts';
+import { USERS_IMPORT_HELP } from './import-help.ts';
 
 // `callsign users import FILE --format firebase|supabase|jsonl`: reads another identity provider's export,
 // sends it to the admin API as Callsign's JSON Lines, 10,000 lines a request, with a progress bar on a
 // terminal and a summary at the end. Line numbers in the report are the file's (for Firebase, the user's place
 // in its list).
-
-export const USERS_IMPORT_HELP = `  users import FILE --format firebase|supabase|jsonl [--dry-run] [--emit-events] [--json]
-                                   bring accounts from a Firebase export, Supabase's auth.users as JSON Lines,
-                                   or Callsign's own JSON Lines; each person's first sign-in sets their PIN`;
 
 const OPTIONS = {
   format: { type: 'string' },
@@ -38,7 +35,7 @@ function progress(done: number, total: number) {
 }
 
 /** The file's lines sent in requests of at most IMPORT_MAX_LINES, the answers' line numbers made the file's. */
-async function send(config: Config, lines: SourceLine[], query: string): Promise<ImportReport> {
+async function send(config: AdminClientSettings, lines: SourceLine[], query: string): Promise<ImportReport> {
   const records = lines.filter((l): l is Extract<SourceLine, { record: unknown }> => 'record' in l);
   const report: ImportReport = {
     imported: 0,
@@ -77,7 +74,7 @@ function summary(report: ImportReport, dryRun: boolean): string {
   return lines.join('\n');
 }
 
-export async function importUsersCommand(config: Config, args: string[]): Promise<string> {
+export async function importUsersCommand(config: AdminClientSettings, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [, action, file] = positionals;
   if (action !== 'import' || !file)

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, readDotEnv } from '../config/config.ts';
-import { serve, work } from '../process/main.ts';
-import { openDatabase } from '../storage/db.ts';
-import { migrate } from '../storage/migrate.ts';
+import { loadAdminClientSettings } from '../config/admin-client-settings.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { readDotEnv } from '../config/env-reader.ts';
 import { ADMIN_HELP, adminCommand } from './admin-commands.ts';
 import { KYC_HELP, kycCommand } from './kyc-commands.ts';
 import { MESSAGES_HELP, messagesCommand } from './messages-commands.ts';
@@ -85,15 +84,21 @@ async function main(words: string[]) {
     return;
   }
   const env = { ...readDotEnv(), ...process.env, ...(url ? { CALLSIGN_ADMIN_URL: url } : {}) };
+  // The service's own modules (the HTTP server, the database drivers) load only for the commands that run it:
+  // the commands that call the admin API start in a fraction of the time.
   switch (command) {
     case 'serve':
-      await serve(env);
+      await (await import('../process/main.ts')).serve(env);
       return;
     case 'worker':
-      await work(env);
+      await (await import('../process/main.ts')).work(env);
       return;
     case 'migrate': {
-      const config = loadConfig(env);
+      const config = (await import('../config/config.ts')).loadConfig(env);
+      const [{ openDatabase }, { migrate }] = await Promise.all([
+        import('../storage/db.ts'),
+        import('../storage/migrate.ts'),
+      ]);
       const db = await openDatabase(config, config.dataDir);
       try {
         const applied = await migrate(db);
@@ -109,25 +114,25 @@ async function main(words: string[]) {
     case 'api-keys':
     case 'keys':
     case 'actions':
-      process.stdout.write(`${await adminCommand(loadConfig(env), argv)}\n`);
+      process.stdout.write(`${await adminCommand(loadAdminClientSettings(env), argv)}\n`);
       return;
     case 'webhooks':
-      process.stdout.write(`${await webhookCommand(loadConfig(env), argv)}\n`);
+      process.stdout.write(`${await webhookCommand(loadAdminClientSettings(env), argv)}\n`);
       return;
     case 'sms':
-      process.stdout.write(`${await smsCommand(loadConfig(env), argv)}\n`);
+      process.stdout.write(`${await smsCommand(loadAdminClientSettings(env), argv)}\n`);
       return;
     case 'kyc':
-      process.stdout.write(`${await kycCommand(loadConfig(env), argv)}\n`);
+      process.stdout.write(`${await kycCommand(loadAdminClientSettings(env), argv)}\n`);
       return;
     case 'messages':
-      process.stdout.write(`${await messagesCommand(loadConfig(env), argv)}\n`);
+      process.stdout.write(`${await messagesCommand(loadAdminClientSettings(env), argv)}\n`);
       return;
     case 'phone':
-      process.stdout.write(`${await phoneCommand(loadConfig(env), argv)}\n`);
+      process.stdout.write(`${await phoneCommand(loadAdminClientSettings(env), argv)}\n`);
       return;
     case 'users':
-      process.stdout.write(`${await usersCommand(loadConfig(env), argv)}\n`);
+      process.stdout.write(`${await usersCommand(loadAdminClientSettings(env), argv)}\n`);
       return;
     default:
       process.stderr.write(`callsign: unknown command "${command}"\n\n${HELP}\n`);

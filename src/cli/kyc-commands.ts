@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/config.ts';
+import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import { call, fetchAdmin, type Json, listing, table } from './admin-http.ts';
 
 // `callsign kyc ...`: the review queue of the manual provider.
@@ -23,7 +23,7 @@ const OPTIONS = {
 const COLUMNS = ['id', 'status', 'level', 'country', 'document_kind', 'submitted_at', 'reason'];
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
-export async function kycCommand(config: Config, args: string[]): Promise<string> {
+export async function kycCommand(config: AdminClientSettings, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [, action, id = ''] = positionals;
   const out = (json: Json | undefined, text: string) => (o.json ? JSON.stringify(json, null, 2) : text);

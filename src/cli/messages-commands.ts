@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/config.ts';
+import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import { call, type Json, listing } from './admin-http.ts';
 
 // `callsign messages ...`: the messages sent to phones, their attempts and their delivery.
@@ -9,7 +9,7 @@ export const MESSAGES_HELP = `  messages list [--phone E164] [--status S] [--pro
   messages show ID [--json]        one message: each attempt, and its delivery`;
 
 /** Runs one `callsign messages` command; answers the text to print. */
-export async function messagesCommand(config: Config, args: string[]): Promise<string> {
+export async function messagesCommand(config: AdminClientSettings, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({
     args,
     options: {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/config.ts';
+import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import { call, type Json, table } from './admin-http.ts';
 
 // `callsign phone ...`: an account's number's SIM checks, and an operator's clearance once the owner is verified.
@@ -11,7 +11,7 @@ export const PHONE_HELP = `  phone checks USER_ID [--json]    the number's lates
 const OPTIONS = { json: { type: 'boolean' } } as const;
 const COLUMNS = ['checked_at', 'provider', 'check', 'outcome', 'detail', 'last_swap_at'];
 
-export async function phoneCommand(config: Config, args: string[]): Promise<string> {
+export async function phoneCommand(config: AdminClientSettings, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [, action, id = ''] = positionals;
   const out = (json: Json, text: string) => (o.json ? JSON.stringify(json, null, 2) : text);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/config.ts';
+import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import { call, type Json, listing } from './admin-http.ts';
 
 // `callsign sms ...`: the SMS defence's traffic per country, and the breaker's override.
@@ -17,7 +17,7 @@ interface Period {
 const percent = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`);
 
 /** Runs one `callsign sms` command; answers the text to print. */
-export async function smsCommand(config: Config, args: string[]): Promise<string> {
+export async function smsCommand(config: AdminClientSettings, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({
     args,
     options: { json: { type: 'boolean' } },

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/config.ts';
+import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import { call, type Json, labelled, listing } from './admin-http.ts';
-import { importUsersCommand, USERS_IMPORT_HELP } from './import-commands.ts';
+import { USERS_IMPORT_HELP } from './import-help.ts';
 
 // `callsign users ...`: find and look at accounts, lock and unlock them, and bring accounts from elsewhere.
 
@@ -24,8 +24,9 @@ const OPTIONS = {
 const COLUMNS = ['id', 'phone', 'handle', 'name', 'kyc_status', 'admin_locked_at', 'created_at'];
 const DETAIL = [...COLUMNS, 'email', 'external_id', 'pin_set', 'pin_locked_until', 'failed_pin_attempts'];
 
-export async function usersCommand(config: Config, args: string[]): Promise<string> {
-  if (args[1] === 'import') return importUsersCommand(config, args);
+export async function usersCommand(config: AdminClientSettings, args: string[]): Promise<string> {
+  // The import's readers (phone numbers, formats) load only for an import.
+  if (args[1] === 'import') return (await import('./import-commands.ts')).importUsersCommand(config, args);
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [, action, id = ''] = positionals;
   const out = (json: Json | undefined, text: string) => (o.json ? JSON.stringify(json, null, 2) : text);

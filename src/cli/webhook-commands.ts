@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/config.ts';
+import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import { call, type Json, listing, table } from './admin-http.ts';
 
 // `callsign webhooks ...`
@@ -40,7 +40,7 @@ const DELIVERY_COLUMNS = [
   'last_error',
 ];
 
-export async function webhookCommand(config: Config, args: string[]): Promise<string> {
+export async function webhookCommand(config: AdminClientSettings, args: string[]): Promise<string> {
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [, action, id = ''] = positionals;
   const out = (json: Json | undefined, text: string) => (o.json ? JSON.stringify(json, null, 2) : text);

@@ -30,8 +30,8 @@ export interface ContainerParts {
 }
 
 /**
- * The Redis client of the rate counters: a command waits for at most 2 reconnections, so that an
- * outage answers (a 500 where a limit is needed, /health degraded) instead of queueing requests.
+ * The Redis client of the rate counters: a command waits for at most 2 reconnections, so that in an
+ * outage the counters turn to the database at once instead of queueing requests.
  * And for at most 2 s, as /health's check does, for a Redis that holds its connection but does not
  * answer (a counter takes well under a millisecond).
  */

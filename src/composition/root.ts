@@ -5,6 +5,7 @@ import type { Secrets } from '../config/secrets.ts';
 import { AdminActionLog } from '../domain/operators/admin-actions.ts';
 import { KeyReencryption } from '../domain/operators/key-reencryption.ts';
 import { PurposeKeys } from '../domain/purpose-keys.ts';
+import { RateCountersWithoutRedis } from '../domain/rate-counters-without-redis.ts';
 import { RateLimiter } from '../domain/rate-limiter.ts';
 import { AccessTokens } from '../domain/sessions/access-tokens.ts';
 import { KeyRing } from '../domain/sessions/key-ring.ts';
@@ -38,9 +39,20 @@ export interface Opened {
   webhookSender: WebhookSender | undefined;
 }
 
-/** The limits' counters in Redis when it is configured, else in the database, hits gathered in batches. */
+/**
+ * The limits' counters in Redis when it is configured (in the database while Redis cannot be reached), else
+ * in the database; hits gathered in batches.
+ */
 function rateLimiterOf(config: Config, db: Database, redis: Redis | undefined, clock: Clock) {
-  const store = redis ? new RedisRateCounterStore(redis, config.redisKeyPrefix) : new DbRateCounterStore(db);
+  const inDatabase = new DbRateCounterStore(db);
+  const store = redis
+    ? new RateCountersWithoutRedis(
+        new RedisRateCounterStore(redis, config.redisKeyPrefix),
+        inDatabase,
+        config.rateLimitsWithoutRedis,
+        clock,
+      )
+    : inDatabase;
   return new RateLimiter(new RateHitBatches(store), config.rateLimits, clock);
 }
 

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import type { CaptchaSettings } from './captcha-vendors.ts';
+import { ConfigError } from './config-error.ts';
 import { corsOrigins } from './cors-settings.ts';
 import { type DatabaseSettings, databaseSettings } from './database-settings.ts';
 import { type Env, EnvReader } from './env-reader.ts';
@@ -21,6 +22,7 @@ import { type TrustProxy, trustProxySetting, trustProxyWarnings } from './trust-
 /** How the log is written: JSON lines, or readable lines for a terminal (`auto`: readable on a terminal). */
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
+export { ConfigError } from './config-error.ts';
 export { readDotEnv } from './env-reader.ts';
 
 /** DATABASE_URL for a PGlite in memory, which keeps nothing after the process (tests, a quick look). */
@@ -80,12 +82,6 @@ export interface Config extends SmsSettings, SignInSettings, DatabaseSettings, R
   /** HTTP worker processes (node:cluster); more than one needs PostgreSQL, since PGlite is one process's */
   webConcurrency: number;
   version: string;
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
 }
 
 /** One schema for every variable, validated at start; every bad variable is named in one error. */

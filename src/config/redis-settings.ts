@@ -10,7 +10,13 @@ export interface RedisSettings {
   redisSentinels: ReadonlyArray<{ host: string; port: number }>;
   /** REDIS_MASTER_NAME: the master's name as the Sentinels monitor it */
   redisMasterName: string;
+  /** RATE_LIMITS_WITHOUT_REDIS: while Redis cannot be reached, count in the database, or refuse code sends */
+  rateLimitsWithoutRedis: RedisOutageMode;
 }
+
+/** What the rate limits do while Redis cannot be reached. */
+export const REDIS_OUTAGE_MODES = ['database', 'closed'] as const;
+export type RedisOutageMode = (typeof REDIS_OUTAGE_MODES)[number];
 
 export function redisSettings(r: EnvReader): RedisSettings {
   const sentinels = (r.str('REDIS_SENTINELS') ?? '')
@@ -28,6 +34,7 @@ export function redisSettings(r: EnvReader): RedisSettings {
     redisKeyPrefix: r.str('REDIS_KEY_PREFIX') ?? 'callsign:',
     redisSentinels: sentinels,
     redisMasterName: r.str('REDIS_MASTER_NAME') ?? 'mymaster',
+    rateLimitsWithoutRedis: r.oneOf('RATE_LIMITS_WITHOUT_REDIS', REDIS_OUTAGE_MODES, 'database'),
   };
 }
 

@@ -15,7 +15,7 @@ export function logRedisOutages(redis: Redis, logger: Logger): void {
     logger.error(
       // Not under `code`: the log redacts every field of that name (OTP codes).
       { reason: err.message },
-      'Redis does not answer: requests that count a rate limit fail (P4) and /health is degraded (P69) until it is back',
+      'Redis does not answer: the rate limits count in the database until it is back (RATE_LIMITS_WITHOUT_REDIS=closed: code sends are refused)',
     );
   });
   redis.on('ready', () => {

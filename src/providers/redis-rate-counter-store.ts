@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RateCounterStore } from '../domain/rate-limiter.ts';
+import type { RedisCounters } from '../domain/rate-counters-without-redis.ts';
 
 // INCRBY and EXPIRE as one atomic command (not MULTI), so ioredis can pipeline the hits of concurrent
 // requests into one write. The hits that created the key set its expiry.
@@ -10,7 +10,7 @@ return n`;
 type WithAdd = Redis & { rateAdd(key: string, ttlSeconds: number, hits: number): Promise<number> };
 
 /** Counters in Redis when REDIS_URL is set; the window start is part of the key, so expiry is housekeeping only. */
-export class RedisRateCounterStore implements RateCounterStore {
+export class RedisRateCounterStore implements RedisCounters {
   private readonly redis: WithAdd;
 
   constructor(
@@ -19,6 +19,11 @@ export class RedisRateCounterStore implements RateCounterStore {
   ) {
     redis.defineCommand('rateAdd', { numberOfKeys: 1, lua: ADD });
     this.redis = redis as WithAdd;
+  }
+
+  /** Whether the client is connected and takes commands now, rather than queueing them or failing. */
+  ready(): boolean {
+    return this.redis.status === 'ready';
   }
 
   async add(key: string, windowStart: Date, windowSeconds: number, hits: number): Promise<number> {

@@ -76,17 +76,19 @@ export class PrimaryFinder {
 
 /**
  * The pool of connections to the database: to its one host, or to the primary among several. `failed` is
- * given each error of a statement, throws it on, and first starts a search for the primary where it says so.
+ * given each error of a statement, throws it on, and first starts a search for the primary where it says so;
+ * `recovered` settles once that search has (at once with one host: the pool's next connection is new).
  */
 export function connectionPool(
   connection: Connection,
   max: number,
-): { pool: pg.Pool; failed(err: unknown): never } {
+): { pool: pg.Pool; failed(err: unknown): never; recovered(err: unknown): Promise<void> } {
   const urls = urlsOfHosts(connection.connectionString);
   const rethrow = (err: unknown): never => {
     throw err;
   };
-  if (urls.length === 1) return { pool: new pg.Pool({ ...connection, max }), failed: rethrow };
+  if (urls.length === 1)
+    return { pool: new pg.Pool({ ...connection, max }), failed: rethrow, recovered: async () => {} };
   const finder = new PrimaryFinder(urls, connection);
   class PrimaryClient extends pg.Client {
     constructor(config?: pg.ClientConfig) {
@@ -101,5 +103,6 @@ export function connectionPool(
       if (isDatabaseUnavailable(err)) void finder.search();
       return rethrow(err);
     },
+    recovered: () => finder.search(),
   };
 }

@@ -3,6 +3,7 @@ import type { PGliteInterface } from '@electric-sql/pglite';
 import pg from 'pg';
 import { connectionPool } from './database-hosts.ts';
 import { lockDataDir } from './pglite-lock.ts';
+import { runRetryingReads } from './read-retry.ts';
 
 /** The DATABASE_URL that asks for an embedded database in memory (the configuration's MEMORY_DATABASE_URL). */
 const IN_MEMORY_URL = 'memory://';
@@ -105,9 +106,8 @@ function statementName(sql: string): string {
 const LISTEN_RETRY_MS = 1000;
 
 /**
- * The longest a statement waits for a connection: to open one (a server that accepts and never answers,
- * or a dropped network, would otherwise hold it for minutes) or to get one from a pool that all requests
- * hold. It then fails, as when the server refuses: a 500 to the request, 503 on /health.
+ * The longest a statement waits for a connection: to open one (a server that accepts and never answers, or a
+ * dropped network, would hold it for minutes) or from a pool all requests hold; then it fails with a 503.
  */
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -130,7 +130,7 @@ export function postgresDatabase(url: string, opts: PostgresOptions = {}): Datab
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
   };
-  const { pool, failed } = connectionPool(connection, opts.max ?? 10);
+  const { pool, failed, recovered } = connectionPool(connection, opts.max ?? 10);
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   // Named statements are parsed and planned once per connection; the SQL texts are the code's own, so their
@@ -141,7 +141,8 @@ export function postgresDatabase(url: string, opts: PostgresOptions = {}): Datab
       const statement = named
         ? { name: statementName(sql), text: sql, values: params }
         : { text: sql, values: params };
-      return (await c.query(statement).catch(failed)).rows as T[];
+      const run = async () => (await c.query(statement).catch(failed)).rows as T[];
+      return c === pool ? runRetryingReads(sql, run, recovered) : run();
     },
     exec: async (sql: string) => {
       await c.query(sql);

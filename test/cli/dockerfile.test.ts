@@ -88,7 +88,7 @@ describe('the Dockerfile', () => {
     try {
       const ready = await fetch(`http://127.0.0.1:${server.port}/health/ready`);
       assert.equal(ready.status, 200);
-      assert.deepEqual(await ready.json(), { status: 'ready', failing: [] });
+      assert.deepEqual(await ready.json(), { status: 'ready', failing: [], degraded: [] });
       assert.ok(existsSync(join(dataDir, 'pglite')), 'PGlite in the data directory');
     } finally {
       await server.stop();

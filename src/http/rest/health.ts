@@ -4,13 +4,14 @@ import { databaseAnswers } from '../../storage/db.ts';
 import { migrationsCurrent } from '../../storage/migrate.ts';
 
 // Health for load balancers and orchestrators, bare JSON without the envelope:
-// - /health (the spec's): 200 "ok" when the database answers (and Redis, where it holds the rate counters:
-//   without it every other REST answer is a 500), 503 "degraded" otherwise.
+// - /health (the spec's): 200 "ok" when the database answers, 503 "degraded" otherwise. Redis does not count:
+//   while it is down the rate limits count in the database, so every instance still serves, and taking them
+//   all out of the load balancer would stop the service for an outage it rides through.
 // - /health/live: 200 while the process serves. Once it is stopping, every request, this one too, answers 503
 //   (plugins/connections.ts), so an orchestrator sees the drain.
-// - /health/ready: 200 when the database answers, holds every migration this code knows, and Redis answers
-//   where set; 503 naming each part that fails. A new instance on a database an older one has not migrated yet
-//   is not ready until the migrations ran.
+// - /health/ready: 200 when the database answers and holds every migration this code knows; 503 naming each
+//   part that fails. A new instance on a database an older one has not migrated yet is not ready until the
+//   migrations ran. Redis that does not answer is named under `degraded`, and the instance stays ready.
 
 /** The services these routes use. */
 type Services = Pick<Container, 'clock' | 'config' | 'db' | 'redis'>;
@@ -35,11 +36,16 @@ const READINESS = {
     status: { type: 'string', enum: ['ready', 'not_ready'] },
     failing: {
       type: 'array',
-      items: { type: 'string', enum: ['database', 'migrations', 'redis'] },
+      items: { type: 'string', enum: ['database', 'migrations'] },
       description: 'the parts that do not pass',
     },
+    degraded: {
+      type: 'array',
+      items: { type: 'string', enum: ['redis'] },
+      description: 'the parts that do not answer, which the instance serves without',
+    },
   },
-  required: ['status', 'failing'],
+  required: ['status', 'failing', 'degraded'],
 };
 
 const probe = (summary: string, responses: Record<number, object>) => ({
@@ -59,16 +65,15 @@ const passes = (check: () => Promise<unknown>) =>
 
 export function healthRoutes(app: FastifyInstance, c: Services) {
   const { redis } = c;
-  const stores = () => [passes(() => databaseAnswers(c.db)), ...(redis ? [passes(() => redis.ping())] : [])];
 
   app.get(
     '/health',
     probe('Service health', {
-      200: { description: 'the database (and Redis, where set) answer', ...HEALTH },
-      503: { description: 'a store does not answer: take the instance out', ...HEALTH },
+      200: { description: 'the database answers', ...HEALTH },
+      503: { description: 'the database does not answer: take the instance out', ...HEALTH },
     }),
     async (_request, reply) => {
-      const healthy = (await Promise.all(stores())).every(Boolean);
+      const healthy = await passes(() => databaseAnswers(c.db));
       return reply.status(healthy ? 200 : 503).send({
         status: healthy ? 'ok' : 'degraded',
         version: c.config.version,
@@ -92,7 +97,7 @@ export function healthRoutes(app: FastifyInstance, c: Services) {
 
   app.get(
     '/health/ready',
-    probe('Readiness: the database answers with every migration, and Redis where set', {
+    probe('Readiness: the database answers with every migration', {
       200: { description: 'ready for traffic', ...READINESS },
       503: { description: 'not ready: `failing` names what', ...READINESS },
     }),
@@ -102,12 +107,14 @@ export function healthRoutes(app: FastifyInstance, c: Services) {
         passes(() => migrationsCurrent(c.db)),
         redis ? passes(() => redis.ping()) : Promise.resolve(true),
       ]);
-      const failing = Object.entries({ database, migrations, redis: redisAnswers })
+      const failing = Object.entries({ database, migrations })
         .filter(([, ok]) => !ok)
         .map(([part]) => part);
-      return reply
-        .status(failing.length === 0 ? 200 : 503)
-        .send({ status: failing.length === 0 ? 'ready' : 'not_ready', failing });
+      return reply.status(failing.length === 0 ? 200 : 503).send({
+        status: failing.length === 0 ? 'ready' : 'not_ready',
+        failing,
+        degraded: redisAnswers ? [] : ['redis'],
+      });
     },
   );
 }

@@ -27,7 +27,7 @@ export interface paths {
     get: operations["getHealthLive"];
   };
   "/health/ready": {
-    /** Readiness: the database answers with every migration, and Redis where set */
+    /** Readiness: the database answers with every migration */
     get: operations["getHealthReady"];
   };
   "/auth/challenge": {
@@ -389,7 +389,7 @@ export interface operations {
   /** Service health */
   getHealth: {
     responses: {
-      /** @description the database (and Redis, where set) answer */
+      /** @description the database answers */
       200: {
         content: {
           "application/json": {
@@ -401,7 +401,7 @@ export interface operations {
           };
         };
       };
-      /** @description a store does not answer: take the instance out */
+      /** @description the database does not answer: take the instance out */
       503: {
         content: {
           "application/json": {
@@ -493,7 +493,7 @@ export interface operations {
       };
     };
   };
-  /** Readiness: the database answers with every migration, and Redis where set */
+  /** Readiness: the database answers with every migration */
   getHealthReady: {
     responses: {
       /** @description ready for traffic */
@@ -503,7 +503,9 @@ export interface operations {
             /** @enum {string} */
             status: "ready" | "not_ready";
             /** @description the parts that do not pass */
-            failing: ("database" | "migrations" | "redis")[];
+            failing: ("database" | "migrations")[];
+            /** @description the parts that do not answer, which the instance serves without */
+            degraded: "redis"[];
           };
         };
       };
@@ -514,7 +516,9 @@ export interface operations {
             /** @enum {string} */
             status: "ready" | "not_ready";
             /** @description the parts that do not pass */
-            failing: ("database" | "migrations" | "redis")[];
+            failing: ("database" | "migrations")[];
+            /** @description the parts that do not answer, which the instance serves without */
+            degraded: "redis"[];
           };
         };
       };

@@ -1,0 +1,58 @@
+// Which test files `npm test` runs. On PGlite (no TEST_DATABASE_URL), every file. On PostgreSQL + Redis
+// (TEST_DATABASE_URL set), only the files whose tests depend on the database: those that name
+// TEST_DATABASE_URL or TEST_REDIS_URL, themselves or in a file they reach through their imports (every test
+// app does, through `test/helpers/database.ts`). A file that never does (the house's checks, the docs, the
+// config, the commands run against a server on PGlite of its own) runs the same on either, so the second run
+// would only repeat the first.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+/** What a file names when the database under the tests matters to it. */
+const NAMES_THE_DATABASE = /\bTEST_(?:DATABASE|REDIS)_URL\b/;
+/** The relative imports of a test file or helper (`from './x.ts'`, `import('./x.ts')`). */
+const RELATIVE_IMPORT = /(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+\.(?:ts|mjs|js))['"]/g;
+
+/** Every `test/<folder>/<name>.test.ts`, in order, relative to the project. */
+export function allTestFiles() {
+  const tests = join(root, 'test');
+  return readdirSync(tests, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(join(tests, d.name))
+        .filter((name) => name.endsWith('.test.ts'))
+        .map((name) => `test/${d.name}/${name}`),
+    )
+    .sort();
+}
+
+/**
+ * Whether a file, or a file of `test/` it reaches through its relative imports, names the test database.
+ * @param {string} file an absolute path
+ * @param {Set<string>} seen the files looked at already
+ * @returns {boolean}
+ */
+export function dependsOnDatabase(file, seen = new Set()) {
+  if (seen.has(file) || !file.startsWith(join(root, 'test')) || !existsSync(file)) return false;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  if (NAMES_THE_DATABASE.test(text)) return true;
+  for (const [, spec] of text.matchAll(RELATIVE_IMPORT))
+    if (dependsOnDatabase(resolve(dirname(file), spec), seen)) return true;
+  return false;
+}
+
+/**
+ * The files to run: all of them, or on PostgreSQL + Redis those the database matters to.
+ * @param {Record<string, string | undefined>} env
+ */
+export function testFiles(env = process.env) {
+  const files = allTestFiles();
+  if (!env.TEST_DATABASE_URL) return files;
+  return files.filter((file) => dependsOnDatabase(join(root, file)));
+}
+
+/** The files `testFiles` leaves out on PostgreSQL + Redis. */
+export const sameOnEitherDatabase = () =>
+  allTestFiles().filter((file) => !dependsOnDatabase(join(root, file)));

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { allTestFiles, sameOnEitherDatabase, testFiles } from '../../scripts/test-files.mjs';
+
+const onPostgres = { TEST_DATABASE_URL: 'postgres://127.0.0.1/test' };
+
+test('on PGlite every test file runs', () => {
+  assert.deepEqual(testFiles({}), allTestFiles());
+  assert.ok(allTestFiles().length > 100);
+});
+
+test('on PostgreSQL + Redis the files the database matters to run, and only those', () => {
+  const chosen = testFiles(onPostgres);
+  // Through the test app and its database helper.
+  assert.ok(chosen.includes('test/rest/signin.test.ts'));
+  // Through a helper that imports the test app.
+  assert.ok(chosen.includes('test/cli/kyc-commands.test.ts'));
+  // Naming the test database itself, without a helper that does.
+  assert.ok(chosen.includes('test/cli/serve.test.ts'));
+  assert.ok(chosen.includes('test/storage/pgbouncer.test.ts'));
+  // Never touching a database: the house's checks, commands against a server on PGlite of its own.
+  for (const file of [
+    'test/house/layers.test.ts',
+    'test/cli/admin-commands.test.ts',
+    'test/docs/decisions.test.ts',
+  ])
+    assert.ok(!chosen.includes(file), file);
+  assert.deepEqual([...chosen, ...sameOnEitherDatabase()].sort(), allTestFiles());
+});
