@@ -19,6 +19,11 @@ export interface DatabaseSettings {
    * unset, DATABASE_URL's when there is no pooler, and none through one (the workers poll).
    */
   databaseListenUrl: string | undefined;
+  /**
+   * DATABASE_POOL_SIZE: the most connections each process holds (an HTTP worker, the worker process). Their sum
+   * over every process of every instance must fit within the pooler's pool, or PostgreSQL's max_connections.
+   */
+  databasePoolSize: number;
 }
 
 export function databaseSettings(r: EnvReader): DatabaseSettings {
@@ -29,5 +34,6 @@ export function databaseSettings(r: EnvReader): DatabaseSettings {
     databaseUrl,
     databasePooler,
     databaseListenUrl: listen ?? (databasePooler === 'none' ? databaseUrl : undefined),
+    databasePoolSize: r.integer('DATABASE_POOL_SIZE', 10, 1, 1000, 'a whole number of connections, 1-1000'),
   };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import pg from 'pg';
 import { connectionPool } from './database-hosts.ts';
+import { listenOn } from './listen.ts';
 import { lockDataDir } from './pglite-lock.ts';
 import { runRetryingReads } from './read-retry.ts';
 
@@ -102,9 +103,6 @@ function statementName(sql: string): string {
   return name;
 }
 
-/** After a lost LISTEN connection, or a failed attempt to open one, the next try waits this long. */
-const LISTEN_RETRY_MS = 1000;
-
 /**
  * The longest a statement waits for a connection: to open one (a server that accepts and never answers, or a
  * dropped network, would hold it for minutes) or from a pool all requests hold; then it fails with a 503.
@@ -165,48 +163,9 @@ export function postgresDatabase(url: string, opts: PostgresOptions = {}): Datab
         client.release();
       }
     },
-    // A connection of its own, outside the pool, held while listening and opened again when lost; with no
-    // address to listen at (through a transaction pooler, without DATABASE_LISTEN_URL) there is none.
-    async listen(channel, onNotify) {
-      const listenUrl = opts.listenUrl ?? (named ? url : undefined);
-      if (listenUrl === undefined) return async () => {};
-      const listening = { ...connection, connectionString: listenUrl };
-      let client: pg.Client | undefined;
-      let retry: NodeJS.Timeout | undefined;
-      let stopped = false;
-      const tryAgain = () => {
-        if (stopped || retry) return;
-        retry = setTimeout(() => {
-          retry = undefined;
-          void open();
-        }, LISTEN_RETRY_MS);
-      };
-      const open = async () => {
-        const c = new pg.Client(listening);
-        c.on('notification', () => onNotify());
-        c.on('error', () => {}); // 'end' follows
-        c.once('end', () => {
-          if (client === c) client = undefined;
-          tryAgain();
-        });
-        try {
-          await c.connect();
-          await c.query(`LISTEN ${channel}`);
-          if (stopped) return void (await c.end());
-          client = c;
-          onNotify();
-        } catch {
-          await c.end().catch(() => {});
-          tryAgain();
-        }
-      };
-      await open();
-      return async () => {
-        stopped = true;
-        clearTimeout(retry);
-        await client?.end().catch(() => {});
-      };
-    },
+    // A connection of its own, outside the pool; none through a transaction pooler without a listen address.
+    listen: (channel, onNotify) =>
+      listenOn(opts.listenUrl ?? (named ? url : undefined), connection, channel, onNotify),
     close: () => pool.end(),
   };
 }
@@ -241,10 +200,15 @@ export interface DatabaseAddress {
   databaseUrl: string | undefined;
   databasePooler: 'none' | 'transaction';
   databaseListenUrl: string | undefined;
+  databasePoolSize: number;
 }
 
 export async function openDatabase(at: DatabaseAddress, dataDir: string): Promise<Database> {
   if (!at.databaseUrl) return openPglite(`${dataDir}/pglite`);
   if (at.databaseUrl === IN_MEMORY_URL) return openPglite('memory');
-  return postgresDatabase(at.databaseUrl, { pooler: at.databasePooler, listenUrl: at.databaseListenUrl });
+  return postgresDatabase(at.databaseUrl, {
+    pooler: at.databasePooler,
+    listenUrl: at.databaseListenUrl,
+    max: at.databasePoolSize,
+  });
 }

@@ -75,6 +75,30 @@ describe(
       assert.equal(finder.current(), urlOf([a.host]));
     });
 
+    test('LISTEN at several hosts listens on the primary among them, past a host that does not answer', async () => {
+      const db: Database = postgresDatabase(urlOf([dead, a.host]), { max: 1 });
+      let heard = 0;
+      let told: () => void = () => {};
+      const notified = new Promise<void>((resolve) => {
+        told = resolve;
+      });
+      const stop = await db.listen('hosts_listen_test', () => {
+        heard++;
+        if (heard > 1) told(); // the first call comes as the connection opens
+      });
+      try {
+        assert.equal(heard, 1, 'listening: told once for what it may have missed');
+        await db.query("SELECT pg_notify('hosts_listen_test', '')").catch(async () => {
+          // The pool's first connection went to the host that does not answer; it has found the primary now.
+          await db.query("SELECT pg_notify('hosts_listen_test', '')");
+        });
+        await notified;
+      } finally {
+        await stop();
+        await db.close();
+      }
+    });
+
     test('when the primary goes away, a write fails as unavailable, and a read is answered by the other host', async () => {
       const db: Database = postgresDatabase(urlOf([a.host, b.host]), { max: 2 });
       const mark = `m${randomBytes(4).toString('hex')}`;
