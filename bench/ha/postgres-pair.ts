@@ -1,0 +1,141 @@
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+// A PostgreSQL primary and a standby by streaming replication, two clusters of Debian's PostgreSQL in folders
+// of their own on ports of their own, as the postgres user. A failover is `pg_ctl promote` on the standby
+// after the primary is stopped. With `synchronous`, the primary commits only once the standby has the commit.
+
+const BIN = `/usr/lib/postgresql/${execFileSync('ls', ['/usr/lib/postgresql']).toString().trim().split('\n').pop()}/bin`;
+
+/** A command as the postgres user (PostgreSQL will not run as root). */
+export function asPostgres(command: string, args: string[], options: { allowFailure?: boolean } = {}) {
+  const r = spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' });
+  if (r.status !== 0 && !options.allowFailure)
+    throw new Error(`${command} ${args.join(' ')}: ${r.stderr || r.stdout}`);
+  return r.stdout;
+}
+
+/** The same, without holding the event loop (the load goes on meanwhile). */
+export async function asPostgresLater(command: string, args: string[]): Promise<string> {
+  try {
+    return (await promisify(execFile)('runuser', ['-u', 'postgres', '--', command, ...args])).stdout;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(' ')}: ${e.stderr || e.message}`);
+  }
+}
+
+export interface PostgresNode {
+  name: string;
+  port: number;
+  dataDir: string;
+}
+
+export interface PostgresPair {
+  nodes: [PostgresNode, PostgresNode];
+  /** the node that takes writes now */
+  primary(): PostgresNode;
+  standby(): PostgresNode;
+  /** Stops a node at once, as a crash does. */
+  crash(node: PostgresNode): Promise<void>;
+  /** The standby becomes the primary (after the old primary is stopped). */
+  promote(): Promise<void>;
+  /** The old primary, stopped, comes back as the new primary's standby (pg_rewind, then recovery). */
+  rejoin(): Promise<void>;
+  /** The whole pair stops. */
+  close(): void;
+}
+
+const settings = (port: number, synchronous: boolean, standbyName: string) =>
+  [
+    `port = ${port}`,
+    "listen_addresses = '127.0.0.1'",
+    "unix_socket_directories = '/tmp'",
+    'wal_level = replica',
+    'max_wal_senders = 5',
+    'wal_log_hints = on',
+    'hot_standby = on',
+    'max_connections = 200',
+    'fsync = off',
+    synchronous ? `synchronous_standby_names = '${standbyName}'` : '',
+  ].join('\n');
+
+const HBA = [
+  'local all all trust',
+  'host all all 127.0.0.1/32 trust',
+  'host replication all 127.0.0.1/32 trust',
+];
+
+/** Starts the pair under `dir` (a folder postgres may write to) on `port` and `port + 1`. */
+export function startPostgresPair(dir: string, port: number, synchronous: boolean): PostgresPair {
+  const nodes: [PostgresNode, PostgresNode] = [
+    { name: 'db1', port, dataDir: join(dir, 'db1') },
+    { name: 'db2', port: port + 1, dataDir: join(dir, 'db2') },
+  ];
+  let primaryAt = 0;
+  const ctl = (node: PostgresNode, ...args: string[]) =>
+    asPostgres(`${BIN}/pg_ctl`, ['-D', node.dataDir, '-l', `${node.dataDir}.log`, ...args]);
+  const ctlLater = (node: PostgresNode, ...args: string[]) =>
+    asPostgresLater(`${BIN}/pg_ctl`, ['-D', node.dataDir, '-l', `${node.dataDir}.log`, ...args]);
+  const configure = (node: PostgresNode, other: PostgresNode, sync: boolean) => {
+    const conf = join(node.dataDir, 'postgresql.auto.conf');
+    writeFileSync(conf, `${settings(node.port, sync, other.name)}\n`);
+    writeFileSync(join(node.dataDir, 'pg_hba.conf'), `${HBA.join('\n')}\n`);
+    execFileSync('chown', ['postgres:postgres', conf, join(node.dataDir, 'pg_hba.conf')]);
+  };
+  const follow = (node: PostgresNode, primary: PostgresNode) => {
+    const conf = join(node.dataDir, 'postgresql.auto.conf');
+    writeFileSync(
+      conf,
+      `${settings(node.port, synchronous, primary.name)}\nprimary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${node.name}'\n`,
+    );
+    execFileSync('chown', ['postgres:postgres', conf]);
+    asPostgres('touch', [join(node.dataDir, 'standby.signal')]);
+  };
+  asPostgres(`${BIN}/initdb`, ['-D', nodes[0].dataDir, '-A', 'trust', '-U', 'postgres']);
+  // Synchronous only once the standby is there: until then every commit would wait for it.
+  configure(nodes[0], nodes[1], false);
+  ctl(nodes[0], '-w', 'start');
+  asPostgres(`${BIN}/createdb`, ['-h', '127.0.0.1', '-p', String(port), 'callsign']);
+  asPostgres(`${BIN}/pg_basebackup`, [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-D',
+    nodes[1].dataDir,
+    '-X',
+    'stream',
+  ]);
+  follow(nodes[1], nodes[0]);
+  ctl(nodes[1], '-w', 'start');
+  configure(nodes[0], nodes[1], synchronous);
+  ctl(nodes[0], 'reload');
+  const pair: PostgresPair = {
+    nodes,
+    primary: () => nodes[primaryAt],
+    standby: () => nodes[1 - primaryAt],
+    crash: async (node) => void (await ctlLater(node, '-m', 'immediate', '-w', 'stop')),
+    async promote() {
+      await ctlLater(nodes[1 - primaryAt], '-w', 'promote');
+      primaryAt = 1 - primaryAt;
+    },
+    async rejoin() {
+      const old = nodes[1 - primaryAt];
+      await asPostgresLater(`${BIN}/pg_rewind`, [
+        '-D',
+        old.dataDir,
+        `--source-server=host=127.0.0.1 port=${nodes[primaryAt].port} user=postgres dbname=postgres`,
+      ]);
+      follow(old, nodes[primaryAt]);
+      await ctlLater(old, '-w', 'start');
+    },
+    close() {
+      for (const node of nodes)
+        asPostgres(`${BIN}/pg_ctl`, ['-D', node.dataDir, '-m', 'immediate', 'stop'], { allowFailure: true });
+    },
+  };
+  return pair;
+}

@@ -1,0 +1,55 @@
+import { HUNG_MS, type Ledger } from './traffic.ts';
+
+// What the fault run prints: per fault, the seconds until every request succeeded again (from the fault to the
+// end of the last failed request after it), the failures by status (0: no answer), the 5xx other than 503,
+// and the requests that hung; then the checks that must all be 0.
+
+const failed = (status: number) => status === 0 || status >= 500;
+
+export function report(
+  ledger: Ledger,
+  faults: Array<{ name: string; at: number }>,
+  chains: { broken: number; checked: number; unsure: number },
+  synchronous: boolean,
+): string {
+  const lines = [
+    '',
+    `replication: ${synchronous ? 'synchronous' : 'asynchronous'}; requests: ${ledger.answers.length}`,
+    '',
+    '| fault | requests | seconds until all succeed | failed, by status | 5xx other than 503 | hung > 10 s |',
+    '|---|---|---|---|---|---|',
+  ];
+  const before = ledger.answers.filter((a) => a.at < faults[0].at);
+  lines.push(row('(none, before the first fault)', before, faults[0].at));
+  for (let i = 0; i + 1 < faults.length; i++) {
+    const during = ledger.answers.filter((a) => a.at >= faults[i].at && a.at < faults[i + 1].at);
+    lines.push(row(faults[i].name, during, faults[i].at));
+  }
+  const all5xx = ledger.answers.filter((a) => a.status >= 500 && a.status !== 503).length;
+  lines.push(
+    '',
+    'checks (each must be 0):',
+    `- codes accepted twice: ${ledger.codesUsedTwice}`,
+    `- refresh chains broken (the client held the latest token, and it was refused): ${chains.broken} of ${chains.checked}`,
+    `- 5xx other than 503, in all: ${all5xx}`,
+    `- requests that hung past ${HUNG_MS / 1000} s: ${ledger.answers.filter((a) => a.ms >= HUNG_MS).length}`,
+    '',
+    `chains whose last refresh went unanswered (the client cannot know its token): ${chains.unsure}`,
+    '',
+    'what the first failures of each status said:',
+    ...[...ledger.failures].flatMap(([status, said]) => said.map((s) => `- ${status}: ${s}`)),
+    '',
+  );
+  return lines.join('\n');
+}
+
+function row(name: string, answers: Ledger['answers'], from: number): string {
+  const failures = answers.filter((a) => failed(a.status));
+  const lastEnd = Math.max(from, ...failures.map((a) => a.at + a.ms));
+  const byStatus = new Map<number, number>();
+  for (const a of failures) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
+  const statuses = [...byStatus].map(([s, n]) => `${s}: ${n}`).join(', ') || '-';
+  const other5xx = failures.filter((a) => a.status >= 500 && a.status !== 503).length;
+  const hung = answers.filter((a) => a.ms >= HUNG_MS).length;
+  return `| ${name} | ${answers.length} | ${((lastEnd - from) / 1000).toFixed(1)} | ${statuses} | ${other5xx} | ${hung} |`;
+}

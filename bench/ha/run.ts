@@ -1,0 +1,135 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SmsReceiver } from '../../test/helpers/sms-receiver.ts';
+import { type BenchServer, startServer } from '../server.ts';
+import { type Daemon, haproxy, pgbouncer, redisSet } from './daemons.ts';
+import { startPostgresPair } from './postgres-pair.ts';
+import { report } from './report.ts';
+import { traffic } from './traffic.ts';
+
+// npm run ha: the reference topology on this machine (three Callsign instances behind HAProxy, a PostgreSQL
+// primary and its streaming standby, PgBouncer in transaction mode, Redis with a replica and three Sentinels),
+// a steady mixed load through it, and one fault after another: an instance killed, the Redis master killed,
+// the PostgreSQL primary stopped and its standby promoted, PgBouncer killed. Each is restarted. It prints, per
+// fault, how long until every request succeeded again and what failed meanwhile, then the checks that must
+// all be 0. HA_SYNCHRONOUS=off runs the database with asynchronous replication, to show what that loses.
+
+const SYNCHRONOUS = process.env.HA_SYNCHRONOUS !== 'off';
+/** How long the load runs after each fault (and before the first) */
+const OBSERVE_S = Number(process.env.HA_OBSERVE_SECONDS ?? 20);
+const PORTS = { balancer: 3190, instances: [3191, 3192, 3193], pg: 5441, bouncer: 6441, redis: 6481 };
+const SENTINELS = [26481, 26482, 26483];
+const MASTER_NAME = 'callsign';
+
+for (const [command, pkg] of [
+  ['haproxy', 'haproxy'],
+  ['pgbouncer', 'pgbouncer'],
+  ['redis-sentinel', 'redis-sentinel'],
+])
+  if (spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0)
+    execFileSync('apt-get', ['install', '-y', pkg], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+
+const dir = mkdtempSync(join(tmpdir(), 'callsign-ha-'));
+chmodSync(dir, 0o777);
+const closers: Array<() => unknown> = [];
+/** Stops every part started, last first. */
+async function closeAll() {
+  for (const close of closers.splice(0).reverse()) await Promise.resolve(close()).catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void closeAll().then(() => process.exit(130)));
+const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+
+try {
+  log(`PostgreSQL primary and standby (${SYNCHRONOUS ? 'synchronous' : 'asynchronous'} replication)`);
+  const pg = startPostgresPair(dir, PORTS.pg, SYNCHRONOUS);
+  closers.push(() => pg.close());
+  const bouncer = pgbouncer(dir, PORTS.bouncer);
+  await bouncer.start(pg.primary().port);
+  closers.push(() => bouncer.kill());
+  const redis = await redisSet(dir, PORTS.redis, SENTINELS, MASTER_NAME);
+  closers.push(() => redis.close());
+  const sms = new SmsReceiver();
+  const smsUrl = await sms.start();
+  closers.push(() => sms.close());
+
+  const env = {
+    DATABASE_URL: `postgres://postgres@127.0.0.1:${PORTS.bouncer}/callsign`,
+    DATABASE_POOLER: 'transaction',
+    DATABASE_LISTEN_URL: `postgres://postgres@127.0.0.1:${PORTS.pg},127.0.0.1:${PORTS.pg + 1}/callsign`,
+    REDIS_SENTINELS: SENTINELS.map((p) => `127.0.0.1:${p}`).join(','),
+    REDIS_MASTER_NAME: MASTER_NAME,
+    PIN_PEPPER: randomBytes(32).toString('base64'),
+    KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ADMIN_TOKEN: randomBytes(24).toString('hex'),
+    SMS_PROVIDER: 'http',
+    SMS_HTTP_URL: smsUrl,
+    SMS_BREAKER: 'min_sends=1000000000',
+    RATE_LIMITS: ['otp_send_address', 'signin_address', 'rest_address', 'rest_user']
+      .map((n) => `${n}=1000000000/60`)
+      .join(','),
+  };
+  const instances: Array<BenchServer | undefined> = [];
+  const startInstance = async (i: number) => {
+    instances[i] = await startServer({ ...env, PORT: String(PORTS.instances[i]) });
+  };
+  // The first migrates the database; the others start on it.
+  await startInstance(0);
+  await Promise.all([startInstance(1), startInstance(2)]);
+  closers.push(() => Promise.all(instances.map((s) => s?.stop())));
+  const balancer: Daemon = await haproxy(dir, PORTS.balancer, PORTS.instances);
+  closers.push(() => balancer.kill());
+  log(`three instances behind HAProxy on ${PORTS.balancer}; ${cpus().length} cores`);
+
+  const load = traffic(`http://127.0.0.1:${PORTS.balancer}`, sms);
+  load.start(6);
+  const faults: Array<{ name: string; at: number }> = [];
+  await sleep(OBSERVE_S * 1000);
+
+  const fault = async (name: string, act: () => Promise<void>) => {
+    log(name);
+    faults.push({ name, at: Date.now() });
+    await act();
+    await sleep(OBSERVE_S * 1000);
+  };
+  await fault('an instance killed (SIGKILL), started again 3 s later', async () => {
+    const killed = instances[0];
+    if (killed) process.kill(killed.pid, 'SIGKILL');
+    await killed?.stop();
+    await sleep(3000);
+    await startInstance(0);
+  });
+  await fault('the Redis master killed; Sentinel promotes its replica', async () => {
+    await redis.kill(PORTS.redis);
+    await sleep(8000);
+    await redis.restart(PORTS.redis, PORTS.redis + 1);
+  });
+  await fault(
+    'the PostgreSQL primary stopped at once; its standby promoted, PgBouncer repointed',
+    async () => {
+      await pg.crash(pg.primary());
+      await pg.promote();
+      bouncer.repoint(pg.primary().port);
+      await pg.rejoin();
+    },
+  );
+  await fault('PgBouncer killed, started again 2 s later', async () => {
+    await bouncer.kill();
+    await sleep(2000);
+    await bouncer.start(pg.primary().port);
+  });
+  faults.push({ name: 'end', at: Date.now() });
+  await load.stop();
+  const chains = await load.brokenChains();
+  process.stdout.write(report(load.ledger, faults, chains, SYNCHRONOUS));
+} finally {
+  await closeAll();
+}
