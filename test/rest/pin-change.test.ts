@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { translate } from '../../src/i18n/languages.ts';
-import { createTestApp, events, type SignedUp, signUp, type TestApp, uniqueIp } from '../helpers/app.ts';
+import {
+  createTestApp,
+  events,
+  type SignedUp,
+  signUp,
+  type TestApp,
+  uniqueIp,
+  verifiedTempToken,
+} from '../helpers/app.ts';
 
 // POST /users/me/pin: a PIN changed by a person who knows it. The other sessions end, the phone is told,
 // and the passkeys and recovery codes stay.
@@ -113,5 +121,27 @@ describe('POST /users/me/pin', () => {
     assert.equal((await change(s, { current_pin: s.pin, new_pin: NEW_PIN })).status, 200);
     const left = await t.request('GET', '/users/me/recovery-codes', { token: s.access_token });
     assert.equal(left.body.data.remaining, 10);
+  });
+
+  test('a change does not move when the PIN was last reset: a later reset still ends what was made before the change', async () => {
+    const s = await signUp(t);
+    const made = await t.request('POST', '/users/me/recovery-codes', {
+      token: s.access_token,
+      body: { pin: s.pin },
+    });
+    assert.equal(made.status, 200);
+    t.clock.advance(60);
+    assert.equal((await change(s, { current_pin: s.pin, new_pin: NEW_PIN })).status, 200);
+    t.clock.advance(60);
+    const temp_token = await verifiedTempToken(t, s.phone, 'pin_reset');
+    const reset = await t.request('POST', '/auth/pin/reset', {
+      body: { temp_token, pin: '582047' },
+      ip: uniqueIp(),
+    });
+    assert.equal(reset.status, 200);
+    const left = await t.request('GET', '/users/me/recovery-codes', {
+      token: reset.body.data.access_token,
+    });
+    assert.equal(left.body.data.remaining, 0, 'the set made under the first PIN is ended by the reset');
   });
 });

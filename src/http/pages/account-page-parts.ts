@@ -49,7 +49,7 @@ export function withTime(v: View, key: MessageKey, at: Date): string {
 }
 
 /** The script that writes the page's times in the browser's time zone. */
-export const LOCAL_TIME_SCRIPT = '<script src="/assets/local-time.js" defer></script>';
+export const LOCAL_TIME_SCRIPT_TAG = '<script src="/assets/local-time.js" defer></script>';
 
 /** A form of the page: its CSRF token and the way back ride along. */
 export const accountForm = (a: AccountPageContent, action: string, inner: string, cls = '') =>

@@ -6,7 +6,7 @@ import {
   type AccountPageContent,
   accountForm,
   button,
-  LOCAL_TIME_SCRIPT,
+  LOCAL_TIME_SCRIPT_TAG,
   signInAgain,
   withTime,
 } from './account-page-parts.ts';
@@ -104,7 +104,7 @@ export function accountPage(a: AccountPageContent): string {
       passkeysSection(a) +
       recoverySection(a) +
       deleteSection(a) +
-      LOCAL_TIME_SCRIPT,
+      LOCAL_TIME_SCRIPT_TAG,
   );
 }
 
