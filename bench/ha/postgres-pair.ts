@@ -121,6 +121,9 @@ export function startPostgresPair(dir: string, port: number, synchronous: boolea
     async promote() {
       await ctlLater(nodes[1 - primaryAt], '-w', 'promote');
       primaryAt = 1 - primaryAt;
+      // Alone, the new primary commits without waiting for a standby (as Patroni does) until one is back.
+      configure(nodes[primaryAt], nodes[1 - primaryAt], false);
+      await ctlLater(nodes[primaryAt], 'reload');
     },
     async rejoin() {
       const old = nodes[1 - primaryAt];
@@ -131,6 +134,8 @@ export function startPostgresPair(dir: string, port: number, synchronous: boolea
       ]);
       follow(old, nodes[primaryAt]);
       await ctlLater(old, '-w', 'start');
+      configure(nodes[primaryAt], old, synchronous);
+      await ctlLater(nodes[primaryAt], 'reload');
     },
     close() {
       for (const node of nodes)
