@@ -29,14 +29,22 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     await bundle(bundleDir),
   );
   // What goes wrong in the service shows while the run goes on: the primary's word of a worker that exited,
-  // and logged errors (pino level 50 and above; the service logs at warn).
+  // and logged errors (pino level 50 and above; the service logs at warn). BENCH_SERVICE_WARNINGS=1 shows
+  // its warnings too (level 40), such as a request answered 503.
+  // A line that is not a log entry (a crash's stack) shows too, and so does a process that ends unasked.
+  const shown = process.env.BENCH_SERVICE_WARNINGS ? /exited|"level":(40|50|60)/ : /exited|"level":(50|60)/;
   const relay = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n'))
-      if (/exited|"level":(50|60)/.test(line)) process.stderr.write(`service: ${line}\n`);
+      if (shown.test(line) || (line.trim() && !line.startsWith('{')))
+        process.stderr.write(`service: ${line}\n`);
   };
   server.child.stdout?.on('data', relay);
   server.child.stderr?.on('data', relay);
   const pid = server.child.pid as number;
+  let stopping = false;
+  server.child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`service ${pid} ended: ${signal ?? `exit code ${code}`}\n`);
+  });
   return {
     port: server.port,
     pid,
@@ -51,6 +59,7 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
       return { largest: Math.max(...peaks), total: peaks.reduce((a, b) => a + b, 0) };
     },
     async stop() {
+      stopping = true;
       await server.stop();
       for (const dir of [dataDir, bundleDir]) rmSync(dir, { recursive: true, force: true });
     },

@@ -14,7 +14,7 @@ export interface WebhookFigures {
 }
 
 /** A receiver that answers 204 and notes, per envelope, when it arrived after its event was written. */
-async function receiver() {
+export async function webhookReceiver() {
   const arrivals = new Map<string, { at: number; lagMs: number }>();
   let waiting: { count: number; resolve: () => void } | undefined;
   const server = createServer((req, res) => {
@@ -69,7 +69,7 @@ export async function webhookBenchmark(
   seconds: number,
   rate: number,
 ): Promise<WebhookFigures> {
-  const r = await receiver();
+  const r = await webhookReceiver();
   const db = postgresDatabase(databaseUrl, { max: 8 });
   try {
     const created = await http.send(

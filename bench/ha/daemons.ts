@@ -102,6 +102,8 @@ export async function haproxy(dir: string, port: number, backends: number[]): Pr
       '  timeout connect 2s',
       '  timeout client 30s',
       '  timeout server 30s',
+      // A readiness check answers within a second whatever is down; the check waits longer than that.
+      '  timeout check 2s',
       '  retries 2',
       '  option redispatch',
       // A request refused before the instance read it (a killed instance's connection) goes to another.
@@ -133,6 +135,9 @@ export async function redisSet(dir: string, port: number, sentinelPorts: number[
       '',
       '--appendonly',
       'no',
+      // A replica's first sync writes a snapshot: into the run's folder, not the working copy.
+      '--dir',
+      dir,
       ...extra,
     ]);
   const servers = new Map<number, Daemon>([

@@ -1,6 +1,7 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 // A PostgreSQL primary and a standby by streaming replication, two clusters of Debian's PostgreSQL in folders
@@ -55,6 +56,8 @@ const settings = (port: number, synchronous: boolean, standbyName: string) =>
     "unix_socket_directories = '/tmp'",
     'wal_level = replica',
     'max_wal_senders = 5',
+    // pg_rewind reads the old primary's WAL back to the last checkpoint both share: it must still be there.
+    "wal_keep_size = '512MB'",
     'wal_log_hints = on',
     'hot_standby = on',
     'max_connections = 200',
@@ -67,6 +70,23 @@ const HBA = [
   'host all all 127.0.0.1/32 trust',
   'host replication all 127.0.0.1/32 trust',
 ];
+
+/** Whether the standby named `name` streams from `primary` within 30 s. */
+async function streaming(primary: PostgresNode, name: string): Promise<boolean> {
+  for (let i = 0; i < 60; i++) {
+    const state = await asPostgresLater(`${BIN}/psql`, [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-Atc',
+      `SELECT state FROM pg_stat_replication WHERE application_name = '${name}'`,
+    ]);
+    if (state.trim() === 'streaming') return true;
+    await sleep(500);
+  }
+  return false;
+}
 
 /** Starts the pair under `dir` (a folder postgres may write to) on `port` and `port + 1`. */
 export function startPostgresPair(dir: string, port: number, synchronous: boolean): PostgresPair {
@@ -108,6 +128,8 @@ export function startPostgresPair(dir: string, port: number, synchronous: boolea
     nodes[1].dataDir,
     '-X',
     'stream',
+    // A checkpoint at once: a spread one makes the copy of an empty database wait over a minute.
+    '--checkpoint=fast',
   ]);
   follow(nodes[1], nodes[0]);
   ctl(nodes[1], '-w', 'start');
@@ -127,15 +149,29 @@ export function startPostgresPair(dir: string, port: number, synchronous: boolea
     },
     async rejoin() {
       const old = nodes[1 - primaryAt];
+      const primary = nodes[primaryAt];
+      // Until its first checkpoint, a just promoted server still names the old timeline, and pg_rewind
+      // would find nothing to rewind: the old primary's last writes would stay, and it could not follow.
+      await asPostgresLater(`${BIN}/psql`, [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-c',
+        'CHECKPOINT',
+      ]);
       await asPostgresLater(`${BIN}/pg_rewind`, [
         '-D',
         old.dataDir,
-        `--source-server=host=127.0.0.1 port=${nodes[primaryAt].port} user=postgres dbname=postgres`,
+        `--source-server=host=127.0.0.1 port=${primary.port} user=postgres dbname=postgres`,
       ]);
-      follow(old, nodes[primaryAt]);
+      follow(old, primary);
       await ctlLater(old, '-w', 'start');
-      configure(nodes[primaryAt], old, synchronous);
-      await ctlLater(nodes[primaryAt], 'reload');
+      // Commits wait for the standby only once it streams: before, every commit would hang on it.
+      if (!(await streaming(primary, old.name)))
+        throw new Error(`${old.name} does not stream from ${primary.name}`);
+      configure(primary, old, synchronous);
+      await ctlLater(primary, 'reload');
     },
     close() {
       for (const node of nodes)

@@ -1,3 +1,4 @@
+import type { Checks } from './checks.ts';
 import { HUNG_MS, type Ledger } from './traffic.ts';
 
 // What the fault run prints: per fault, the seconds until every request succeeded again (from the fault to the
@@ -9,7 +10,7 @@ const failed = (status: number) => status === 0 || status >= 500;
 export function report(
   ledger: Ledger,
   faults: Array<{ name: string; at: number }>,
-  chains: { broken: number; checked: number; unsure: number },
+  checks: Checks,
   synchronous: boolean,
 ): string {
   const lines = [
@@ -26,15 +27,21 @@ export function report(
     lines.push(row(faults[i].name, during, faults[i].at));
   }
   const all5xx = ledger.answers.filter((a) => a.status >= 500 && a.status !== 503).length;
+  const surprise = ledger.surprises[0] ? ` (${ledger.surprises[0]})` : '';
   lines.push(
     '',
     'checks (each must be 0):',
-    `- codes accepted twice: ${ledger.codesUsedTwice}`,
-    `- refresh chains broken (the client held the latest token, and it was refused): ${chains.broken} of ${chains.checked}`,
-    `- 5xx other than 503, in all: ${all5xx}`,
+    `- 5xx other than 503: ${all5xx}`,
     `- requests that hung past ${HUNG_MS / 1000} s: ${ledger.answers.filter((a) => a.ms >= HUNG_MS).length}`,
+    `- codes accepted twice (sign-up codes and authorization codes): ${ledger.codesUsedTwice}`,
+    `- refresh tokens that gave two different successors: ${checks.refreshTokensUsedTwice}`,
+    `- refresh chains broken (the client held the latest token, and it was refused): ${checks.chainsBroken} of ${checks.chainsChecked}`,
+    `- sessions lost that a client held (its access token refused): ${checks.sessionsLost}`,
+    `- webhook events committed and never delivered: ${checks.webhooksUndelivered} of ${checks.webhooksCommitted}`,
+    `- accounts whose rows disagree (made and not there, or without their creation event): ${checks.accountsDisagreeing} of ${ledger.accounts.length}`,
+    `- codes the service said it sent that never came: ${ledger.surprises.length}${surprise}`,
     '',
-    `chains whose last refresh went unanswered (the client cannot know its token): ${chains.unsure}`,
+    `chains whose last refresh went unanswered (the client cannot know its token): ${checks.chainsUnsure}; of them refused at the end (the rotation went through, its answer lost): ${checks.chainsUnsureRefused}`,
     '',
     'what the first failures of each status said:',
     ...[...ledger.failures].flatMap(([status, said]) => said.map((s) => `- ${status}: ${s}`)),

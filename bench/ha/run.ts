@@ -4,9 +4,13 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { postgresDatabase } from '../../src/storage/db.ts';
 import { SmsReceiver } from '../../test/helpers/sms-receiver.ts';
 import { type BenchServer, startServer } from '../server.ts';
+import { webhookReceiver } from '../webhooks.ts';
+import { clientChecks, rowChecks, undeliveredWebhooks } from './checks.ts';
 import { type Daemon, haproxy, pgbouncer, redisSet } from './daemons.ts';
+import { OAUTH_REDIRECT } from './oauth-lane.ts';
 import { startPostgresPair } from './postgres-pair.ts';
 import { report } from './report.ts';
 import { traffic } from './traffic.ts';
@@ -39,10 +43,14 @@ for (const [command, pkg] of [
 const dir = mkdtempSync(join(tmpdir(), 'callsign-ha-'));
 chmodSync(dir, 0o777);
 const closers: Array<() => unknown> = [];
-/** Stops every part started, last first. */
-async function closeAll() {
-  for (const close of closers.splice(0).reverse()) await Promise.resolve(close()).catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
+let closing: Promise<void> | undefined;
+/** Stops every part started, last first (once, whether a signal or the end asks first). */
+function closeAll(): Promise<void> {
+  closing ??= (async () => {
+    for (const close of closers.splice(0).reverse()) await Promise.resolve(close()).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  })();
+  return closing;
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => void closeAll().then(() => process.exit(130)));
@@ -60,6 +68,8 @@ try {
   const sms = new SmsReceiver();
   const smsUrl = await sms.start();
   closers.push(() => sms.close());
+  const hooks = await webhookReceiver();
+  closers.push(() => hooks.close());
 
   const env = {
     DATABASE_URL: `postgres://postgres@127.0.0.1:${PORTS.bouncer}/callsign`,
@@ -73,6 +83,7 @@ try {
     SMS_PROVIDER: 'http',
     SMS_HTTP_URL: smsUrl,
     SMS_BREAKER: 'min_sends=1000000000',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     RATE_LIMITS: ['otp_send_address', 'signin_address', 'rest_address', 'rest_user']
       .map((n) => `${n}=1000000000/60`)
       .join(','),
@@ -89,15 +100,27 @@ try {
   closers.push(() => balancer.kill());
   log(`three instances behind HAProxy on ${PORTS.balancer}; ${cpus().length} cores`);
 
-  const load = traffic(`http://127.0.0.1:${PORTS.balancer}`, sms);
-  load.start(6);
+  const base = `http://127.0.0.1:${PORTS.balancer}`;
+  const { clientId, afterSeq } = await setUp(base, env.ADMIN_TOKEN, hooks.url);
+  const load = traffic(base, sms, clientId);
+  load.start(5, 2);
+  // Every 5 s, a line of how the load goes: a hang or an outage shows while the run goes on.
+  let seen = 0;
+  const pulse = setInterval(() => {
+    const recent = load.ledger.answers.slice(seen);
+    seen = load.ledger.answers.length;
+    const failed = recent.filter((a) => a.status === 0 || a.status >= 500).length;
+    log(`  ${recent.length} requests answered in 5 s, ${failed} of them failed`);
+  }, 5000);
+  closers.push(() => clearInterval(pulse));
   const faults: Array<{ name: string; at: number }> = [];
   await sleep(OBSERVE_S * 1000);
 
   const fault = async (name: string, act: () => Promise<void>) => {
     log(name);
     faults.push({ name, at: Date.now() });
-    await act();
+    // A step of the fault itself that fails is said, and the run goes on to count what it cost.
+    await act().catch((err: Error) => log(`  the fault's own step failed: ${err.message}`));
     await sleep(OBSERVE_S * 1000);
   };
   await fault('an instance killed (SIGKILL), started again 3 s later', async () => {
@@ -128,8 +151,51 @@ try {
   });
   faults.push({ name: 'end', at: Date.now() });
   await load.stop();
-  const chains = await load.brokenChains();
-  process.stdout.write(report(load.ledger, faults, chains, SYNCHRONOUS));
+  log('the checks: what the clients hold, the webhooks, the rows');
+  const db = postgresDatabase(`postgres://postgres@127.0.0.1:${pg.primary().port}/callsign`, { max: 2 });
+  try {
+    const checks = {
+      ...(await clientChecks(load.ledger, load.call, load.refresh)),
+      ...(await undeliveredWebhooks(db, hooks, afterSeq)),
+      ...(await rowChecks(db, load.ledger)),
+    };
+    process.stdout.write(report(load.ledger, faults, checks, SYNCHRONOUS));
+  } finally {
+    await db.close();
+  }
 } finally {
   await closeAll();
+}
+
+/**
+ * What the load needs before it starts: a webhook endpoint for every event, at the local receiver, and a
+ * first-party OAuth app; and where the outbox stood, so that the events counted are the run's own.
+ */
+async function setUp(base: string, adminToken: string, hookUrl: string) {
+  const admin = (path: string, body: unknown) =>
+    fetch(`${base}/admin/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => {
+      if (r.status >= 300) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+      return r.json() as Promise<Record<string, string>>;
+    });
+  const db = postgresDatabase(`postgres://postgres@127.0.0.1:${PORTS.pg}/callsign`, { max: 1 });
+  try {
+    const [{ seq }] = await db.query<{ seq: number }>(
+      'SELECT coalesce(max(seq), 0)::int AS seq FROM outbox_events',
+    );
+    await admin('/webhook-endpoints', { url: hookUrl, events: ['*'] });
+    const client = await admin('/clients', {
+      client_name: 'fault run',
+      redirect_uris: [OAUTH_REDIRECT],
+      scope: 'openid profile phone',
+      first_party: true,
+      token_endpoint_auth_method: 'none',
+    });
+    return { clientId: client.client_id, afterSeq: seq };
+  } finally {
+    await db.close();
+  }
 }

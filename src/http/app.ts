@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Container } from '../composition/container.ts';
 import { proxyTrust } from '../config/trust-proxy.ts';
+import { isDatabaseUnavailable } from '../storage/database-errors.ts';
 import { adminSurface } from './admin/index.ts';
 import { apiV1Surface } from './api-v1/index.ts';
 import { avatarRoutes } from './avatars.ts';
@@ -30,6 +31,12 @@ function answerLikeRest(app: FastifyInstance) {
       .header('X-Request-ID', request.id)
       .header('Cache-Control', 'no-store')
       .header('X-Content-Type-Options', 'nosniff');
+  });
+  // A request the database could not take is answered 503 on every surface: the log says what the database
+  // said, so that an operator sees why.
+  app.addHook('onError', async (request, _reply, err) => {
+    if (isDatabaseUnavailable(err))
+      request.log.warn({ cause: err.message }, 'the database could not take the request: answered 503');
   });
   app.setErrorHandler(restErrorHandler);
   app.setNotFoundHandler((request, reply) =>

@@ -151,6 +151,13 @@ export function postgresDatabase(url: string, opts: PostgresOptions = {}): Datab
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection lost while the transaction does other work must not crash the process: its next
+      // statement fails, and the connection is not handed out again.
+      let lost: Error | undefined;
+      const onLost = (err: Error) => {
+        lost = err;
+      };
+      client.on('error', onLost);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
@@ -160,7 +167,8 @@ export function postgresDatabase(url: string, opts: PostgresOptions = {}): Datab
         await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.off('error', onLost);
+        client.release(lost);
       }
     },
     // A connection of its own, outside the pool; none through a transaction pooler without a listen address.

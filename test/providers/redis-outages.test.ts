@@ -151,6 +151,28 @@ describe('Redis outages', () => {
     await silent.close();
   });
 
+  test('/health/ready names Redis degraded without waiting on a client that is not connected', async () => {
+    const stoppedPort = await freePort(); // nothing listens there
+    const t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${stoppedPort}` } });
+    try {
+      const redis = t.c.redis;
+      assert.ok(redis);
+      assert.notEqual(redis.status, 'ready');
+      // A ping now would wait out the check's deadline, longer than a load balancer's check may wait.
+      let pinged = 0;
+      redis.ping = (() => {
+        pinged++;
+        return new Promise(() => {});
+      }) as typeof redis.ping;
+      const res = await t.request('GET', '/health/ready');
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.degraded, ['redis']);
+      assert.equal(pinged, 0);
+    } finally {
+      await t.close();
+    }
+  });
+
   test(
     'each outage and each end of one are a line, and the service answers again after it',
     { skip: !TEST_REDIS_URL && 'needs a real Redis: TEST_REDIS_URL' },

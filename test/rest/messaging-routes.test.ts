@@ -151,6 +151,26 @@ describe('MESSAGING_CONFIG: routes, failover, fallback', () => {
     }
   });
 
+  test('a message the vendor took is not sent again when the database then fails to record it', async () => {
+    // The database goes away between the vendor's answer and the message's record, as in a failover.
+    await t.c.db.exec(`
+      CREATE FUNCTION refuse_message_record() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'the database went away' USING ERRCODE = '08006'; END $$;
+      CREATE TRIGGER refuse_message_record BEFORE INSERT ON messages
+        FOR EACH ROW EXECUTE FUNCTION refuse_message_record();`);
+    const [termiiBefore, twBefore] = [termii.requests.length, tw.requests.length];
+    try {
+      const sent = await send(mobile('NG'));
+      assert.equal(sent.status, 503, JSON.stringify(sent.body));
+      assert.equal(termii.requests.length, termiiBefore + 1, 'Termii carried it');
+      assert.equal(tw.requests.length, twBefore, 'nobody carried it a second time');
+    } finally {
+      await t.c.db.exec(
+        'DROP TRIGGER refuse_message_record ON messages; DROP FUNCTION refuse_message_record()',
+      );
+    }
+  });
+
   test('a provider that failed 5 times in a row is skipped for 60 s, then tried again', async () => {
     await send(mobile('NG')); // a success clears the count of failures before
     termii.failWith = 500;

@@ -97,6 +97,10 @@ describe('a database that cannot take writes', () => {
       const ready = await t.request('GET', '/health/ready');
       assert.equal(ready.status, 503);
       assert.deepEqual(ready.body.failing, ['database']);
+      // The log says why each was refused, in the database's words.
+      const said = t.logs.filter((line) => line.includes('the database could not take the request'));
+      assert.ok(said.length >= 3, `${said.length} lines`);
+      assert.match(said[0], /"cause":"[^"]*(read-only|terminat|Connection)/);
     } finally {
       await readOnly(false);
     }

@@ -70,6 +70,26 @@ describe(
       );
     });
 
+    test('a connection lost inside a transaction, between its statements: the transaction fails, nothing is written, the process goes on', async () => {
+      const outcome = await db
+        .transaction(async (tx) => {
+          await tx.query('INSERT INTO marks (n) VALUES (2)');
+          const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          // The service does other work (a hash, a vendor's call) while the server ends the connection.
+          await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+          for (;;) {
+            const [left] = await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+            if (!left) break;
+          }
+          await tx.query('INSERT INTO marks (n) VALUES (3)');
+          return 'committed';
+        })
+        .catch((err: Error) => `failed: ${err.message}`);
+      assert.match(outcome, /^failed/);
+      const [count] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM marks WHERE n > 1');
+      assert.equal(count.n, 0);
+    });
+
     test('a write is not run again: it fails, and what it would have written is not there', async () => {
       const marker = `write_${randomBytes(4).toString('hex')}`;
       const [outcome] = await Promise.all([

@@ -173,18 +173,9 @@ export class Messenger {
     const toTry = this.#toTry(to, requested, kind.after);
     for (const [channel, provider] of toTry) {
       const started = performance.now();
+      let sent: Awaited<ReturnType<MessagingProvider['send']>>;
       try {
-        const sent = await provider.send(build(channel));
-        attempts.push({
-          provider: provider.name,
-          channel,
-          ok: true,
-          ms: Math.round(performance.now() - started),
-        });
-        this.d.health.succeeded(provider.name);
-        this.d.messages?.inc({ channel, provider: provider.name, outcome: 'accepted' });
-        await record(channel, provider.name, sent.providerMessageId);
-        return { channel, provider: provider.name, ...sent };
+        sent = await provider.send(build(channel));
       } catch (err) {
         const error = (err as Error).message;
         attempts.push({
@@ -197,7 +188,19 @@ export class Messenger {
         const failure = err instanceof ProviderError ? err.failure : 'unavailable';
         const pause = err instanceof ProviderError ? err.retryAfterSeconds : undefined;
         this.#failed(to, channel, provider.name, error, failure, pause);
+        continue;
       }
+      // Carried: whatever befalls the record (the database gone), no other provider sends it again.
+      attempts.push({
+        provider: provider.name,
+        channel,
+        ok: true,
+        ms: Math.round(performance.now() - started),
+      });
+      this.d.health.succeeded(provider.name);
+      this.d.messages?.inc({ channel, provider: provider.name, outcome: 'accepted' });
+      await record(channel, provider.name, sent.providerMessageId);
+      return { channel, provider: provider.name, ...sent };
     }
     const last = toTry.at(-1);
     await record(last?.[0] ?? requested, last?.[1].name ?? null);

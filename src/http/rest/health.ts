@@ -105,7 +105,9 @@ export function healthRoutes(app: FastifyInstance, c: Services) {
       const [database, migrations, redisAnswers] = await Promise.all([
         passes(() => databaseAnswers(c.db)),
         passes(() => migrationsCurrent(c.db)),
-        redis ? passes(() => redis.ping()) : Promise.resolve(true),
+        // A Redis client that is not connected is degraded at once: its ping would wait out the deadline, and
+        // a load balancer's check may give up sooner and take every instance out.
+        redis ? redis.status === 'ready' && passes(() => redis.ping()) : Promise.resolve(true),
       ]);
       const failing = Object.entries({ database, migrations })
         .filter(([, ok]) => !ok)
