@@ -18,6 +18,8 @@ export interface Checks {
   webhooksCommitted: number;
   accountsDisagreeing: number;
   refreshTokensUsedTwice: number;
+  /** the first few refusals of a chain or session the client held: what they said */
+  refusals: string[];
 }
 
 type Call = (what: string, path: string, ask?: { method?: 'GET'; bearer?: string }) => Promise<Reply>;
@@ -29,7 +31,15 @@ type Call = (what: string, path: string, ask?: { method?: 'GET'; bearer?: string
  * rotation had gone through and its answer was lost (counted apart: that client never held the latest token).
  */
 export async function clientChecks(ledger: Ledger, call: Call, refresh: (chain: Chain) => Promise<number>) {
-  const counts = { broken: 0, lost: 0, twice: 0, sure: 0, unsure: 0, unsureRefused: 0 };
+  const counts = {
+    broken: 0,
+    lost: 0,
+    twice: 0,
+    sure: 0,
+    unsure: 0,
+    unsureRefused: 0,
+    samples: [] as string[],
+  };
   for (let i = 0; i < ledger.chains.length; i += 20) {
     const batch = ledger.chains.slice(i, i + 20);
     const wasUnsure = batch.map((c) => c.unsure);
@@ -45,6 +55,14 @@ export async function clientChecks(ledger: Ledger, call: Call, refresh: (chain: 
     const refreshed = await Promise.all(batch.map((c) => refresh(c)));
     const replays = batch.map((c) => ({ ...c, token: c.previous ?? '' }));
     const replayed = await Promise.all(replays.map((r) => refresh(r)));
+    const sample = (what: string, reply: Reply | number) => {
+      if (counts.samples.length < 6)
+        counts.samples.push(
+          typeof reply === 'number'
+            ? `${what}: ${reply}`
+            : `${what}: ${reply.status} ${reply.text.slice(0, 160)}`,
+        );
+    };
     batch.forEach((chain, k) => {
       if (wasUnsure[k]) {
         counts.unsure++;
@@ -52,8 +70,14 @@ export async function clientChecks(ledger: Ledger, call: Call, refresh: (chain: 
         return;
       }
       counts.sure++;
-      if (held[k].status === 401) counts.lost++;
-      if (refreshed[k] !== 200) counts.broken++;
+      if (held[k].status === 401) {
+        counts.lost++;
+        sample(`${chain.kind} session`, held[k]);
+      }
+      if (refreshed[k] !== 200) {
+        counts.broken++;
+        sample(`${chain.kind} refresh`, refreshed[k]);
+      }
       if (replayed[k] === 200 && replays[k].token !== chain.token) counts.twice++;
     });
   }
@@ -64,6 +88,7 @@ export async function clientChecks(ledger: Ledger, call: Call, refresh: (chain: 
     chainsUnsureRefused: counts.unsureRefused,
     sessionsLost: counts.lost,
     refreshTokensUsedTwice: counts.twice,
+    refusals: counts.samples,
   };
 }
 

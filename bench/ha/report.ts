@@ -43,6 +43,9 @@ export function report(
     '',
     `chains whose last refresh went unanswered (the client cannot know its token): ${checks.chainsUnsure}; of them refused at the end (the rotation went through, its answer lost): ${checks.chainsUnsureRefused}`,
     '',
+    ...(checks.refusals.length
+      ? ['what refused a chain or session a client held:', ...checks.refusals.map((r) => `- ${r}`), '']
+      : []),
     'what the first failures of each status said:',
     ...[...ledger.failures].flatMap(([status, said]) => said.map((s) => `- ${status}: ${s}`)),
     '',

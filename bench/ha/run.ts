@@ -77,6 +77,8 @@ try {
     DATABASE_LISTEN_URL: `postgres://postgres@127.0.0.1:${PORTS.pg},127.0.0.1:${PORTS.pg + 1}/callsign`,
     REDIS_SENTINELS: SENTINELS.map((p) => `127.0.0.1:${p}`).join(','),
     REDIS_MASTER_NAME: MASTER_NAME,
+    // The address clients reach, behind the balancer: every instance issues and accepts tokens as it.
+    BASE_URL: `http://127.0.0.1:${PORTS.balancer}`,
     PIN_PEPPER: randomBytes(32).toString('base64'),
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ADMIN_TOKEN: randomBytes(24).toString('hex'),
@@ -84,7 +86,14 @@ try {
     SMS_HTTP_URL: smsUrl,
     SMS_BREAKER: 'min_sends=1000000000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    RATE_LIMITS: ['otp_send_address', 'signin_address', 'rest_address', 'rest_user']
+    RATE_LIMITS: [
+      'otp_send_address',
+      'signin_address',
+      'rest_address',
+      'rest_user',
+      'oauth_token_client',
+      'oauth_authorize_address',
+    ]
       .map((n) => `${n}=1000000000/60`)
       .join(','),
   };
