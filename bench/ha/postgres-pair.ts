@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -39,8 +39,11 @@ export interface PostgresPair {
   /** the node that takes writes now */
   primary(): PostgresNode;
   standby(): PostgresNode;
-  /** Stops a node at once, as a crash does. */
-  crash(node: PostgresNode): Promise<void>;
+  /**
+   * The primary's stream to its standby stalls for `ms` (as a slow network or a busy standby makes it), then
+   * the primary's processes are killed: the standby lacks what the primary wrote meanwhile.
+   */
+  crashBehind(ms: number): Promise<void>;
   /** The standby becomes the primary (after the old primary is stopped). */
   promote(): Promise<void>;
   /** The old primary, stopped, comes back as the new primary's standby (pg_rewind, then recovery). */
@@ -139,7 +142,24 @@ export function startPostgresPair(dir: string, port: number, synchronous: boolea
     nodes,
     primary: () => nodes[primaryAt],
     standby: () => nodes[1 - primaryAt],
-    crash: async (node) => void (await ctlLater(node, '-m', 'immediate', '-w', 'stop')),
+    async crashBehind(ms) {
+      const primary = nodes[primaryAt];
+      const sender = await asPostgresLater(`${BIN}/psql`, [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-Atc',
+        'SELECT pid FROM pg_stat_replication',
+      ]);
+      for (const pid of sender.split('\n').filter(Boolean)) process.kill(Number(pid), 'SIGSTOP');
+      await sleep(ms);
+      const postmaster = Number(readFileSync(join(primary.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      spawnSync('pkill', ['-KILL', '-P', String(postmaster)]);
+      process.kill(postmaster, 'SIGKILL');
+      // Gone once the pid is: pg_rewind will not touch a folder a live postmaster holds.
+      while (spawnSync('kill', ['-0', String(postmaster)]).status === 0) await sleep(50);
+    },
     async promote() {
       await ctlLater(nodes[1 - primaryAt], '-w', 'promote');
       primaryAt = 1 - primaryAt;

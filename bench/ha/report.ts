@@ -2,7 +2,7 @@ import type { Checks } from './checks.ts';
 import { HUNG_MS, type Ledger } from './traffic.ts';
 
 // What the fault run prints: per fault, the seconds until every request succeeded again (from the fault to the
-// end of the last failed request after it), the failures by status (0: no answer), the 5xx other than 503,
+// end of the last failed request answered before the next fault), the failures by status (0: no answer), the 5xx other than 503,
 // and the requests that hung; then the checks that must all be 0.
 
 const failed = (status: number) => status === 0 || status >= 500;
@@ -20,10 +20,13 @@ export function report(
     '| fault | requests | seconds until all succeed | failed, by status | 5xx other than 503 | hung > 10 s |',
     '|---|---|---|---|---|---|',
   ];
-  const before = ledger.answers.filter((a) => a.at < faults[0].at);
+  // A request belongs to the fault in force when its answer came: one sent just before a fault that fails
+  // because of it is that fault's.
+  const ended = (a: Ledger['answers'][number]) => a.at + a.ms;
+  const before = ledger.answers.filter((a) => ended(a) < faults[0].at);
   lines.push(row('(none, before the first fault)', before, faults[0].at));
   for (let i = 0; i + 1 < faults.length; i++) {
-    const during = ledger.answers.filter((a) => a.at >= faults[i].at && a.at < faults[i + 1].at);
+    const during = ledger.answers.filter((a) => ended(a) >= faults[i].at && ended(a) < faults[i + 1].at);
     lines.push(row(faults[i].name, during, faults[i].at));
   }
   const all5xx = ledger.answers.filter((a) => a.status >= 500 && a.status !== 503).length;

@@ -18,13 +18,15 @@ import { traffic } from './traffic.ts';
 // npm run ha: the reference topology on this machine (three Callsign instances behind HAProxy, a PostgreSQL
 // primary and its streaming standby, PgBouncer in transaction mode, Redis with a replica and three Sentinels),
 // a steady mixed load through it, and one fault after another: an instance killed, the Redis master killed,
-// the PostgreSQL primary stopped and its standby promoted, PgBouncer killed. Each is restarted. It prints, per
-// fault, how long until every request succeeded again and what failed meanwhile, then the checks that must
-// all be 0. HA_SYNCHRONOUS=off runs the database with asynchronous replication, to show what that loses.
+// the PostgreSQL primary crashed while its standby lags (the standby promoted), PgBouncer killed. Each is
+// restarted. It prints, per fault, how long until every request succeeded again and what failed meanwhile,
+// then the checks that must all be 0. HA_SYNCHRONOUS=off runs the database with asynchronous replication, to show what that loses.
 
 const SYNCHRONOUS = process.env.HA_SYNCHRONOUS !== 'off';
 /** How long the load runs after each fault (and before the first) */
 const OBSERVE_S = Number(process.env.HA_OBSERVE_SECONDS ?? 20);
+/** How far the standby has fallen behind when the primary crashes: what asynchronous replication loses. */
+const LAG_S = 2;
 const PORTS = { balancer: 3190, instances: [3191, 3192, 3193], pg: 5441, bouncer: 6441, redis: 6481 };
 const SENTINELS = [26481, 26482, 26483];
 const MASTER_NAME = 'callsign';
@@ -145,9 +147,9 @@ try {
     await redis.restart(PORTS.redis, PORTS.redis + 1);
   });
   await fault(
-    'the PostgreSQL primary stopped at once; its standby promoted, PgBouncer repointed',
+    `the PostgreSQL primary crashed, its standby ${LAG_S} s behind; the standby promoted, PgBouncer repointed`,
     async () => {
-      await pg.crash(pg.primary());
+      await pg.crashBehind(LAG_S * 1000);
       await pg.promote();
       bouncer.repoint(pg.primary().port);
       await pg.rejoin();
