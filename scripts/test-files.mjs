@@ -1,9 +1,10 @@
-// Which test files `npm test` runs. On PGlite (no TEST_DATABASE_URL), every file. On PostgreSQL + Redis
-// (TEST_DATABASE_URL set), only the files whose tests depend on the database: those that name
-// TEST_DATABASE_URL or TEST_REDIS_URL, themselves or in a file they reach through their imports (every test
-// app does, through `test/helpers/database.ts`). A file that never does (the house's checks, the docs, the
-// config, the commands run against a server on PGlite of its own) runs the same on either, so the second run
-// would only repeat the first.
+// Which test files `npm test` runs, and in what order. On PGlite (no TEST_DATABASE_URL), every file. On
+// PostgreSQL + Redis (TEST_DATABASE_URL set), only the files whose tests depend on the database: those that
+// name TEST_DATABASE_URL or TEST_REDIS_URL, themselves or in a file they reach through their imports (every
+// test app does, through `test/helpers/database.ts`). A file that never does (the house's checks, the docs,
+// the config, the commands run against a server on PGlite of its own) runs the same on either, so the second
+// run would only repeat the first. The files that drive Chromium come first: they are the longest, and a
+// long file started near the end would run alone while the other core waits.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** What a file names when the database under the tests matters to it. */
 const NAMES_THE_DATABASE = /\bTEST_(?:DATABASE|REDIS)_URL\b/;
+/** What a file holds when it launches Chromium: the call of the browser helper. */
+const LAUNCHES_CHROMIUM = /\blaunchBrowser\(/;
 /** The relative imports of a test file or helper (`from './x.ts'`, `import('./x.ts')`). */
 const RELATIVE_IMPORT = /(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+\.(?:ts|mjs|js))['"]/g;
 
@@ -28,31 +31,41 @@ export function allTestFiles() {
 }
 
 /**
- * Whether a file, or a file of `test/` it reaches through its relative imports, names the test database.
+ * Whether a file, or a file of `test/` it reaches through its relative imports, holds text that `pattern`
+ * matches.
  * @param {string} file an absolute path
+ * @param {RegExp} pattern
  * @param {Set<string>} seen the files looked at already
  * @returns {boolean}
  */
-export function dependsOnDatabase(file, seen = new Set()) {
+function reaches(file, pattern, seen = new Set()) {
   if (seen.has(file) || !file.startsWith(join(root, 'test')) || !existsSync(file)) return false;
   seen.add(file);
   const text = readFileSync(file, 'utf8');
-  if (NAMES_THE_DATABASE.test(text)) return true;
+  if (pattern.test(text)) return true;
   for (const [, spec] of text.matchAll(RELATIVE_IMPORT))
-    if (dependsOnDatabase(resolve(dirname(file), spec), seen)) return true;
+    if (reaches(resolve(dirname(file), spec), pattern, seen)) return true;
   return false;
 }
+
+/** Whether a file (its path from the project or absolute), or a file of `test/` it imports, names the test
+ * database. @param {string} file */
+export const dependsOnDatabase = (file) => reaches(resolve(root, file), NAMES_THE_DATABASE);
+
+/** Whether a file (its path from the project or absolute), itself or through a file of `test/` it imports,
+ * launches Chromium. @param {string} file */
+export const drivesBrowser = (file) => reaches(resolve(root, file), LAUNCHES_CHROMIUM);
 
 /**
  * The files to run: all of them, or on PostgreSQL + Redis those the database matters to.
  * @param {Record<string, string | undefined>} env
  */
 export function testFiles(env = process.env) {
-  const files = allTestFiles();
-  if (!env.TEST_DATABASE_URL) return files;
-  return files.filter((file) => dependsOnDatabase(join(root, file)));
+  const all = allTestFiles();
+  const files = env.TEST_DATABASE_URL ? all.filter((file) => dependsOnDatabase(file)) : all;
+  const browsing = files.filter((file) => drivesBrowser(file));
+  return [...browsing, ...files.filter((file) => !browsing.includes(file))];
 }
 
 /** The files `testFiles` leaves out on PostgreSQL + Redis. */
-export const sameOnEitherDatabase = () =>
-  allTestFiles().filter((file) => !dependsOnDatabase(join(root, file)));
+export const sameOnEitherDatabase = () => allTestFiles().filter((file) => !dependsOnDatabase(file));

@@ -108,6 +108,7 @@ export async function adminCommand(config: AdminClientSettings, args: string[]):
         webhook_secrets: 'webhook secrets',
         kyc_photos: 'KYC photos',
         recovery_code_sets: 'recovery-code keys',
+        operator_client_keys: 'the mobile operators’ client key',
       };
       const lines = Object.entries(counts).map(
         ([kind, n]) =>

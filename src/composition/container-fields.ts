@@ -19,6 +19,8 @@ import type { MessageRecords } from '../domain/messaging/message-records.ts';
 import type { Messenger } from '../domain/messaging/messenger.ts';
 import type { MessageReceipts } from '../domain/messaging/receipts.ts';
 import type { SendQueue } from '../domain/messaging/send-queue.ts';
+import type { OperatorClientKey } from '../domain/network-verification/client-key.ts';
+import type { NetworkVerificationService } from '../domain/network-verification/network-verification.ts';
 import type { AuthorizationService } from '../domain/oauth/authorization.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import type { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
@@ -90,6 +92,10 @@ export interface Container {
   recoverySignIn: RecoverySignIn;
   /** the SIM swap and recycling checks before a code signs in or resets a PIN */
   phoneRisk: PhoneRiskService;
+  /** the silent checks of a number by its mobile network, before a code */
+  networkVerification: NetworkVerificationService;
+  /** the key of Callsign's requests to the operator, where a provider is configured */
+  operatorClientKey: OperatorClientKey | undefined;
   profiles: ProfileService;
   clients: ClientService;
   authorization: AuthorizationService;

@@ -23,6 +23,7 @@ import { backgroundWork } from './background.ts';
 import type { Container } from './container-fields.ts';
 import { identityServices } from './identity.ts';
 import { messageReceiptsFor, messagingFor } from './messaging.ts';
+import { networkVerificationFor } from './network-verification.ts';
 import { clientAndOperatorServices } from './operations.ts';
 
 /** What the root opens before anything is composed, and whether it closes each again. */
@@ -65,6 +66,7 @@ async function keysOf({ secrets, db, clock }: Opened) {
     webhook_secrets: keysFor('webhook-secrets'),
     kyc_photos: keysFor('kyc-photos'),
     recovery_code_sets: keysFor('recovery-code-sets'),
+    operator_client_keys: keysFor('operator-client-keys'),
   };
   const keys = new KeyRing(db, sealing.signing_keys, clock);
   await keys.load();
@@ -85,6 +87,10 @@ export async function compose(o: Opened): Promise<Container> {
   const base = { config, secrets, logger, db, clock, random, events, tokens, messenger, keysFor };
   const foundation = { ...base, rateLimiter, metrics };
   const identity = identityServices(foundation);
+  const network = await networkVerificationFor(foundation, {
+    ...identity,
+    operatorKeys: sealing.operator_client_keys,
+  });
   const messageReceipts = messageReceiptsFor(messagingParts, { ...messaging, defence: identity.defence });
   const services = clientAndOperatorServices(foundation, identity.sessions, {
     webhookSecrets: sealing.webhook_secrets,
@@ -114,6 +120,9 @@ export async function compose(o: Opened): Promise<Container> {
     pageStateKeys: keysFor('authorization-page-state'),
     // accounts, codes, sessions, profiles, phone risk and the SMS defence (and what else they share)
     ...identity,
+    // the silent checks by the mobile network
+    networkVerification: network.networkVerification,
+    operatorClientKey: network.operatorKey,
     // messaging
     messageRecords: messaging.messageRecords,
     receiptReaders: messaging.receiptReaders,

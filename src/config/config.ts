@@ -10,6 +10,7 @@ import { type Env, EnvReader } from './env-reader.ts';
 import { listenSettings } from './listen-address.ts';
 import { type LookSettings, lookSettings } from './look-settings.ts';
 import { type SmsSettings, smsSettings } from './messaging-config.ts';
+import { type NetworkVerificationSettings, networkVerificationSettings } from './network-settings.ts';
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 import { type RedisSettings, redisSettings } from './redis-settings.ts';
 import { type Retention, retentionSettings } from './retention-settings.ts';
@@ -56,6 +57,8 @@ export interface Config extends SmsSettings, SignInSettings, DatabaseSettings, R
   captcha: CaptchaSettings | undefined;
   /** SIM_CHECK_*: a code to a number checked against its SIM swaps and recycling first */
   simCheck: SimCheckSettings;
+  /** NETWORK_VERIFICATION_*: a number proven silently by its mobile network before a code */
+  networkVerification: NetworkVerificationSettings;
   /** CORS_ORIGINS: web apps on these origins may call the REST surface from a browser */
   corsOrigins: ReadonlySet<string>;
   /** SMS_DAILY_LIMIT: text messages a UTC day across all countries; undefined, no limit */
@@ -133,6 +136,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     ),
     captcha: captchaSettings(r),
     simCheck: simCheckSettings(r),
+    networkVerification: networkVerificationSettings(r),
     corsOrigins: corsOrigins(r),
     kycProvider,
     ...retentionSettings(r),

@@ -94,6 +94,17 @@ export class EnvReader {
     return v;
   }
 
+  /** The named variables, each one set, or the problem of each one missing (`why` says what needs it). */
+  required<K extends string>(names: readonly K[], why: string): Record<K, string> {
+    const values = {} as Record<K, string>;
+    for (const name of names) {
+      const value = this.str(name);
+      if (value === undefined) this.problems.push(`${name} is required when ${why}`);
+      values[name] = value ?? '';
+    }
+    return values;
+  }
+
   /** A key of at least 32 bytes, base64-encoded, or undefined when unset. */
   key(name: string): string | undefined {
     const v = this.str(name);

@@ -31,23 +31,11 @@ export interface SimCheckSettings {
 const PROVIDERS = ['none', 'camara', 'twilio', 'http'] as const;
 const DEFAULT_SWAP_HOURS = 168;
 
-/** The named settings, each one present, or the problem of each one missing. */
-function required<K extends string>(r: EnvReader, names: readonly K[], why: string): Record<K, string> {
-  const values = {} as Record<K, string>;
-  for (const name of names) {
-    const value = r.str(name);
-    if (value === undefined) r.problems.push(`${name} is required when ${why}`);
-    values[name] = value ?? '';
-  }
-  return values;
-}
-
 function providerSettings(r: EnvReader): SimCheckProviderSettings | undefined {
   const kind = r.oneOf('SIM_CHECK_PROVIDER', PROVIDERS, 'none');
   const why = `SIM_CHECK_PROVIDER=${kind}`;
   if (kind === 'camara') {
-    const v = required(
-      r,
+    const v = r.required(
       ['CAMARA_API_ROOT', 'CAMARA_TOKEN_URL', 'CAMARA_CLIENT_ID', 'CAMARA_CLIENT_SECRET'],
       why,
     );
@@ -60,12 +48,12 @@ function providerSettings(r: EnvReader): SimCheckProviderSettings | undefined {
     };
   }
   if (kind === 'twilio') {
-    const v = required(r, ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'], why);
+    const v = r.required(['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'], why);
     const lookupUrl = r.url('TWILIO_LOOKUP_URL', 'https://lookups.twilio.com');
     return { kind, lookupUrl, accountSid: v.TWILIO_ACCOUNT_SID, authToken: v.TWILIO_AUTH_TOKEN };
   }
   if (kind === 'http') {
-    const v = required(r, ['SIM_CHECK_HTTP_URL'], why);
+    const v = r.required(['SIM_CHECK_HTTP_URL'], why);
     return { kind, url: v.SIM_CHECK_HTTP_URL && r.url('SIM_CHECK_HTTP_URL', 'https://sim-check.invalid') };
   }
   return undefined;

@@ -69,6 +69,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** The silent checks of a number by its mobile network: each check's answer, by provider and country. */
+  readonly networkVerifications = new Counter({
+    name: 'callsign_network_verifications_total',
+    help: 'Numbers checked silently by their mobile network, by provider, country and outcome (verified, other_number, unavailable, error)',
+    labelNames: ['provider', 'country', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly otpVerifications = new Counter({
     name: 'callsign_otp_verifications_total',
     help: 'Codes entered, by destination country',

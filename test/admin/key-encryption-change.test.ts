@@ -137,6 +137,7 @@ describe('KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FALLBACK
         webhook_secrets: { resealed: 1, unreadable: 0 },
         kyc_photos: { resealed: 2, unreadable: 0 },
         recovery_code_sets: { resealed: 1, unreadable: 0 },
+        operator_client_keys: { resealed: 0, unreadable: 0 },
       });
       const second = await adminRequest(changingApp, 'POST', '/keys/reencrypt');
       assert.deepEqual(second.body, {
@@ -144,6 +145,7 @@ describe('KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FALLBACK
         webhook_secrets: { resealed: 0, unreadable: 0 },
         kyc_photos: { resealed: 0, unreadable: 0 },
         recovery_code_sets: { resealed: 0, unreadable: 0 },
+        operator_client_keys: { resealed: 0, unreadable: 0 },
       });
     } finally {
       await changingApp.close();

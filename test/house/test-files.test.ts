@@ -1,12 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allTestFiles, sameOnEitherDatabase, testFiles } from '../../scripts/test-files.mjs';
+import { allTestFiles, drivesBrowser, sameOnEitherDatabase, testFiles } from '../../scripts/test-files.mjs';
 
 const onPostgres = { TEST_DATABASE_URL: 'postgres://127.0.0.1/test' };
 
 test('on PGlite every test file runs', () => {
-  assert.deepEqual(testFiles({}), allTestFiles());
+  assert.deepEqual([...testFiles({})].sort(), allTestFiles());
   assert.ok(allTestFiles().length > 100);
+});
+
+test('the files that drive Chromium run first, on either database', () => {
+  for (const env of [{}, onPostgres]) {
+    const files = testFiles(env);
+    const browsing = files.filter((file) => drivesBrowser(file));
+    assert.ok(browsing.includes('test/pages/hosted-look.test.ts'));
+    assert.ok(!browsing.includes('test/rest/signin.test.ts'));
+    assert.deepEqual(files.slice(0, browsing.length), browsing);
+  }
 });
 
 test('on PostgreSQL + Redis the files the database matters to run, and only those', () => {

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { SignInMethod } from '../../config/sign-in-settings.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
 import { type Language, translate } from '../../i18n/languages.ts';
-import { addSeconds, type Clock } from '../../providers/clock.ts';
+import type { Clock } from '../../providers/clock.ts';
 import { CHANNELS, type Channel } from '../../providers/messaging/provider.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
@@ -26,6 +26,13 @@ import { AMR } from '../sessions/authentication.ts';
 import type { SendProof } from '../sms-defence/person-check.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
 import {
+  afterProof,
+  PROVEN_BY_NETWORK,
+  TEMP_TOKEN_TTL_SECONDS,
+  type TempTokenAnswer,
+  writeTempToken,
+} from './proven-step.ts';
+import {
   type AccountPurpose,
   forAnAccount,
   type OtpPurpose,
@@ -34,7 +41,6 @@ import {
 } from './purposes.ts';
 import { codeHash, OTP_TTL_SECONDS, StoredCodes } from './stored-codes.ts';
 
-export const TEMP_TOKEN_TTL_SECONDS = 600;
 /** Spec "Limits": 5 verifications per code. */
 export const OTP_MAX_ATTEMPTS = 5;
 
@@ -49,6 +55,8 @@ export interface SendOptions {
   proof?: SendProof;
   channel?: Channel;
   language?: Language;
+  /** the SMS defence admitted this send already (a silent check's start, fallen back to a code) */
+  admitted?: boolean;
 }
 
 export interface OtpDeps {
@@ -84,7 +92,7 @@ export class OtpService {
   async sendCode(
     phone: string,
     purpose: OtpPurpose,
-    { proof = {}, channel = 'sms', language = this.d.defaultLanguage }: SendOptions = {},
+    { proof = {}, channel = 'sms', language = this.d.defaultLanguage, admitted: before }: SendOptions = {},
   ): Promise<{ expires_in: number; message: string; channel: Channel }> {
     assertPurposeOn(this.d.signInMethods, purpose);
     // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
@@ -94,8 +102,10 @@ export class OtpService {
     // The SMS defence is asked the same for every number, so its refusals do not tell the two apart; a
     // configured test number passes it with its fixed code.
     const fixed = this.d.testPhoneNumbers.get(phone);
+    const spend = { spend: goes === 'code' || goes === 'notice' };
     const admitted =
-      fixed ?? (await this.d.defence.admit(phone, proof, { spend: goes === 'code' || goes === 'notice' }));
+      fixed ??
+      (await (before ? this.d.defence.admitted(phone, spend) : this.d.defence.admit(phone, proof, spend)));
     const answer = {
       expires_in: OTP_TTL_SECONDS,
       message: `Verification code sent to ${maskPhone(phone)}`,
@@ -125,40 +135,30 @@ export class OtpService {
   }
 
   /** A right code for the phone (E.164) and purpose answers a temp token for the next step. */
-  async verify(
-    phone: string,
-    code: string,
-    purpose: PublicPurpose,
-  ): Promise<{ verified: true; temp_token: string; expires_in: number }> {
+  async verify(phone: string, code: string, purpose: PublicPurpose): Promise<TempTokenAnswer> {
     assertPurposeOn(this.d.signInMethods, purpose);
-    const tempToken = this.d.random.token(32);
-    const issue = (q: Queryable) => {
-      const now = this.d.clock.now();
-      const expires_at = addSeconds(now, TEMP_TOKEN_TTL_SECONDS);
-      return tempTokensRepo.insert(q, {
-        token_hash: sha256(tempToken),
-        phone,
-        purpose,
-        created_at: now,
-        expires_at,
-      });
-    };
+    const step = { phone, purpose };
     // A code that signs in or resets the PIN is checked against the number's SIM first (phone-risk room): the
     // code is used up, then the check, then the token; otherwise the token comes with the code's use.
-    const risk = this.d.phoneRisk;
-    const guardedStep = risk?.guards(purpose) ? purpose : undefined;
+    if (this.d.phoneRisk?.guards(purpose)) {
+      const refused = await this.d.db.transaction((tx) => this.submit(tx, phone, purpose, code));
+      if (refused) throw refused;
+      return afterProof(this.d, this.d.db, step);
+    }
+    const token = this.d.random.token(32);
     const refusal = await this.d.db.transaction(async (tx) => {
       const refused = await this.submit(tx, phone, purpose, code);
-      if (!refused && !guardedStep) await issue(tx);
+      if (!refused) await writeTempToken(this.d, tx, token, step);
       return refused;
     });
     if (refusal) throw refusal;
-    if (risk && guardedStep) {
-      const accountId = await risk.beforeCodeStep(phone, guardedStep);
-      await issue(this.d.db);
-      if (accountId) await risk.proven(accountId);
-    }
-    return { verified: true, temp_token: tempToken, expires_in: TEMP_TOKEN_TTL_SECONDS };
+    return { verified: true, temp_token: token, expires_in: TEMP_TOKEN_TTL_SECONDS };
+  }
+
+  /** The phone proven by its mobile network for the purpose: as a right code, a temp token for the next step. */
+  proveByNetwork(phone: string, purpose: PublicPurpose): Promise<TempTokenAnswer> {
+    assertPurposeOn(this.d.signInMethods, purpose);
+    return afterProof(this.d, this.d.db, { phone, purpose, provenBy: PROVEN_BY_NETWORK });
   }
 
   /**
@@ -225,6 +225,7 @@ export class OtpService {
   ): Promise<{ phone: string; amr: string[] }> {
     const consumed = await consumeTempToken(tx, sha256(token), purpose, this.d.clock.now());
     if (!consumed.consumed) throw invalidTempToken();
+    if (consumed.channel === PROVEN_BY_NETWORK) return { phone: consumed.phone, amr: AMR.network };
     const channel = CHANNELS.find((c) => c === consumed.channel);
     return { phone: consumed.phone, amr: AMR.code(channel) };
   }

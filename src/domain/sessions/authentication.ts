@@ -3,8 +3,9 @@
 //
 // Rules it enforces:
 // - A PIN is `["pwd"]`; a code by SMS `["otp", "sms"]`, by voice `["otp", "tel"]`, by WhatsApp `["otp"]`; a
-//   recovery code `["otp"]`; a passkey `["hwk", "user", "mfa"]` when bound to one device, `["swk", "user",
-//   "mfa"]` when synced (user verification is required, so two factors).
+//   number proven by its mobile network `["mnv"]`; a recovery code `["otp"]`; a passkey `["hwk", "user",
+//   "mfa"]` when bound to one device, `["swk", "user", "mfa"]` when synced (user verification is required,
+//   so two factors).
 // - `acr` is `urn:callsign:acr:phr` (phishing-resistant, multi-factor) for a passkey's sign-in, and
 //   `urn:callsign:acr:1fa` (one factor) for any other.
 // - A refresh keeps the session's `auth_time`, `amr` and `acr`: only a new sign-in changes them.
@@ -22,6 +23,8 @@ export const AMR = {
   recoveryCode: ['otp'],
   /** a code to the phone, by the channel that carried it (unknown: a configured test number's) */
   code: (channel: Channel | undefined) => (channel ? CODE_AMR[channel] : ['otp']),
+  /** the phone proven silently by its mobile network (RFC 8176 has no value for it) */
+  network: ['mnv'],
   passkey: (deviceType: 'single_device' | 'multi_device') => [
     deviceType === 'single_device' ? 'hwk' : 'swk',
     'user',

@@ -90,6 +90,15 @@ export class SendDefence {
     return this.passFor(phone);
   }
 
+  /**
+   * A send the defence admitted already, at the start of a silent check that fell back to a code: not checked
+   * (nor challenged) again; with `spend`, the day's budget is spent.
+   */
+  async admitted(phone: string, { spend }: { spend: boolean }): Promise<SendPass> {
+    if (spend) await this.spend(phone);
+    return this.passFor(phone);
+  }
+
   /** What the codes room tells of a send the defence let through, bound to its number's country. */
   private passFor(phone: string): SendPass {
     const country = countryOf(phone);

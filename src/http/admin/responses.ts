@@ -42,6 +42,8 @@ export const Reencrypted = Type.Object({
   signing_keys: Resealed,
   webhook_secrets: Resealed,
   kyc_photos: Resealed,
+  recovery_code_sets: Resealed,
+  operator_client_keys: Resealed,
 });
 
 /** A list: `{data: [...]}`. */

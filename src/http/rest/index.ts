@@ -7,6 +7,7 @@ import { accountAuthRoutes } from './account-auth.ts';
 import { connectedAppRoutes } from './connected-apps.ts';
 import { healthRoutes } from './health.ts';
 import { kycRoutes } from './kyc.ts';
+import { networkRoutes } from './network.ts';
 import { otpRoutes } from './otp.ts';
 import { passkeyRoutes, passkeySignInRoutes } from './passkeys.ts';
 import { recoveryCodeRoutes } from './recovery-codes.ts';
@@ -24,6 +25,7 @@ export async function restSurface(app: FastifyInstance, c: Container) {
   const addPreflights = allowConfiguredOrigins(app, c.config.corsOrigins);
   healthRoutes(app, c);
   otpRoutes(app, c);
+  networkRoutes(app, c);
   accountAuthRoutes(app, c);
   passkeySignInRoutes(app, c);
   passkeyRoutes(app, c);

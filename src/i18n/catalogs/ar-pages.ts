@@ -196,4 +196,9 @@ export const arPages: PageCatalog = {
   'risk.use_pin': 'سجّل الدخول برقم PIN',
   'risk.no_other_way':
     'لا توجد طريقة أخرى للدخول إلى هذا الحساب هنا. تواصل مع دعم التطبيق: يمكنهم التأكد من أنك صاحب الحساب.',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'العودة إلى التطبيق',
+  'network.back': 'يمكنك الآن العودة إلى التطبيق.',
+  'network.unknown_title': 'الرابط غير صالح',
+  'network.unknown': 'هذا الرابط غير صالح أو انتهت صلاحيته. ارجع إلى التطبيق وابدأ من جديد.',
 };

@@ -195,4 +195,9 @@ export const bnPages: PageCatalog = {
   'risk.use_pin': 'আপনার PIN দিয়ে সাইন ইন করুন',
   'risk.no_other_way':
     'এখানে এই অ্যাকাউন্টে ঢোকার অন্য কোনো উপায় নেই। অ্যাপের সহায়তা দলের সাথে যোগাযোগ করুন: তারা নিশ্চিত করতে পারবে যে এটি আপনি।',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'অ্যাপে ফিরে যান',
+  'network.back': 'এখন আপনি অ্যাপে ফিরে যেতে পারেন।',
+  'network.unknown_title': 'লিংকটি বৈধ নয়',
+  'network.unknown': 'এই লিংকটি বৈধ নয় বা মেয়াদ শেষ হয়ে গেছে। অ্যাপে ফিরে গিয়ে আবার শুরু করুন।',
 };

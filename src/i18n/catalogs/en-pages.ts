@@ -201,6 +201,11 @@ export const enPages = {
   'risk.use_pin': 'Sign in with your PIN',
   'risk.no_other_way':
     'There is no other way into this account here. Contact the app’s support: they can confirm it is you.',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'Back to the app',
+  'network.back': 'You can go back to the app now.',
+  'network.unknown_title': 'Link not valid',
+  'network.unknown': 'This link is not valid or has expired. Go back to the app and start again.',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

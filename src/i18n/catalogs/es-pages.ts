@@ -207,4 +207,9 @@ export const esPages: PageCatalog = {
   'risk.use_pin': 'Inicia sesión con tu PIN',
   'risk.no_other_way':
     'No hay otra forma de entrar a esta cuenta aquí. Contacta al soporte de la app: pueden confirmar que eres tú.',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'Vuelve a la app',
+  'network.back': 'Ya puedes volver a la app.',
+  'network.unknown_title': 'Enlace no válido',
+  'network.unknown': 'Este enlace no es válido o ha caducado. Vuelve a la app y empieza de nuevo.',
 };

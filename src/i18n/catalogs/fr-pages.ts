@@ -212,4 +212,9 @@ export const frPages: PageCatalog = {
   'risk.use_pin': 'Se connecter avec votre PIN',
   'risk.no_other_way':
     'Il n’y a pas d’autre moyen d’entrer dans ce compte ici. Contactez l’assistance de l’application : elle peut confirmer que c’est bien vous.',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'Retour à l’application',
+  'network.back': 'Vous pouvez maintenant revenir à l’application.',
+  'network.unknown_title': 'Lien non valide',
+  'network.unknown': 'Ce lien n’est pas valide ou a expiré. Revenez à l’application et recommencez.',
 };

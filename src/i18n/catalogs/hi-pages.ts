@@ -196,4 +196,9 @@ export const hiPages: PageCatalog = {
   'risk.use_pin': 'अपने PIN से साइन इन करें',
   'risk.no_other_way':
     'यहाँ इस खाते में जाने का कोई दूसरा तरीका नहीं है। ऐप की सहायता टीम से संपर्क करें: वे पुष्टि कर सकते हैं कि यह आप ही हैं।',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'ऐप पर वापस जाएँ',
+  'network.back': 'अब आप ऐप पर वापस जा सकते हैं।',
+  'network.unknown_title': 'लिंक मान्य नहीं है',
+  'network.unknown': 'यह लिंक मान्य नहीं है या इसकी समय-सीमा समाप्त हो गई है। ऐप पर वापस जाएँ और फिर से शुरू करें।',
 };

@@ -202,4 +202,9 @@ export const idPages: PageCatalog = {
   'risk.use_pin': 'Masuk dengan PIN Anda',
   'risk.no_other_way':
     'Tidak ada cara lain untuk masuk ke akun ini di sini. Hubungi dukungan aplikasi: mereka bisa memastikan bahwa itu Anda.',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'Kembali ke aplikasi',
+  'network.back': 'Sekarang Anda dapat kembali ke aplikasi.',
+  'network.unknown_title': 'Tautan tidak valid',
+  'network.unknown': 'Tautan ini tidak valid atau sudah kedaluwarsa. Kembali ke aplikasi dan mulai lagi.',
 };

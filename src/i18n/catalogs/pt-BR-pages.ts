@@ -204,4 +204,9 @@ export const ptBRPages: PageCatalog = {
   'risk.use_pin': 'Entrar com seu PIN',
   'risk.no_other_way':
     'Não há outra forma de entrar nesta conta aqui. Fale com o suporte do app: eles podem confirmar que é você.',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'Volte ao app',
+  'network.back': 'Você já pode voltar ao app.',
+  'network.unknown_title': 'Link inválido',
+  'network.unknown': 'Este link é inválido ou expirou. Volte ao app e comece de novo.',
 };

@@ -203,4 +203,9 @@ export const swPages: PageCatalog = {
   'risk.use_pin': 'Ingia kwa PIN yako',
   'risk.no_other_way':
     'Hakuna njia nyingine ya kuingia kwenye akaunti hii hapa. Wasiliana na msaada wa programu: wanaweza kuthibitisha kuwa ni wewe.',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'Rudi kwenye programu',
+  'network.back': 'Sasa unaweza kurudi kwenye programu.',
+  'network.unknown_title': 'Kiungo si sahihi',
+  'network.unknown': 'Kiungo hiki si sahihi au muda wake umeisha. Rudi kwenye programu uanze upya.',
 };

@@ -207,4 +207,9 @@ export const trPages: PageCatalog = {
   'risk.use_pin': "PIN'inizle oturum açın",
   'risk.no_other_way':
     'Burada bu hesaba girmenin başka bir yolu yok. Uygulamanın destek ekibine başvurun: sizin olduğunuzu doğrulayabilirler.',
+  // The page the device lands on after its mobile network checked the number
+  'network.back_title': 'Uygulamaya dönün',
+  'network.back': 'Artık uygulamaya geri dönebilirsiniz.',
+  'network.unknown_title': 'Bağlantı geçersiz',
+  'network.unknown': 'Bu bağlantı geçersiz veya süresi dolmuş. Uygulamaya dönüp yeniden başlayın.',
 };

@@ -14,18 +14,19 @@ export interface TempTokenRow {
 
 export const tempTokensRepo = {
   /**
-   * A verification's temp token, with the channel that carried the code just verified (the last message of
-   * the phone's latest code for the purpose; none for a configured test number's).
+   * A verification's temp token, with how the phone was proven: `provenBy` where given (its mobile network),
+   * else the channel that carried the code just verified (the last message of the phone's latest code for the
+   * purpose; none for a configured test number's).
    */
-  insert: (q: Queryable, t: Omit<TempTokenRow, 'used_at' | 'channel'>) =>
+  insert: (q: Queryable, t: Omit<TempTokenRow, 'used_at' | 'channel'>, provenBy?: string) =>
     all(
       q,
       sql`INSERT INTO temp_tokens (token_hash, phone, purpose, created_at, expires_at, channel)
-       VALUES (${t.token_hash}, ${t.phone}, ${t.purpose}, ${t.created_at}, ${t.expires_at}, (
+       VALUES (${t.token_hash}, ${t.phone}, ${t.purpose}, ${t.created_at}, ${t.expires_at}, coalesce(${provenBy ?? null}::text, (
          SELECT m.channel FROM messages m
          WHERE m.phone = ${t.phone} AND m.otp_id = (
            SELECT o.id FROM otps o WHERE o.phone = ${t.phone} AND o.purpose = ${t.purpose} ORDER BY o.created_at DESC LIMIT 1)
-         ORDER BY m.created_at DESC LIMIT 1))`,
+         ORDER BY m.created_at DESC LIMIT 1)))`,
     ),
 
   findUsable: (q: Queryable, hash: string, purpose: string, now: Date) =>

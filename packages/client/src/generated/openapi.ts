@@ -42,6 +42,18 @@ export interface paths {
     /** Verify a one-time code; answers a temp_token */
     post: operations["postAuthOtpVerify"];
   };
+  "/auth/network/start": {
+    /** Prove a phone number by its mobile network, silently; a code where that cannot be tried */
+    post: operations["postAuthNetworkStart"];
+  };
+  "/auth/network/complete": {
+    /** The silent check’s answer: a temp token, a code sent instead, or not yet */
+    post: operations["postAuthNetworkComplete"];
+  };
+  "/auth/network/verify": {
+    /** Prove a phone number by an operator token the app holds (GSMA TS.43); a code where it cannot */
+    post: operations["postAuthNetworkVerify"];
+  };
   "/auth/signup": {
     /** Create the account of a verified phone */
     post: operations["postAuthSignup"];
@@ -746,6 +758,284 @@ export interface operations {
               temp_token: string;
               expires_in: number;
             };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Prove a phone number by its mobile network, silently; a code where that cannot be tried */
+  postAuthNetworkStart: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description E.164 phone number, e.g. +14155550100 */
+          phone: string;
+          /**
+           * @description signup, pin_reset, or signin
+           * @enum {unknown}
+           */
+          purpose: "signup" | "pin_reset" | "signin";
+          /**
+           * @description sms (the default), whatsapp or voice
+           * @enum {unknown}
+           */
+          channel?: "sms" | "whatsapp" | "voice";
+          /** @description a BCP 47 language tag for a code sent instead */
+          language?: string;
+          /** @description ALTCHA payload: base64 of {algorithm, challenge, number, salt, signature} */
+          challenge_solution?: string;
+          /** @description the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA */
+          captcha_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description a check to open on the device, or a code sent */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @enum {string} */
+              method: "network";
+              /** Format: uuid */
+              verification_id: string;
+              /** @description open it on the device, over its mobile data (not Wi-Fi) */
+              url: string;
+              /** @description seconds the check lives */
+              expires_in: number;
+            } | ({
+              /** @enum {string} */
+              method: "code";
+              /** @description seconds the code lives */
+              expires_in: number;
+              message: string;
+              /**
+               * @description the channel the code went by
+               * @enum {unknown}
+               */
+              channel: "sms" | "whatsapp" | "voice";
+            });
+          };
+        };
+      };
+      /** @description the error envelope */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  /** The silent check’s answer: a temp token, a code sent instead, or not yet */
+  postAuthNetworkComplete: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description what /auth/network/start answered */
+          verification_id: string;
+          /**
+           * @description sms (the default), whatsapp or voice
+           * @enum {unknown}
+           */
+          channel?: "sms" | "whatsapp" | "voice";
+          /** @description a BCP 47 language tag for a code sent instead */
+          language?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description what the network said */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @enum {string} */
+              method: "network";
+              /** @enum {boolean} */
+              verified: true;
+              temp_token: string;
+              expires_in: number;
+            } | ({
+              /** @enum {string} */
+              method: "code";
+              /** @description seconds the code lives */
+              expires_in: number;
+              message: string;
+              /**
+               * @description the channel the code went by
+               * @enum {unknown}
+               */
+              channel: "sms" | "whatsapp" | "voice";
+            }) | {
+              /** @enum {string} */
+              method: "pending";
+              retry_after_seconds: number;
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Prove a phone number by an operator token the app holds (GSMA TS.43); a code where it cannot */
+  postAuthNetworkVerify: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description E.164 phone number, e.g. +14155550100 */
+          phone: string;
+          /**
+           * @description signup, pin_reset, or signin
+           * @enum {unknown}
+           */
+          purpose: "signup" | "pin_reset" | "signin";
+          /** @description the operator token the app was given */
+          operator_token: string;
+          /**
+           * @description sms (the default), whatsapp or voice
+           * @enum {unknown}
+           */
+          channel?: "sms" | "whatsapp" | "voice";
+          /** @description a BCP 47 language tag for a code sent instead */
+          language?: string;
+          /** @description ALTCHA payload: base64 of {algorithm, challenge, number, salt, signature} */
+          challenge_solution?: string;
+          /** @description the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA */
+          captcha_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description what the network said */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @enum {string} */
+              method: "network";
+              /** @enum {boolean} */
+              verified: true;
+              temp_token: string;
+              expires_in: number;
+            } | ({
+              /** @enum {string} */
+              method: "code";
+              /** @description seconds the code lives */
+              expires_in: number;
+              message: string;
+              /**
+               * @description the channel the code went by
+               * @enum {unknown}
+               */
+              channel: "sms" | "whatsapp" | "voice";
+            });
           };
         };
       };

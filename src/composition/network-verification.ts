@@ -1,0 +1,40 @@
+import type { OtpService } from '../domain/codes/otp.ts';
+import { type OperatorClientKey, operatorClientKey } from '../domain/network-verification/client-key.ts';
+import { NetworkVerificationService } from '../domain/network-verification/network-verification.ts';
+import type { PurposeKeys } from '../domain/purpose-keys.ts';
+import type { SendDefence } from '../domain/sms-defence/send-defence.ts';
+import { CamaraNumberVerification } from '../providers/network-verification/camara.ts';
+import type { Foundation } from './foundation.ts';
+
+/** Where the operator sends the device back, at the service's own address. */
+export const NETWORK_CALLBACK_PATH = '/auth/network/callback';
+
+/**
+ * The silent checks by the mobile network, by the configured provider (none: every proof is a code), and the
+ * key Callsign signs its requests to the operator with.
+ */
+export async function networkVerificationFor(
+  f: Foundation,
+  parts: { otp: OtpService; defence: SendDefence; operatorKeys: PurposeKeys },
+): Promise<{ networkVerification: NetworkVerificationService; operatorKey?: OperatorClientKey }> {
+  const { config, db, clock, random } = f;
+  const { provider, countries, dailyLimit } = config.networkVerification;
+  const operatorKey = provider
+    ? await operatorClientKey({ db, clock, sealing: parts.operatorKeys }, provider.privateKeyPem)
+    : undefined;
+  const verifier =
+    provider && operatorKey
+      ? new CamaraNumberVerification(provider, operatorKey, () => clock.now())
+      : undefined;
+  const networkVerification = new NetworkVerificationService({
+    ...{ db, clock, random, verifier, countries, dailyLimit },
+    callbackUrl: `${config.authUrl}${NETWORK_CALLBACK_PATH}`,
+    sealing: f.keysFor('network-verifications'),
+    otp: parts.otp,
+    defence: parts.defence,
+    signInMethods: config.signInMethods,
+    enumerationProtection: config.enumerationProtection,
+    checks: f.metrics.networkVerifications,
+  });
+  return { networkVerification, operatorKey };
+}

@@ -1,0 +1,84 @@
+// Whether a phone number is first proven silently by its mobile network, and through whom.
+//
+// Rules it enforces (at start, every problem named):
+// - NETWORK_VERIFICATION_PROVIDER is none (the default) or camara, and camara has every setting it needs:
+//   NETWORK_VERIFICATION_CAMARA_ISSUER and NETWORK_VERIFICATION_CAMARA_API_ROOT (http(s) URLs) and
+//   NETWORK_VERIFICATION_CAMARA_CLIENT_ID.
+// - NETWORK_VERIFICATION_CAMARA_PRIVATE_KEY, where set, is an RSA private key in PEM (the text, or a file
+//   holding it); unset, a key is made on first start and kept, sealed, in the database.
+// - NETWORK_VERIFICATION_COUNTRIES are ISO 3166-1 alpha-2 codes; unset, every country is tried.
+// - NETWORK_VERIFICATION_DAILY_LIMIT is a whole number of checks a UTC day, 1-100000000; unset, no limit.
+import { createPrivateKey } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { COUNTRY_CODES } from '../i18n/countries.ts';
+import type { EnvReader } from './env-reader.ts';
+
+export interface CamaraNetworkSettings {
+  kind: 'camara';
+  issuer: string;
+  apiRoot: string;
+  clientId: string;
+  hashed: boolean;
+  /** the key of `private_key_jwt`, in PEM; undefined: the one kept in the database */
+  privateKeyPem?: string;
+}
+
+export interface NetworkVerificationSettings {
+  /** NETWORK_VERIFICATION_PROVIDER; undefined: every number is proven by a code */
+  provider?: CamaraNetworkSettings;
+  /** NETWORK_VERIFICATION_COUNTRIES; undefined: every country */
+  countries?: ReadonlySet<string>;
+  /** NETWORK_VERIFICATION_DAILY_LIMIT; undefined: no limit */
+  dailyLimit?: number;
+}
+
+const PROVIDERS = ['none', 'camara'] as const;
+const PREFIX = 'NETWORK_VERIFICATION_CAMARA_';
+
+/** A PEM key given as its text or as the path of a file holding it; a problem named when it is neither. */
+function privateKeyPem(r: EnvReader, name: string): string | undefined {
+  const value = r.str(name);
+  if (value === undefined) return undefined;
+  const pem = value.includes('-----BEGIN')
+    ? value.replaceAll('\\n', '\n')
+    : existsSync(value)
+      ? readFileSync(value, 'utf8')
+      : '';
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType === 'rsa') return String(key.export({ type: 'pkcs8', format: 'pem' }));
+  } catch {}
+  r.problems.push(`${name} must be an RSA private key in PEM, or the path of a file holding one`);
+  return undefined;
+}
+
+function provider(r: EnvReader): CamaraNetworkSettings | undefined {
+  const kind = r.oneOf('NETWORK_VERIFICATION_PROVIDER', PROVIDERS, 'none');
+  if (kind === 'none') return undefined;
+  const names = [`${PREFIX}ISSUER`, `${PREFIX}API_ROOT`, `${PREFIX}CLIENT_ID`] as const;
+  const v = r.required(names, 'NETWORK_VERIFICATION_PROVIDER=camara');
+  return {
+    kind,
+    issuer: v[names[0]] && r.url(names[0], 'https://operator.invalid'),
+    apiRoot: v[names[1]] && r.url(names[1], 'https://operator.invalid'),
+    clientId: v[names[2]],
+    hashed: r.bool(`${PREFIX}HASHED`, false),
+    privateKeyPem: privateKeyPem(r, `${PREFIX}PRIVATE_KEY`),
+  };
+}
+
+export function networkVerificationSettings(r: EnvReader): NetworkVerificationSettings {
+  const listed = r.list('NETWORK_VERIFICATION_COUNTRIES');
+  for (const code of listed ?? [])
+    if (!COUNTRY_CODES.includes(code))
+      r.problems.push(`NETWORK_VERIFICATION_COUNTRIES: "${code}" is not an ISO 3166-1 alpha-2 country code`);
+  const limit = r.str('NETWORK_VERIFICATION_DAILY_LIMIT');
+  return {
+    provider: provider(r),
+    countries: listed && new Set(listed),
+    dailyLimit:
+      limit === undefined
+        ? undefined
+        : r.integer('NETWORK_VERIFICATION_DAILY_LIMIT', 1, 1, 100_000_000, 'a whole number, 1-100000000'),
+  };
+}

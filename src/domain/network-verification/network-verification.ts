@@ -1,0 +1,212 @@
+// The network-verification room: a phone number proven silently by its mobile network, before any code. It
+// owns starting a check (or falling back to a code where none can be tried), the device's return, and using a
+// check's answer once: a temp token as a right code gives, a code sent instead where the network could not
+// say, a refusal where it named another number. Its counts: `callsign_network_verifications_total`. How the
+// network is asked is the provider's (providers/network-verification); the code is the codes room's.
+import type { Counter } from 'prom-client';
+import { LANGUAGES } from '../../i18n/languages.ts';
+import { addSeconds, type Clock } from '../../providers/clock.ts';
+import type { NetworkVerifier } from '../../providers/network-verification/network-verifier.ts';
+import type { Random } from '../../providers/random.ts';
+import type { Database } from '../../storage/db.ts';
+import { networkVerificationsRepo } from '../../storage/repositories/network-verifications.ts';
+import { usersRepo } from '../../storage/repositories/users.ts';
+import { claimReturn, useVerification } from '../../storage/rules/network-verifications.ts';
+import { assertPurposeOn } from '../accounts/sign-in-methods.ts';
+import type { OtpService, SendOptions } from '../codes/otp.ts';
+import type { TempTokenAnswer } from '../codes/proven-step.ts';
+import { type PublicPurpose, whatGoes } from '../codes/purposes.ts';
+import { sha256 } from '../crypto.ts';
+import { DomainError, fieldError } from '../errors.ts';
+import { countryOf } from '../phone.ts';
+import type { PurposeKeys } from '../purpose-keys.ts';
+import type { SendDefence } from '../sms-defence/send-defence.ts';
+
+/** A check lives this long from its start, used or not. */
+export const NETWORK_VERIFICATION_TTL_SECONDS = 300;
+/**
+ * How long a check may wait for the device's return before it counts as the network not answering: the
+ * provider's 6 s, and the device's own way there and back.
+ */
+export const NETWORK_RETURN_WAIT_SECONDS = 15;
+
+export interface NetworkVerificationDeps {
+  db: Database;
+  clock: Clock;
+  random: Random;
+  /** where the device comes back: `/auth/network/callback` at the service's address */
+  callbackUrl: string;
+  verifier?: NetworkVerifier;
+  /** the countries where a check is tried; undefined: every one */
+  countries?: ReadonlySet<string>;
+  /** checks a UTC day; undefined: no limit */
+  dailyLimit?: number;
+  /** seals what a check keeps between its start and the device's return */
+  sealing: PurposeKeys;
+  otp: Pick<OtpService, 'sendCode' | 'proveByNetwork'>;
+  defence: Pick<SendDefence, 'admit'>;
+  signInMethods: Parameters<typeof assertPurposeOn>[0];
+  enumerationProtection: boolean;
+  checks?: Counter<'provider' | 'country' | 'outcome'>;
+}
+
+export type CodeInstead = { method: 'code' } & Awaited<ReturnType<OtpService['sendCode']>>;
+export type NetworkStarted =
+  | { method: 'network'; verification_id: string; url: string; expires_in: number }
+  | CodeInstead;
+export type NetworkCompleted =
+  | ({ method: 'network' } & TempTokenAnswer)
+  | CodeInstead
+  | { method: 'pending'; retry_after_seconds: number };
+
+export class NetworkVerificationService {
+  constructor(private readonly d: NetworkVerificationDeps) {}
+
+  /** Whether a check can be tried for the number now: a provider, its country, the day's budget. */
+  private async canTry(phone: string): Promise<NetworkVerifier | undefined> {
+    const { verifier, countries, dailyLimit } = this.d;
+    const country = countryOf(phone);
+    if (!verifier || (countries && (!country || !countries.has(country)))) return undefined;
+    if (dailyLimit === undefined) return verifier;
+    const started = await networkVerificationsRepo.startedSince(this.d.db, startOfUtcDay(this.d.clock.now()));
+    return started < dailyLimit ? verifier : undefined;
+  }
+
+  /**
+   * A check of the number for the purpose: where the device must go, or, where none can be tried, the code
+   * sent as `/auth/otp/send` sends it. The SMS defence admits it as it would a code.
+   */
+  async start(phone: string, purpose: PublicPurpose, options: SendOptions = {}): Promise<NetworkStarted> {
+    assertPurposeOn(this.d.signInMethods, purpose);
+    const verifier = await this.canTry(phone);
+    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
+    // Where a code send would be refused outright, so is this: the same refusal.
+    if (!verifier || whatGoes(purpose, registered, this.d.enumerationProtection) === 'refusal')
+      return this.codeInstead(phone, purpose, options);
+    await this.d.defence.admit(phone, options.proof ?? {}, { spend: false });
+    const state = this.d.random.token(32);
+    let started: Awaited<ReturnType<NetworkVerifier['authorizationUrl']>>;
+    try {
+      started = await verifier.authorizationUrl(phone, this.d.callbackUrl, state);
+    } catch {
+      this.count(verifier.name, phone, 'error');
+      return this.codeInstead(phone, purpose, { ...options, admitted: true });
+    }
+    const now = this.d.clock.now();
+    const id = this.d.random.uuid();
+    await networkVerificationsRepo.insert(this.d.db, {
+      id,
+      phone,
+      purpose,
+      provider: verifier.name,
+      country: countryOf(phone) ?? null,
+      language: options.language ?? 'en',
+      state_hash: sha256(state),
+      pending_enc: this.d.sealing.seal(Buffer.from(JSON.stringify(started.pending))),
+      created_at: now,
+      expires_at: addSeconds(now, NETWORK_VERIFICATION_TTL_SECONDS),
+    });
+    return {
+      method: 'network',
+      verification_id: id,
+      url: started.url,
+      expires_in: NETWORK_VERIFICATION_TTL_SECONDS,
+    };
+  }
+
+  /**
+   * The device came back to the callback with what the operator gave it: the check is finished once. Answers
+   * the check's language and outcome, or undefined for a state that is unknown, used or expired.
+   */
+  async returned(state: string, callback: Record<string, string>) {
+    const { verifier } = this.d;
+    const row = verifier && (await claimReturn(this.d.db, sha256(state), this.d.clock.now()));
+    if (!verifier || !row) return undefined;
+    const pending = JSON.parse(this.d.sealing.open(row.pending_enc).toString()) as object;
+    const answer = await verifier.finish(row.phone, pending, this.d.callbackUrl, callback);
+    await networkVerificationsRepo.writeOutcome(this.d.db, row.id, answer.outcome, answer.detail ?? null);
+    this.count(row.provider, row.phone, answer.outcome);
+    return { language: row.language, outcome: answer.outcome };
+  }
+
+  /**
+   * The check's answer, used once: a temp token where the network proved the number, a code sent where it
+   * could not say, INVALID_CREDENTIALS where it named another number; `pending` while the device is not back
+   * and the network still has time.
+   */
+  async complete(id: string, options: SendOptions = {}): Promise<NetworkCompleted> {
+    const now = this.d.clock.now();
+    const row = await useVerification(this.d.db, id, now, addSeconds(now, -NETWORK_RETURN_WAIT_SECONDS));
+    if (!row) {
+      const waiting = await networkVerificationsRepo.byId(this.d.db, id);
+      if (waiting && !waiting.used_at && waiting.expires_at > now)
+        return { method: 'pending', retry_after_seconds: 1 };
+      throw fieldError(
+        'INVALID_TOKEN',
+        'verification_id',
+        'verification_id is unknown, used or expired; start again',
+      );
+    }
+    const purpose = row.purpose as PublicPurpose;
+    const language = options.language ?? LANGUAGES.find((l) => l === row.language);
+    const fallBack: SendOptions = { ...options, language, admitted: true };
+    if (row.outcome === 'other_number')
+      throw new DomainError(
+        'INVALID_CREDENTIALS',
+        'the mobile network says this device holds another number',
+      );
+    if (row.outcome !== 'verified') return this.codeInstead(row.phone, purpose, fallBack);
+    return this.proven(row.phone, purpose, fallBack);
+  }
+
+  /** An app's operator token (GSMA TS.43) proves the number at once, or a code goes instead. */
+  async verifyOperatorToken(
+    phone: string,
+    purpose: PublicPurpose,
+    operatorToken: string,
+    options: SendOptions = {},
+  ): Promise<Exclude<NetworkCompleted, { method: 'pending' }>> {
+    assertPurposeOn(this.d.signInMethods, purpose);
+    const verifier = await this.canTry(phone);
+    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
+    if (!verifier || whatGoes(purpose, registered, this.d.enumerationProtection) === 'refusal')
+      return this.codeInstead(phone, purpose, options);
+    await this.d.defence.admit(phone, options.proof ?? {}, { spend: false });
+    const answer = await verifier.verifyOperatorToken(phone, operatorToken);
+    this.count(verifier.name, phone, answer.outcome);
+    const admitted = { ...options, admitted: true };
+    if (answer.outcome === 'other_number')
+      throw new DomainError(
+        'INVALID_CREDENTIALS',
+        'the mobile network says this device holds another number',
+      );
+    if (answer.outcome !== 'verified') return this.codeInstead(phone, purpose, admitted);
+    return this.proven(phone, purpose, admitted);
+  }
+
+  /**
+   * The number is proven: the next step's temp token. Where a code would not go (a sign-up of a number that
+   * has an account, under enumeration protection), what a code send does there is done instead.
+   */
+  private async proven(phone: string, purpose: PublicPurpose, options: SendOptions) {
+    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
+    const goes = whatGoes(purpose, registered, this.d.enumerationProtection);
+    if (goes !== 'code' && goes !== 'code_after_answer') return this.codeInstead(phone, purpose, options);
+    return { method: 'network' as const, ...(await this.d.otp.proveByNetwork(phone, purpose)) };
+  }
+
+  private async codeInstead(
+    phone: string,
+    purpose: PublicPurpose,
+    options: SendOptions,
+  ): Promise<CodeInstead> {
+    return { method: 'code', ...(await this.d.otp.sendCode(phone, purpose, options)) };
+  }
+
+  private count(provider: string, phone: string, outcome: string) {
+    this.d.checks?.inc({ provider, country: countryOf(phone) ?? 'unknown', outcome });
+  }
+}
+
+const startOfUtcDay = (now: Date) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

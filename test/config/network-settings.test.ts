@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
+
+// The silent network check's settings are checked at start: the provider's every missing setting named, its
+// key an RSA key in PEM (the text or a file), countries ISO codes, the daily limit a whole number.
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+};
+
+const CAMARA = {
+  NETWORK_VERIFICATION_PROVIDER: 'camara',
+  NETWORK_VERIFICATION_CAMARA_ISSUER: 'https://operator.example.com/',
+  NETWORK_VERIFICATION_CAMARA_API_ROOT: 'https://api.operator.example.com/number-verification/v2',
+  NETWORK_VERIFICATION_CAMARA_CLIENT_ID: 'callsign',
+};
+
+test('none by default: every number is proven by a code', () => {
+  const { networkVerification } = loadConfig({});
+  assert.equal(networkVerification.provider, undefined);
+  assert.equal(networkVerification.dailyLimit, undefined);
+  assert.equal(networkVerification.countries, undefined);
+});
+
+test('camara names every setting it lacks; an unknown provider is named', () => {
+  const missing = problemsOf({ NETWORK_VERIFICATION_PROVIDER: 'camara' });
+  for (const name of ['ISSUER', 'API_ROOT', 'CLIENT_ID'])
+    assert.ok(
+      missing.some((p) => p.startsWith(`NETWORK_VERIFICATION_CAMARA_${name} is required`)),
+      missing.join('; '),
+    );
+  assert.ok(
+    problemsOf({ NETWORK_VERIFICATION_PROVIDER: 'sms' }).some((p) =>
+      p.startsWith('NETWORK_VERIFICATION_PROVIDER must be one of none, camara'),
+    ),
+  );
+  const { networkVerification } = loadConfig(CAMARA);
+  assert.deepEqual(networkVerification.provider, {
+    kind: 'camara',
+    issuer: 'https://operator.example.com',
+    apiRoot: 'https://api.operator.example.com/number-verification/v2',
+    clientId: 'callsign',
+    hashed: false,
+    privateKeyPem: undefined,
+  });
+});
+
+test('the key is an RSA key in PEM, as text or in a file; anything else is named', () => {
+  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string;
+  const file = join(mkdtempSync(join(tmpdir(), 'callsign-key-')), 'operator.pem');
+  writeFileSync(file, pem);
+  for (const value of [pem, pem.replaceAll('\n', '\\n'), file])
+    assert.equal(
+      loadConfig({ ...CAMARA, NETWORK_VERIFICATION_CAMARA_PRIVATE_KEY: value }).networkVerification.provider
+        ?.privateKeyPem,
+      pem,
+    );
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  });
+  for (const value of ['not a key', String(ec), '/nowhere/key.pem'])
+    assert.ok(
+      problemsOf({ ...CAMARA, NETWORK_VERIFICATION_CAMARA_PRIVATE_KEY: value }).some((p) =>
+        p.startsWith('NETWORK_VERIFICATION_CAMARA_PRIVATE_KEY must be an RSA private key'),
+      ),
+      value.slice(0, 20),
+    );
+});
+
+test('countries are ISO codes; the daily limit a whole number of checks', () => {
+  const { networkVerification } = loadConfig({
+    ...CAMARA,
+    NETWORK_VERIFICATION_COUNTRIES: 'ng, in',
+    NETWORK_VERIFICATION_DAILY_LIMIT: '5000',
+  });
+  assert.deepEqual([...(networkVerification.countries ?? [])], ['NG', 'IN']);
+  assert.equal(networkVerification.dailyLimit, 5000);
+  assert.ok(problemsOf({ NETWORK_VERIFICATION_COUNTRIES: 'XX' }).some((p) => p.includes('"XX"')));
+  assert.ok(
+    problemsOf({ NETWORK_VERIFICATION_DAILY_LIMIT: '0' }).some((p) =>
+      p.startsWith('NETWORK_VERIFICATION_DAILY_LIMIT must be a whole number'),
+    ),
+  );
+});

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
+import { createTestApp, signUp, type TestApp, uniqueHandle, uniqueIp, uniquePhone } from '../helpers/app.ts';
+import { FakeOperator } from '../helpers/fake-operator.ts';
+
+// A number proven silently by its mobile network through the REST surface, against an operator that checks
+// every request as CAMARA documents it: a phone on its data network, one holding another number, one on Wi-Fi,
+// a device that has not come back yet; each verification used once, for 5 minutes; a code sent instead,
+// exactly one, wherever the network cannot say; the operator's token of an app.
+
+const PHONE_ADDRESS = '127.0.0.2';
+const WIFI_ADDRESS = '127.0.0.3';
+
+describe('silent verification by the mobile network (CAMARA)', () => {
+  let t: TestApp;
+  const redirectUris: string[] = [];
+  const operator = new FakeOperator({
+    clientId: 'callsign-test',
+    redirectUris,
+    jwk: async () => (await t.request('GET', '/.well-known/network-verification-jwks.json')).body.keys[0],
+    now: () => t.clock.now().getTime(),
+  });
+  before(async () => {
+    const url = await operator.start();
+    t = await createTestApp({
+      env: {
+        NETWORK_VERIFICATION_PROVIDER: 'camara',
+        NETWORK_VERIFICATION_CAMARA_ISSUER: url,
+        NETWORK_VERIFICATION_CAMARA_API_ROOT: `${url}/number-verification/v2`,
+        NETWORK_VERIFICATION_CAMARA_CLIENT_ID: 'callsign-test',
+        NETWORK_VERIFICATION_COUNTRIES: 'US',
+      },
+    });
+    redirectUris.push(`${t.c.config.authUrl}/auth/network/callback`);
+  });
+  after(async () => {
+    await t?.close();
+    await operator.close();
+  });
+
+  const start = (phone: string, purpose = 'signup') =>
+    t.request('POST', '/auth/network/start', { body: { phone, purpose }, ip: uniqueIp() });
+  const complete = (id: string) =>
+    t.request('POST', '/auth/network/complete', { body: { verification_id: id }, ip: uniqueIp() });
+
+  /** The device opens the URL from `address` and follows the operator back to Callsign's callback. */
+  async function device(url: string, address: string) {
+    const sent = await FakeOperator.follow(url, address);
+    assert.equal(sent.status, 302);
+    const back = new URL(sent.location ?? '');
+    return t.request('GET', `${back.pathname}${back.search}`);
+  }
+
+  test('a phone holding the number: no code, a temp token, and a session whose amr says how', async () => {
+    const phone = uniquePhone();
+    operator.phones.set(PHONE_ADDRESS, phone);
+    const before = t.sms.messagesTo(phone).length;
+    const started = await start(phone);
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    assert.equal(started.body.data.method, 'network');
+    assert.equal(started.body.data.expires_in, 300);
+    const page = await device(started.body.data.url, PHONE_ADDRESS);
+    assert.equal(page.status, 200);
+    assert.match(String(page.body), /You can go back to the app now/);
+    const done = await complete(started.body.data.verification_id);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(done.body.data.method, 'network');
+    const made = await t.request('POST', '/auth/signup', {
+      body: { temp_token: done.body.data.temp_token, pin: '480715', handle: uniqueHandle() },
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.deepEqual(decodeJwt(made.body.data.access_token).amr, ['mnv']);
+    assert.equal(t.sms.messagesTo(phone).length, before, 'no code was sent');
+    assert.deepEqual(
+      operator.seen.filter((s) => s.problem),
+      [],
+    );
+  });
+
+  test('used once: the second completion is refused, and so is one after 5 minutes', async () => {
+    const phone = uniquePhone();
+    operator.phones.set(PHONE_ADDRESS, phone);
+    const first = await start(phone);
+    await device(first.body.data.url, PHONE_ADDRESS);
+    const both = await Promise.all([
+      complete(first.body.data.verification_id),
+      complete(first.body.data.verification_id),
+    ]);
+    assert.deepEqual(both.map((a) => a.status).sort(), [200, 401]);
+    const late = await start(phone);
+    await device(late.body.data.url, PHONE_ADDRESS);
+    t.clock.advance(301);
+    const refused = await complete(late.body.data.verification_id);
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.error.code, 'INVALID_TOKEN');
+  });
+
+  test('a device on Wi-Fi: a code instead, exactly one, and it works', async () => {
+    const phone = uniquePhone();
+    const started = await start(phone);
+    const page = await device(started.body.data.url, WIFI_ADDRESS);
+    assert.equal(page.status, 200);
+    const before = t.sms.messagesTo(phone).length;
+    const done = await complete(started.body.data.verification_id);
+    assert.equal(done.body.data.method, 'code', JSON.stringify(done.body));
+    assert.equal(done.body.data.channel, 'sms');
+    assert.equal(t.sms.messagesTo(phone).length, before + 1);
+    assert.equal(
+      (await complete(started.body.data.verification_id)).status,
+      401,
+      'the fallback is sent once',
+    );
+    const verified = await t.request('POST', '/auth/otp/verify', {
+      body: { phone, code: t.sms.lastCode(phone), purpose: 'signup' },
+    });
+    assert.equal(verified.status, 200);
+  });
+
+  test('a phone holding another number: INVALID_CREDENTIALS, and no code', async () => {
+    const phone = uniquePhone();
+    operator.phones.set(PHONE_ADDRESS, uniquePhone());
+    const started = await start(phone);
+    await device(started.body.data.url, PHONE_ADDRESS);
+    const done = await complete(started.body.data.verification_id);
+    assert.equal(done.status, 401);
+    assert.equal(done.body.error.code, 'INVALID_CREDENTIALS');
+    assert.equal(t.sms.messagesTo(phone).length, 0);
+  });
+
+  test('before the device is back: pending; once the network has had its time, a code instead', async () => {
+    const phone = uniquePhone();
+    const started = await start(phone);
+    const early = await complete(started.body.data.verification_id);
+    assert.deepEqual(early.body.data, { method: 'pending', retry_after_seconds: 1 });
+    t.clock.advance(16);
+    const late = await complete(started.body.data.verification_id);
+    assert.equal(late.body.data.method, 'code');
+    // The device coming back now finds the check used: the page says the link is not valid.
+    assert.equal((await device(started.body.data.url, PHONE_ADDRESS)).status, 400);
+  });
+
+  test('where no check can be tried (a country not listed): the code at once, as /auth/otp/send sends it', async () => {
+    const phone = '+2348031234567';
+    const started = await start(phone);
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    assert.equal(started.body.data.method, 'code');
+    assert.equal(t.sms.messagesTo(phone).length, 1);
+  });
+
+  test('a start counts as a code send: the fourth for one number in an hour is refused', async () => {
+    const phone = uniquePhone();
+    for (let i = 0; i < 3; i++) assert.equal((await start(phone)).status, 200);
+    const refused = await start(phone);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.details.scope, 'otp_send_phone');
+  });
+
+  test('a sign-up start for a number that has an account is refused as a code send is', async () => {
+    const s = await signUp(t);
+    const refused = await start(s.phone);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error.code, 'PHONE_EXISTS');
+  });
+
+  test('an app’s operator token: a temp token; one the operator does not know: a code instead', async () => {
+    const phone = uniquePhone();
+    operator.operatorTokens.set('ts43-abc', phone);
+    const verify = (token: string) =>
+      t.request('POST', '/auth/network/verify', {
+        body: { phone, purpose: 'signup', operator_token: token },
+        ip: uniqueIp(),
+      });
+    const proven = await verify('ts43-abc');
+    assert.equal(proven.body.data.method, 'network', JSON.stringify(proven.body));
+    const instead = await verify('unknown');
+    assert.equal(instead.body.data.method, 'code');
+  });
+
+  test('a callback with a state nobody started: the page says the link is not valid', async () => {
+    const page = await t.request('GET', '/auth/network/callback?state=nothing&code=x');
+    assert.equal(page.status, 400);
+    assert.match(String(page.body), /not valid or has expired/);
+  });
+});
