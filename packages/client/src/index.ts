@@ -5,6 +5,7 @@ import type { Device } from './api-types.js';
 import { authMethods, sessionMethods } from './auth.js';
 import { Authorizer } from './authorizer.js';
 import { challengeMethods } from './challenges.js';
+import { networkMethods } from './network.js';
 import type { SignOutReason } from './session.js';
 import { SessionKeeper } from './session-keeper.js';
 import { browserStorage, memoryStorage, type SessionStorage } from './storage.js';
@@ -38,6 +39,7 @@ export function createClient(options: ClientOptions) {
     auth: {
       ...authMethods(transport, keeper, options.device),
       ...sessionMethods(transport, keeper, authorizer),
+      ...networkMethods(transport),
     },
     users: userMethods(transport, keeper, authorizer),
     ...accountMethods(authorizer),
@@ -53,6 +55,7 @@ export type * from './api-types.js';
 export type { ResetPinInput, SendCodeInput, SentCode } from './auth.js';
 export type { ProofOfWork } from './challenges.js';
 export { CallsignError, type CallsignErrorCode, CallsignNetworkError } from './errors.js';
+export type { NetworkCompletion, NetworkStart } from './network.js';
 export type { Session, SessionEvent, SessionListener, SignOutReason } from './session.js';
 export { memoryStorage, type SessionStorage } from './storage.js';
 export type { Fetch } from './transport.js';
