@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { createTestApp, signUp, type TestApp, uniqueHandle, uniqueIp, uniquePhone } from '../helpers/app.ts';
 import { FakeOperator } from '../helpers/fake-operator.ts';
+import { type NumberTable, ownService } from '../helpers/sim-vendors.ts';
+import { VendorServer } from '../helpers/vendor-server.ts';
 
 // A number proven silently by its mobile network through the REST surface, against an operator that checks
 // every request as CAMARA documents it: a phone on its data network, one holding another number, one on Wi-Fi,
@@ -181,5 +183,92 @@ describe('silent verification by the mobile network (CAMARA)', () => {
     const page = await t.request('GET', '/auth/network/callback?state=nothing&code=x');
     assert.equal(page.status, 400);
     assert.match(String(page.body), /not valid or has expired/);
+  });
+});
+
+describe('silent verification: the daily budget, the SIM check, enumeration protection', () => {
+  let t: TestApp;
+  const numbers: NumberTable = new Map();
+  const sims = new VendorServer(ownService(numbers));
+  const redirectUris: string[] = [];
+  const operator = new FakeOperator({
+    clientId: 'callsign-test',
+    redirectUris,
+    jwk: async () => (await t.request('GET', '/.well-known/network-verification-jwks.json')).body.keys[0],
+    now: () => t.clock.now().getTime(),
+  });
+  before(async () => {
+    const url = await operator.start();
+    const simUrl = await sims.start();
+    t = await createTestApp({
+      env: {
+        NETWORK_VERIFICATION_PROVIDER: 'camara',
+        NETWORK_VERIFICATION_CAMARA_ISSUER: url,
+        NETWORK_VERIFICATION_CAMARA_API_ROOT: `${url}/number-verification/v2`,
+        NETWORK_VERIFICATION_CAMARA_CLIENT_ID: 'callsign-test',
+        NETWORK_VERIFICATION_DAILY_LIMIT: '4',
+        ENUMERATION_PROTECTION: 'true',
+        SIGNIN_METHODS: 'pin,passkey,code',
+        SIM_CHECK_PROVIDER: 'http',
+        SIM_CHECK_HTTP_URL: simUrl,
+      },
+    });
+    redirectUris.push(`${t.c.config.authUrl}/auth/network/callback`);
+    // The day's budget counts from midnight UTC: the tests start an hour into a day.
+    const now = t.clock.now();
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    t.clock.advance((midnight - now.getTime()) / 1000 + 3600);
+  });
+  after(async () => {
+    await t?.close();
+    await operator.close();
+    await sims.close();
+  });
+
+  /** A whole silent check from a phone holding the number: what completing it answers. */
+  async function proven(phone: string, purpose: string) {
+    operator.phones.set(PHONE_ADDRESS, phone);
+    const started = await t.request('POST', '/auth/network/start', {
+      body: { phone, purpose },
+      ip: uniqueIp(),
+    });
+    assert.equal(started.body.data.method, 'network', JSON.stringify(started.body));
+    const back = new URL((await FakeOperator.follow(started.body.data.url, PHONE_ADDRESS)).location ?? '');
+    await t.request('GET', `${back.pathname}${back.search}`);
+    return t.request('POST', '/auth/network/complete', {
+      body: { verification_id: started.body.data.verification_id },
+    });
+  }
+
+  test('a swapped SIM: the silent proof of a sign-in is refused as a code’s is', async () => {
+    const s = await signUp(t);
+    numbers.set(s.phone, { swapped: true });
+    const refused = await proven(s.phone, 'signin');
+    assert.equal(refused.status, 403, JSON.stringify(refused.body));
+    assert.equal(refused.body.error.details.reason, 'sim_swap');
+  });
+
+  test('under enumeration protection, a proven sign-up of a number that has an account ends as a code send does', async () => {
+    const s = await signUp(t);
+    const done = await proven(s.phone, 'signup');
+    assert.equal(done.body.data.method, 'code', JSON.stringify(done.body));
+    assert.match(
+      t.sms.messagesTo(s.phone).at(-1) ?? '',
+      /already/i,
+      'the owner is told, as a code send tells',
+    );
+  });
+
+  test('past the day’s budget of checks, a code at once; the next UTC day, checks again', async () => {
+    // Two checks above; two more fill the budget of 4.
+    for (let i = 0; i < 2; i++)
+      assert.equal((await proven(uniquePhone(), 'signup')).body.data.method, 'network');
+    const over = await t.request('POST', '/auth/network/start', {
+      body: { phone: uniquePhone(), purpose: 'signup' },
+      ip: uniqueIp(),
+    });
+    assert.equal(over.body.data.method, 'code');
+    t.clock.advance(24 * 3600);
+    assert.equal((await proven(uniquePhone(), 'signup')).body.data.method, 'network');
   });
 });
