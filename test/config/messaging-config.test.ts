@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { problemsOf } from '../helpers/config-problems.ts';
 import { envRef, writeConfig } from '../helpers/messaging.ts';
 
 // MESSAGING_CONFIG is checked at start: every bad field is named, secrets come from the environment, and it
 // does not go together with SMS_PROVIDER.
-
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-};
 
 const good = {
   providers: {

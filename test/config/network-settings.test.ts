@@ -4,20 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { problemsOf } from '../helpers/config-problems.ts';
 
 // The silent network check's settings are checked at start: the provider's every missing setting named, its
 // key an RSA key in PEM (the text or a file), countries ISO codes, the daily limit a whole number.
-
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-};
 
 const CAMARA = {
   NETWORK_VERIFICATION_PROVIDER: 'camara',

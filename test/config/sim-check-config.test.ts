@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { problemsOf } from '../helpers/config-problems.ts';
 
 // The SIM check settings are checked at start: the chosen provider's every missing setting is named, recycling
 // needs a provider that answers it, and countries and the window must be what they say.
-
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-};
 
 test('no provider by default: nothing is checked', () => {
   const { simCheck } = loadConfig({});

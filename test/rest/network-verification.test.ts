@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
-import { createTestApp, signUp, type TestApp, uniqueHandle, uniqueIp, uniquePhone } from '../helpers/app.ts';
-import { FakeOperator } from '../helpers/fake-operator.ts';
+import { signUp, type TestApp, uniqueHandle, uniqueIp, uniquePhone } from '../helpers/app.ts';
+import type { FakeOperator } from '../helpers/fake-operator.ts';
+import {
+  deviceReturns,
+  type NetworkApp,
+  networkApp,
+  PHONE_ADDRESS,
+  WIFI_ADDRESS,
+} from '../helpers/network-app.ts';
 import { type NumberTable, ownService } from '../helpers/sim-vendors.ts';
 import { VendorServer } from '../helpers/vendor-server.ts';
 
@@ -11,48 +18,22 @@ import { VendorServer } from '../helpers/vendor-server.ts';
 // a device that has not come back yet; each verification used once, for 5 minutes; a code sent instead,
 // exactly one, wherever the network cannot say; the operator's token of an app.
 
-const PHONE_ADDRESS = '127.0.0.2';
-const WIFI_ADDRESS = '127.0.0.3';
-
 describe('silent verification by the mobile network (CAMARA)', () => {
+  let n: NetworkApp;
   let t: TestApp;
-  const redirectUris: string[] = [];
-  const operator = new FakeOperator({
-    clientId: 'callsign-test',
-    redirectUris,
-    jwk: async () => (await t.request('GET', '/.well-known/network-verification-jwks.json')).body.keys[0],
-    now: () => t.clock.now().getTime(),
-  });
+  let operator: FakeOperator;
   before(async () => {
-    const url = await operator.start();
-    t = await createTestApp({
-      env: {
-        NETWORK_VERIFICATION_PROVIDER: 'camara',
-        NETWORK_VERIFICATION_CAMARA_ISSUER: url,
-        NETWORK_VERIFICATION_CAMARA_API_ROOT: `${url}/number-verification/v2`,
-        NETWORK_VERIFICATION_CAMARA_CLIENT_ID: 'callsign-test',
-        NETWORK_VERIFICATION_COUNTRIES: 'US',
-      },
-    });
-    redirectUris.push(`${t.c.config.authUrl}/auth/network/callback`);
+    n = await networkApp({ NETWORK_VERIFICATION_COUNTRIES: 'US' });
+    ({ t, operator } = n);
   });
-  after(async () => {
-    await t?.close();
-    await operator.close();
-  });
+  after(() => n?.close());
 
   const start = (phone: string, purpose = 'signup') =>
     t.request('POST', '/auth/network/start', { body: { phone, purpose }, ip: uniqueIp() });
   const complete = (id: string) =>
     t.request('POST', '/auth/network/complete', { body: { verification_id: id }, ip: uniqueIp() });
 
-  /** The device opens the URL from `address` and follows the operator back to Callsign's callback. */
-  async function device(url: string, address: string) {
-    const sent = await FakeOperator.follow(url, address);
-    assert.equal(sent.status, 302);
-    const back = new URL(sent.location ?? '');
-    return t.request('GET', `${back.pathname}${back.search}`);
-  }
+  const device = (url: string, address: string) => deviceReturns(t, url, address);
 
   test('a phone holding the number: no code, a temp token, and a session whose amr says how', async () => {
     const phone = uniquePhone();
@@ -187,41 +168,27 @@ describe('silent verification by the mobile network (CAMARA)', () => {
 });
 
 describe('silent verification: the daily budget, the SIM check, enumeration protection', () => {
+  let n: NetworkApp;
   let t: TestApp;
+  let operator: FakeOperator;
   const numbers: NumberTable = new Map();
   const sims = new VendorServer(ownService(numbers));
-  const redirectUris: string[] = [];
-  const operator = new FakeOperator({
-    clientId: 'callsign-test',
-    redirectUris,
-    jwk: async () => (await t.request('GET', '/.well-known/network-verification-jwks.json')).body.keys[0],
-    now: () => t.clock.now().getTime(),
-  });
   before(async () => {
-    const url = await operator.start();
-    const simUrl = await sims.start();
-    t = await createTestApp({
-      env: {
-        NETWORK_VERIFICATION_PROVIDER: 'camara',
-        NETWORK_VERIFICATION_CAMARA_ISSUER: url,
-        NETWORK_VERIFICATION_CAMARA_API_ROOT: `${url}/number-verification/v2`,
-        NETWORK_VERIFICATION_CAMARA_CLIENT_ID: 'callsign-test',
-        NETWORK_VERIFICATION_DAILY_LIMIT: '4',
-        ENUMERATION_PROTECTION: 'true',
-        SIGNIN_METHODS: 'pin,passkey,code',
-        SIM_CHECK_PROVIDER: 'http',
-        SIM_CHECK_HTTP_URL: simUrl,
-      },
+    n = await networkApp({
+      NETWORK_VERIFICATION_DAILY_LIMIT: '4',
+      ENUMERATION_PROTECTION: 'true',
+      SIGNIN_METHODS: 'pin,passkey,code',
+      SIM_CHECK_PROVIDER: 'http',
+      SIM_CHECK_HTTP_URL: await sims.start(),
     });
-    redirectUris.push(`${t.c.config.authUrl}/auth/network/callback`);
+    ({ t, operator } = n);
     // The day's budget counts from midnight UTC: the tests start an hour into a day.
     const now = t.clock.now();
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     t.clock.advance((midnight - now.getTime()) / 1000 + 3600);
   });
   after(async () => {
-    await t?.close();
-    await operator.close();
+    await n?.close();
     await sims.close();
   });
 
@@ -233,8 +200,7 @@ describe('silent verification: the daily budget, the SIM check, enumeration prot
       ip: uniqueIp(),
     });
     assert.equal(started.body.data.method, 'network', JSON.stringify(started.body));
-    const back = new URL((await FakeOperator.follow(started.body.data.url, PHONE_ADDRESS)).location ?? '');
-    await t.request('GET', `${back.pathname}${back.search}`);
+    await deviceReturns(t, started.body.data.url, PHONE_ADDRESS);
     return t.request('POST', '/auth/network/complete', {
       body: { verification_id: started.body.data.verification_id },
     });

@@ -1,6 +1,6 @@
 // A phone number proven silently by its mobile network, with a code wherever the network cannot say. The app
 // opens the start's `url` over the cellular network (not Wi-Fi), then asks for the answer.
-import type { SendCodeInput, SentCode } from './auth.js';
+import { type SendCodeInput, type SentCode, sendBody } from './auth.js';
 import type { Transport } from './transport.js';
 
 export type NetworkStart =
@@ -32,16 +32,7 @@ export function networkMethods(transport: Transport) {
   return {
     /** Starts a silent check of the phone, or sends the code at once where none can be tried. */
     async startNetworkVerification(input: SendCodeInput): Promise<NetworkStart> {
-      const started = await transport.call('post', '/auth/network/start', {
-        body: {
-          phone: input.phone,
-          purpose: input.purpose,
-          channel: input.channel,
-          language: input.language,
-          challenge_solution: input.challengeSolution,
-          captcha_token: input.captchaToken,
-        },
-      });
+      const started = await transport.call('post', '/auth/network/start', { body: sendBody(input) });
       if (started.method === 'code') return { method: 'code', ...sentCode(started) };
       const { verification_id, url, expires_in } = started;
       return { method: 'network', verificationId: verification_id, url, expiresIn: expires_in };

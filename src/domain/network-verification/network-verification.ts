@@ -73,17 +73,27 @@ export class NetworkVerificationService {
   }
 
   /**
+   * The vendor to ask, once the purpose's way in is on and the SMS defence admitted the send as it would a
+   * code's; undefined where no check can be tried, or where a code send would be refused outright (the code
+   * send then gives the same refusal).
+   */
+  private async admitted(phone: string, purpose: PublicPurpose, options: SendOptions) {
+    assertPurposeOn(this.d.signInMethods, purpose);
+    const verifier = await this.canTry(phone);
+    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
+    if (!verifier || whatGoes(purpose, registered, this.d.enumerationProtection) === 'refusal')
+      return undefined;
+    await this.d.defence.admit(phone, options.proof ?? {}, { spend: false });
+    return verifier;
+  }
+
+  /**
    * A check of the number for the purpose: where the device must go, or, where none can be tried, the code
    * sent as `/auth/otp/send` sends it. The SMS defence admits it as it would a code.
    */
   async start(phone: string, purpose: PublicPurpose, options: SendOptions = {}): Promise<NetworkStarted> {
-    assertPurposeOn(this.d.signInMethods, purpose);
-    const verifier = await this.canTry(phone);
-    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
-    // Where a code send would be refused outright, so is this: the same refusal.
-    if (!verifier || whatGoes(purpose, registered, this.d.enumerationProtection) === 'refusal')
-      return this.codeInstead(phone, purpose, options);
-    await this.d.defence.admit(phone, options.proof ?? {}, { spend: false });
+    const verifier = await this.admitted(phone, purpose, options);
+    if (!verifier) return this.codeInstead(phone, purpose, options);
     const state = this.d.random.token(32);
     let started: Awaited<ReturnType<NetworkVerifier['authorizationUrl']>>;
     try {
@@ -166,12 +176,8 @@ export class NetworkVerificationService {
     operatorToken: string,
     options: SendOptions = {},
   ): Promise<Exclude<NetworkCompleted, { method: 'pending' }>> {
-    assertPurposeOn(this.d.signInMethods, purpose);
-    const verifier = await this.canTry(phone);
-    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
-    if (!verifier || whatGoes(purpose, registered, this.d.enumerationProtection) === 'refusal')
-      return this.codeInstead(phone, purpose, options);
-    await this.d.defence.admit(phone, options.proof ?? {}, { spend: false });
+    const verifier = await this.admitted(phone, purpose, options);
+    if (!verifier) return this.codeInstead(phone, purpose, options);
     const answer = await verifier.verifyOperatorToken(phone, operatorToken);
     this.count(verifier.name, phone, answer.outcome);
     const admitted = { ...options, admitted: true };
