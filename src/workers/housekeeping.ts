@@ -17,6 +17,7 @@ const EXPIRING: ReadonlyArray<readonly [table: string, column: string]> = [
   ['console_sessions', 'expires_at'],
   ['challenge_uses', 'expires_at'],
   ['webauthn_challenges', 'expires_at'],
+  ['network_verifications', 'expires_at'],
   ['sms_country_minutes', 'minute'],
 ];
 
@@ -24,7 +25,7 @@ const EXPIRING: ReadonlyArray<readonly [table: string, column: string]> = [
 export const DISABLED_ENDPOINT_REASON = 'the endpoint stayed disabled';
 
 /**
- * Every hour: rows past their end (spent codes, dead tokens, ceremonies' challenges, old rate windows,
+ * Every hour: rows past their end (spent codes, dead tokens, ceremonies' challenges, silent checks, old rate windows,
  * ended sessions, unused KYC links), and rows past the retention the operator set (events and their delivery
  * log, back-channel logouts, messages, SIM check answers, KYC photos, the operators' trail, logos no client
  * shows, retired signing keys). Each count is logged with the run's duration.

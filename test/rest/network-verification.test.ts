@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import { housekeeping } from '../../src/workers/housekeeping.ts';
 import { signUp, type TestApp, uniqueHandle, uniqueIp, uniquePhone } from '../helpers/app.ts';
 import type { FakeOperator } from '../helpers/fake-operator.ts';
 import {
@@ -236,5 +237,15 @@ describe('silent verification: the daily budget, the SIM check, enumeration prot
     assert.equal(over.body.data.method, 'code');
     t.clock.advance(24 * 3600);
     assert.equal((await proven(uniquePhone(), 'signup')).body.data.method, 'network');
+  });
+
+  test('housekeeping removes checks a day past their end; a live one stays', async () => {
+    const count = async () => (await t.c.db.query('SELECT 1 FROM network_verifications')).length;
+    assert.ok((await count()) > 1);
+    t.clock.advance(2 * 86400);
+    await proven(uniquePhone(), 'signup');
+    const removed = await housekeeping(t.c.db).run(t.clock.now());
+    assert.ok(removed.network_verifications > 0, JSON.stringify(removed));
+    assert.equal(await count(), 1);
   });
 });

@@ -109,13 +109,15 @@ export class CamaraNumberVerification implements NetworkVerifier {
     if (callback.error) return { outcome: 'unavailable', detail: callback.error.slice(0, 64) };
     if (!callback.code) return { outcome: 'error', detail: 'no code at the callback' };
     const code = callback.code;
-    const pending = pendingKept as CamaraPending;
+    const pending = pendingKept as Partial<CamaraPending>;
+    const codeVerifier = pending.codeVerifier;
+    if (typeof codeVerifier !== 'string') return { outcome: 'error', detail: 'no pending check' };
     return this.checked(async (deadline) => {
       const fields = {
         grant_type: 'authorization_code',
         code,
         redirect_uri: redirectUri,
-        code_verifier: pending.codeVerifier,
+        code_verifier: codeVerifier,
       };
       return this.verifyWith(await this.token(fields, deadline), phone, deadline);
     });

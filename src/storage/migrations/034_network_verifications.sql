@@ -18,6 +18,8 @@ CREATE TABLE network_verifications (
   finished_at timestamptz,
   used_at timestamptz
 );
+-- The day's budget counts the checks started since midnight; housekeeping removes them a day past their end.
+CREATE INDEX network_verifications_created_at ON network_verifications (created_at);
 CREATE INDEX network_verifications_expires_at ON network_verifications (expires_at);
 
 -- The key Callsign signs its requests to operators with (private_key_jwt), made on first start; its public
