@@ -4,6 +4,9 @@ import { NetworkVerificationService } from '../domain/network-verification/netwo
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
 import type { SendDefence } from '../domain/sms-defence/send-defence.ts';
 import { CamaraNumberVerification } from '../providers/network-verification/camara.ts';
+import type { NetworkVerifier } from '../providers/network-verification/network-verifier.ts';
+import { TwilioSilentNetworkAuth } from '../providers/network-verification/twilio.ts';
+import { VonageSilentAuth } from '../providers/network-verification/vonage.ts';
 import type { Foundation } from './foundation.ts';
 
 /** Where the operator sends the device back, at the service's own address. */
@@ -18,14 +21,22 @@ export async function networkVerificationFor(
   parts: { otp: OtpService; defence: SendDefence; operatorKeys: PurposeKeys },
 ): Promise<{ networkVerification: NetworkVerificationService; operatorKey?: OperatorClientKey }> {
   const { config, db, clock, random } = f;
-  const { provider, countries, dailyLimit } = config.networkVerification;
-  const operatorKey = provider
-    ? await operatorClientKey({ db, clock, sealing: parts.operatorKeys }, provider.privateKeyPem)
-    : undefined;
-  const verifier =
-    provider && operatorKey
-      ? new CamaraNumberVerification(provider, operatorKey, () => clock.now())
+  const { provider, countries, dailyLimit, timeoutMs } = config.networkVerification;
+  const now = () => clock.now();
+  const operatorKey =
+    provider?.kind === 'camara'
+      ? await operatorClientKey({ db, clock, sealing: parts.operatorKeys }, provider.privateKeyPem)
       : undefined;
+  let verifier: NetworkVerifier | undefined;
+  if (provider?.kind === 'camara' && operatorKey)
+    verifier = new CamaraNumberVerification(provider, operatorKey, now, timeoutMs);
+  if (provider?.kind === 'vonage')
+    verifier = new VonageSilentAuth(
+      { ...provider, brand: config.look.brand.name ?? 'Callsign' },
+      now,
+      timeoutMs,
+    );
+  if (provider?.kind === 'twilio') verifier = new TwilioSilentNetworkAuth(provider, timeoutMs);
   const networkVerification = new NetworkVerificationService({
     ...{ db, clock, random, verifier, countries, dailyLimit },
     callbackUrl: `${config.authUrl}${NETWORK_CALLBACK_PATH}`,

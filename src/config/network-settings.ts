@@ -1,11 +1,15 @@
 // Whether a phone number is first proven silently by its mobile network, and through whom.
 //
 // Rules it enforces (at start, every problem named):
-// - NETWORK_VERIFICATION_PROVIDER is none (the default) or camara, and camara has every setting it needs:
-//   NETWORK_VERIFICATION_CAMARA_ISSUER and NETWORK_VERIFICATION_CAMARA_API_ROOT (http(s) URLs) and
-//   NETWORK_VERIFICATION_CAMARA_CLIENT_ID.
+// - NETWORK_VERIFICATION_PROVIDER is none (the default), camara, vonage or twilio, and each has every setting
+//   it needs: camara NETWORK_VERIFICATION_CAMARA_ISSUER and NETWORK_VERIFICATION_CAMARA_API_ROOT (http(s)
+//   URLs) and NETWORK_VERIFICATION_CAMARA_CLIENT_ID; vonage NETWORK_VERIFICATION_VONAGE_APPLICATION_ID and
+//   NETWORK_VERIFICATION_VONAGE_PRIVATE_KEY; twilio TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and
+//   NETWORK_VERIFICATION_TWILIO_SERVICE_SID. Each vendor's API address is a setting (its own by default).
 // - NETWORK_VERIFICATION_CAMARA_PRIVATE_KEY, where set, is an RSA private key in PEM (the text, or a file
-//   holding it); unset, a key is made on first start and kept, sealed, in the database.
+//   holding it); unset, a key is made on first start and kept, sealed, in the database. Vonage's key is the
+//   application's own, required, and an RSA key in PEM too.
+// - NETWORK_VERIFICATION_TIMEOUT_MS, how long one check may wait for the vendor, is 100-30000 ms (6000).
 // - NETWORK_VERIFICATION_COUNTRIES are ISO 3166-1 alpha-2 codes; unset, every country is tried.
 // - NETWORK_VERIFICATION_DAILY_LIMIT is a whole number of checks a UTC day, 1-100000000; unset, no limit.
 import { createPrivateKey } from 'node:crypto';
@@ -23,17 +27,35 @@ export interface CamaraNetworkSettings {
   privateKeyPem?: string;
 }
 
+export interface VonageNetworkSettings {
+  kind: 'vonage';
+  applicationId: string;
+  privateKeyPem: string;
+  apiUrl: string;
+}
+
+export interface TwilioNetworkSettings {
+  kind: 'twilio';
+  accountSid: string;
+  authToken: string;
+  serviceSid: string;
+  apiUrl: string;
+}
+
 export interface NetworkVerificationSettings {
   /** NETWORK_VERIFICATION_PROVIDER; undefined: every number is proven by a code */
-  provider?: CamaraNetworkSettings;
+  provider?: CamaraNetworkSettings | VonageNetworkSettings | TwilioNetworkSettings;
+  /** NETWORK_VERIFICATION_TIMEOUT_MS: how long one check may wait for the vendor */
+  timeoutMs: number;
   /** NETWORK_VERIFICATION_COUNTRIES; undefined: every country */
   countries?: ReadonlySet<string>;
   /** NETWORK_VERIFICATION_DAILY_LIMIT; undefined: no limit */
   dailyLimit?: number;
 }
 
-const PROVIDERS = ['none', 'camara'] as const;
+const PROVIDERS = ['none', 'camara', 'vonage', 'twilio'] as const;
 const PREFIX = 'NETWORK_VERIFICATION_CAMARA_';
+const VONAGE = 'NETWORK_VERIFICATION_VONAGE_';
 
 /** A PEM key given as its text or as the path of a file holding it; a problem named when it is neither. */
 function privateKeyPem(r: EnvReader, name: string): string | undefined {
@@ -52,9 +74,11 @@ function privateKeyPem(r: EnvReader, name: string): string | undefined {
   return undefined;
 }
 
-function provider(r: EnvReader): CamaraNetworkSettings | undefined {
+function provider(r: EnvReader): NetworkVerificationSettings['provider'] {
   const kind = r.oneOf('NETWORK_VERIFICATION_PROVIDER', PROVIDERS, 'none');
   if (kind === 'none') return undefined;
+  if (kind === 'vonage') return vonage(r);
+  if (kind === 'twilio') return twilio(r);
   const names = [`${PREFIX}ISSUER`, `${PREFIX}API_ROOT`, `${PREFIX}CLIENT_ID`] as const;
   const v = r.required(names, 'NETWORK_VERIFICATION_PROVIDER=camara');
   return {
@@ -67,6 +91,30 @@ function provider(r: EnvReader): CamaraNetworkSettings | undefined {
   };
 }
 
+function vonage(r: EnvReader): VonageNetworkSettings {
+  const why = 'NETWORK_VERIFICATION_PROVIDER=vonage';
+  const v = r.required([`${VONAGE}APPLICATION_ID`, `${VONAGE}PRIVATE_KEY`], why);
+  return {
+    kind: 'vonage',
+    applicationId: v[`${VONAGE}APPLICATION_ID`],
+    privateKeyPem: (v[`${VONAGE}PRIVATE_KEY`] && privateKeyPem(r, `${VONAGE}PRIVATE_KEY`)) || '',
+    apiUrl: r.url(`${VONAGE}API_URL`, 'https://api.nexmo.com'),
+  };
+}
+
+function twilio(r: EnvReader): TwilioNetworkSettings {
+  const sid = 'NETWORK_VERIFICATION_TWILIO_SERVICE_SID';
+  const names = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', sid] as const;
+  const v = r.required(names, 'NETWORK_VERIFICATION_PROVIDER=twilio');
+  return {
+    kind: 'twilio',
+    accountSid: v.TWILIO_ACCOUNT_SID,
+    authToken: v.TWILIO_AUTH_TOKEN,
+    serviceSid: v[sid],
+    apiUrl: r.url('NETWORK_VERIFICATION_TWILIO_API_URL', 'https://verify.twilio.com'),
+  };
+}
+
 export function networkVerificationSettings(r: EnvReader): NetworkVerificationSettings {
   const listed = r.list('NETWORK_VERIFICATION_COUNTRIES');
   for (const code of listed ?? [])
@@ -75,6 +123,13 @@ export function networkVerificationSettings(r: EnvReader): NetworkVerificationSe
   const limit = r.str('NETWORK_VERIFICATION_DAILY_LIMIT');
   return {
     provider: provider(r),
+    timeoutMs: r.integer(
+      'NETWORK_VERIFICATION_TIMEOUT_MS',
+      6000,
+      100,
+      30_000,
+      'a whole number of ms, 100-30000',
+    ),
     countries: listed && new Set(listed),
     dailyLimit:
       limit === undefined

@@ -17,6 +17,13 @@ const CAMARA = {
   NETWORK_VERIFICATION_CAMARA_CLIENT_ID: 'callsign',
 };
 
+/** The camara settings a configuration loaded. */
+function camaraOf(config: ReturnType<typeof loadConfig>) {
+  const { provider } = config.networkVerification;
+  assert.equal(provider?.kind, 'camara');
+  return provider as Extract<typeof provider, { kind: 'camara' }>;
+}
+
 test('none by default: every number is proven by a code', () => {
   const { networkVerification } = loadConfig({});
   assert.equal(networkVerification.provider, undefined);
@@ -33,7 +40,7 @@ test('camara names every setting it lacks; an unknown provider is named', () => 
     );
   assert.ok(
     problemsOf({ NETWORK_VERIFICATION_PROVIDER: 'sms' }).some((p) =>
-      p.startsWith('NETWORK_VERIFICATION_PROVIDER must be one of none, camara'),
+      p.startsWith('NETWORK_VERIFICATION_PROVIDER must be one of none, camara, vonage, twilio'),
     ),
   );
   const { networkVerification } = loadConfig(CAMARA);
@@ -56,8 +63,7 @@ test('the key is an RSA key in PEM, as text or in a file; anything else is named
   writeFileSync(file, pem);
   for (const value of [pem, pem.replaceAll('\n', '\\n'), file])
     assert.equal(
-      loadConfig({ ...CAMARA, NETWORK_VERIFICATION_CAMARA_PRIVATE_KEY: value }).networkVerification.provider
-        ?.privateKeyPem,
+      camaraOf(loadConfig({ ...CAMARA, NETWORK_VERIFICATION_CAMARA_PRIVATE_KEY: value })).privateKeyPem,
       pem,
     );
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
@@ -85,6 +91,60 @@ test('countries are ISO codes; the daily limit a whole number of checks', () => 
   assert.ok(
     problemsOf({ NETWORK_VERIFICATION_DAILY_LIMIT: '0' }).some((p) =>
       p.startsWith('NETWORK_VERIFICATION_DAILY_LIMIT must be a whole number'),
+    ),
+  );
+});
+
+test('vonage and twilio name every setting they lack, and reach the vendor at its own address by default', () => {
+  const vonage = problemsOf({ NETWORK_VERIFICATION_PROVIDER: 'vonage' });
+  for (const name of ['APPLICATION_ID', 'PRIVATE_KEY'])
+    assert.ok(
+      vonage.some((p) => p.startsWith(`NETWORK_VERIFICATION_VONAGE_${name} is required`)),
+      vonage.join('; '),
+    );
+  const twilio = problemsOf({ NETWORK_VERIFICATION_PROVIDER: 'twilio' });
+  for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'NETWORK_VERIFICATION_TWILIO_SERVICE_SID'])
+    assert.ok(
+      twilio.some((p) => p.startsWith(`${name} is required`)),
+      twilio.join('; '),
+    );
+  const pem = String(
+    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  );
+  assert.deepEqual(
+    loadConfig({
+      NETWORK_VERIFICATION_PROVIDER: 'vonage',
+      NETWORK_VERIFICATION_VONAGE_APPLICATION_ID: 'app-1',
+      NETWORK_VERIFICATION_VONAGE_PRIVATE_KEY: pem,
+    }).networkVerification.provider,
+    { kind: 'vonage', applicationId: 'app-1', privateKeyPem: pem, apiUrl: 'https://api.nexmo.com' },
+  );
+  assert.ok(
+    problemsOf({
+      NETWORK_VERIFICATION_PROVIDER: 'vonage',
+      NETWORK_VERIFICATION_VONAGE_APPLICATION_ID: 'app-1',
+      NETWORK_VERIFICATION_VONAGE_PRIVATE_KEY: 'not a key',
+    }).some((p) => p.startsWith('NETWORK_VERIFICATION_VONAGE_PRIVATE_KEY must be an RSA private key')),
+  );
+  const { networkVerification } = loadConfig({
+    NETWORK_VERIFICATION_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: 'AC0123',
+    TWILIO_AUTH_TOKEN: 'secret-token',
+    NETWORK_VERIFICATION_TWILIO_SERVICE_SID: 'VA0123',
+    NETWORK_VERIFICATION_TIMEOUT_MS: '2500',
+  });
+  assert.deepEqual(networkVerification.provider, {
+    kind: 'twilio',
+    accountSid: 'AC0123',
+    authToken: 'secret-token',
+    serviceSid: 'VA0123',
+    apiUrl: 'https://verify.twilio.com',
+  });
+  assert.equal(networkVerification.timeoutMs, 2500);
+  assert.equal(loadConfig({}).networkVerification.timeoutMs, 6000);
+  assert.ok(
+    problemsOf({ NETWORK_VERIFICATION_TIMEOUT_MS: '50' }).some((p) =>
+      p.startsWith('NETWORK_VERIFICATION_TIMEOUT_MS must be'),
     ),
   );
 });

@@ -112,6 +112,26 @@ describe('silent verification by the mobile network (CAMARA)', () => {
     assert.equal(t.sms.messagesTo(phone).length, 0);
   });
 
+  test('a device naming another number counts as a wrong code against the live code', async () => {
+    const phone = uniquePhone();
+    operator.phones.set(PHONE_ADDRESS, uniquePhone());
+    const ip = uniqueIp();
+    await t.request('POST', '/auth/otp/send', { body: { phone, purpose: 'signup' }, ip });
+    const started = await start(phone);
+    await device(started.body.data.url, PHONE_ADDRESS);
+    assert.equal((await complete(started.body.data.verification_id)).body.error.code, 'INVALID_CREDENTIALS');
+    const wrong = await t.request('POST', '/auth/otp/verify', {
+      body: { phone, purpose: 'signup', code: t.sms.lastCode(phone) === '000000' ? '111111' : '000000' },
+      ip,
+    });
+    assert.equal(wrong.body.error.details.attempts_remaining, 3, 'one attempt for the network, one typed');
+    const right = await t.request('POST', '/auth/otp/verify', {
+      body: { phone, purpose: 'signup', code: t.sms.lastCode(phone) },
+      ip,
+    });
+    assert.equal(right.status, 200, 'the code still works');
+  });
+
   test('before the device is back: pending; once the network has had its time, a code instead', async () => {
     const phone = uniquePhone();
     const started = await start(phone);

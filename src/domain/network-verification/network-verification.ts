@@ -3,12 +3,14 @@
 // check's answer once: a temp token as a right code gives, a code sent instead where the network could not
 // say, a refusal where it named another number. Its counts: `callsign_network_verifications_total`. How the
 // network is asked is the provider's (providers/network-verification); the code is the codes room's.
-import type { Counter } from 'prom-client';
 import { LANGUAGES } from '../../i18n/languages.ts';
-import { addSeconds, type Clock } from '../../providers/clock.ts';
-import type { NetworkVerifier } from '../../providers/network-verification/network-verifier.ts';
+import { addSeconds } from '../../providers/clock.ts';
+import {
+  NetworkRefusal,
+  type NetworkReturn,
+  type NetworkVerifier,
+} from '../../providers/network-verification/network-verifier.ts';
 import type { Random } from '../../providers/random.ts';
-import type { Database } from '../../storage/db.ts';
 import { networkVerificationsRepo } from '../../storage/repositories/network-verifications.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
 import { claimReturn, useVerification } from '../../storage/rules/network-verifications.ts';
@@ -16,38 +18,42 @@ import { assertPurposeOn } from '../accounts/sign-in-methods.ts';
 import type { OtpService, SendOptions } from '../codes/otp.ts';
 import type { TempTokenAnswer } from '../codes/proven-step.ts';
 import { type PublicPurpose, whatGoes } from '../codes/purposes.ts';
+import { countWrongProof } from '../codes/wrong-proof.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import { countryOf } from '../phone.ts';
-import type { PurposeKeys } from '../purpose-keys.ts';
 import type { SendDefence } from '../sms-defence/send-defence.ts';
+import {
+  askAtCompletion,
+  countCheck,
+  type DeviceReturnDeps,
+  NETWORK_RETURN_WAIT_SECONDS,
+  openKept,
+  sealKept,
+  settleClaimed,
+} from './device-return.ts';
 
 /** A check lives this long from its start, used or not. */
 export const NETWORK_VERIFICATION_TTL_SECONDS = 300;
-/**
- * How long a check may wait for the device's return before it counts as the network not answering: the
- * provider's 6 s, and the device's own way there and back.
- */
-export const NETWORK_RETURN_WAIT_SECONDS = 15;
 
-export interface NetworkVerificationDeps {
-  db: Database;
-  clock: Clock;
+export interface NetworkVerificationDeps extends DeviceReturnDeps {
   random: Random;
-  /** where the device comes back: `/auth/network/callback` at the service's address */
-  callbackUrl: string;
   verifier?: NetworkVerifier;
   /** the countries where a check is tried; undefined: every one */
   countries?: ReadonlySet<string>;
   /** checks a UTC day; undefined: no limit */
   dailyLimit?: number;
-  /** seals what a check keeps between its start and the device's return */
-  sealing: PurposeKeys;
   otp: Pick<OtpService, 'sendCode' | 'proveByNetwork'>;
   defence: Pick<SendDefence, 'admit'>;
   signInMethods: Parameters<typeof assertPurposeOn>[0];
   enumerationProtection: boolean;
-  checks?: Counter<'provider' | 'country' | 'outcome'>;
+}
+
+/** Where a check's device comes back (the hosted pages' own callback), and what it carries back to them. */
+export interface ReturnTo {
+  callbackUrl?: string;
+  /** opaque to the check: kept sealed with it, and answered on the device's return */
+  carry?: string;
 }
 
 export type CodeInstead = { method: 'code' } & Awaited<ReturnType<OtpService['sendCode']>>;
@@ -61,6 +67,11 @@ export type NetworkCompleted =
 
 export class NetworkVerificationService {
   constructor(private readonly d: NetworkVerificationDeps) {}
+
+  /** How the configured vendor's device comes back (undefined: no vendor, every proof is a code). */
+  get returns(): NetworkReturn | undefined {
+    return this.d.verifier?.returns;
+  }
 
   /** Whether a check can be tried for the number now: a provider, its country, the day's budget. */
   private async canTry(phone: string): Promise<NetworkVerifier | undefined> {
@@ -91,15 +102,21 @@ export class NetworkVerificationService {
    * A check of the number for the purpose: where the device must go, or, where none can be tried, the code
    * sent as `/auth/otp/send` sends it. The SMS defence admits it as it would a code.
    */
-  async start(phone: string, purpose: PublicPurpose, options: SendOptions = {}): Promise<NetworkStarted> {
+  async start(
+    phone: string,
+    purpose: PublicPurpose,
+    options: SendOptions = {},
+    returnTo: ReturnTo = {},
+  ): Promise<NetworkStarted> {
     const verifier = await this.admitted(phone, purpose, options);
     if (!verifier) return this.codeInstead(phone, purpose, options);
     const state = this.d.random.token(32);
+    const callbackUrl = returnTo.callbackUrl ?? this.d.callbackUrl;
     let started: Awaited<ReturnType<NetworkVerifier['authorizationUrl']>>;
     try {
-      started = await verifier.authorizationUrl(phone, this.d.callbackUrl, state);
-    } catch {
-      this.count(verifier.name, phone, 'error');
+      started = await verifier.authorizationUrl(phone, callbackUrl, state);
+    } catch (err) {
+      countCheck(this.d, verifier.name, phone, err instanceof NetworkRefusal ? err.answer.outcome : 'error');
       return this.codeInstead(phone, purpose, { ...options, admitted: true });
     }
     const now = this.d.clock.now();
@@ -112,7 +129,7 @@ export class NetworkVerificationService {
       country: countryOf(phone) ?? null,
       language: options.language ?? 'en',
       state_hash: sha256(state),
-      pending_enc: this.d.sealing.seal(Buffer.from(JSON.stringify(started.pending))),
+      pending_enc: sealKept(this.d, { vendor: started.pending, callbackUrl, carry: returnTo.carry }),
       created_at: now,
       expires_at: addSeconds(now, NETWORK_VERIFICATION_TTL_SECONDS),
     });
@@ -126,25 +143,32 @@ export class NetworkVerificationService {
 
   /**
    * The device came back to the callback with what the operator gave it: the check is finished once. Answers
-   * the check's language and outcome, or undefined for a state that is unknown, used or expired.
+   * the check's id, language and outcome, and what its start carried; undefined for a state that is unknown,
+   * used or expired.
    */
   async returned(state: string, callback: Record<string, string>) {
     const { verifier } = this.d;
     const row = verifier && (await claimReturn(this.d.db, sha256(state), this.d.clock.now()));
     if (!verifier || !row) return undefined;
-    const pending = JSON.parse(this.d.sealing.open(row.pending_enc).toString()) as object;
-    const answer = await verifier.finish(row.phone, pending, this.d.callbackUrl, callback);
-    await networkVerificationsRepo.writeOutcome(this.d.db, row.id, answer.outcome, answer.detail ?? null);
-    this.count(row.provider, row.phone, answer.outcome);
-    return { language: row.language, outcome: answer.outcome };
+    const answer = await settleClaimed(this.d, verifier, row, callback);
+    const { carry } = openKept(this.d, row.pending_enc);
+    return { id: row.id, language: row.language, outcome: answer?.outcome ?? 'unavailable', carry };
   }
 
   /**
    * The check's answer, used once: a temp token where the network proved the number, a code sent where it
    * could not say, INVALID_CREDENTIALS where it named another number; `pending` while the device is not back
-   * and the network still has time.
+   * and the network still has time. Where the device does not come back to Callsign, the vendor is asked now;
+   * an app may bring what the device came back with (`returned`).
    */
-  async complete(id: string, options: SendOptions = {}): Promise<NetworkCompleted> {
+  async complete(
+    id: string,
+    options: SendOptions = {},
+    returned?: Record<string, string>,
+  ): Promise<NetworkCompleted> {
+    const { verifier } = this.d;
+    if (verifier && (verifier.returns === 'none' || returned))
+      await askAtCompletion(this.d, verifier, id, returned ?? {});
     const now = this.d.clock.now();
     const row = await useVerification(this.d.db, id, now, addSeconds(now, -NETWORK_RETURN_WAIT_SECONDS));
     if (!row) {
@@ -160,11 +184,7 @@ export class NetworkVerificationService {
     const purpose = row.purpose as PublicPurpose;
     const language = options.language ?? LANGUAGES.find((l) => l === row.language);
     const fallBack: SendOptions = { ...options, language, admitted: true };
-    if (row.outcome === 'other_number')
-      throw new DomainError(
-        'INVALID_CREDENTIALS',
-        'the mobile network says this device holds another number',
-      );
+    if (row.outcome === 'other_number') throw await this.anotherNumber(row.phone, purpose);
     if (row.outcome !== 'verified') return this.codeInstead(row.phone, purpose, fallBack);
     return this.proven(row.phone, purpose, fallBack);
   }
@@ -179,13 +199,9 @@ export class NetworkVerificationService {
     const verifier = await this.admitted(phone, purpose, options);
     if (!verifier) return this.codeInstead(phone, purpose, options);
     const answer = await verifier.verifyOperatorToken(phone, operatorToken);
-    this.count(verifier.name, phone, answer.outcome);
+    countCheck(this.d, verifier.name, phone, answer.outcome);
     const admitted = { ...options, admitted: true };
-    if (answer.outcome === 'other_number')
-      throw new DomainError(
-        'INVALID_CREDENTIALS',
-        'the mobile network says this device holds another number',
-      );
+    if (answer.outcome === 'other_number') throw await this.anotherNumber(phone, purpose);
     if (answer.outcome !== 'verified') return this.codeInstead(phone, purpose, admitted);
     return this.proven(phone, purpose, admitted);
   }
@@ -201,16 +217,18 @@ export class NetworkVerificationService {
     return { method: 'network' as const, ...(await this.d.otp.proveByNetwork(phone, purpose)) };
   }
 
+  /** The network named another number: counted as a wrong code, and refused as one. */
+  private async anotherNumber(phone: string, purpose: PublicPurpose) {
+    await countWrongProof(this.d, phone, purpose);
+    return new DomainError('INVALID_CREDENTIALS', 'the mobile network says this device holds another number');
+  }
+
   private async codeInstead(
     phone: string,
     purpose: PublicPurpose,
     options: SendOptions,
   ): Promise<CodeInstead> {
     return { method: 'code', ...(await this.d.otp.sendCode(phone, purpose, options)) };
-  }
-
-  private count(provider: string, phone: string, outcome: string) {
-    this.d.checks?.inc({ provider, country: countryOf(phone) ?? 'unknown', outcome });
   }
 }
 

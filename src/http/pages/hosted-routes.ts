@@ -10,6 +10,7 @@ import { LANGUAGES, supported } from '../../i18n/languages.ts';
 import { PageError, pageErrorHandler } from '../errors/pages.ts';
 import { accentStylesheet } from './accent.ts';
 import { LOCAL_TIME_SCRIPT } from './assets/local-time-script.ts';
+import { NETWORK_RETURN_SCRIPT } from './assets/network-return-script.ts';
 import { PASSKEY_SCRIPT } from './assets/passkey-script.ts';
 import { PHONE_SCRIPT } from './assets/phone-script.ts';
 import { RESEND_SCRIPT } from './assets/resend-script.ts';
@@ -88,6 +89,7 @@ export function hostedRoutes(fastify: FastifyInstance, c: Services) {
   asset('/assets/resend.js', 'text/javascript; charset=utf-8', RESEND_SCRIPT);
   asset('/assets/passkey.js', 'text/javascript; charset=utf-8', PASSKEY_SCRIPT);
   asset('/assets/local-time.js', 'text/javascript; charset=utf-8', LOCAL_TIME_SCRIPT);
+  asset('/assets/network-return.js', 'text/javascript; charset=utf-8', NETWORK_RETURN_SCRIPT);
   asset('/assets/webauthn.js', 'text/javascript; charset=utf-8', WEBAUTHN_LIBRARY);
   brandAssets(app, c);
 

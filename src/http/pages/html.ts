@@ -47,13 +47,13 @@ function brandBar(v: View): string {
  * (and the brand's colour, made readable by /assets/accent/). `title` and `body` are HTML already (the view's
  * messages come escaped); the security headers are the route's.
  */
-export function page(v: View, title: string, body: string): string {
+export function page(v: View, title: string, body: string, head = ''): string {
   const accent = v.brand.accent
     ? `<link rel="stylesheet" href="/assets/accent/${v.brand.accent.slice(1)}.css">`
     : '';
   return `<!doctype html>
 <html lang="${v.lang}" dir="${v.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark"><title>${title}</title><link rel="stylesheet" href="/assets/callsign.css">${accent}</head>
+<meta name="color-scheme" content="light dark">${head}<title>${title}</title><link rel="stylesheet" href="/assets/callsign.css">${accent}</head>
 <body><main class="card">${brandBar(v)}<h1>${title}</h1>${body}</main>${languageMenu(v)}</body></html>`;
 }
 

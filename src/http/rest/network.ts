@@ -2,13 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
-import { NETWORK_CALLBACK_PATH } from '../../composition/network-verification.ts';
 import { OTP_PURPOSES } from '../../domain/codes/purposes.ts';
 import { acceptedLanguages, type Language, pickLanguage } from '../../i18n/languages.ts';
-import { page } from '../pages/html.ts';
-import { viewOf } from '../pages/page-language.ts';
-import { sendPage } from '../pages/page-reply.ts';
 import { ok } from './envelope.ts';
+import { networkReturnRoutes } from './network-return.ts';
 import { channelField, otpSendLimits, proofFields, proofOf } from './otp.ts';
 import { e164Of } from './phone-key.ts';
 import { CodeSent, restAnswer } from './responses.ts';
@@ -97,7 +94,24 @@ export function networkRoutes(fastify: FastifyInstance, c: Services) {
       schema: {
         tags,
         summary: 'The silent check’s answer: a temp token, a code sent instead, or not yet',
-        body: Type.Object({ verification_id: verificationId, channel: channelField, language }),
+        body: Type.Object({
+          verification_id: verificationId,
+          channel: channelField,
+          language,
+          returned: Type.Optional(
+            Type.Object(
+              {
+                request_id: Type.Optional(Type.String({ maxLength: 200 })),
+                code: Type.Optional(Type.String({ maxLength: 200 })),
+                error_description: Type.Optional(Type.String({ maxLength: 200 })),
+              },
+              {
+                description:
+                  'with Vonage, what the check URL’s last answer carried (its body, or its redirect’s fragment), for an app that read it itself',
+              },
+            ),
+          ),
+        }),
         response: restAnswer(Type.Union([Proven, CodeInstead, Pending]), 'what the network said'),
       },
     },
@@ -105,7 +119,8 @@ export function networkRoutes(fastify: FastifyInstance, c: Services) {
       const { verification_id, channel } = request.body;
       const wish = request.body.language;
       const chosen = wish ? languageOf(c, wish, request.headers['accept-language']) : undefined;
-      return ok(await c.networkVerification.complete(verification_id, { channel, language: chosen }));
+      const options = { channel, language: chosen };
+      return ok(await c.networkVerification.complete(verification_id, options, request.body.returned));
     },
   );
 
@@ -137,55 +152,6 @@ export function networkRoutes(fastify: FastifyInstance, c: Services) {
       };
       const e164 = e164Of(request, request.body.phone);
       return ok(await c.networkVerification.verifyOperatorToken(e164, purpose, operator_token, options));
-    },
-  );
-}
-
-/**
- * Where the operator sends the device back, answered with a short page in the language the check started in;
- * and the public key the operator registers for Callsign's signed requests.
- */
-function networkReturnRoutes(fastify: FastifyInstance, c: Services) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    NETWORK_CALLBACK_PATH,
-    {
-      schema: {
-        tags: ['Hosted pages'],
-        hide: true,
-        querystring: Type.Object({
-          state: Type.Optional(Type.String({ maxLength: 200 })),
-          code: Type.Optional(Type.String({ maxLength: 2000 })),
-          error: Type.Optional(Type.String({ maxLength: 200 })),
-        }),
-      },
-    },
-    async (request, reply) => {
-      const { state, code, error } = request.query;
-      const callback = { ...(code ? { code } : {}), ...(error ? { error } : {}) };
-      const finished = state ? await c.networkVerification.returned(state, callback) : undefined;
-      // The language the check was started in, as an app's wish.
-      const v = viewOf(request, { config: c.config, logos: c.logos }, { uiLocales: finished?.language });
-      const [title, words] = finished
-        ? (['network.back_title', 'network.back'] as const)
-        : (['network.unknown_title', 'network.unknown'] as const);
-      return sendPage(reply, finished ? 200 : 400, page(v, v.t(title), `<p>${v.t(words)}</p>`));
-    },
-  );
-
-  app.get(
-    '/.well-known/network-verification-jwks.json',
-    {
-      schema: {
-        tags: ['REST'],
-        summary: 'The public key a mobile operator registers for Callsign',
-        hide: true,
-      },
-    },
-    async (_request, reply) => {
-      const key = c.operatorClientKey;
-      if (!key) return reply.status(404).send({ keys: [] });
-      return reply.header('Cache-Control', 'public, max-age=3600').send({ keys: [key.publicJwk] });
     },
   );
 }

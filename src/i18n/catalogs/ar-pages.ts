@@ -201,4 +201,7 @@ export const arPages: PageCatalog = {
   'network.back': 'يمكنك الآن العودة إلى التطبيق.',
   'network.unknown_title': 'الرابط غير صالح',
   'network.unknown': 'هذا الرابط غير صالح أو انتهت صلاحيته. ارجع إلى التطبيق وابدأ من جديد.',
+  'network.checking_title': 'جارٍ التحقق من رقمك',
+  'network.checking': 'جارٍ التحقق من رقمك عبر شبكة هاتفك المحمول…',
+  'network.code_instead': 'أرسلنا إليك رمزًا بدلًا من ذلك.',
 };

@@ -200,4 +200,7 @@ export const bnPages: PageCatalog = {
   'network.back': 'এখন আপনি অ্যাপে ফিরে যেতে পারেন।',
   'network.unknown_title': 'লিংকটি বৈধ নয়',
   'network.unknown': 'এই লিংকটি বৈধ নয় বা মেয়াদ শেষ হয়ে গেছে। অ্যাপে ফিরে গিয়ে আবার শুরু করুন।',
+  'network.checking_title': 'আপনার নম্বর যাচাই করা হচ্ছে',
+  'network.checking': 'আপনার মোবাইল নেটওয়ার্কের মাধ্যমে আপনার নম্বর যাচাই করা হচ্ছে…',
+  'network.code_instead': 'এর পরিবর্তে আমরা আপনাকে একটি কোড পাঠিয়েছি।',
 };

@@ -206,6 +206,9 @@ export const enPages = {
   'network.back': 'You can go back to the app now.',
   'network.unknown_title': 'Link not valid',
   'network.unknown': 'This link is not valid or has expired. Go back to the app and start again.',
+  'network.checking_title': 'Checking your number',
+  'network.checking': 'Checking your number with your mobile network…',
+  'network.code_instead': 'We’ve sent you a code instead.',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

@@ -212,4 +212,7 @@ export const esPages: PageCatalog = {
   'network.back': 'Ya puedes volver a la app.',
   'network.unknown_title': 'Enlace no válido',
   'network.unknown': 'Este enlace no es válido o ha caducado. Vuelve a la app y empieza de nuevo.',
+  'network.checking_title': 'Comprobando tu número',
+  'network.checking': 'Comprobando tu número con tu red móvil…',
+  'network.code_instead': 'Te hemos enviado un código en su lugar.',
 };

@@ -217,4 +217,7 @@ export const frPages: PageCatalog = {
   'network.back': 'Vous pouvez maintenant revenir à l’application.',
   'network.unknown_title': 'Lien non valide',
   'network.unknown': 'Ce lien n’est pas valide ou a expiré. Revenez à l’application et recommencez.',
+  'network.checking_title': 'Vérification de votre numéro',
+  'network.checking': 'Vérification de votre numéro auprès de votre réseau mobile…',
+  'network.code_instead': 'Nous vous avons envoyé un code à la place.',
 };

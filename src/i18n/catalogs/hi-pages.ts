@@ -201,4 +201,7 @@ export const hiPages: PageCatalog = {
   'network.back': 'अब आप ऐप पर वापस जा सकते हैं।',
   'network.unknown_title': 'लिंक मान्य नहीं है',
   'network.unknown': 'यह लिंक मान्य नहीं है या इसकी समय-सीमा समाप्त हो गई है। ऐप पर वापस जाएँ और फिर से शुरू करें।',
+  'network.checking_title': 'आपका नंबर जाँचा जा रहा है',
+  'network.checking': 'आपके मोबाइल नेटवर्क से आपका नंबर जाँचा जा रहा है…',
+  'network.code_instead': 'इसके बजाय हमने आपको एक कोड भेजा है।',
 };

@@ -207,4 +207,7 @@ export const idPages: PageCatalog = {
   'network.back': 'Sekarang Anda dapat kembali ke aplikasi.',
   'network.unknown_title': 'Tautan tidak valid',
   'network.unknown': 'Tautan ini tidak valid atau sudah kedaluwarsa. Kembali ke aplikasi dan mulai lagi.',
+  'network.checking_title': 'Memeriksa nomor Anda',
+  'network.checking': 'Memeriksa nomor Anda dengan jaringan seluler Anda…',
+  'network.code_instead': 'Kami mengirimkan kode kepada Anda sebagai gantinya.',
 };

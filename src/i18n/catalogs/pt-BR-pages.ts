@@ -209,4 +209,7 @@ export const ptBRPages: PageCatalog = {
   'network.back': 'Você já pode voltar ao app.',
   'network.unknown_title': 'Link inválido',
   'network.unknown': 'Este link é inválido ou expirou. Volte ao app e comece de novo.',
+  'network.checking_title': 'Verificando seu número',
+  'network.checking': 'Verificando seu número com sua operadora…',
+  'network.code_instead': 'Enviamos um código para você em vez disso.',
 };

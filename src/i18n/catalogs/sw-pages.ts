@@ -208,4 +208,7 @@ export const swPages: PageCatalog = {
   'network.back': 'Sasa unaweza kurudi kwenye programu.',
   'network.unknown_title': 'Kiungo si sahihi',
   'network.unknown': 'Kiungo hiki si sahihi au muda wake umeisha. Rudi kwenye programu uanze upya.',
+  'network.checking_title': 'Tunathibitisha nambari yako',
+  'network.checking': 'Tunathibitisha nambari yako kupitia mtandao wako wa simu…',
+  'network.code_instead': 'Tumekutumia msimbo badala yake.',
 };

@@ -212,4 +212,7 @@ export const trPages: PageCatalog = {
   'network.back': 'Artık uygulamaya geri dönebilirsiniz.',
   'network.unknown_title': 'Bağlantı geçersiz',
   'network.unknown': 'Bu bağlantı geçersiz veya süresi dolmuş. Uygulamaya dönüp yeniden başlayın.',
+  'network.checking_title': 'Numaranız doğrulanıyor',
+  'network.checking': 'Numaranız mobil ağınız üzerinden doğrulanıyor…',
+  'network.code_instead': 'Bunun yerine size bir kod gönderdik.',
 };

@@ -13,6 +13,7 @@ import {
   NETWORK_CHECK_DEADLINE_MS,
   type NetworkAnswer,
   type NetworkVerifier,
+  NetworkRefusal as Refused,
 } from './network-verifier.ts';
 
 // GSMA CAMARA Number Verification (v2) through an operator or an aggregator, as CAMARA's identity and consent
@@ -66,6 +67,7 @@ interface Endpoints {
 
 export class CamaraNumberVerification implements NetworkVerifier {
   readonly name = 'camara' as const;
+  readonly returns = 'query' as const;
   #endpoints: { value: Endpoints; until: number } | undefined;
 
   constructor(
@@ -223,12 +225,5 @@ export class CamaraNumberVerification implements NetworkVerifier {
     const value = { authorization, token };
     this.#endpoints = { value, until: now + DISCOVERY_SECONDS * 1000 };
     return value;
-  }
-}
-
-/** A step the operator refused, with what that means for the check. */
-class Refused extends Error {
-  constructor(readonly answer: NetworkAnswer) {
-    super(answer.detail);
   }
 }

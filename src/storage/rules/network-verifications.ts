@@ -8,9 +8,11 @@
 //   uses it; the others find it used. Once used, it answers nothing more.
 // - A proof still waiting for the device's return is not used up, so the app may ask again, until the
 //   network has had its time: after that it is used as the network not answering.
+// - Where the device does not come back (the vendor is asked at completion), the completion claims the check
+//   the same way, once; a vendor that has no answer yet releases it, so that the next completion asks again.
 import type { Queryable } from '../db.ts';
 import type { NetworkVerificationRow } from '../repositories/network-verifications.ts';
-import { first, sql } from '../sql.ts';
+import { all, first, sql } from '../sql.ts';
 
 /** Claims the check whose state (by its hash) came back, when no return claimed it and it has not expired. */
 export function claimReturn(q: Queryable, stateHash: string, now: Date) {
@@ -19,6 +21,24 @@ export function claimReturn(q: Queryable, stateHash: string, now: Date) {
     sql`UPDATE network_verifications SET finished_at = ${now}
         WHERE state_hash = ${stateHash} AND finished_at IS NULL AND used_at IS NULL AND expires_at > ${now}
         RETURNING *`,
+  );
+}
+
+/** Claims the check by its id, as a return would: for a vendor asked at completion, or an app's own return. */
+export function claimById(q: Queryable, id: string, now: Date) {
+  return first<NetworkVerificationRow>(
+    q,
+    sql`UPDATE network_verifications SET finished_at = ${now}
+        WHERE id = ${id} AND finished_at IS NULL AND used_at IS NULL AND expires_at > ${now}
+        RETURNING *`,
+  );
+}
+
+/** Releases a claimed check the vendor had no answer for yet, unless an outcome was written. */
+export function releaseClaim(q: Queryable, id: string) {
+  return all(
+    q,
+    sql`UPDATE network_verifications SET finished_at = NULL WHERE id = ${id} AND outcome IS NULL`,
   );
 }
 

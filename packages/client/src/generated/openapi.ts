@@ -908,6 +908,12 @@ export interface operations {
           channel?: "sms" | "whatsapp" | "voice";
           /** @description a BCP 47 language tag for a code sent instead */
           language?: string;
+          /** @description with Vonage, what the check URL’s last answer carried (its body, or its redirect’s fragment), for an app that read it itself */
+          returned?: {
+            request_id?: string;
+            code?: string;
+            error_description?: string;
+          };
         };
       };
     };
