@@ -17,6 +17,7 @@ import { type PageFlow, pageFlow } from './authorization-steps.ts';
 import { codeRoutes } from './code-routes.ts';
 import { signedInStill } from './live-sign-on.ts';
 import { logoutRoutes } from './logout-routes.ts';
+import { networkCallbackRoutes } from './network-routes.ts';
 import { notYouRoute } from './not-you-route.ts';
 import type { Body } from './page-forms.ts';
 import { passkeyPageRoutes } from './passkey-routes.ts';
@@ -34,6 +35,7 @@ type Services = Pick<
   | 'codeSignIn'
   | 'config'
   | 'connectedApps'
+  | 'networkVerification'
   | 'defence'
   | 'deletion'
   | 'logos'
@@ -125,6 +127,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   signinRoutes(fastify, c, flow);
   signupRoutes(fastify, c, flow);
   codeRoutes(fastify, c, flow);
+  networkCallbackRoutes(fastify, c, flow);
   consentRoutes(fastify, c, flow);
   resumeRoute(fastify, c, flow);
   passkeyPageRoutes(fastify, c, flow);

@@ -14,7 +14,6 @@ import { PageError } from '../errors/pages.ts';
 import {
   type FormContext,
   signInPage,
-  signUpAccountPage,
   signUpCaptchaPage,
   signUpChallengePage,
   signUpPhonePage,
@@ -22,10 +21,12 @@ import {
 import { type CodePageWays, codePage } from '../pages/code-pages.ts';
 import { sendPage } from '../pages/page-reply.ts';
 import { isPhoneRisk, phoneRiskPage } from '../pages/phone-risk-pages.ts';
-import { resetPhonePage, resetPinPage } from '../pages/reset-pages.ts';
+import { resetPhonePage } from '../pages/reset-pages.ts';
 import type { PageFlow } from './authorization-steps.ts';
 import type { PageState } from './page-forms.ts';
+import { phoneProven } from './phone-proven.ts';
 import { besideTheCode } from './reset-routes.ts';
+import { checkingStep, codeStateOf, sendOrCheck } from './silent-send.ts';
 
 // The hosted pages' code step, whatever the code is for: a sign-up, a sign-in instead of the PIN, or a PIN
 // reset. The phone's code is sent (with the SMS defence's proof of a person when it asks), sent again on
@@ -38,7 +39,15 @@ import { besideTheCode } from './reset-routes.ts';
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'clock' | 'codeSignIn' | 'config' | 'defence' | 'otp' | 'recoveryCodes' | 'signIn'
+  | 'clock'
+  | 'codeSignIn'
+  | 'config'
+  | 'defence'
+  | 'logos'
+  | 'networkVerification'
+  | 'otp'
+  | 'recoveryCodes'
+  | 'signIn'
 >;
 
 /** The seconds between two codes asked for in one flow. */
@@ -113,11 +122,12 @@ export function codeRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow
         ['otp_send_address', reply.request.ip],
         ['otp_send_phone', phone],
       ]);
-      // The code's text is in the page's language.
-      await c.otp.sendCode(phone, purpose, { proof, channel: o.channel, language: ctx.view.lang });
-      const codeState: PageState = { req: st.req, phone, codeSentAt: c.clock.now().getTime() };
-      if (purpose !== 'signup') codeState.codePurpose = purpose;
+      // The code's text is in the page's language; a phone's browser may be proven by its network first.
+      const codeState = codeStateOf(st, phone, purpose, c.clock.now());
       const codeCtx = { ...ctx, state: sealed(codeState, ctx.csrf) };
+      const options = { proof, channel: o.channel, language: ctx.view.lang };
+      const operator = await sendOrCheck(c, reply.request, { phone, purpose, options, carry: codeCtx.state });
+      if (operator) return checkingStep(flow, reply, o, operator);
       return html(reply, 200, await codeStepPage(c, codeCtx, codeState), st.req.redirectUri);
     } catch (err) {
       // The SMS defence asks for proof of a person: the page's own script solves the challenge and sends
@@ -192,8 +202,7 @@ function codeProblem(view: FormContext['view'], err: DomainError) {
 /** The code, checked: a sign-in goes on signed in, a PIN reset to its new PIN, a sign-up to its account. */
 function verifyRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { html, limit, formState, sealed, retry } = flow.page;
-  const { signedIn } = flow.steps;
+  const { html, limit, formState, retry } = flow.page;
   const verifyForm = { schema: { hide: true, body: pageForm('code') } };
   app.post('/authorize/signup/verify', verifyForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
@@ -204,22 +213,7 @@ function verifyRoute(fastify: FastifyInstance, c: Services, flow: PageFlow) {
       if (code === undefined) throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
       const purpose = st.codePurpose ?? 'signup';
       const { temp_token } = await c.otp.verify(st.phone, code, purpose);
-      // A code to sign in with: signed in as after a PIN.
-      if (purpose === 'signin') {
-        const { user, amr } = await c.signIn.onPage(c.codeSignIn.proof(temp_token));
-        return await signedIn({ reply, ctx, st: { req: st.req }, user, amr });
-      }
-      const next = { req: st.req, tempToken: temp_token };
-      if (purpose === 'pin_reset') {
-        const state = sealed({ ...next, codePurpose: purpose }, ctx.csrf);
-        return html(reply, 200, resetPinPage({ ...ctx, state }), st.req.redirectUri);
-      }
-      return html(
-        reply,
-        200,
-        signUpAccountPage({ ...ctx, state: sealed({ req: st.req, tempToken: temp_token }, ctx.csrf) }),
-        st.req.redirectUri,
-      );
+      return await phoneProven(c, flow, { reply, ctx, st, tempToken: temp_token });
     } catch (err) {
       // The number's SIM changed or the number was recycled: the code is used up; the page says what is left.
       if (err instanceof DomainError && isPhoneRisk(err.details.reason)) {

@@ -183,7 +183,7 @@ export const signUpCodePage = (c: FormContext, maskedPhone: string, after = '') 
   page(
     stepView(c),
     c.view.t('auth.code_title'),
-    `${intro(c)}<p>${c.view.t('auth.code_sent', { phone: ltr(maskedPhone) })}</p>${form(
+    `${intro(c)}${c.notice ? `<p class="notice" role="status">${c.view.t(c.notice)}</p>` : ''}<p>${c.view.t('auth.code_sent', { phone: ltr(maskedPhone) })}</p>${form(
       '/authorize/signup/verify',
       c,
       field(

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import { esc, hidden, page } from './html.ts';
 import type { View } from './view.ts';
 
@@ -26,3 +27,13 @@ export function fragmentReturnPage(v: View, action: string, fields: Record<strin
     `${form}<script src="/assets/network-return.js" defer></script>`,
   );
 }
+
+/** What a device's return may carry: the query of an operator's redirect, or the fields the page above posts. */
+export const networkReturnFields = {
+  state: Type.Optional(Type.String({ maxLength: 200 })),
+  code: Type.Optional(Type.String({ maxLength: 2000 })),
+  error: Type.Optional(Type.String({ maxLength: 200 })),
+  request_id: Type.Optional(Type.String({ maxLength: 200 })),
+  error_description: Type.Optional(Type.String({ maxLength: 200 })),
+};
+export type NetworkReturned = { [K in keyof typeof networkReturnFields]?: string };

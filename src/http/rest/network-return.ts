@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
 import { NETWORK_CALLBACK_PATH } from '../../composition/network-verification.ts';
 import { page } from '../pages/html.ts';
-import { fragmentReturnPage } from '../pages/network-pages.ts';
+import { fragmentReturnPage, type NetworkReturned, networkReturnFields } from '../pages/network-pages.ts';
 import { viewOf } from '../pages/page-language.ts';
 import { sendPage } from '../pages/page-reply.ts';
 
@@ -16,17 +16,8 @@ import { sendPage } from '../pages/page-reply.ts';
 /** The services these routes use. */
 type Services = Pick<Container, 'config' | 'logos' | 'networkVerification' | 'operatorClientKey'>;
 
-const returnFields = {
-  state: Type.Optional(Type.String({ maxLength: 200 })),
-  code: Type.Optional(Type.String({ maxLength: 2000 })),
-  error: Type.Optional(Type.String({ maxLength: 200 })),
-  request_id: Type.Optional(Type.String({ maxLength: 200 })),
-  error_description: Type.Optional(Type.String({ maxLength: 200 })),
-};
-type Returned = { [K in keyof typeof returnFields]?: string };
-
 /** The check finished with what the device came back with: "go back to the app", or "this link is not valid". */
-async function finished(c: Services, request: FastifyRequest, reply: FastifyReply, back: Returned) {
+async function finished(c: Services, request: FastifyRequest, reply: FastifyReply, back: NetworkReturned) {
   const { state, ...callback } = back;
   const given = Object.fromEntries(Object.entries(callback).filter(([, value]) => value));
   const done = state ? await c.networkVerification.returned(state, given) : undefined;
@@ -43,7 +34,7 @@ export function networkReturnRoutes(fastify: FastifyInstance, c: Services) {
   const hide = { tags: ['Hosted pages'], hide: true };
   app.get(
     NETWORK_CALLBACK_PATH,
-    { schema: { ...hide, querystring: Type.Object(returnFields) } },
+    { schema: { ...hide, querystring: Type.Object(networkReturnFields) } },
     (request, reply) => {
       const { state, code, error } = request.query;
       // Vonage's answer is in the fragment: the page reads it and posts it here.
@@ -58,7 +49,7 @@ export function networkReturnRoutes(fastify: FastifyInstance, c: Services) {
   fastify.register(async (scoped) => {
     await scoped.register(formbody, { bodyLimit: 16 * 1024 });
     const forms = scoped.withTypeProvider<TypeBoxTypeProvider>();
-    const schema = { ...hide, body: Type.Object(returnFields) };
+    const schema = { ...hide, body: Type.Object(networkReturnFields) };
     forms.post(NETWORK_CALLBACK_PATH, { schema }, (request, reply) =>
       finished(c, request, reply, request.body),
     );
