@@ -21,6 +21,7 @@ import type { MessageReceipts } from '../domain/messaging/receipts.ts';
 import type { SendQueue } from '../domain/messaging/send-queue.ts';
 import type { OperatorClientKey } from '../domain/network-verification/client-key.ts';
 import type { NetworkVerificationService } from '../domain/network-verification/network-verification.ts';
+import type { NetworkProofsReport } from '../domain/network-verification/proofs-report.ts';
 import type { AuthorizationService } from '../domain/oauth/authorization.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import type { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
@@ -94,6 +95,8 @@ export interface Container {
   phoneRisk: PhoneRiskService;
   /** the silent checks of a number by its mobile network, before a code */
   networkVerification: NetworkVerificationService;
+  /** what operators see of the silent checks: per country, and one by one */
+  networkProofs: NetworkProofsReport;
   /** the key of Callsign's requests to the operator, where a provider is configured */
   operatorClientKey: OperatorClientKey | undefined;
   profiles: ProfileService;

@@ -1,6 +1,7 @@
 import type { OtpService } from '../domain/codes/otp.ts';
 import { type OperatorClientKey, operatorClientKey } from '../domain/network-verification/client-key.ts';
 import { NetworkVerificationService } from '../domain/network-verification/network-verification.ts';
+import { NetworkProofsReport } from '../domain/network-verification/proofs-report.ts';
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
 import type { SendDefence } from '../domain/sms-defence/send-defence.ts';
 import { CamaraNumberVerification } from '../providers/network-verification/camara.ts';
@@ -19,9 +20,13 @@ export const NETWORK_CALLBACK_PATH = '/auth/network/callback';
 export async function networkVerificationFor(
   f: Foundation,
   parts: { otp: OtpService; defence: SendDefence; operatorKeys: PurposeKeys },
-): Promise<{ networkVerification: NetworkVerificationService; operatorKey?: OperatorClientKey }> {
+): Promise<{
+  networkVerification: NetworkVerificationService;
+  networkProofs: NetworkProofsReport;
+  operatorKey?: OperatorClientKey;
+}> {
   const { config, db, clock, random } = f;
-  const { provider, countries, dailyLimit, timeoutMs } = config.networkVerification;
+  const { provider, countries, dailyLimit, timeoutMs, prices } = config.networkVerification;
   const now = () => clock.now();
   const operatorKey =
     provider?.kind === 'camara'
@@ -38,7 +43,7 @@ export async function networkVerificationFor(
     );
   if (provider?.kind === 'twilio') verifier = new TwilioSilentNetworkAuth(provider, timeoutMs);
   const networkVerification = new NetworkVerificationService({
-    ...{ db, clock, random, verifier, countries, dailyLimit },
+    ...{ db, clock, random, verifier, countries, dailyLimit, prices },
     callbackUrl: `${config.authUrl}${NETWORK_CALLBACK_PATH}`,
     sealing: f.keysFor('network-verifications'),
     otp: parts.otp,
@@ -47,5 +52,5 @@ export async function networkVerificationFor(
     enumerationProtection: config.enumerationProtection,
     checks: f.metrics.networkVerifications,
   });
-  return { networkVerification, operatorKey };
+  return { networkVerification, networkProofs: new NetworkProofsReport({ db, clock }), operatorKey };
 }

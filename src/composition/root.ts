@@ -122,6 +122,7 @@ export async function compose(o: Opened): Promise<Container> {
     ...identity,
     // the silent checks by the mobile network
     networkVerification: network.networkVerification,
+    networkProofs: network.networkProofs,
     operatorClientKey: network.operatorKey,
     // messaging
     messageRecords: messaging.messageRecords,

@@ -10,6 +10,8 @@
 //   holding it); unset, a key is made on first start and kept, sealed, in the database. Vonage's key is the
 //   application's own, required, and an RSA key in PEM too.
 // - NETWORK_VERIFICATION_TIMEOUT_MS, how long one check may wait for the vendor, is 100-30000 ms (6000).
+// - NETWORK_VERIFICATION_PRICE, where set, is a JSON object of ISO 3166-1 alpha-2 codes to what one check
+//   costs there (a number, 0 or more), as the vendor bills each attempt, answered or not.
 // - NETWORK_VERIFICATION_COUNTRIES are ISO 3166-1 alpha-2 codes; unset, every country is tried.
 // - NETWORK_VERIFICATION_DAILY_LIMIT is a whole number of checks a UTC day, 1-100000000; unset, no limit.
 import { createPrivateKey } from 'node:crypto';
@@ -51,6 +53,8 @@ export interface NetworkVerificationSettings {
   countries?: ReadonlySet<string>;
   /** NETWORK_VERIFICATION_DAILY_LIMIT; undefined: no limit */
   dailyLimit?: number;
+  /** NETWORK_VERIFICATION_PRICE: what a check costs per country; a country unnamed has no known cost */
+  prices: Readonly<Record<string, number>>;
 }
 
 const PROVIDERS = ['none', 'camara', 'vonage', 'twilio'] as const;
@@ -115,6 +119,30 @@ function twilio(r: EnvReader): TwilioNetworkSettings {
   };
 }
 
+/** The price of one check per country, from a JSON object; every problem named. */
+function prices(r: EnvReader): Record<string, number> {
+  const name = 'NETWORK_VERIFICATION_PRICE';
+  const raw = r.str(name);
+  if (raw === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {}
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    r.problems.push(`${name} must be a JSON object of country codes to prices, e.g. {"NG": 0.004}`);
+    return {};
+  }
+  const table: Record<string, number> = {};
+  for (const [country, price] of Object.entries(parsed)) {
+    if (!COUNTRY_CODES.includes(country))
+      r.problems.push(`${name}: "${country}" is not an ISO 3166-1 alpha-2 code`);
+    else if (typeof price !== 'number' || !Number.isFinite(price) || price < 0)
+      r.problems.push(`${name}: the price of ${country} must be a number, 0 or more`);
+    else table[country] = price;
+  }
+  return table;
+}
+
 export function networkVerificationSettings(r: EnvReader): NetworkVerificationSettings {
   const listed = r.list('NETWORK_VERIFICATION_COUNTRIES');
   for (const code of listed ?? [])
@@ -123,6 +151,7 @@ export function networkVerificationSettings(r: EnvReader): NetworkVerificationSe
   const limit = r.str('NETWORK_VERIFICATION_DAILY_LIMIT');
   return {
     provider: provider(r),
+    prices: prices(r),
     timeoutMs: r.integer(
       'NETWORK_VERIFICATION_TIMEOUT_MS',
       6000,

@@ -148,3 +148,22 @@ test('vonage and twilio name every setting they lack, and reach the vendor at it
     ),
   );
 });
+
+test('the price of a check per country: a JSON object of ISO codes to numbers, each problem named', () => {
+  assert.deepEqual(
+    loadConfig({ NETWORK_VERIFICATION_PRICE: '{"NG": 0.004, "IN": 0}' }).networkVerification.prices,
+    { NG: 0.004, IN: 0 },
+  );
+  assert.deepEqual(loadConfig({}).networkVerification.prices, {});
+  const problems = problemsOf({ NETWORK_VERIFICATION_PRICE: '{"XX": 1, "NG": -1, "IN": "2"}' });
+  for (const words of ['"XX" is not an ISO', 'the price of NG', 'the price of IN'])
+    assert.ok(
+      problems.some((p) => p.includes(words)),
+      `${words}: ${problems.join('; ')}`,
+    );
+  assert.ok(
+    problemsOf({ NETWORK_VERIFICATION_PRICE: '[1]' }).some((p) =>
+      p.startsWith('NETWORK_VERIFICATION_PRICE must be a JSON object'),
+    ),
+  );
+});

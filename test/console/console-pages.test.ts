@@ -323,7 +323,8 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await snap('user');
     // Each session with its application and its network, not the device's own address.
     const session = (await page.getByRole('row').filter({ hasText: 'callsign' }).first().textContent()) ?? '';
-    assert.match(session, /callsign\s*\d+\.\d+\.\d+\.0\/24/);
+    // And how its sign-in was proven.
+    assert.match(session, /callsign\s*a code by SMS\s*\d+\.\d+\.\d+\.0\/24/);
     await submit('Revoke');
     assert.equal(await heading(), 'Are you sure?');
     await submit('Revoke');
@@ -443,7 +444,7 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     await signUp(t); // a code to a US number, just now
     await page.goto(`${base}/console/sms`);
     assert.equal(await heading(), 'SMS traffic');
-    const us = () => page.getByRole('row', { name: /^US/ }).textContent();
+    const us = () => page.getByRole('table').first().getByRole('row', { name: /^US/ }).textContent();
     assert.match((await us()) ?? '', /closed.*by traffic/);
     assert.equal(await page.locator('svg[role="img"]').count(), 2, 'sent and entered, per hour');
     await submit('US: hold open');

@@ -14,6 +14,7 @@ import {
   verifiedTempToken,
 } from '../helpers/app.ts';
 import { SoftAuthenticator } from '../helpers/authenticator.ts';
+import { consoleGet as consolePage } from '../helpers/console.ts';
 import { testSecrets } from '../helpers/database.ts';
 
 // A PIN reset leaves no way back in: what was made under the old PIN (passkeys, recovery codes) ends with it,
@@ -51,20 +52,7 @@ describe('what a PIN reset removes, and recovery codes kept under a keyed hash',
     return t.request('POST', '/auth/passkey/verify', { body: { response: key.get(opts.body.data) } });
   };
 
-  /** A page of the operator's console, signed in with the admin token. */
-  async function consoleGet(path: string) {
-    const form = await t.request('GET', '/console/signin');
-    const csrf = /callsign_console_signin=([^;]+)/.exec(String(form.headers['set-cookie']))?.[1] as string;
-    const signedIn = await t.request('POST', '/console/signin', {
-      body: new URLSearchParams({ csrf, token: ADMIN_TOKEN }).toString(),
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        cookie: `callsign_console_signin=${csrf}`,
-      },
-    });
-    const session = /callsign_console=([^;]+)/.exec(String(signedIn.headers['set-cookie']))?.[1] as string;
-    return t.request('GET', path, { headers: { cookie: `callsign_console=${session}` } });
-  }
+  const consoleGet = (path: string) => consolePage(t, ADMIN_TOKEN, path);
 
   test('a new set of recovery codes is told to the phone, in the account’s language', async () => {
     const s = await signUp(t);

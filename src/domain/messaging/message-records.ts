@@ -94,4 +94,9 @@ export class MessageRecords {
       receipts: this.d.receiptsFrom.has(r.provider),
     }));
   }
+
+  /** Per country over the last 24 hours: the codes a provider took, and what they cost where priced. */
+  codesByCountry() {
+    return messagesRepo.codesByCountry(this.d.db, new Date(this.d.clock.now().getTime() - 86_400_000));
+  }
 }

@@ -1,8 +1,10 @@
 // The network-verification room: a phone number proven silently by its mobile network, before any code. It
-// owns starting a check (or falling back to a code where none can be tried), the device's return, and using a
-// check's answer once: a temp token as a right code gives, a code sent instead where the network could not
-// say, a refusal where it named another number. Its counts: `callsign_network_verifications_total`. How the
-// network is asked is the provider's (providers/network-verification); the code is the codes room's.
+// owns starting a check (or falling back to a code where none can be tried), the device's return (and the
+// vendor asked at completion where the device does not come back: device-return.ts), and using a check's
+// answer once: a temp token as a right code gives, a code sent instead where the network could not say, a
+// refusal counted as a wrong code where it named another number. Its counts:
+// `callsign_network_verifications_total`, and what operators see (proofs-report.ts). How the network is asked
+// is the providers' (providers/network-verification); the code is the codes room's.
 import { LANGUAGES } from '../../i18n/languages.ts';
 import { addSeconds } from '../../providers/clock.ts';
 import {
@@ -43,6 +45,8 @@ export interface NetworkVerificationDeps extends DeviceReturnDeps {
   countries?: ReadonlySet<string>;
   /** checks a UTC day; undefined: no limit */
   dailyLimit?: number;
+  /** what a check costs per country (the vendor bills each attempt) */
+  prices: Readonly<Record<string, number>>;
   otp: Pick<OtpService, 'sendCode' | 'proveByNetwork'>;
   defence: Pick<SendDefence, 'admit'>;
   signInMethods: Parameters<typeof assertPurposeOn>[0];
@@ -127,6 +131,7 @@ export class NetworkVerificationService {
       purpose,
       provider: verifier.name,
       country: countryOf(phone) ?? null,
+      price: this.d.prices[countryOf(phone) ?? ''] ?? null,
       language: options.language ?? 'en',
       state_hash: sha256(state),
       pending_enc: sealKept(this.d, { vendor: started.pending, callbackUrl, carry: returnTo.carry }),

@@ -13,6 +13,7 @@ import { importRoutes } from './import-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
 import { messageRoutes } from './message-routes.ts';
+import { networkRoutes } from './network-routes.ts';
 import { phoneRiskAdminRoutes } from './phone-risk-routes.ts';
 import { smsRoutes } from './sms-routes.ts';
 import { userAdminRoutes } from './user-routes.ts';
@@ -38,6 +39,7 @@ type Services = Pick<
   | 'reencryption'
   | 'smsBreaker'
   | 'messageRecords'
+  | 'networkProofs'
   | 'webhooks'
 >;
 
@@ -88,6 +90,7 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
   keyRoutes(app, c);
   smsRoutes(app, c);
   messageRoutes(app, c);
+  networkRoutes(app, c);
   await webhookRoutes(app, c);
   await kycAdminRoutes(app, c);
   userSearchRoutes(app, c);

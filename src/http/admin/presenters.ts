@@ -134,6 +134,7 @@ export const adminSession = (s: SessionRow, clientName?: string) => ({
   platform: s.platform,
   ip_address: s.ip_address,
   scope: s.scope,
+  amr: s.amr ?? ['pwd'],
   last_used_at: s.last_used_at,
   created_at: s.created_at,
 });

@@ -220,6 +220,9 @@ export const AccountDetail = Type.Intersect([
         platform: Type.String(),
         ip_address: text,
         scope: Type.String(),
+        amr: Type.Array(Type.String(), {
+          description: 'how the sign-in was proven (RFC 8176; `mnv`: the mobile network, no code)',
+        }),
         last_used_at: dateTime(),
         created_at: dateTime(),
       }),

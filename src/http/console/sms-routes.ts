@@ -1,21 +1,36 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { NetworkCheck, NetworkCountry } from '../admin/network-routes.ts';
 import { listOf } from '../admin/responses.ts';
 import { BreakerOverride, CountryTraffic, SmsHours } from '../admin/sms-routes.ts';
+import { networkChecksPage } from '../pages/console/network-page.ts';
 import { smsPage } from '../pages/console/sms-page.ts';
 import { bodyOf, type ConsoleContext, formOf, one } from './console-context.ts';
 
 const hide = { schema: { hide: true } };
 const country = (request: FastifyRequest) => encodeURIComponent(one(formOf(request.params).cc));
 
-/** The SMS defence: traffic and breaker per country, and the operator's override, over the admin API. */
+/**
+ * The SMS defence: traffic and breaker per country, the operator's override, and the silent proofs beside the
+ * codes; and the latest silent checks. All over the admin API.
+ */
 export function smsPages(app: FastifyInstance, ctx: ConsoleContext) {
   app.get('/console/sms', hide, async (request, reply) => {
-    const [countries, hours] = await Promise.all([
+    const [countries, hours, proofs] = await Promise.all([
       ctx.api(request, { path: '/sms/countries', answer: listOf(CountryTraffic) }),
       ctx.api(request, { path: '/sms/hours', answer: SmsHours }),
+      ctx.api(request, { path: '/network-verifications/countries', answer: listOf(NetworkCountry) }),
     ]);
     const frame = ctx.frame(request, '/console/sms');
-    return ctx.page(reply, smsPage(frame, bodyOf(countries).data, bodyOf(hours)));
+    const page = smsPage(frame, bodyOf(countries).data, bodyOf(hours), bodyOf(proofs).data);
+    return ctx.page(reply, page);
+  });
+  app.get('/console/network-checks', hide, async (request, reply) => {
+    const latest = await ctx.api(request, {
+      path: '/network-verifications?limit=100',
+      answer: listOf(NetworkCheck),
+    });
+    const frame = ctx.frame(request, '/console/network-checks');
+    return ctx.page(reply, networkChecksPage(frame, bodyOf(latest).data));
   });
   app.post('/console/sms/:cc/breaker', hide, async (request, reply) => {
     const state = one(formOf(request.body).state);

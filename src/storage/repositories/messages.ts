@@ -129,4 +129,13 @@ export const messagesRepo = {
           count(*) FILTER (WHERE status IN ('failed', 'undelivered'))::int AS failed
         FROM messages WHERE created_at >= ${since} AND provider IS NOT NULL GROUP BY provider ORDER BY provider`,
     ),
+
+  /** Per country (001: numbers with none), the codes a provider took since `since`, and their price summed. */
+  codesByCountry: (q: Queryable, since: Date) =>
+    all<{ country: string; sent: number; cost: number | null }>(
+      q,
+      sql`SELECT coalesce(country, '001') AS country, count(*)::int AS sent, sum(price)::float8 AS cost
+        FROM messages WHERE created_at >= ${since} AND kind = 'code' AND status <> 'failed'
+        GROUP BY 1 ORDER BY 1`,
+    ),
 };

@@ -19,16 +19,35 @@ export interface NetworkVerificationRow {
   expires_at: Date;
   finished_at: Date | null;
   used_at: Date | null;
+  /** what the check cost, where a price is configured for its country */
+  price: string | null;
+}
+
+/** A country's silent checks over a period, as operators see them. */
+export interface NetworkCountryRow {
+  country: string;
+  tried: number;
+  verified: number;
+  other_number: number;
+  /** the network could not say (Wi-Fi, an operator outside, an error, no answer): a code went instead */
+  fell_back: number;
+  /** the checks' price summed; null where none had one */
+  cost: number | null;
 }
 
 export const networkVerificationsRepo = {
-  insert: (q: Queryable, v: Omit<NetworkVerificationRow, 'outcome' | 'detail' | 'finished_at' | 'used_at'>) =>
+  insert: (
+    q: Queryable,
+    v: Omit<NetworkVerificationRow, 'outcome' | 'detail' | 'finished_at' | 'used_at' | 'price'> & {
+      price: number | null;
+    },
+  ) =>
     all(
       q,
       sql`INSERT INTO network_verifications
-            (id, phone, purpose, provider, country, language, state_hash, pending_enc, created_at, expires_at)
+            (id, phone, purpose, provider, country, language, state_hash, pending_enc, created_at, expires_at, price)
           VALUES (${v.id}, ${v.phone}, ${v.purpose}, ${v.provider}, ${v.country}, ${v.language}, ${v.state_hash},
-            ${v.pending_enc}, ${v.created_at}, ${v.expires_at})`,
+            ${v.pending_enc}, ${v.created_at}, ${v.expires_at}, ${v.price})`,
     ),
 
   /** The check's outcome, written by the return that claimed it. */
@@ -37,6 +56,29 @@ export const networkVerificationsRepo = {
 
   byId: (q: Queryable, id: string) =>
     first<NetworkVerificationRow>(q, sql`SELECT * FROM network_verifications WHERE id = ${id}`),
+
+  /** Per country (001: numbers with none), the checks started since `since` and how they ended. */
+  byCountrySince: (q: Queryable, since: Date) =>
+    all<NetworkCountryRow>(
+      q,
+      sql`SELECT coalesce(country, '001') AS country, count(*)::int AS tried,
+            (count(*) FILTER (WHERE outcome = 'verified'))::int AS verified,
+            (count(*) FILTER (WHERE outcome = 'other_number'))::int AS other_number,
+            (count(*) FILTER (WHERE outcome IN ('unavailable', 'error')
+              OR (outcome IS NULL AND used_at IS NOT NULL)))::int AS fell_back,
+            sum(price)::float8 AS cost
+          FROM network_verifications WHERE created_at >= ${since}
+          GROUP BY 1 ORDER BY 2 DESC, 1`,
+    ),
+
+  /** The most recent checks, newest first, of one number where `phone` is given. */
+  recent: (q: Queryable, limit: number, phone?: string) =>
+    all<NetworkVerificationRow>(
+      q,
+      phone
+        ? sql`SELECT * FROM network_verifications WHERE phone = ${phone} ORDER BY created_at DESC LIMIT ${limit}`
+        : sql`SELECT * FROM network_verifications ORDER BY created_at DESC LIMIT ${limit}`,
+    ),
 
   /** The checks started since `since` (a UTC day's), counted against the daily budget. */
   startedSince: async (q: Queryable, since: Date) =>

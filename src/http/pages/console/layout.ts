@@ -15,6 +15,7 @@ const NAV: [string, string][] = [
   ['/console/users', 'Users'],
   ['/console/sms', 'SMS traffic'],
   ['/console/messages', 'Messages'],
+  ['/console/network-checks', 'Silent checks'],
   ['/console/actions', 'Actions'],
 ];
 

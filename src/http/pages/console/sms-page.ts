@@ -5,6 +5,7 @@ import type {
 import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { consolePage, type Frame, postForm, table } from './layout.ts';
+import { type NetworkCountrySummary, silentProofsSection } from './network-page.ts';
 import { chart } from './overview-page.ts';
 
 interface Period {
@@ -39,7 +40,12 @@ function overrideForms(csrf: string, c: CountryTraffic): string {
 }
 
 /** The SMS defence per destination country: codes sent and entered, refusals, the breaker and its override. */
-export const smsPage = (f: Frame, countries: CountryTraffic[], hours: SmsHours) =>
+export const smsPage = (
+  f: Frame,
+  countries: CountryTraffic[],
+  hours: SmsHours,
+  proofs: NetworkCountrySummary[],
+) =>
   consolePage(
     'SMS traffic',
     f,
@@ -72,5 +78,5 @@ ${table(
     overrideForms(f.csrf, c),
   ]),
   'No codes sent in the last 24 hours.',
-)}`,
+)}${silentProofsSection(proofs)}`,
   );

@@ -38,6 +38,19 @@ const strongerWaysIn = (f: Frame, u: AdminUser, base: string) => {
   )}<h2>Recovery codes</h2>${recovery}`;
 };
 
+/** How a session's sign-in was proven, in words, from its methods (RFC 8176). */
+const PROOFS: Array<[string, string]> = [
+  ['mnv', 'the mobile network'],
+  ['hwk', 'a passkey'],
+  ['swk', 'a passkey'],
+  ['sms', 'a code by SMS'],
+  ['tel', 'a code by voice'],
+  ['otp', 'a code'],
+  ['pwd', 'the PIN'],
+];
+const provenBy = (amr: string[]) =>
+  PROOFS.find(([method]) => amr.includes(method))?.[1] ?? esc(amr.join(' '));
+
 /** The detail lists the most recently used sessions only; say so when there are more. */
 const sessionsShown = (u: AdminUser) => {
   const shown = u.sessions?.length ?? 0;
@@ -161,11 +174,12 @@ export const userPage = (f: Frame, u: AdminUser, risk?: PhoneRisk) => {
         ['Created', when(u.created_at)],
       ],
     )}<h2>Lock</h2>${locked}${strongerWaysIn(f, u, base)}${phoneChecksSection(f, base, risk, Boolean(u.external_id))}<h2>Sessions</h2>${sessionsShown(u)}${table(
-      ['Device', 'Platform', 'Application', 'Address', 'Last used', 'Created', ''],
+      ['Device', 'Platform', 'Application', 'Proven by', 'Address', 'Last used', 'Created', ''],
       (u.sessions ?? []).map((s) => [
         esc(s.device_name),
         esc(s.platform),
         esc(s.client_name ?? s.client_id),
+        provenBy(s.amr),
         esc(maskedAddress(s.ip_address)),
         when(s.last_used_at),
         when(s.created_at),
