@@ -8,6 +8,7 @@ import { hostLine, pinHashCeiling, rs256Ceiling } from './ceilings.ts';
 import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
 import { type Client, client, percentile, type Result, type Step } from './load.ts';
+import { networkProofBenchmark } from './network-verification.ts';
 import { oauthSteps } from './oauth-steps.ts';
 import { PACED_WARM_UP_SECONDS, pacedName, pacedRuns } from './paced.ts';
 import {
@@ -31,7 +32,7 @@ import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,user-import runs only the scenarios named (the
+// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,network,user-import runs only the scenarios named (the
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
 // BENCH_SCALE=100k|1m runs the request scenarios again on a seeded database (bench/scale.ts).
 const SCALE = parseScale(process.env.BENCH_SCALE);
@@ -536,13 +537,17 @@ async function scaledRun(emptyRows: string[][]): Promise<string[]> {
 
 try {
   const rows: string[][] = [];
-  const ownServers = ['webhooks', 'sim-check', 'user-import'];
+  const ownServers = ['webhooks', 'sim-check', 'network', 'user-import'];
   const requests = !ONLY?.every((s) => ownServers.includes(s));
   const lines = requests ? await requestScenarios(rows, await emptyTarget()) : [];
   if (SCALE && requests) lines.push(...(await scaledRun(rows)));
   if (runs('sim-check')) {
     process.stderr.write('sim-check: PIN-reset code verifies without and with a SIM check provider...\n');
     lines.push(...(await simCheckBenchmark(500, limits)));
+  }
+  if (runs('network')) {
+    process.stderr.write('network: numbers proven silently by a CAMARA operator, and by a code...\n');
+    lines.push(...(await networkProofBenchmark(500, limits)));
   }
   if (runs('user-import')) {
     process.stderr.write(
