@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createClient, memoryStorage } from '@callsign/client';
 import { uniqueHandle, uniquePhone } from '../helpers/app.ts';
 import { CLIENT_PIN, type ListeningApp, listeningApp } from '../helpers/client-app.ts';
 import { FakeOperator } from '../helpers/fake-operator.ts';
+import { FakeVonage } from '../helpers/fake-vonage.ts';
 
 // @callsign/client's silent verification against a real Callsign over HTTP and an operator that checks
 // every request as CAMARA documents it: a phone on the operator's data network signs up with no code; one on
@@ -85,5 +87,43 @@ describe('@callsign/client: silent verification by the mobile network', () => {
       purpose: 'signup',
     });
     assert.equal(typeof verified.tempToken, 'string');
+  });
+});
+
+describe('@callsign/client: an app on Vonage reads the check URL’s answer itself', () => {
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const vonage = new FakeVonage({ applicationId: 'client-app', publicKey: keys.publicKey });
+  let s: ListeningApp;
+  before(async () => {
+    const url = await vonage.start();
+    s = await listeningApp({
+      NETWORK_VERIFICATION_PROVIDER: 'vonage',
+      NETWORK_VERIFICATION_VONAGE_APPLICATION_ID: 'client-app',
+      NETWORK_VERIFICATION_VONAGE_PRIVATE_KEY: String(
+        keys.privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      ),
+      NETWORK_VERIFICATION_VONAGE_API_URL: url,
+    });
+  });
+  after(async () => {
+    await s?.t.close();
+    await vonage.close();
+  });
+
+  test('the last redirect’s request id and code, passed to complete: a temp token', async () => {
+    const client = createClient({ baseUrl: s.baseUrl, storage: memoryStorage() });
+    const phone = uniquePhone();
+    vonage.phones.set(PHONE_ADDRESS, phone);
+    const started = await client.auth.startNetworkVerification({ phone, purpose: 'signup' });
+    if (started.method !== 'network') assert.fail(started.method);
+    // The app follows the redirects over its cellular network and reads the last one's fragment.
+    const last = new URL((await FakeOperator.follow(started.url, PHONE_ADDRESS)).location ?? '');
+    const fragment = new URLSearchParams(last.hash.slice(1));
+    const done = await client.auth.completeNetworkVerification(started.verificationId, {
+      requestId: fragment.get('request_id') ?? undefined,
+      code: fragment.get('code') ?? undefined,
+    });
+    assert.equal(done.method, 'network', JSON.stringify(done));
+    assert.equal(s.t.sms.messagesTo(phone).length, 0);
   });
 });

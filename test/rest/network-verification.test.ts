@@ -80,6 +80,26 @@ describe('silent verification by the mobile network (CAMARA)', () => {
     assert.equal(refused.body.error.code, 'INVALID_TOKEN');
   });
 
+  test('bound to its number and purpose: a sign-up’s proof resets no PIN, and names no other number', async () => {
+    const owner = await signUp(t);
+    operator.phones.set(PHONE_ADDRESS, owner.phone);
+    // A check for another number, from the owner's phone: the network says so.
+    const other = await start(uniquePhone());
+    await device(other.body.data.url, PHONE_ADDRESS);
+    assert.equal((await complete(other.body.data.verification_id)).body.error.code, 'INVALID_CREDENTIALS');
+    // A sign-up check of a new number, its token offered to a PIN reset.
+    const phone = uniquePhone();
+    operator.phones.set(PHONE_ADDRESS, phone);
+    const started = await start(phone, 'signup');
+    await device(started.body.data.url, PHONE_ADDRESS);
+    const done = await complete(started.body.data.verification_id);
+    const reset = await t.request('POST', '/auth/pin/reset', {
+      body: { temp_token: done.body.data.temp_token, pin: '593148' },
+    });
+    assert.equal(reset.status, 401, JSON.stringify(reset.body));
+    assert.equal(reset.body.error.code, 'INVALID_TOKEN');
+  });
+
   test('a device on Wi-Fi: a code instead, exactly one, and it works', async () => {
     const phone = uniquePhone();
     const started = await start(phone);

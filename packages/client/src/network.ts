@@ -38,10 +38,21 @@ export function networkMethods(transport: Transport) {
       return { method: 'network', verificationId: verification_id, url, expiresIn: expires_in };
     },
 
-    /** The check's answer, once the device is back from the operator (INVALID_CREDENTIALS: another number). */
-    async completeNetworkVerification(verificationId: string): Promise<NetworkCompletion> {
+    /**
+     * The check's answer, once the device is back from the operator (INVALID_CREDENTIALS: another number).
+     * With Vonage, an app that followed the check URL's redirects itself passes what the last one carried.
+     */
+    async completeNetworkVerification(
+      verificationId: string,
+      returned?: { requestId?: string; code?: string; errorDescription?: string },
+    ): Promise<NetworkCompletion> {
+      const vendor = returned && {
+        request_id: returned.requestId,
+        code: returned.code,
+        error_description: returned.errorDescription,
+      };
       const done = await transport.call('post', '/auth/network/complete', {
-        body: { verification_id: verificationId },
+        body: { verification_id: verificationId, ...(vendor ? { returned: vendor } : {}) },
       });
       if (done.method === 'pending')
         return { method: 'pending', retryAfterSeconds: done.retry_after_seconds };
