@@ -125,3 +125,21 @@ describe('silent verification through twilio: the app completes before the devic
     assert.equal(fallback.body.data.method, 'code', JSON.stringify(fallback.body));
   });
 });
+
+describe('silent verification through vonage: a request already in flight for the number', () => {
+  let n: NetworkApp;
+  before(async () => {
+    n = await networkApp({}, 'vonage');
+  });
+  after(() => n?.close());
+
+  test('Vonage’s 409 sends exactly one code instead', async () => {
+    const { t } = n;
+    const phone = uniquePhone();
+    const first = await t.request('POST', '/auth/network/start', { body: { phone, purpose: 'signup' } });
+    assert.equal(first.body.data.method, 'network');
+    const second = await t.request('POST', '/auth/network/start', { body: { phone, purpose: 'signup' } });
+    assert.equal(second.body.data.method, 'code', JSON.stringify(second.body));
+    assert.equal(t.sms.messagesTo(phone).length, 1);
+  });
+});
