@@ -1,10 +1,9 @@
-import { randomInt } from 'node:crypto';
-import { parsePhone } from '../src/domain/phone.ts';
 import { FakeOperator } from '../test/helpers/fake-operator.ts';
 import { SmsReceiver } from '../test/helpers/sms-receiver.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
 import { type Client, client } from './load.ts';
 import { type BenchServer, startServer } from './server.ts';
+import { numbers } from './sim-check.ts';
 
 // What a silent proof of a number costs the service against a code's: the service's CPU per proof, a CAMARA
 // check (start, the device's return to the callback with the operator's code exchanged and /verify called,
@@ -15,17 +14,6 @@ import { type BenchServer, startServer } from './server.ts';
 const WARM_UP = 200;
 const PHONE_ADDRESS = '127.0.0.2';
 const CLIENT_ID = 'callsign-bench';
-
-/** Distinct numbers for one run, none a number of the other scenarios (they use +1650 and +1415). */
-function numbers(n: number): string[] {
-  const out = new Set<string>();
-  while (out.size < n) {
-    try {
-      out.add(parsePhone(`+1212${randomInt(2_000_000, 9_999_999)}`).e164);
-    } catch {}
-  }
-  return [...out];
-}
 
 /** A silent proof of `phone`: the start, the device through the operator and back, the completion. */
 async function silentProof(http: Client, operator: FakeOperator, redirects: string[], phone: string) {
@@ -58,7 +46,7 @@ async function codeProof(http: Client, sms: SmsReceiver, phone: string) {
 
 /** Service CPU ms per proof of each kind, `count` of each after the warm-up. */
 async function cpuPerProof(server: BenchServer, count: number, prove: (phone: string) => Promise<void>) {
-  const phones = numbers(WARM_UP + count);
+  const phones = numbers(WARM_UP + count, '1212');
   for (const phone of phones.slice(0, WARM_UP)) await prove(phone);
   const before = cpuSnapshot(server.pid);
   for (const phone of phones.slice(WARM_UP)) await prove(phone);

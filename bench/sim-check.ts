@@ -13,12 +13,15 @@ import { startServer } from './server.ts';
 const PIN = '480715';
 const WARM_UP = 300;
 
-/** Distinct numbers for one run, none a number of the other scenarios (they use +1650). */
-function numbers(n: number): string[] {
+/**
+ * Distinct numbers for one run, none a number of the other scenarios: each scenario has its area code (the
+ * request scenarios +1650, this one +1415).
+ */
+export function numbers(n: number, areaCode = '1415'): string[] {
   const out = new Set<string>();
   while (out.size < n) {
     try {
-      out.add(parsePhone(`+1415${randomInt(2_000_000, 9_999_999)}`).e164);
+      out.add(parsePhone(`+${areaCode}${randomInt(2_000_000, 9_999_999)}`).e164);
     } catch {}
   }
   return [...out];

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// What the local fakes of Vonage's and Twilio's silent checks share: a server on 127.0.0.1 that records every
+// What the local fakes of the silent checks' vendors (a CAMARA operator, Vonage, Twilio) share: a server on 127.0.0.1 that records every
 // request with what was wrong with it, knows a device by the address it connects from (an address in `phones`
 // is a phone on a mobile data network holding that number; any other is on Wi-Fi), and can fail or hang the
 // call that finishes a check.
@@ -11,6 +11,8 @@ export interface Seen {
   path: string;
   /** what was wrong with the request, as the vendor documents it; empty when nothing */
   problem: string;
+  /** the `x-correlator` a CAMARA API request carried */
+  correlator?: string;
 }
 
 export interface Incoming {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { importJWK, type JWK, jwtVerify } from 'jose';
+import { FakeNetworkVendor, type Incoming, send } from './fake-network-vendor.ts';
 
 // A mobile operator on 127.0.0.1 as GSMA CAMARA describes one: an OpenID authorization server (discovery,
 // an authorization endpoint that never shows a page, a token endpoint taking `private_key_jwt` and the JWT
@@ -22,19 +22,9 @@ interface Grant {
   at: number;
 }
 
-export class FakeOperator {
-  /** the device's address -> the number its SIM holds */
-  readonly phones = new Map<string, string>();
+export class FakeOperator extends FakeNetworkVendor {
   /** TS.43 operator tokens an app may hold -> the number */
   readonly operatorTokens = new Map<string, string>();
-  /** every request, as it came: method, path, and what was wrong with it (empty when nothing) */
-  readonly seen: Array<{ method: string; path: string; problem: string; correlator?: string }> = [];
-  /** the next /verify answers this status instead (an operator in trouble) */
-  failVerifyWith = 0;
-  /** /verify never answers (an operator that hangs) */
-  hangVerify = false;
-  url = '';
-  #server: Server | undefined;
   readonly #codes = new Map<string, Grant>();
   readonly #tokens = new Map<string, Grant>();
   readonly #jtis = new Set<string>();
@@ -47,28 +37,23 @@ export class FakeOperator {
       /** the operator's clock, in ms: the test's, where it moves one */
       now?: () => number;
     },
-  ) {}
-
-  #now = () => (this.client.now ?? Date.now)();
-
-  async start(): Promise<string> {
-    this.#server = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c) => {
-        raw += c;
-      });
-      req.on('end', () => {
-        this.#answer(req, res, raw).catch((err: Error) => send(res, 500, { error: err.message }));
-      });
-    });
-    await new Promise<void>((resolve) => this.#server?.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-    return this.url;
+  ) {
+    super(client.now);
   }
 
-  close(): Promise<void> {
-    this.#server?.closeAllConnections();
-    return new Promise((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+  /** /verify answers this status instead (an operator in trouble); the check's last call, as the base names it */
+  get failVerifyWith() {
+    return this.failCheckWith;
+  }
+  set failVerifyWith(status: number) {
+    this.failCheckWith = status;
+  }
+  /** /verify never answers (an operator that hangs) */
+  get hangVerify() {
+    return this.hangCheck;
+  }
+  set hangVerify(on: boolean) {
+    this.hangCheck = on;
   }
 
   /** The device at `fromAddress` opens `url` (an authorization URL) and is sent on: where to. */
@@ -83,10 +68,8 @@ export class FakeOperator {
     });
   }
 
-  async #answer(req: IncomingMessage, res: ServerResponse, raw: string) {
-    const url = new URL(req.url ?? '/', this.url);
-    const seen: FakeOperator['seen'][number] = { method: req.method ?? '', path: url.pathname, problem: '' };
-    this.seen.push(seen);
+  protected async answer(i: Incoming) {
+    const { req, res, url, raw, seen } = i;
     const refuse = (status: number, body: object, problem: string) => {
       seen.problem = problem;
       send(res, status, body);
@@ -100,14 +83,15 @@ export class FakeOperator {
         grant_types_supported: ['authorization_code', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
         code_challenge_methods_supported: ['S256'],
       });
-    if (req.method === 'GET' && url.pathname === '/authorize') return this.#authorize(req, res, url, refuse);
+    if (req.method === 'GET' && url.pathname === '/authorize') return this.#authorize(i, refuse);
     if (req.method === 'POST' && url.pathname === '/token') return this.#token(req, res, raw, refuse);
     if (req.method === 'POST' && url.pathname === '/number-verification/v2/verify')
       return this.#verify(req, res, raw, refuse, seen);
     refuse(404, { status: 404, code: 'NOT_FOUND', message: 'no such path' }, 'unknown path');
   }
 
-  #authorize(req: IncomingMessage, res: ServerResponse, url: URL, refuse: Refuse) {
+  #authorize(i: Incoming, refuse: Refuse) {
+    const { res, url } = i;
     const q = Object.fromEntries(url.searchParams);
     // A client or redirect URI it does not know: an error page, never a redirect.
     if (q.client_id !== this.client.clientId || !this.client.redirectUris.includes(q.redirect_uri ?? ''))
@@ -135,10 +119,10 @@ export class FakeOperator {
                     ? 'PKCE S256'
                     : '';
     if (problem) {
-      this.seen[this.seen.length - 1].problem = problem;
+      i.seen.problem = problem;
       return back({ error: 'invalid_request', error_description: problem });
     }
-    const phone = this.phones.get(stripV6(req.socket.remoteAddress));
+    const phone = this.phones.get(i.address);
     if (!phone) return back({ error: 'login_required' });
     const code = randomBytes(16).toString('base64url');
     this.#codes.set(code, {
@@ -146,7 +130,7 @@ export class FakeOperator {
       clientId: q.client_id,
       redirectUri: q.redirect_uri,
       challenge: q.code_challenge,
-      at: this.#now(),
+      at: this.now(),
     });
     back({ code });
   }
@@ -182,10 +166,10 @@ export class FakeOperator {
       const phone = this.operatorTokens.get(String(assertion.sub).replace(/^operatortoken:/, ''));
       if (!String(assertion.sub).startsWith('operatortoken:') || !phone)
         return refuse(400, { error: 'invalid_grant' }, 'operator token');
-      grant = { phone, clientId: this.client.clientId, at: this.#now() };
+      grant = { phone, clientId: this.client.clientId, at: this.now() };
     } else return refuse(400, { error: 'unsupported_grant_type' }, 'grant_type');
     const token = randomBytes(24).toString('base64url');
-    this.#tokens.set(token, { ...grant, at: this.#now() });
+    this.#tokens.set(token, { ...grant, at: this.now() });
     send(res, 200, { access_token: token, token_type: 'Bearer', expires_in: TOKEN_SECONDS });
   }
 
@@ -194,10 +178,10 @@ export class FakeOperator {
     if (!jwt) return undefined;
     try {
       const key = await importJWK(await this.client.jwk(), 'RS256');
-      const currentDate = new Date(this.#now());
+      const currentDate = new Date(this.now());
       const { payload } = await jwtVerify(jwt, key, { issuer: this.client.clientId, audience, currentDate });
       const { iat, exp, jti } = payload;
-      const now = this.#now() / 1000;
+      const now = this.now() / 1000;
       if (typeof iat !== 'number' || typeof exp !== 'number' || typeof jti !== 'string') return undefined;
       if (exp - iat > 300 || exp > now + 300 || iat > now + 5 || this.#jtis.has(jti)) return undefined;
       this.#jtis.add(jti);
@@ -221,7 +205,7 @@ export class FakeOperator {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const grant = this.#tokens.get(token);
     this.#tokens.delete(token); // one call a token
-    if (!grant || this.#now() - grant.at > TOKEN_SECONDS * 1000)
+    if (!grant || this.now() - grant.at > TOKEN_SECONDS * 1000)
       return refuse(401, { status: 401, code: 'UNAUTHENTICATED', message: 'no valid token' }, 'token');
     if (this.failVerifyWith)
       return refuse(
@@ -252,10 +236,3 @@ export class FakeOperator {
 }
 
 type Refuse = (status: number, body: object, problem: string) => void;
-
-function send(res: ServerResponse, status: number, body: object) {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-/** An IPv4 address as node reports it on a dual-stack socket ("::ffff:127.0.0.2") and as written. */
-const stripV6 = (address: string | undefined) => (address ?? '').replace(/^::ffff:/, '');

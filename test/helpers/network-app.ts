@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { type Answer, createTestApp, type TestApp } from './app.ts';
+import type { FakeNetworkVendor } from './fake-network-vendor.ts';
 import { FakeOperator } from './fake-operator.ts';
 import { FakeTwilioVerify } from './fake-twilio-verify.ts';
 import { FakeVonage } from './fake-vonage.ts';
@@ -14,19 +15,11 @@ export const WIFI_ADDRESS = '127.0.0.3';
 
 export type NetworkProvider = 'camara' | 'vonage' | 'twilio';
 
-/** What every vendor's fake lets a test set: the numbers devices hold, and trouble at the check's last call. */
-export interface NetworkVendor {
-  readonly phones: Map<string, string>;
-  /** the call that finishes a check answers this status (0: as it should) */
-  failWith(status: number): void;
-  /** the call that finishes a check is never answered */
-  hang(on: boolean): void;
-}
-
 export interface NetworkApp {
   t: TestApp;
   provider: NetworkProvider;
-  vendor: NetworkVendor;
+  /** the vendor's fake: the numbers devices hold, and trouble at the check's last call */
+  vendor: FakeNetworkVendor;
   /** the CAMARA operator, where the provider is camara */
   operator: FakeOperator;
   close(): Promise<void>;
@@ -94,30 +87,10 @@ export async function networkApp(
     `${t.c.config.authUrl}/auth/network/callback`,
     `${t.c.config.authUrl}/authorize/network/callback`,
   );
-  const vendor: NetworkVendor =
-    fake instanceof FakeOperator
-      ? {
-          phones: fake.phones,
-          failWith: (status) => {
-            fake.failVerifyWith = status;
-          },
-          hang: (on) => {
-            fake.hangVerify = on;
-          },
-        }
-      : {
-          phones: fake.phones,
-          failWith: (status) => {
-            fake.failCheckWith = status;
-          },
-          hang: (on) => {
-            fake.hangCheck = on;
-          },
-        };
   return {
     t,
     provider,
-    vendor,
+    vendor: fake,
     get operator() {
       if (!(fake instanceof FakeOperator)) throw new Error(`the provider is ${provider}, not camara`);
       return fake;

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Route } from 'playwright-core';
-import { translate } from '../../src/i18n/languages.ts';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { type Language, translate } from '../../src/i18n/languages.ts';
 import { signUp, type TestApp, uniqueHandle, uniquePhone } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { type NetworkApp, networkApp, PHONE_ADDRESS, WIFI_ADDRESS } from '../helpers/network-app.ts';
-import { ADMIN_TOKEN, pkce } from '../helpers/oauth.ts';
+import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { checkLook } from '../helpers/page-look.ts';
+import { type ReturningApp, returningApp } from '../helpers/returning-app.ts';
 
 // The silent step in Chromium on a 360 px phone, in English and Arabic: the page's requests to the operator go
 // out from the "phone" address (a device on the operator's data network holding the number) or from the
@@ -52,9 +52,7 @@ describe('the silent step in Chromium', () => {
   let t: TestApp;
   let base: string;
   let browser: Browser;
-  let app: Server;
-  let callback: string;
-  let clientId: string;
+  let app: ReturningApp;
 
   before(async () => {
     const port = await freePort();
@@ -62,24 +60,12 @@ describe('the silent step in Chromium', () => {
     n = await networkApp({ ADMIN_TOKEN, BASE_URL: base, RATE_LIMITS, SIGNIN_METHODS: 'pin,passkey,code' });
     t = n.t;
     await t.app.listen({ port, host: '127.0.0.1' });
-    app = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('back'));
-    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
-    callback = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
-    const client = await t.request('POST', '/admin/v1/clients', {
-      token: ADMIN_TOKEN,
-      body: {
-        client_name: 'Duka Online',
-        redirect_uris: [callback],
-        scope: 'openid phone',
-        first_party: true,
-      },
-    });
-    clientId = client.body.client_id;
+    app = await returningApp(t);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await new Promise((r) => app?.close(r));
+    await app?.close();
     await n?.close();
   });
 
@@ -99,17 +85,17 @@ describe('the silent step in Chromium', () => {
     return context;
   }
 
-  const authorizeUrl = (lang: string) =>
-    `${base}/authorize?${new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: callback,
-      scope: 'openid phone',
-      state: 'silent',
-      code_challenge: pkce().challenge,
-      code_challenge_method: 'S256',
-      ui_locales: lang,
-    })}`;
+  const authorizeUrl = (lang: string) => app.authorizeUrl(base, lang, 'silent');
+  const backAtTheApp = (page: Page) => page.waitForURL((u) => u.href.startsWith(app.callback));
+
+  /** From the app to the sign-up's phone step, the number typed and "Continue" pressed. */
+  async function signUpPhoneStep(page: Page, lang: Language, phone: string) {
+    const say = (key: Parameters<typeof translate>[1]) => translate(lang, key);
+    await page.goto(authorizeUrl(lang));
+    await page.getByRole('link', { name: say('auth.create_account') }).click();
+    await page.getByLabel(say('auth.phone')).fill(phone);
+    await page.getByRole('button', { name: say('auth.continue') }).click();
+  }
 
   for (const lang of ['en', 'ar'] as const) {
     const say = (key: Parameters<typeof translate>[1]) => translate(lang, key);
@@ -120,14 +106,11 @@ describe('the silent step in Chromium', () => {
       const context = await phoneBrowser(lang, PHONE_ADDRESS);
       const page = await context.newPage();
       try {
-        await page.goto(authorizeUrl(lang));
-        await page.getByRole('link', { name: say('auth.create_account') }).click();
-        await page.getByLabel(say('auth.phone')).fill(phone);
-        await page.getByRole('button', { name: say('auth.continue') }).click();
+        await signUpPhoneStep(page, lang, phone);
         await page.getByLabel(say('auth.handle')).fill(uniqueHandle());
         await page.getByLabel(say('auth.pin'), { exact: true }).fill('480715');
         await page.getByRole('button', { name: say('auth.continue') }).click();
-        await page.waitForURL((u) => u.href.startsWith(callback));
+        await backAtTheApp(page);
         assert.equal(t.sms.messagesTo(phone).length, 0, 'no code');
       } finally {
         await context.close();
@@ -144,7 +127,7 @@ describe('the silent step in Chromium', () => {
         await page.goto(authorizeUrl(lang));
         await page.getByLabel(say('auth.phone')).fill(s.phone);
         await page.getByRole('button', { name: say('auth.code_instead_sms') }).click();
-        await page.waitForURL((u) => u.href.startsWith(callback));
+        await backAtTheApp(page);
         assert.equal(t.sms.messagesTo(s.phone).length, sent, 'no code');
       } finally {
         await context.close();
@@ -156,10 +139,7 @@ describe('the silent step in Chromium', () => {
       const context = await phoneBrowser(lang, WIFI_ADDRESS);
       const page = await context.newPage();
       try {
-        await page.goto(authorizeUrl(lang));
-        await page.getByRole('link', { name: say('auth.create_account') }).click();
-        await page.getByLabel(say('auth.phone')).fill(phone);
-        await page.getByRole('button', { name: say('auth.continue') }).click();
+        await signUpPhoneStep(page, lang, phone);
         await page.getByText(say('network.code_instead')).waitFor();
         await checkLook(page, `network-code-instead-${lang}`);
         assert.equal(t.sms.messagesTo(phone).length, 1, 'exactly one code');
@@ -178,10 +158,7 @@ describe('the silent step in Chromium', () => {
     const context = await phoneBrowser('en', PHONE_ADDRESS, false);
     const page = await context.newPage();
     try {
-      await page.goto(authorizeUrl('en'));
-      await page.getByRole('link', { name: 'Create account' }).click();
-      await page.getByLabel('Phone number').fill(phone);
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await signUpPhoneStep(page, 'en', phone);
       await page.getByLabel('Handle').waitFor();
       assert.equal(t.sms.messagesTo(phone).length, 0, 'no code');
     } finally {

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { translate } from '../../src/i18n/languages.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
-import { ADMIN_TOKEN, pkce } from '../helpers/oauth.ts';
+import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import { checkLook } from '../helpers/page-look.ts';
+import { type ReturningApp, returningApp } from '../helpers/returning-app.ts';
 import { type NumberTable, ownService } from '../helpers/sim-vendors.ts';
 import { VendorServer } from '../helpers/vendor-server.ts';
 
@@ -23,9 +22,7 @@ describe('a swapped SIM on the hosted pages', () => {
   let t: TestApp;
   let base: string;
   let browser: Browser;
-  let app: Server;
-  let callback: string;
-  let clientId: string;
+  let app: ReturningApp;
   const numbers: NumberTable = new Map();
   const vendor = new VendorServer(ownService(numbers));
 
@@ -43,24 +40,12 @@ describe('a swapped SIM on the hosted pages', () => {
       },
     });
     await t.app.listen({ port, host: '127.0.0.1' });
-    app = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('back'));
-    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
-    callback = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
-    const client = await t.request('POST', '/admin/v1/clients', {
-      token: ADMIN_TOKEN,
-      body: {
-        client_name: 'Duka Online',
-        redirect_uris: [callback],
-        scope: 'openid phone',
-        first_party: true,
-      },
-    });
-    clientId = client.body.client_id;
+    app = await returningApp(t);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await new Promise((r) => app?.close(r));
+    await app?.close();
     await t?.close();
     await vendor.close();
   });
@@ -77,17 +62,7 @@ describe('a swapped SIM on the hosted pages', () => {
       const context = await browser.newContext({ locale: lang });
       const page = await context.newPage();
       try {
-        const query = new URLSearchParams({
-          response_type: 'code',
-          client_id: clientId,
-          redirect_uri: callback,
-          scope: 'openid phone',
-          state: 'risk',
-          code_challenge: pkce().challenge,
-          code_challenge_method: 'S256',
-          ui_locales: lang,
-        });
-        await page.goto(`${base}/authorize?${query}`);
+        await page.goto(app.authorizeUrl(base, lang, 'risk'));
         await page.getByRole('link', { name: say('auth.forgot_pin') }).click();
         await page.getByLabel(say('auth.phone')).fill(s.phone);
         await page.getByRole('button', { name: say('auth.continue') }).click();
@@ -102,7 +77,7 @@ describe('a swapped SIM on the hosted pages', () => {
         await page.getByRole('button', { name: say('auth.continue') }).click();
         await page.getByRole('heading', { name: say('reset.removed_title') }).waitFor();
         await page.getByRole('button', { name: say('auth.continue') }).click();
-        await page.waitForURL((u) => u.href.startsWith(callback));
+        await page.waitForURL((u) => u.href.startsWith(app.callback));
       } finally {
         await context.close();
       }

@@ -61,8 +61,8 @@ for (const provider of ['camara', 'vonage', 'twilio'] satisfies NetworkProvider[
           const ip = uniqueIp();
           const started = await t.request('POST', '/auth/network/start', { body: { phone, purpose }, ip });
           assert.equal(started.body.data?.method, 'network', JSON.stringify(started.body));
-          if (outcome === 'vendor error') n.vendor.failWith(500);
-          if (outcome === 'timeout') n.vendor.hang(true);
+          if (outcome === 'vendor error') n.vendor.failCheckWith = 500;
+          if (outcome === 'timeout') n.vendor.hangCheck = true;
           let done: Awaited<ReturnType<TestApp['request']>>;
           try {
             const address = outcome === 'Wi-Fi' ? WIFI_ADDRESS : PHONE_ADDRESS;
@@ -73,8 +73,8 @@ for (const provider of ['camara', 'vonage', 'twilio'] satisfies NetworkProvider[
               ip,
             });
           } finally {
-            n.vendor.failWith(0);
-            n.vendor.hang(false);
+            n.vendor.failCheckWith = 0;
+            n.vendor.hangCheck = false;
           }
           if (outcome === 'verified') {
             assert.equal(done.body.data?.method, 'network', JSON.stringify(done.body));
