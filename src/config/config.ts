@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 // The version, read at build time in the bundle and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
+import { type AppSettings, androidOrigin, appSettings } from './app-settings.ts';
 import type { CaptchaSettings } from './captcha-vendors.ts';
 import { ConfigError } from './config-error.ts';
 import { corsOrigins } from './cors-settings.ts';
@@ -14,6 +15,7 @@ import { type NetworkVerificationSettings, networkVerificationSettings } from '.
 import { parseRateLimits, type RateLimits } from './rate-limits.ts';
 import { type RedisSettings, redisSettings } from './redis-settings.ts';
 import { type Retention, retentionSettings } from './retention-settings.ts';
+import { type SecretSettings, secretSettings } from './secret-settings.ts';
 import { type SignInSettings, signInSettings } from './sign-in-settings.ts';
 import { type SimCheckSettings, simCheckSettings } from './sim-check-settings.ts';
 import type { BreakerSettings, ChallengeMode, DestinationPolicy } from './sms-defence-settings.ts';
@@ -31,7 +33,13 @@ export const MEMORY_DATABASE_URL = 'memory://';
 
 export type AppEnv = 'development' | 'test' | 'staging' | 'production';
 
-export interface Config extends SmsSettings, SignInSettings, DatabaseSettings, RedisSettings {
+export interface Config
+  extends SmsSettings,
+    SignInSettings,
+    DatabaseSettings,
+    RedisSettings,
+    SecretSettings,
+    AppSettings {
   appEnv: AppEnv;
   port: number;
   host: string;
@@ -68,10 +76,6 @@ export interface Config extends SmsSettings, SignInSettings, DatabaseSettings, R
   retention: Retention;
   webhookAllowPrivateNetworks: boolean;
   firstPartyClientId: string;
-  pinPepper: string | undefined;
-  pinPepperFallback: string | undefined;
-  keyEncryptionKey: string | undefined;
-  keyEncryptionKeyFallback: string | undefined;
   enumerationProtection: boolean;
   /** DEFAULT_LANGUAGE: the language when nothing asks for another */
   defaultLanguage: Language;
@@ -107,7 +111,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     : undefined;
   if (smsDailyLimit) rateLimits.sms_daily = { limit: smsDailyLimit, windowSeconds: 86_400 };
   r.problems.push(...rateLimitProblems.map((p) => `RATE_LIMITS: ${p}`));
-  const [authUrl, look] = [r.url('AUTH_URL', baseUrl), lookSettings(r)];
+  const [authUrl, look, apps] = [r.url('AUTH_URL', baseUrl), lookSettings(r), appSettings(r)];
   const config: Config = {
     appEnv,
     port,
@@ -147,7 +151,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     enumerationProtection: r.bool('ENUMERATION_PROTECTION', false),
     defaultLanguage: r.oneOf<Language>('DEFAULT_LANGUAGE', LANGUAGES, 'en'),
     look,
-    ...signInSettings(r, authUrl, look.brand.name),
+    ...apps,
+    ...signInSettings(r, authUrl, look.brand.name, apps.androidApps.map(androidOrigin)),
     trustProxy: trustProxySetting(r),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     logFormat: r.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
@@ -178,33 +183,6 @@ function webConcurrency(r: EnvReader): number {
   if (n > 1 && (!databaseUrl || databaseUrl === MEMORY_DATABASE_URL))
     r.problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL (PostgreSQL): PGlite belongs to one process');
   return n;
-}
-
-type SecretSettings = Pick<
-  Config,
-  'pinPepper' | 'pinPepperFallback' | 'keyEncryptionKey' | 'keyEncryptionKeyFallback'
->;
-
-/** The pepper and the key-encryption key, each with the fallback it has while it changes. */
-function secretSettings(r: EnvReader): SecretSettings {
-  const secrets = {
-    pinPepper: r.key('PIN_PEPPER'),
-    pinPepperFallback: r.key('PIN_PEPPER_FALLBACK'),
-    keyEncryptionKey: r.key('KEY_ENCRYPTION_KEY'),
-    keyEncryptionKeyFallback: r.key('KEY_ENCRYPTION_KEY_FALLBACK'),
-  };
-  // The same secret twice is a change half made: the old one is nowhere, and nothing says so.
-  for (const [name, fallback, current] of [
-    ['KEY_ENCRYPTION_KEY', secrets.keyEncryptionKeyFallback, secrets.keyEncryptionKey],
-    ['PIN_PEPPER', secrets.pinPepperFallback, secrets.pinPepper],
-  ] as const)
-    if (
-      fallback !== undefined &&
-      current !== undefined &&
-      Buffer.from(fallback, 'base64').equals(Buffer.from(current, 'base64'))
-    )
-      r.problems.push(`${name}_FALLBACK must not be ${name} itself`);
-  return secrets;
 }
 
 /**

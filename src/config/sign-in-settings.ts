@@ -73,7 +73,16 @@ function originProblem(origin: string, rpId: string): string | undefined {
   return undefined;
 }
 
-export function signInSettings(r: EnvReader, authUrl: string, brandName: string | undefined): SignInSettings {
+/**
+ * The relying party and its origins: AUTH_URL's, WEBAUTHN_ORIGINS, and `appOrigins` (the Android apps'
+ * `android:apk-key-hash:` origins, each app's by itself).
+ */
+export function signInSettings(
+  r: EnvReader,
+  authUrl: string,
+  brandName: string | undefined,
+  appOrigins: readonly string[] = [],
+): SignInSettings {
   // A bad AUTH_URL is named by its own check; the relying party is then judged against localhost.
   const pages = new URL(URL.canParse(authUrl) ? authUrl : 'http://localhost');
   const named = r.str('WEBAUTHN_RP_ID');
@@ -89,7 +98,7 @@ export function signInSettings(r: EnvReader, authUrl: string, brandName: string 
   r.problems.push(...further.map((o) => originProblem(o, rpId)).filter((p) => p !== undefined));
   const rpName = (r.str('WEBAUTHN_RP_NAME') ?? brandName ?? DEFAULT_RP_NAME).slice(0, 100);
   return {
-    webauthn: { rpId, rpName, origins: [...new Set([pages.origin, ...further])] },
+    webauthn: { rpId, rpName, origins: [...new Set([pages.origin, ...further, ...appOrigins])] },
     signInMethods: signInMethods(r),
   };
 }

@@ -4,6 +4,7 @@ import { proxyTrust } from '../config/trust-proxy.ts';
 import { isDatabaseUnavailable } from '../storage/database-errors.ts';
 import { adminSurface } from './admin/index.ts';
 import { apiV1Surface } from './api-v1/index.ts';
+import { appAssociationRoutes } from './app-association.ts';
 import { avatarRoutes } from './avatars.ts';
 import { consoleSurface } from './console/index.ts';
 import { answerFrameworkError, MAX_PARAM_LENGTH } from './errors/framework.ts';
@@ -98,6 +99,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   await registerOpenApi(app, c);
   metricsRoutes(app, c);
   jwksRoutes(app, c);
+  appAssociationRoutes(app, c);
   avatarRoutes(app, c);
   homeRoutes(app, c);
   // BRAND_LOGO_URL is fetched once, before the pages show it (at most the fetch's 5 s).
