@@ -9,6 +9,7 @@ import type { PinChangeService } from '../domain/accounts/pin-change.ts';
 import type { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import type { RecoverySignIn } from '../domain/accounts/recovery-sign-in.ts';
 import type { SignIn } from '../domain/accounts/sign-in.ts';
+import type { AppAttestation } from '../domain/app-attestation/app-attestation.ts';
 import type { ClientService } from '../domain/clients/clients.ts';
 import type { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import type { LogoService } from '../domain/clients/logos.ts';
@@ -95,6 +96,8 @@ export interface Container {
   phoneRisk: PhoneRiskService;
   /** the silent checks of a number by its mobile network, before a code */
   networkVerification: NetworkVerificationService;
+  /** apps' attestations of a code's send (Play Integrity, App Attest), and an iOS key's registration */
+  appAttestation: AppAttestation;
   /** what operators see of the silent checks: per country, and one by one */
   networkProofs: NetworkProofsReport;
   /** the key of Callsign's requests to the operator, where a provider is configured */

@@ -25,6 +25,7 @@ import type { PersonCheck } from '../domain/sms-defence/person-check.ts';
 import { SendDefence } from '../domain/sms-defence/send-defence.ts';
 import { SiteverifyCaptcha } from '../providers/captcha/siteverify.ts';
 import { SessionRotations } from '../storage/batches/session-rotations.ts';
+import { appAttestationFor } from './app-attestation.ts';
 import type { Foundation } from './foundation.ts';
 import { phoneRiskService } from './phone-risk.ts';
 
@@ -63,9 +64,11 @@ function smsDefence(f: Foundation) {
     settings: config.smsBreaker,
     openCountries: metrics.smsBreakerOpen,
   });
+  const attestation = appAttestationFor(f);
   const defence = new SendDefence({
     breaker,
     challenges,
+    attestation,
     rateLimiter: f.rateLimiter,
     challengeMode: config.challengeMode,
     destinations: config.smsDestinations,
@@ -74,7 +77,7 @@ function smsDefence(f: Foundation) {
     sends: metrics.otpSends,
     verifications: metrics.otpVerifications,
   });
-  return { challenges, breaker, defence };
+  return { challenges, breaker, defence, attestation };
 }
 
 /** The ways in beside the PIN: recovery codes, passkeys and their sign-in, a code to the phone. */
@@ -122,7 +125,7 @@ function beyondThePin(
 /** The services of a person's account: codes, sessions, sign-in, profile, PIN, phone, deletion. */
 export function identityServices(f: Foundation) {
   const { config, db, clock, random, events, tokens, messenger, logger } = f;
-  const { challenges, breaker, defence } = smsDefence(f);
+  const { challenges, breaker, defence, attestation } = smsDefence(f);
   const sendQueue = new SendQueue(logger);
   const phoneRisk = phoneRiskService(f);
   const otp = new OtpService({
@@ -191,6 +194,7 @@ export function identityServices(f: Foundation) {
     defence,
     sendQueue,
     challenges,
+    appAttestation: attestation,
     smsBreaker: breaker,
     sessions,
     accounts,

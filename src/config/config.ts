@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import { type AppSettings, androidOrigin, appSettings } from './app-settings.ts';
+import { type AttestationSettings, attestationSettings } from './attestation-settings.ts';
 import type { CaptchaSettings } from './captcha-vendors.ts';
 import { ConfigError } from './config-error.ts';
 import { corsOrigins } from './cors-settings.ts';
@@ -65,6 +66,8 @@ export interface Config
   captcha: CaptchaSettings | undefined;
   /** SIM_CHECK_*: a code to a number checked against its SIM swaps and recycling first */
   simCheck: SimCheckSettings;
+  /** APP_ATTESTATION, PLAY_INTEGRITY_*, APP_ATTEST_*: a code's send proven to come from the genuine app */
+  attestation: AttestationSettings;
   /** NETWORK_VERIFICATION_*: a number proven silently by its mobile network before a code */
   networkVerification: NetworkVerificationSettings;
   /** CORS_ORIGINS: web apps on these origins may call the REST surface from a browser */
@@ -152,6 +155,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     defaultLanguage: r.oneOf<Language>('DEFAULT_LANGUAGE', LANGUAGES, 'en'),
     look,
     ...apps,
+    attestation: attestationSettings(r, apps, appEnv === 'production'),
     ...signInSettings(r, authUrl, look.brand.name, apps.androidApps.map(androidOrigin)),
     trustProxy: trustProxySetting(r),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

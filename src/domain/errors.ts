@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   'INVALID_FILE_TYPE',
   // the SMS defence: a send that needs a solved proof-of-work challenge (details.challenge is one)
   'CHALLENGE_REQUIRED',
+  // app attestation: a send's attestation that did not hold (details.reason says why)
+  'CHALLENGE_FAILED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -51,8 +51,8 @@ export class Metrics {
   /** The SMS defence: sends by destination country and outcome, codes entered, breakers open. */
   readonly otpSends = new Counter({
     name: 'callsign_otp_sends_total',
-    help: 'Code sends by destination country and outcome (sent, refused_country, refused_type, refused_prefix, challenged, over_cap, over_budget, rate_limited)',
-    labelNames: ['country', 'outcome'] as const,
+    help: 'Code sends by destination country, outcome (sent, refused_country, refused_type, refused_prefix, challenged, over_cap, over_budget, rate_limited) and whether an app attested the send (true, false)',
+    labelNames: ['country', 'outcome', 'attested'] as const,
     registers: [this.registry],
   });
   readonly signIns = new Counter({
@@ -74,6 +74,13 @@ export class Metrics {
     name: 'callsign_network_verifications_total',
     help: 'Numbers checked silently by their mobile network, by provider, country and outcome (verified, other_number, unavailable, error)',
     labelNames: ['provider', 'country', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  /** Apps' attestations of a code's send: each one's outcome (attested, or why it was refused), by platform. */
+  readonly appAttestations = new Counter({
+    name: 'callsign_app_attestations_total',
+    help: 'App attestations checked, by platform (android, ios) and outcome (attested, unavailable, app_not_recognized, device_integrity, stale, replayed, wrong_binding)',
+    labelNames: ['platform', 'outcome'] as const,
     registers: [this.registry],
   });
   readonly otpVerifications = new Counter({

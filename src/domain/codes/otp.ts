@@ -105,7 +105,9 @@ export class OtpService {
     const spend = { spend: goes === 'code' || goes === 'notice' };
     const admitted =
       fixed ??
-      (await (before ? this.d.defence.admitted(phone, spend) : this.d.defence.admit(phone, proof, spend)));
+      (await (before
+        ? this.d.defence.admitted(phone, spend)
+        : this.d.defence.admit(phone, { ...proof, purpose }, spend)));
     const answer = {
       expires_in: OTP_TTL_SECONDS,
       message: `Verification code sent to ${maskPhone(phone)}`,

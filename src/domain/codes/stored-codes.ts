@@ -69,7 +69,7 @@ export class StoredCodes {
       createdAt: now,
       expiresAt: addSeconds(now, OTP_TTL_SECONDS),
     };
-    await storeOtp(this.d.db, otp, pass?.country);
+    await storeOtp(this.d.db, otp, pass && { country: pass.country, attested: pass.attested });
     return { id, createdAt: now, pass };
   }
 

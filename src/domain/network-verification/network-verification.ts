@@ -98,7 +98,7 @@ export class NetworkVerificationService {
     const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
     if (!verifier || whatGoes(purpose, registered, this.d.enumerationProtection) === 'refusal')
       return undefined;
-    await this.d.defence.admit(phone, options.proof ?? {}, { spend: false });
+    await this.d.defence.admit(phone, { ...options.proof, purpose }, { spend: false });
     return verifier;
   }
 

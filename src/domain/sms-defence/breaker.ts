@@ -47,6 +47,7 @@ const NO_REFUSALS: RefusalCounts = {
 const withConversion = (t: CountryTotals & Partial<RefusalCounts>): TrafficOfPeriod => ({
   sent: t.sent,
   verified: t.verified,
+  attested: t.attested,
   conversion: t.sent ? t.verified / t.sent : null,
   refused: Object.fromEntries(
     Object.keys(NO_REFUSALS).map((reason) => [reason, t[reason as keyof RefusalCounts] ?? 0]),
@@ -94,7 +95,7 @@ export class SmsBreaker {
     ]);
     const overrideOf = new Map(overrides.map((o) => [o.country, o.state]));
     const totalsOf = (rows: Array<CountryTotals & RefusalCounts & { country: string }>, country: string) =>
-      rows.find((r) => r.country === country) ?? { sent: 0, verified: 0, ...NO_REFUSALS };
+      rows.find((r) => r.country === country) ?? { sent: 0, verified: 0, attested: 0, ...NO_REFUSALS };
     const countries = [...new Set([...day.map((r) => r.country), ...overrideOf.keys()])].sort();
     return countries.map((country) => {
       const override = overrideOf.get(country) ?? null;
@@ -133,9 +134,9 @@ export class SmsBreaker {
     return smsTrafficRepo.addSent(this.d.db, country, this.d.clock.now());
   }
 
-  /** A code counted as sent at `sentAt` was not delivered: its count is taken back. */
-  uncountSent(q: Queryable, country: string, sentAt: Date): Promise<unknown> {
-    return smsTrafficRepo.uncountSent(q, country, sentAt);
+  /** A code counted as sent at `sentAt` (attested or not) was not delivered: its count is taken back. */
+  uncountSent(q: Queryable, country: string, sentAt: Date, attested = false): Promise<unknown> {
+    return smsTrafficRepo.uncountSent(q, country, sentAt, attested);
   }
 
   /** A code sent to the country was entered at `at`. */

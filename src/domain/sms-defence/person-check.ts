@@ -1,4 +1,5 @@
 import type { Challenge } from 'altcha-lib/types';
+import type { AttestationInput } from '../app-attestation/app-attestation.ts';
 import type { DomainError } from '../errors.ts';
 
 /** What a send may carry to show that a person, not a script, asks for it. */
@@ -9,6 +10,10 @@ export interface SendProof {
   captchaToken?: string;
   /** the address the send came from, which a CAPTCHA vendor checks the token against */
   address?: string;
+  /** the app's attestation (Play Integrity or App Attest), where the app sends one */
+  attestation?: AttestationInput;
+  /** what the code is for: an attestation is bound to it */
+  purpose?: string;
 }
 
 /** A hosted CAPTCHA to show, with the public key its widget is drawn with. */

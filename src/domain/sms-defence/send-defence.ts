@@ -34,6 +34,7 @@ import type { Count } from '../counts.ts';
 import { DomainError } from '../errors.ts';
 import { countryOf } from '../phone.ts';
 import type { RateLimiter } from '../rate-limiter.ts';
+import { attestedSend, personCheckNeeded, type SendAttestation } from './attested-send.ts';
 import type { SmsBreaker } from './breaker.ts';
 import { destinationError, destinationRefusal, numberBlock } from './destinations.ts';
 import type { PersonCheck, SendProof } from './person-check.ts';
@@ -45,6 +46,8 @@ export interface SendDefenceDeps {
   breaker: SmsBreaker;
   /** the proof of a person a send may need: the proof-of-work challenge, or a hosted CAPTCHA */
   challenges: PersonCheck;
+  /** an app's attestation, which stands in for the proof of a person */
+  attestation?: SendAttestation;
   rateLimiter: RateLimiter;
   challengeMode: ChallengeMode;
   /** where codes may go */
@@ -52,8 +55,8 @@ export interface SendDefenceDeps {
   /** SMS_DAILY_LIMIT; undefined, no budget */
   dailyLimit: number | undefined;
   logger: Logger;
-  /** each send's outcome, by country */
-  sends?: Count<'country' | 'outcome'>;
+  /** each send's outcome, by country and whether an app attested it */
+  sends?: Count<'country' | 'outcome' | 'attested'>;
   /** each code entered, by country */
   verifications?: Count<'country'>;
 }
@@ -65,6 +68,8 @@ export interface SendDefenceDeps {
 export interface SendPass {
   /** the country the code counts as sent to (none for a number libphonenumber cannot read), counted as it is stored */
   readonly country: string | undefined;
+  /** an app attested the send: counted apart, so a pumping wave shows as unattested traffic */
+  readonly attested: boolean;
   /** spends the day's budget for a message sent after the request was answered */
   spend(): Promise<void>;
   /** the code went: counted for the metrics */
@@ -85,9 +90,9 @@ export class SendDefence {
    * Answers the pass the send's code is stored and counted with.
    */
   async admit(phone: string, proof: SendProof, { spend }: { spend: boolean }): Promise<SendPass> {
-    await this.check(phone, proof);
+    const attested = await this.check(phone, proof);
     if (spend) await this.spend(phone);
-    return this.passFor(phone);
+    return this.passFor(phone, attested);
   }
 
   /**
@@ -96,31 +101,36 @@ export class SendDefence {
    */
   async admitted(phone: string, { spend }: { spend: boolean }): Promise<SendPass> {
     if (spend) await this.spend(phone);
-    return this.passFor(phone);
+    return this.passFor(phone, false);
   }
 
   /** What the codes room tells of a send the defence let through, bound to its number's country. */
-  private passFor(phone: string): SendPass {
+  private passFor(phone: string, attested: boolean): SendPass {
     const country = countryOf(phone);
     return {
       country,
+      attested,
       spend: () => this.spend(phone),
       sent: () => {
-        if (country) this.d.sends?.inc({ country, outcome: 'sent' });
+        if (country) this.d.sends?.inc({ country, outcome: 'sent', attested: String(attested) });
       },
       unsent: async (q, sentAt) => {
-        if (country) await this.d.breaker.uncountSent(q, country, sentAt);
+        if (country) await this.d.breaker.uncountSent(q, country, sentAt, attested);
       },
     };
   }
 
-  /** Where the code may go, its block of numbers, the country's breaker, its challenge and its cap. */
-  private async check(phone: string, proof: SendProof): Promise<void> {
+  /**
+   * Where the code may go, its block of numbers, the app's attestation or the country's breaker and its
+   * challenge, and its cap. Answers whether an app attested the send.
+   */
+  private async check(phone: string, proof: SendProof): Promise<boolean> {
     const country = countryOf(phone);
+    let attested = false;
     /** Counts the refusal for the operators, then throws it. */
     const refused = async (reason: SendRefusal, err: unknown): Promise<never> => {
       if (country) {
-        this.d.sends?.inc({ country, outcome: REFUSALS[reason] });
+        this.d.sends?.inc({ country, outcome: REFUSALS[reason], attested: String(attested) });
         await this.d.breaker.refused(country, reason);
       }
       throw err;
@@ -129,15 +139,20 @@ export class SendDefence {
     if (destination) await refused(destination, destinationError(destination));
     const block = await this.d.rateLimiter.hit([['otp_send_prefix', numberBlock(phone)]]);
     if (block.exceeded) await refused('prefix', block.exceeded);
+    attested = await attestedSend(this.d.attestation, phone, proof).catch((err: unknown) =>
+      refused('challenge', err),
+    );
     const open = country ? await this.d.breaker.isOpen(country) : false;
-    if (this.d.challengeMode === 'always' || (this.d.challengeMode === 'breaker' && open))
+    const { challengeMode, attestation } = this.d;
+    if (personCheckNeeded({ attested, mode: attestation?.mode, challengeMode, breakerOpen: open }))
       await this.d.challenges.redeem(proof).catch((err: unknown) => refused('challenge', err));
-    if (!open || !country) return;
+    if (!open || !country) return attested;
     const { exceeded } = await this.d.rateLimiter.hit([['otp_send_country_open', country]]);
     if (exceeded) {
       exceeded.details.scope = 'country';
       await refused('over_cap', exceeded);
     }
+    return attested;
   }
 
   /** One text message of the day's budget, before it is sent; RATE_LIMITED past the budget. */
@@ -153,7 +168,7 @@ export class SendDefence {
       exceeded.details.scope = 'daily_limit';
       const country = countryOf(phone);
       if (country) {
-        this.d.sends?.inc({ country, outcome: 'over_budget' });
+        this.d.sends?.inc({ country, outcome: 'over_budget', attested: 'false' });
         await this.d.breaker.refused(country, 'over_budget');
       }
       throw exceeded;
@@ -181,7 +196,7 @@ export class SendDefence {
     const country = countryOf(phone);
     if (!country) return;
     await this.d.breaker.sent(country);
-    this.d.sends?.inc({ country, outcome: 'sent' });
+    this.d.sends?.inc({ country, outcome: 'sent', attested: 'false' });
   }
 
   /**
@@ -194,7 +209,7 @@ export class SendDefence {
     if (!phone || (scope !== 'otp_send_phone' && scope !== 'otp_send_address')) return;
     const country = countryOf(phone);
     if (!country) return;
-    this.d.sends?.inc({ country, outcome: REFUSALS.rate_limited });
+    this.d.sends?.inc({ country, outcome: REFUSALS.rate_limited, attested: 'false' });
     await this.d.breaker.refused(country, 'rate_limited');
   }
 

@@ -16,6 +16,7 @@ const tags = ['Admin: SMS'];
 const count = Type.Integer();
 const totals = Type.Object({
   sent: Type.Integer({ description: 'codes sent' }),
+  attested: Type.Integer({ description: 'of the codes sent, those an app attested (the rest: unattested)' }),
   verified: Type.Integer({ description: 'codes entered' }),
   conversion: nullable(Type.Number({ description: 'verified / sent; null when none was sent' })),
   refused: Type.Object(

@@ -57,6 +57,7 @@ export const ERROR_ANSWERS: Record<ErrorCode, Answers> = {
   FILE_TOO_LARGE: { oauth: BAD, api: [413, 'file_too_large'], admin: BAD },
   INVALID_FILE_TYPE: { oauth: BAD, api: [415, 'invalid_file_type'], admin: BAD },
   CHALLENGE_REQUIRED: requestFault(),
+  CHALLENGE_FAILED: requestFault(),
 };
 
 /**

@@ -40,6 +40,7 @@ const BY_CODE: Record<ErrorCode, MessageKey> = {
   FILE_TOO_LARGE: 'error.check_input',
   INVALID_FILE_TYPE: 'error.check_input',
   CHALLENGE_REQUIRED: 'error.check_input',
+  CHALLENGE_FAILED: 'error.check_input',
 };
 
 /** An INVALID_REQUEST names its field; the field says what to fix. */

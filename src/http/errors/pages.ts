@@ -64,6 +64,7 @@ const PAGE_OF: Record<ErrorCode, 'tooMany' | 'stopping' | 'failed'> = {
   FILE_TOO_LARGE: 'failed',
   INVALID_FILE_TYPE: 'failed',
   CHALLENGE_REQUIRED: 'failed',
+  CHALLENGE_FAILED: 'failed',
 };
 
 /** The error handler of a hosted surface: `send` writes a page, `what` names the surface in the log. */

@@ -28,4 +28,5 @@ export const REST_STATUS: Record<ErrorCode, number> = {
   FILE_TOO_LARGE: 413,
   INVALID_FILE_TYPE: 415,
   CHALLENGE_REQUIRED: 403,
+  CHALLENGE_FAILED: 403,
 };

@@ -4,6 +4,7 @@ import { restErrorHandler } from '../errors/rest.ts';
 import { allowConfiguredOrigins } from '../plugins/browser-access.ts';
 import { registerRestGuards } from '../plugins/rest-guards.ts';
 import { accountAuthRoutes } from './account-auth.ts';
+import { attestationRoutes } from './attestation.ts';
 import { connectedAppRoutes } from './connected-apps.ts';
 import { healthRoutes } from './health.ts';
 import { kycRoutes } from './kyc.ts';
@@ -25,6 +26,7 @@ export async function restSurface(app: FastifyInstance, c: Container) {
   const addPreflights = allowConfiguredOrigins(app, c.config.corsOrigins);
   healthRoutes(app, c);
   otpRoutes(app, c);
+  attestationRoutes(app, c);
   networkRoutes(app, c);
   accountAuthRoutes(app, c);
   passkeySignInRoutes(app, c);

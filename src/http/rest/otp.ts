@@ -7,6 +7,7 @@ import { OTP_PURPOSES } from '../../domain/codes/purposes.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import type { SendProof } from '../../domain/sms-defence/person-check.ts';
 import { acceptedLanguages, pickLanguage } from '../../i18n/languages.ts';
+import { attestationField } from './attestation.ts';
 import { ok } from './envelope.ts';
 import { e164Of, phoneKey } from './phone-key.ts';
 import { ChallengeSchema, CodeSent, restAnswer } from './responses.ts';
@@ -37,6 +38,7 @@ export const proofFields = {
   captcha_token: Type.Optional(
     text('the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA', { maxLength: 4096 }),
   ),
+  attestation: attestationField,
 };
 
 /** The channel a code should go by; it falls back as the service is configured when it has no route. */
@@ -53,9 +55,14 @@ const languageField = Type.Optional(
 
 /** The proof a send's body carries, with the address it came from. */
 export const proofOf = (
-  body: { challenge_solution?: string; captcha_token?: string },
+  body: { challenge_solution?: string; captcha_token?: string; attestation?: SendProof['attestation'] },
   address: string,
-): SendProof => ({ challengeSolution: body.challenge_solution, captchaToken: body.captcha_token, address });
+): SendProof => ({
+  challengeSolution: body.challenge_solution,
+  captchaToken: body.captcha_token,
+  attestation: body.attestation,
+  address,
+});
 
 export function otpRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

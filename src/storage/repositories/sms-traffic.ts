@@ -7,6 +7,8 @@ const minuteOf = (at: Date) => new Date(Math.floor(at.getTime() / 60_000) * 60_0
 export interface CountryTotals {
   sent: number;
   verified: number;
+  /** of `sent`, those an app attested */
+  attested: number;
 }
 
 /** Why a send was refused, as counted per country. */
@@ -29,7 +31,7 @@ export const smsTrafficRepo = {
   countriesSince: (q: Queryable, since: Date) =>
     all<CountryTotals & RefusalCounts & { country: string }>(
       q,
-      sql`SELECT country, sum(sent)::int AS sent, sum(verified)::int AS verified,
+      sql`SELECT country, sum(sent)::int AS sent, sum(verified)::int AS verified, sum(attested)::int AS attested,
           sum(refused_country)::int AS country_not_allowed, sum(refused_type)::int AS number_type_not_allowed,
           sum(refused_prefix)::int AS prefix, sum(challenged)::int AS challenge, sum(over_cap)::int AS over_cap,
           sum(over_budget)::int AS over_budget, sum(rate_limited)::int AS rate_limited
@@ -61,18 +63,21 @@ export const smsTrafficRepo = {
         ),
 
   /** The statement that counts one code sent to the country at `at` (done with the code's own). */
-  countSent: (country: string, at: Date) =>
-    sql`INSERT INTO sms_country_minutes (country, minute, sent) VALUES (${country}, ${minuteOf(at)}, 1)
-      ON CONFLICT (country, minute) DO UPDATE SET sent = sms_country_minutes.sent + 1`,
+  countSent: (country: string, at: Date, attested = false) =>
+    sql`INSERT INTO sms_country_minutes (country, minute, sent, attested)
+      VALUES (${country}, ${minuteOf(at)}, 1, ${attested ? 1 : 0})
+      ON CONFLICT (country, minute) DO UPDATE SET sent = sms_country_minutes.sent + 1,
+        attested = sms_country_minutes.attested + EXCLUDED.attested`,
 
   /** Counts one code sent to the country at `at`, outside a code's own statement (a re-send). */
   addSent: (q: Queryable, country: string, at: Date) => all(q, smsTrafficRepo.countSent(country, at)),
 
   /** Takes back the count of a code sent at `sentAt` that could not be delivered after all. */
-  uncountSent: (q: Queryable, country: string, sentAt: Date) =>
+  uncountSent: (q: Queryable, country: string, sentAt: Date, attested = false) =>
     all(
       q,
-      sql`UPDATE sms_country_minutes SET sent = greatest(sent - 1, 0)
+      sql`UPDATE sms_country_minutes SET sent = greatest(sent - 1, 0),
+          attested = greatest(attested - ${attested ? 1 : 0}, 0)
         WHERE country = ${country} AND minute = ${minuteOf(sentAt)}`,
     ),
 
@@ -103,7 +108,8 @@ export const smsTrafficRepo = {
     (await first<CountryTotals & { override: BreakerOverride | null }>(
       q,
       sql`SELECT coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified,
+          coalesce(sum(attested), 0)::int AS attested,
           (SELECT state FROM sms_breaker_overrides WHERE country = ${country}) AS override
         FROM sms_country_minutes WHERE country = ${country} AND minute >= ${minuteOf(since)}`,
-    )) ?? { sent: 0, verified: 0, override: null },
+    )) ?? { sent: 0, verified: 0, attested: 0, override: null },
 };

@@ -30,10 +30,15 @@ export interface NewOtp {
 
 /**
  * Stores the phone's new code for the purpose and ends the one before, in one statement. With `countedIn`, the
- * code counts as sent to that country (the SMS defence's traffic) in that same statement.
+ * code counts as sent to that country (the SMS defence's traffic, attested or not) in that same statement.
  */
-export async function storeOtp(q: Queryable, o: NewOtp, countedIn?: string): Promise<void> {
-  const alongside = countedIn && smsTrafficRepo.countSent(countedIn, o.createdAt);
+export async function storeOtp(
+  q: Queryable,
+  o: NewOtp,
+  countedIn?: { country: string | undefined; attested: boolean },
+): Promise<void> {
+  const alongside =
+    countedIn?.country && smsTrafficRepo.countSent(countedIn.country, o.createdAt, countedIn.attested);
   await all(
     q,
     sql`WITH ended AS (

@@ -10,6 +10,7 @@ import { chart } from './overview-page.ts';
 
 interface Period {
   sent: number;
+  attested: number;
   verified: number;
   conversion: number | null;
   refused: Record<string, number>;
@@ -50,12 +51,14 @@ export const smsPage = (
     'SMS traffic',
     f,
     `<p>Codes sent and entered per destination country. A country whose codes are rarely entered opens its
-breaker: its sends then need a solved challenge, and at most a few an hour go there.</p>
+breaker: its sends then need a solved challenge, and at most a few an hour go there. Codes a genuine app did not
+attest are "unattested": a pumping wave shows there.</p>
 <div class="charts">${chart('Codes sent, all countries', hours.sent, new Date(hours.end))}${chart('Codes entered, all countries', hours.verified, new Date(hours.end))}</div>
 ${table(
   [
     'Country',
     'Last hour: sent',
+    'unattested',
     'entered',
     'conversion',
     'refused',
@@ -68,6 +71,7 @@ ${table(
   countries.map((c) => [
     esc(c.country),
     String(c.last_hour.sent),
+    String(c.last_hour.sent - c.last_hour.attested),
     String(c.last_hour.verified),
     percent(c.last_hour.conversion),
     String(refused(c.last_hour)),
