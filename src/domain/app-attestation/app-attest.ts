@@ -56,7 +56,7 @@ function parseAuthData(data: Buffer) {
 
 const decodeMap = (bytes: Buffer): Map<string, unknown> => {
   try {
-    const [decoded] = isoCBOR.decodeFirst<Map<string, unknown>>(new Uint8Array(bytes));
+    const decoded: unknown = isoCBOR.decodeFirst(new Uint8Array(bytes));
     if (decoded instanceof Map) return decoded;
   } catch {}
   throw refused();
