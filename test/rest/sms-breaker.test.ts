@@ -139,9 +139,10 @@ describe('the country breaker (CHALLENGE_MODE=breaker, the default)', () => {
       const line = metrics.body.split('\n').find((l) => l.startsWith(`${series} `));
       return line === undefined ? undefined : Number(line.slice(series.length + 1));
     };
-    assert.equal(value('callsign_otp_sends_total{country="US",outcome="sent"}'), 9);
-    assert.equal(value('callsign_otp_sends_total{country="US",outcome="challenged"}'), 1);
-    assert.equal(value('callsign_otp_sends_total{country="US",outcome="over_cap"}'), 1);
+    // No app attested these sends: each count says so.
+    assert.equal(value('callsign_otp_sends_total{country="US",outcome="sent",attested="false"}'), 9);
+    assert.equal(value('callsign_otp_sends_total{country="US",outcome="challenged",attested="false"}'), 1);
+    assert.equal(value('callsign_otp_sends_total{country="US",outcome="over_cap",attested="false"}'), 1);
     assert.equal(value('callsign_otp_verifications_total{country="US"}'), 4);
     assert.equal(value('callsign_sms_breaker_open{country="US"}'), 0);
   });
@@ -214,7 +215,7 @@ describe('operators see the traffic per country, and override a breaker', () => 
         over_budget: 0,
         rate_limited: 0,
       };
-      const period = { sent: 2, verified: 1, conversion: 0.5, refused: none };
+      const period = { sent: 2, verified: 1, attested: 0, conversion: 0.5, refused: none };
       assert.deepEqual(seen.body.data, [
         { country: 'US', last_hour: period, last_24h: period, breaker: 'closed', override: null },
       ]);
