@@ -24,7 +24,28 @@ export interface SendCodeInput {
   challengeSolution?: string;
   /** the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA */
   captchaToken?: string;
+  /**
+   * the app's attestation of this send, over `challenge|phone|purpose` (see `attestationBinding`): a Play
+   * Integrity token, or an App Attest assertion. Where it holds, the send needs no challenge.
+   */
+  attestation?: Attestation;
 }
+
+/** An app's attestation, as `/auth/otp/send` takes it. */
+export type Attestation =
+  | { platform: 'android'; package?: string; challenge: string; token: string }
+  | { platform: 'ios'; challenge: string; keyId: string; assertion: string };
+
+/** What an app's attestation of a send is made over: Play Integrity's request hash is its hex SHA-256. */
+export const attestationBinding = (challenge: string, phone: string, purpose: CodePurpose) =>
+  `${challenge}|${phone}|${purpose}`;
+
+const attestationBody = (a: Attestation | undefined) =>
+  a === undefined
+    ? undefined
+    : a.platform === 'android'
+      ? a
+      : { platform: a.platform, challenge: a.challenge, key_id: a.keyId, assertion: a.assertion };
 
 export interface SentCode {
   /** seconds the code lives */
@@ -47,6 +68,7 @@ export const sendBody = (input: SendCodeInput) => ({
   language: input.language,
   challenge_solution: input.challengeSolution,
   captcha_token: input.captchaToken,
+  attestation: attestationBody(input.attestation),
 });
 
 /** The ways to sign in, and the codes they start with. */
@@ -64,6 +86,19 @@ export function authMethods(transport: Transport, keeper: SessionKeeper, device:
   const signedIn = (tokens: Tokens) => keep(tokens, tokens.user);
 
   return {
+    /** A challenge for an app's attestation of its next send (single use, 120 seconds). */
+    async attestationChallenge(): Promise<{ challenge: string; expiresIn: number }> {
+      const asked = await transport.call('get', '/auth/attestation/challenge', {});
+      return { challenge: asked.challenge, expiresIn: asked.expires_in };
+    },
+
+    /** Registers an iOS app's App Attest key once, from its attestation over a challenge. */
+    async registerAppleKey(input: { keyId: string; attestation: string; challenge: string }) {
+      const body = { key_id: input.keyId, attestation: input.attestation, challenge: input.challenge };
+      const kept = await transport.call('post', '/auth/attestation/apple/keys', { body });
+      return { keyId: kept.key_id, appId: kept.app_id };
+    },
+
     async sendCode(input: SendCodeInput): Promise<SentCode> {
       const sent = await transport.call('post', '/auth/otp/send', { body: sendBody(input) });
       return { expiresIn: sent.expires_in, channel: sent.channel, message: sent.message };

@@ -52,7 +52,8 @@ export function createClient(options: ClientOptions) {
 export type CallsignClient = ReturnType<typeof createClient>;
 
 export type * from './api-types.js';
-export type { ResetPinInput, SendCodeInput, SentCode } from './auth.js';
+export type { Attestation, ResetPinInput, SendCodeInput, SentCode } from './auth.js';
+export { attestationBinding } from './auth.js';
 export type { ProofOfWork } from './challenges.js';
 export { CallsignError, type CallsignErrorCode, CallsignNetworkError } from './errors.js';
 export type { NetworkCompletion, NetworkStart } from './network.js';

@@ -27,4 +27,5 @@ export type ServerErrorCode =
   | 'EMAIL_TAKEN'
   | 'FILE_TOO_LARGE'
   | 'INVALID_FILE_TYPE'
-  | 'CHALLENGE_REQUIRED';
+  | 'CHALLENGE_REQUIRED'
+  | 'CHALLENGE_FAILED';

@@ -10,6 +10,14 @@ export interface paths {
     /** Public signing keys (JWKS) */
     get: operations["getWellKnownJwksJson"];
   };
+  "/.well-known/assetlinks.json": {
+    /** Android’s Digital Asset Links for ANDROID_APPS */
+    get: operations["getWellKnownAssetlinksJson"];
+  };
+  "/.well-known/apple-app-site-association": {
+    /** Apple’s app-site association for IOS_APPS */
+    get: operations["getWellKnownAppleAppSiteAssociation"];
+  };
   "/avatars/{name}": {
     /** A profile picture (WebP) */
     get: operations["getAvatarsByName"];
@@ -41,6 +49,14 @@ export interface paths {
   "/auth/otp/verify": {
     /** Verify a one-time code; answers a temp_token */
     post: operations["postAuthOtpVerify"];
+  };
+  "/auth/attestation/challenge": {
+    /** A challenge for an app’s attestation of its next code send (single use, 120 seconds) */
+    get: operations["getAuthAttestationChallenge"];
+  };
+  "/auth/attestation/apple/keys": {
+    /** Register an iOS app’s App Attest key, from its attestation over a challenge */
+    post: operations["postAuthAttestationAppleKeys"];
   };
   "/auth/network/start": {
     /** Prove a phone number by its mobile network, silently; a code where that cannot be tried */
@@ -292,6 +308,104 @@ export interface operations {
       };
     };
   };
+  /** Android’s Digital Asset Links for ANDROID_APPS */
+  getWellKnownAssetlinksJson: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+              relation: string[];
+              target: {
+                /** @enum {string} */
+                namespace: "android_app";
+                package_name: string;
+                sha256_cert_fingerprints: string[];
+              };
+            }[];
+        };
+      };
+      /** @description no apps are configured */
+      404: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description the request was refused */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description the error code: RFC 6749 §5.2, RFC 6750 §3.1, or the API's own list */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description the service failed or is stopping */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description the error code: RFC 6749 §5.2, RFC 6750 §3.1, or the API's own list */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** Apple’s app-site association for IOS_APPS */
+  getWellKnownAppleAppSiteAssociation: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            applinks: {
+              details: {
+                  appIDs: string[];
+                  components: {
+                      "/": string;
+                    }[];
+                }[];
+            };
+            webcredentials: {
+              apps: string[];
+            };
+          };
+        };
+      };
+      /** @description no apps are configured */
+      404: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description the request was refused */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description the error code: RFC 6749 §5.2, RFC 6750 §3.1, or the API's own list */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description the service failed or is stopping */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description the error code: RFC 6749 §5.2, RFC 6750 §3.1, or the API's own list */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
   /** A profile picture (WebP) */
   getAvatarsByName: {
     parameters: {
@@ -324,7 +438,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -340,7 +454,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -371,7 +485,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -387,7 +501,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -432,7 +546,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -448,7 +562,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -478,7 +592,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -494,7 +608,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -541,7 +655,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -557,7 +671,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -600,7 +714,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -618,7 +732,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -660,6 +774,26 @@ export interface operations {
           challenge_solution?: string;
           /** @description the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA */
           captcha_token?: string;
+          /** @description the app’s attestation, bound to "challenge|phone|purpose": where it holds, the send needs no proof of a person */
+          attestation?: {
+            /** @enum {string} */
+            platform: "android";
+            /** @description the app’s package, where ANDROID_APPS names several */
+            package?: string;
+            /** @description what GET /auth/attestation/challenge answered */
+            challenge: string;
+            /** @description the Play Integrity token, over the send’s binding */
+            token: string;
+          } | {
+            /** @enum {string} */
+            platform: "ios";
+            /** @description what GET /auth/attestation/challenge answered */
+            challenge: string;
+            /** @description the App Attest key id, registered at /auth/attestation/apple/keys */
+            key_id: string;
+            /** @description the App Attest assertion (base64), over the send’s binding */
+            assertion: string;
+          };
         };
       };
     };
@@ -690,7 +824,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -708,7 +842,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -768,7 +902,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -786,7 +920,127 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  /** A challenge for an app’s attestation of its next code send (single use, 120 seconds) */
+  getAuthAttestationChallenge: {
+    responses: {
+      /** @description the challenge to attest over */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              challenge: string;
+              expires_in: number;
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Register an iOS app’s App Attest key, from its attestation over a challenge */
+  postAuthAttestationAppleKeys: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the key id DCAppAttestService generated (base64) */
+          key_id: string;
+          /** @description the attestation object (base64) */
+          attestation: string;
+          /** @description what GET /auth/attestation/challenge answered */
+          challenge: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the key is registered for the app */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              key_id: string;
+              app_id: string;
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
+              code: string;
+              message: string;
+              /** @description `field` names the field at fault; a 429 carries `retry_after` */
+              details: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description the error envelope */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -822,6 +1076,26 @@ export interface operations {
           challenge_solution?: string;
           /** @description the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA */
           captcha_token?: string;
+          /** @description the app’s attestation, bound to "challenge|phone|purpose": where it holds, the send needs no proof of a person */
+          attestation?: {
+            /** @enum {string} */
+            platform: "android";
+            /** @description the app’s package, where ANDROID_APPS names several */
+            package?: string;
+            /** @description what GET /auth/attestation/challenge answered */
+            challenge: string;
+            /** @description the Play Integrity token, over the send’s binding */
+            token: string;
+          } | {
+            /** @enum {string} */
+            platform: "ios";
+            /** @description what GET /auth/attestation/challenge answered */
+            challenge: string;
+            /** @description the App Attest key id, registered at /auth/attestation/apple/keys */
+            key_id: string;
+            /** @description the App Attest assertion (base64), over the send’s binding */
+            assertion: string;
+          };
         };
       };
     };
@@ -863,7 +1137,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -881,7 +1155,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -957,7 +1231,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -975,7 +1249,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1013,6 +1287,26 @@ export interface operations {
           challenge_solution?: string;
           /** @description the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA */
           captcha_token?: string;
+          /** @description the app’s attestation, bound to "challenge|phone|purpose": where it holds, the send needs no proof of a person */
+          attestation?: {
+            /** @enum {string} */
+            platform: "android";
+            /** @description the app’s package, where ANDROID_APPS names several */
+            package?: string;
+            /** @description what GET /auth/attestation/challenge answered */
+            challenge: string;
+            /** @description the Play Integrity token, over the send’s binding */
+            token: string;
+          } | {
+            /** @enum {string} */
+            platform: "ios";
+            /** @description what GET /auth/attestation/challenge answered */
+            challenge: string;
+            /** @description the App Attest key id, registered at /auth/attestation/apple/keys */
+            key_id: string;
+            /** @description the App Attest assertion (base64), over the send’s binding */
+            assertion: string;
+          };
         };
       };
     };
@@ -1052,7 +1346,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1070,7 +1364,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1159,7 +1453,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1177,7 +1471,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1258,7 +1552,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1276,7 +1570,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1363,7 +1657,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1381,7 +1675,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1441,7 +1735,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1459,7 +1753,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1557,7 +1851,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1575,7 +1869,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1651,7 +1945,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1669,7 +1963,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1753,7 +2047,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1771,7 +2065,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1823,7 +2117,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1841,7 +2135,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1882,7 +2176,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1900,7 +2194,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1962,7 +2256,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -1980,7 +2274,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2017,7 +2311,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2035,7 +2329,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2083,7 +2377,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2101,7 +2395,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2148,7 +2442,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2166,7 +2460,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2210,7 +2504,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2228,7 +2522,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2281,7 +2575,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2299,7 +2593,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2350,7 +2644,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2368,7 +2662,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2437,7 +2731,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2455,7 +2749,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2509,7 +2803,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2527,7 +2821,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2556,6 +2850,26 @@ export interface operations {
           challenge_solution?: string;
           /** @description the token of the CAPTCHA widget, where the service uses a hosted CAPTCHA */
           captcha_token?: string;
+          /** @description the app’s attestation, bound to "challenge|phone|purpose": where it holds, the send needs no proof of a person */
+          attestation?: {
+            /** @enum {string} */
+            platform: "android";
+            /** @description the app’s package, where ANDROID_APPS names several */
+            package?: string;
+            /** @description what GET /auth/attestation/challenge answered */
+            challenge: string;
+            /** @description the Play Integrity token, over the send’s binding */
+            token: string;
+          } | {
+            /** @enum {string} */
+            platform: "ios";
+            /** @description what GET /auth/attestation/challenge answered */
+            challenge: string;
+            /** @description the App Attest key id, registered at /auth/attestation/apple/keys */
+            key_id: string;
+            /** @description the App Attest assertion (base64), over the send’s binding */
+            assertion: string;
+          };
         };
       };
     };
@@ -2586,7 +2900,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2604,7 +2918,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2669,7 +2983,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2687,7 +3001,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2736,7 +3050,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2754,7 +3068,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2796,7 +3110,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2814,7 +3128,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2872,7 +3186,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2890,7 +3204,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2931,7 +3245,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2949,7 +3263,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -2992,7 +3306,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3010,7 +3324,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3053,7 +3367,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3071,7 +3385,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3107,7 +3421,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3125,7 +3439,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3164,7 +3478,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3182,7 +3496,7 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3629,7 +3943,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -3708,7 +4022,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -4101,7 +4415,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -4117,7 +4431,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -4157,7 +4471,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
@@ -4173,7 +4487,7 @@ export interface operations {
             /** @constant */
             success: false;
             error: {
-              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED */
+              /** @description INVALID_REQUEST, INVALID_PHONE, INVALID_PIN, INVALID_HANDLE, INVALID_OTP, OTP_EXPIRED, INVALID_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, ACCOUNT_LOCKED, FORBIDDEN, NOT_FOUND, PHONE_NOT_FOUND, HANDLE_TAKEN, HANDLE_RESERVED, PHONE_EXISTS, HANDLE_COOLDOWN, RATE_LIMITED, INTERNAL_ERROR, SERVICE_UNAVAILABLE, INVALID_EMAIL, EMAIL_TAKEN, FILE_TOO_LARGE, INVALID_FILE_TYPE, CHALLENGE_REQUIRED, CHALLENGE_FAILED */
               code: string;
               message: string;
               /** @description `field` names the field at fault; a 429 carries `retry_after` */
