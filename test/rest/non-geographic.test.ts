@@ -42,7 +42,10 @@ describe('numbers with no country (001)', () => {
       const seen = await countries(t);
       const row = seen.find((c) => c.country === '001');
       assert.equal(row?.last_hour.refused.country_not_allowed, 3);
-      assert.equal(await metric(t, 'callsign_otp_sends_total{country="001",outcome="refused_country",attested="false"}'), 3);
+      assert.equal(
+        await metric(t, 'callsign_otp_sends_total{country="001",outcome="refused_country",attested="false"}'),
+        3,
+      );
       assert.equal((await send(t, '+14155550123')).status, 200, 'a number with a country still goes');
     } finally {
       await t.close();
@@ -67,7 +70,10 @@ describe('numbers with no country (001)', () => {
       const row = (await countries(t)).find((c) => c.country === '001');
       assert.equal(row?.last_hour.sent, 3);
       assert.equal(row?.breaker, 'open');
-      assert.equal(await metric(t, 'callsign_otp_sends_total{country="001",outcome="sent",attested="false"}'), 3);
+      assert.equal(
+        await metric(t, 'callsign_otp_sends_total{country="001",outcome="sent",attested="false"}'),
+        3,
+      );
       assert.equal(await metric(t, 'callsign_sms_breaker_open{country="001"}'), 1);
       const held = await t.request('POST', '/admin/v1/sms/countries/001/breaker', {
         token: ADMIN,
