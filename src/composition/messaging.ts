@@ -44,7 +44,12 @@ export function messagingFor(p: MessagingParts) {
     },
     health: new ProviderHealth(p.clock),
     logger: p.logger,
-    texts: { webOtpHost: new URL(config.authUrl).hostname, appHash: config.smsAppHash },
+    texts: {
+      webOtpHost: new URL(config.authUrl).hostname,
+      appHashes: [config.smsAppHash, ...config.androidApps.map((a) => a.smsHash)].filter(
+        (hash): hash is string => !!hash,
+      ),
+    },
     log,
     messages: metrics.messages,
   });

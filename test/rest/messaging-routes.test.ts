@@ -70,6 +70,8 @@ describe('MESSAGING_CONFIG: routes, failover, fallback', () => {
         META_TOKEN: 'meta-token-0123',
         TERMII_KEY: 'termii-key-0123',
         SMS_APP_HASH: 'FA+9qCX9VSu',
+        // An Android app's own SMS Retriever hash, from its entry.
+        ANDROID_APPS: `com.duka.app:${'AB:'.repeat(31)}AB:Xb3kP0q9Lmn`,
       },
     });
   });
@@ -102,7 +104,7 @@ describe('MESSAGING_CONFIG: routes, failover, fallback', () => {
     await send(us);
     const lines = (tw.requests.at(-1)?.form.Body ?? '').split('\n');
     const code = codeIn(tw.requests.at(-1));
-    assert.deepEqual(lines.slice(-2), ['FA+9qCX9VSu', `@callsign.test #${code}`]);
+    assert.deepEqual(lines.slice(-3), ['FA+9qCX9VSu', 'Xb3kP0q9Lmn', `@callsign.test #${code}`]);
   });
 
   test('WhatsApp where asked for; voice reads the code; each answers its channel', async () => {

@@ -6,20 +6,22 @@ import { fieldError } from '../errors.ts';
 //
 // - The SMS's last line is the WebOTP line, `@<host> #<code>` (the host of AUTH_URL, without its port), which
 //   browsers read to offer the code to the page that asked for it.
-// - With SMS_APP_HASH (the 11 characters Android's SMS Retriever matches an app by), the hash stands alone on
-//   the line before it.
+// - Each app hash (the 11 characters Android's SMS Retriever matches an app by: SMS_APP_HASH, and the third
+//   field of each ANDROID_APPS entry) stands alone on a line before it, once.
+// - The code is the text's only run of digits of 4 to 10 besides the WebOTP line's, as Android's SMS User
+//   Consent API reads it.
 
 export interface CodeTextSettings {
   /** AUTH_URL's host name */
   webOtpHost: string;
-  /** SMS_APP_HASH */
-  appHash?: string;
+  /** SMS_APP_HASH and the ANDROID_APPS hashes */
+  appHashes?: readonly string[];
 }
 
 /** The text message of a code, in the language. */
 export function codeText(code: string, s: CodeTextSettings, language: Language = 'en'): string {
   const lines = [translate(language, 'phone.code', { code, minutes: 5 }), ''];
-  if (s.appHash) lines.push(s.appHash);
+  for (const hash of new Set(s.appHashes ?? [])) lines.push(hash);
   lines.push(`@${s.webOtpHost} #${code}`);
   return lines.join('\n');
 }
