@@ -48,6 +48,7 @@ import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoint
 import type { Metrics } from '../observability/metrics.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { ReceiptReader } from '../providers/messaging/receipts/receipt.ts';
+import type { TemplateReport } from '../providers/messaging/whatsapp-templates.ts';
 import type { Random } from '../providers/random.ts';
 import type { Database } from '../storage/db.ts';
 import type { BackchannelLogoutWorker } from '../workers/backchannel-logout.ts';
@@ -96,6 +97,8 @@ export interface Container {
   phoneRisk: PhoneRiskService;
   /** the silent checks of a number by its mobile network, before a code */
   networkVerification: NetworkVerificationService;
+  /** the WhatsApp authentication templates created or checked at start (what each language's came to) */
+  whatsappTemplates: Promise<TemplateReport[]>;
   /** apps' attestations of a code's send (Play Integrity, App Attest), and an iOS key's registration */
   appAttestation: AppAttestation;
   /** what operators see of the silent checks: per country, and one by one */

@@ -25,6 +25,7 @@ import { identityServices } from './identity.ts';
 import { messageReceiptsFor, messagingFor } from './messaging.ts';
 import { networkVerificationFor } from './network-verification.ts';
 import { clientAndOperatorServices } from './operations.ts';
+import { whatsappTemplatesFor } from './whatsapp-templates.ts';
 
 /** What the root opens before anything is composed, and whether it closes each again. */
 export interface Opened {
@@ -126,6 +127,7 @@ export async function compose(o: Opened): Promise<Container> {
     operatorClientKey: network.operatorKey,
     // messaging
     messageRecords: messaging.messageRecords,
+    whatsappTemplates: whatsappTemplatesFor(config, logger),
     receiptReaders: messaging.receiptReaders,
     // clients, OAuth, webhooks, KYC, operators
     logos: services.logos,

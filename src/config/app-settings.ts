@@ -73,3 +73,20 @@ export function appSettings(r: EnvReader): AppSettings {
 
 /** App Attest's relying party id hash of an iOS app: the SHA-256 of `TEAMID.bundle.id`. */
 export const appIdHash = (app: IosApp) => createHash('sha256').update(app.appId).digest();
+
+/**
+ * A WhatsApp template's one-tap or zero-tap button fills the code into the apps of ANDROID_APPS that give their
+ * SMS Retriever hash: such a button with no such app is a problem.
+ */
+export function autofillProblems(
+  providers: ReadonlyArray<Record<string, unknown>>,
+  apps: AppSettings,
+): string[] {
+  const hashed = apps.androidApps.some((a) => a.smsHash);
+  return providers
+    .filter((p) => (p.otp_type === 'one_tap' || p.otp_type === 'zero_tap') && !hashed)
+    .map(
+      (p) =>
+        `MESSAGING_CONFIG: providers.${String(p.name)}.otp_type ${String(p.otp_type)} needs an ANDROID_APPS entry with its SMS Retriever hash (package.name:SHA256:hash)`,
+    );
+}

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 // The version, read at build time in the bundle and at import under tsx.
 import pkg from '../../package.json' with { type: 'json' };
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
-import { type AppSettings, androidOrigin, appSettings } from './app-settings.ts';
+import { type AppSettings, androidOrigin, appSettings, autofillProblems } from './app-settings.ts';
 import { type AttestationSettings, attestationSettings } from './attestation-settings.ts';
 import type { CaptchaSettings } from './captcha-vendors.ts';
 import { ConfigError } from './config-error.ts';
@@ -164,7 +164,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     webConcurrency: webConcurrency(r),
     version: pkg.version,
   };
-  r.problems.push(...productionProblems(config));
+  r.problems.push(...productionProblems(config), ...autofillProblems(config.messaging.providers, apps));
   if (r.problems.length) throw new ConfigError(r.problems);
   return Object.freeze(config);
 }

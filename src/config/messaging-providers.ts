@@ -36,6 +36,10 @@ export const PROVIDER_SCHEMAS = {
       app_secret: Type.Optional(text()),
       /** the token Meta's check of the webhook address must present */
       verify_token: Type.Optional(text()),
+      /** the WhatsApp Business Account: the authentication template is created there when it is missing */
+      business_account_id: Type.Optional(text()),
+      /** the template's button: copy_code (the default), or one_tap and zero_tap for ANDROID_APPS */
+      otp_type: Type.Optional(Type.Enum(['copy_code', 'one_tap', 'zero_tap'])),
       api_url: url(),
       price,
     },
