@@ -88,6 +88,17 @@ describe('app attestation: Play Integrity, decoded locally', () => {
     await refusedWith(send(phone, attested), 'replayed');
   });
 
+  test('/auth/network/start takes the attestation too: with no check to try, its code goes unchallenged', async () => {
+    const phone = uniquePhone();
+    const started = await t.request('POST', '/auth/network/start', {
+      body: { phone, purpose: 'signup', attestation: await attestation(phone) },
+      ip: uniqueIp(),
+    });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    assert.equal(started.body.data.method, 'code');
+    assert.equal(t.sms.messagesTo(phone).length, 1);
+  });
+
   test('a classic request’s nonce, with or without its padding', async () => {
     for (const classic of ['padded', 'unpadded'] as const) {
       const phone = uniquePhone();
