@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import { PurposeKeys } from '../../src/domain/purpose-keys.ts';
 import { housekeeping } from '../../src/workers/housekeeping.ts';
 import { signUp, type TestApp, uniqueHandle, uniqueIp, uniquePhone } from '../helpers/app.ts';
+import { testSecrets } from '../helpers/database.ts';
 import type { FakeOperator } from '../helpers/fake-operator.ts';
 import {
   deviceReturns,
@@ -60,6 +62,22 @@ describe('silent verification by the mobile network (CAMARA)', () => {
       operator.seen.filter((s) => s.problem),
       [],
     );
+  });
+
+  test('a check started before an upgrade, kept in the earlier form, still finishes', async () => {
+    const phone = uniquePhone();
+    operator.phones.set(PHONE_ADDRESS, phone);
+    const started = await start(phone);
+    // The earlier form kept the vendor's part alone, sealed with the same key.
+    const keys = PurposeKeys.derive(testSecrets.keyEncryptionKey, undefined, 'network-verifications');
+    const id = started.body.data.verification_id;
+    const [row] = await t.c.db.query('SELECT pending_enc FROM network_verifications WHERE id = $1', [id]);
+    const kept = JSON.parse(keys.open(String(row.pending_enc)).toString());
+    const earlier = keys.seal(Buffer.from(JSON.stringify(kept.vendor)));
+    await t.c.db.query('UPDATE network_verifications SET pending_enc = $1 WHERE id = $2', [earlier, id]);
+    const page = await device(started.body.data.url, PHONE_ADDRESS);
+    assert.equal(page.status, 200);
+    assert.equal((await complete(id)).body.data.method, 'network');
   });
 
   test('used once: the second completion is refused, and so is one after 5 minutes', async () => {

@@ -46,8 +46,15 @@ export interface Kept {
 export const sealKept = (d: Pick<DeviceReturnDeps, 'sealing'>, kept: Kept) =>
   d.sealing.seal(Buffer.from(JSON.stringify(kept)));
 
-export const openKept = (d: Pick<DeviceReturnDeps, 'sealing'>, sealed: string): Kept =>
-  JSON.parse(d.sealing.open(sealed).toString()) as Kept;
+/**
+ * What a check kept, opened. A check started before its callback was kept with it held the vendor's part alone
+ * (CAMARA's, returning to the REST callback): it is read as such, so a check in flight across an upgrade ends.
+ */
+export function openKept(d: Pick<DeviceReturnDeps, 'sealing' | 'callbackUrl'>, sealed: string): Kept {
+  const kept = JSON.parse(d.sealing.open(sealed).toString()) as Partial<Kept> & object;
+  if (typeof kept.callbackUrl === 'string' && kept.vendor) return kept as Kept;
+  return { vendor: kept, callbackUrl: d.callbackUrl };
+}
 
 /** Counts one check's outcome by its provider and the number's country. */
 export function countCheck(
@@ -61,27 +68,27 @@ export function countCheck(
 
 /**
  * Asks the vendor about a claimed check with what the device came back with, and writes the outcome. A vendor
- * with no answer yet gives the claim back while the network still has time (undefined is answered); after that
- * its silence is `unavailable`.
+ * with no answer yet gives the claim back while the network still has time (no answer); after that its
+ * silence is `unavailable`. Answers also what the check's start carried.
  */
 export async function settleClaimed(
   d: DeviceReturnDeps,
   verifier: NetworkVerifier,
   row: NetworkVerificationRow,
   callback: Record<string, string>,
-): Promise<NetworkAnswer | undefined> {
+): Promise<{ answer?: NetworkAnswer; carry?: string }> {
   const kept = openKept(d, row.pending_enc);
   const answer = await verifier.finish(row.phone, kept.vendor, kept.callbackUrl, callback);
   const now = d.clock.now();
   if (answer.outcome === 'not_yet' && row.created_at > addSeconds(now, -NETWORK_RETURN_WAIT_SECONDS)) {
     await releaseClaim(d.db, row.id);
-    return undefined;
+    return { carry: kept.carry };
   }
   const settled: NetworkAnswer =
     answer.outcome === 'not_yet' ? { outcome: 'unavailable', detail: 'no answer in time' } : answer;
   await networkVerificationsRepo.writeOutcome(d.db, row.id, settled.outcome, settled.detail ?? null);
   countCheck(d, row.provider, row.phone, settled.outcome);
-  return settled;
+  return { answer: settled, carry: kept.carry };
 }
 
 /**

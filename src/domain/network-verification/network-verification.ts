@@ -30,7 +30,6 @@ import {
   countCheck,
   type DeviceReturnDeps,
   NETWORK_RETURN_WAIT_SECONDS,
-  openKept,
   sealKept,
   settleClaimed,
 } from './device-return.ts';
@@ -155,8 +154,7 @@ export class NetworkVerificationService {
     const { verifier } = this.d;
     const row = verifier && (await claimReturn(this.d.db, sha256(state), this.d.clock.now()));
     if (!verifier || !row) return undefined;
-    const answer = await settleClaimed(this.d, verifier, row, callback);
-    const { carry } = openKept(this.d, row.pending_enc);
+    const { answer, carry } = await settleClaimed(this.d, verifier, row, callback);
     return { id: row.id, language: row.language, outcome: answer?.outcome ?? 'unavailable', carry };
   }
 
