@@ -1,13 +1,12 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { OTP_TTL_SECONDS } from '../domain/codes/stored-codes.ts';
+import { WHATSAPP_CLOUD_API, WHATSAPP_DEFAULT_LANGUAGE } from '../providers/messaging/whatsapp-cloud.ts';
 import {
   ensureAuthTemplates,
   type OtpButton,
   type TemplateReport,
 } from '../providers/messaging/whatsapp-templates.ts';
-
-const META_API = 'https://graph.facebook.com/v21.0';
 
 /**
  * At start, each WhatsApp Cloud API provider that names its business account gets its authentication template
@@ -24,12 +23,12 @@ export function whatsappTemplatesFor(config: Config, logger: Logger): Promise<Te
   return Promise.all(
     providers.map(async (p) => {
       const languages = [
-        String(p.language ?? 'en_US'),
+        String(p.language ?? WHATSAPP_DEFAULT_LANGUAGE),
         ...Object.values((p.languages ?? {}) as Record<string, string>),
       ];
       const reports = await ensureAuthTemplates(
         {
-          apiUrl: String(p.api_url ?? META_API),
+          apiUrl: String(p.api_url ?? WHATSAPP_CLOUD_API),
           accessToken: String(p.access_token),
           businessAccountId: String(p.business_account_id),
         },

@@ -10,7 +10,7 @@ import { WhatsAppCloudReceipts } from './receipts/whatsapp-cloud-receipts.ts';
 import { TermiiSms } from './termii.ts';
 import { TwilioMessages } from './twilio.ts';
 import { VonageSms } from './vonage.ts';
-import { WhatsAppCloud } from './whatsapp-cloud.ts';
+import { WHATSAPP_CLOUD_API, WHATSAPP_DEFAULT_LANGUAGE, WhatsAppCloud } from './whatsapp-cloud.ts';
 
 const str = (p: ProviderConfig, key: string) => p[key] as string;
 const optional = (p: ProviderConfig, key: string) => p[key] as string | undefined;
@@ -37,9 +37,9 @@ export function providerOf(p: ProviderConfig, receipts: string): MessagingProvid
         phoneNumberId: str(p, 'phone_number_id'),
         accessToken: str(p, 'access_token'),
         template: str(p, 'template'),
-        language: optional(p, 'language') ?? 'en_US',
+        language: optional(p, 'language') ?? WHATSAPP_DEFAULT_LANGUAGE,
         languages: (p.languages as Record<string, string> | undefined) ?? {},
-        apiUrl: optional(p, 'api_url') ?? 'https://graph.facebook.com/v21.0',
+        apiUrl: optional(p, 'api_url') ?? WHATSAPP_CLOUD_API,
       });
     case 'vonage':
       return new VonageSms(p.name, {

@@ -9,6 +9,11 @@ import {
   type SentMessage,
 } from './provider.ts';
 
+/** Meta's Graph API, where no `api_url` names another. */
+export const WHATSAPP_CLOUD_API = 'https://graph.facebook.com/v21.0';
+/** A template's language where none is configured. */
+export const WHATSAPP_DEFAULT_LANGUAGE = 'en_US';
+
 export interface WhatsAppCloudSettings {
   phoneNumberId: string;
   accessToken: string;
