@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { signRs256Jwt } from '../src/domain/sessions/key-ring.ts';
+import { signRs256Jwt } from '../src/domain/sessions/access-tokens.ts';
 
 // The floor under the token scenarios: what the stack alone (Fastify, a JSON body, one RS256 signature made
 // as the service makes it (P82), a JSON answer) costs per request on this machine, with no storage, rate

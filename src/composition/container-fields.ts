@@ -24,6 +24,8 @@ import type { OperatorClientKey } from '../domain/network-verification/client-ke
 import type { NetworkVerificationService } from '../domain/network-verification/network-verification.ts';
 import type { NetworkProofsReport } from '../domain/network-verification/proofs-report.ts';
 import type { AuthorizationService } from '../domain/oauth/authorization.ts';
+import type { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
+import type { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import type { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
 import type { AdminActionLog } from '../domain/operators/admin-actions.ts';
@@ -111,6 +113,10 @@ export interface Container {
   /** The apps a user allowed, and withdrawing that */
   connectedApps: ConnectedApps;
   oauthTokens: TokenEndpointService;
+  /** who a client is, at the endpoints where it authenticates (a secret or a signed assertion) */
+  clientAuthenticator: ClientAuthenticator;
+  /** the public keys clients sign with, registered or fetched from their jwks_uri */
+  clientKeySets: ClientKeySets;
   /** what the token endpoint's grants use (domain/oauth/grants/) */
   tokenGrants: GrantDeps;
   /** seals the authorization page's state into its forms */

@@ -5,6 +5,8 @@ import { LogoService } from '../domain/clients/logos.ts';
 import { UserImport } from '../domain/imports/user-import.ts';
 import { KycService } from '../domain/kyc/kyc.ts';
 import { AuthorizationService } from '../domain/oauth/authorization.ts';
+import { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
+import { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
 import { AdminUserService } from '../domain/operators/admin-users.ts';
@@ -12,9 +14,9 @@ import { ConsoleSessionService } from '../domain/operators/console-sessions.ts';
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
 import type { SessionService } from '../domain/sessions/sessions.ts';
 import { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
-import { imageFetcher } from '../providers/image-fetcher.ts';
 import { manualKycProvider } from '../providers/kyc/kyc-provider.ts';
 import { sandboxKycProvider } from '../providers/kyc/sandbox.ts';
+import { imageFetcher, jwksFetcher } from '../providers/outbound-get.ts';
 import { CodeExchanges } from '../storage/batches/code-exchanges.ts';
 import type { Foundation } from './foundation.ts';
 
@@ -57,7 +59,18 @@ export function clientAndOperatorServices(
     photoKeys: sealing.kycPhotos,
   });
   const codeExchanges = new CodeExchanges(db);
+  const keySets = new ClientKeySets({ clock, fetchJwks: jwksFetcher({ allowPrivateNetworks }) });
+  const clientAuthenticator = new ClientAuthenticator({
+    db,
+    clock,
+    keySets,
+    clients,
+    issuer: config.baseUrl,
+    tokenEndpoint: `${config.baseUrl}/oauth/token`,
+  });
   return {
+    clientKeySets: keySets,
+    clientAuthenticator,
     logos,
     clients,
     connectedApps,

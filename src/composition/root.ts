@@ -79,7 +79,7 @@ export async function compose(o: Opened): Promise<Container> {
   const { config, logger, db, redis, clock, random, secrets } = o;
   const { keysFor, sealing, keys } = await keysOf(o);
   const events = new Events(clock, random);
-  const tokens = new AccessTokens(keys, clock, random, config.baseUrl);
+  const tokens = new AccessTokens(keys, clock, random, config.baseUrl, config.oauth.accessTokenAlg);
   const rateLimiter = rateLimiterOf(config, db, redis, clock);
   const metrics = new Metrics(() => webhookDeliveriesRepo.countPending(db));
   const messagingParts = { config, db, clock, random, logger, metrics, codeKeys: keysFor('message-codes') };
@@ -137,6 +137,8 @@ export async function compose(o: Opened): Promise<Container> {
     kyc: services.kyc,
     authorization: services.authorization,
     oauthTokens: services.oauthTokens,
+    clientAuthenticator: services.clientAuthenticator,
+    clientKeySets: services.clientKeySets,
     tokenGrants: services.tokenGrants,
     adminUsers: services.adminUsers,
     userImport: services.userImport,

@@ -27,6 +27,9 @@ import { type TrustProxy, trustProxySetting, trustProxyWarnings } from './trust-
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export { ConfigError } from './config-error.ts';
+
+import { type OAuthSettings, oauthSettings } from './oauth-settings.ts';
+
 export { readDotEnv } from './env-reader.ts';
 
 /** DATABASE_URL for a PGlite in memory, which keeps nothing after the process (tests, a quick look). */
@@ -41,6 +44,8 @@ export interface Config
     RedisSettings,
     SecretSettings,
     AppSettings {
+  /** ACCESS_TOKEN_ALG, REQUIRE_PAR: how tokens are signed and what every client must do */
+  oauth: OAuthSettings;
   appEnv: AppEnv;
   port: number;
   host: string;
@@ -122,6 +127,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     baseUrl,
     authUrl,
     verifyUrl: r.url('VERIFY_URL', baseUrl),
+    oauth: oauthSettings(r),
     ...databaseSettings(r),
     dataDir: resolve(r.str('DATA_DIR') ?? './data'),
     ...redisSettings(r),

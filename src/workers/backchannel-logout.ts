@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Count } from '../domain/counts.ts';
 import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
+import { signingAlgOr } from '../domain/sessions/signing-algorithms.ts';
 import { afterFailure } from '../domain/webhooks/webhook-rules.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { WebhookSender } from '../providers/webhook-sender.ts';
@@ -67,7 +68,12 @@ export class BackchannelLogoutWorker {
 
   async #send(c: ClaimedLogout): Promise<void> {
     const started = this.d.clock.now();
-    const token = this.d.tokens.issueLogoutToken({ sub: c.user_id, aud: c.client_id, sid: c.session_id });
+    const token = this.d.tokens.issueLogoutToken({
+      sub: c.user_id,
+      aud: c.client_id,
+      sid: c.session_id,
+      alg: signingAlgOr(c.id_token_signed_response_alg),
+    });
     const result = await this.d.sender.send(
       c.url,
       { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Callsign-Backchannel-Logout' },

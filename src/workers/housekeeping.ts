@@ -16,6 +16,7 @@ const EXPIRING: ReadonlyArray<readonly [table: string, column: string]> = [
   ['rate_counters', 'window_start'],
   ['console_sessions', 'expires_at'],
   ['challenge_uses', 'expires_at'],
+  ['jwt_id_uses', 'expires_at'],
   ['webauthn_challenges', 'expires_at'],
   ['network_verifications', 'expires_at'],
   ['sms_country_minutes', 'minute'],

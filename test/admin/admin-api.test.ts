@@ -7,6 +7,7 @@ import {
   NEXT_KEY_PUBLISHED_SECONDS,
   RETIRED_KEY_PUBLISHED_SECONDS,
 } from '../../src/domain/sessions/key-ring.ts';
+import { SIGNING_ALGS } from '../../src/domain/sessions/signing-algorithms.ts';
 import { createTestApp, events, signUp, type TestApp } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,
@@ -189,8 +190,11 @@ describe('admin API /admin/v1', () => {
   });
 
   const kidOf = (token: string) => decodeProtectedHeader(token).kid;
-  const publishedKids = async (app: TestApp) =>
-    (await app.request('GET', '/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid);
+  /** The published keys of one algorithm (RS256, that of access tokens unless ACCESS_TOKEN_ALG says). */
+  const publishedKids = async (app: TestApp, alg = 'RS256') =>
+    (await app.request('GET', '/.well-known/jwks.json')).body.keys
+      .filter((k: { alg: string }) => k.alg === alg)
+      .map((k: { kid: string }) => k.kid);
 
   test('key rotation: the new key is published at once and signs 7 minutes on; the old one stays in JWKS until its tokens expired', async () => {
     // An instance on the same database, started before the rotation.
@@ -201,6 +205,10 @@ describe('admin API /admin/v1', () => {
     try {
       assert.equal(rotated.status, 200);
       assert.notEqual(rotated.body.kid, oldKid);
+      // Every algorithm's key is rotated, each published at once.
+      assert.deepEqual(rotated.body.keys.map((k: { alg: string }) => k.alg).sort(), [...SIGNING_ALGS].sort());
+      for (const { alg, kid } of rotated.body.keys)
+        assert.ok((await publishedKids(t, alg)).includes(kid), alg);
       const signsFrom = t.clock.now().getTime() + NEXT_KEY_PUBLISHED_SECONDS * 1000;
       assert.equal(rotated.body.signs_from, new Date(signsFrom).toISOString());
       assert.equal(NEXT_KEY_PUBLISHED_SECONDS, 420, 'the JWKS max-age (300 s) and two reloads (60 s)');

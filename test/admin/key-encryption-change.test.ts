@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Secrets } from '../../src/config/secrets.ts';
 import { encrypt } from '../../src/domain/crypto.ts';
 import { PurposeKeys } from '../../src/domain/purpose-keys.ts';
+import { SIGNING_ALGS } from '../../src/domain/sessions/signing-algorithms.ts';
 import { verifyWebhook } from '../../src/domain/webhooks/signature.js';
 import { seal, unseal } from '../../src/http/pages/page-state.ts';
 import { webhookEndpointsRepo } from '../../src/storage/repositories/webhook-endpoints.ts';
@@ -133,7 +134,7 @@ describe('KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FALLBACK
       const first = await adminRequest(changingApp, 'POST', '/keys/reencrypt');
       assert.equal(first.status, 200);
       assert.deepEqual(first.body, {
-        signing_keys: { resealed: 1, unreadable: 0 },
+        signing_keys: { resealed: SIGNING_ALGS.length, unreadable: 0 }, // one key of each algorithm
         webhook_secrets: { resealed: 1, unreadable: 0 },
         kyc_photos: { resealed: 2, unreadable: 0 },
         recovery_code_sets: { resealed: 1, unreadable: 0 },

@@ -60,6 +60,7 @@ describe('@callsign/client/server', () => {
       aud: 'callsign',
       ttlSeconds: 300,
       claims: {},
+      alg: 'RS256',
     });
     assert.equal((await refused(idToken)).code, 'INVALID_TOKEN', 'an ID token is no access token');
   });

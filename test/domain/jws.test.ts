@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { test } from 'node:test';
 import { compactVerify, decodeProtectedHeader, jwtVerify } from 'jose';
-import { signRs256Jwt } from '../../src/domain/sessions/key-ring.ts';
+import { signRs256Jwt } from '../../src/domain/sessions/access-tokens.ts';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 

@@ -391,6 +391,7 @@ describe('RFC 9700 / RFC 6749 negatives, one each', () => {
       aud: pub.client_id,
       ttlSeconds: 3600,
       claims: { sid, auth_time: decodeJwt(tokens.id_token).auth_time },
+      alg: 'RS256',
     });
     for (const idToken of [tokens.id_token, withSid]) {
       const refused = await t.request('GET', '/oauth/userinfo', { token: idToken });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { AA_CONTRAST, accentColours, contrast } from '../../src/http/pages/accent.ts';
-import { imageFetcher } from '../../src/providers/image-fetcher.ts';
+import { imageFetcher } from '../../src/providers/outbound-get.ts';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import {
   ADMIN_TOKEN,

@@ -33,6 +33,11 @@ export function accountPageClient(name: string, authUrl: string, createdAt: Date
     tos_uri: null,
     brand_color: null,
     logo_image: null,
+    id_token_signed_response_alg: 'RS256',
+    userinfo_signed_response_alg: null,
+    jwks: null,
+    jwks_uri: null,
+    require_pushed_authorization_requests: false,
     created_at: createdAt,
     deleted_at: null,
   };

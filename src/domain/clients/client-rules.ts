@@ -1,6 +1,7 @@
 import { fieldError } from '../errors.ts';
 import { parseOutboundUrl } from '../webhooks/webhook-addresses.ts';
 import { type ClientBranding, parseBranding } from './client-branding.ts';
+import { type ClientKeys, hasKeys, parseClientKeys } from './client-keys.ts';
 
 /** Profile reads; profile:write changes the profile and account:delete deletes the account on /api/v1. */
 export const OAUTH_SCOPES = [
@@ -13,14 +14,17 @@ export const OAUTH_SCOPES = [
   'account:delete',
 ] as const;
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
-export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+/** The methods that authenticate by a secret this service gives out. */
+export const SECRET_METHODS: readonly AuthMethod[] = ['client_secret_basic', 'client_secret_post'];
 
-export interface ClientSpec extends ClientBranding {
+export interface ClientSpec extends ClientBranding, ClientKeys {
   client_name: string;
   redirect_uris: string[];
   grant_types: string[];
   scope: string;
-  token_endpoint_auth_method: (typeof AUTH_METHODS)[number];
+  token_endpoint_auth_method: AuthMethod;
   first_party: boolean;
   /** Where OIDC Back-Channel Logout tokens go; null: the client is not told */
   backchannel_logout_uri: string | null;
@@ -131,7 +135,7 @@ export function parseClientSpec(
     );
   }
   const method = body.token_endpoint_auth_method ?? 'client_secret_basic';
-  if (!AUTH_METHODS.includes(method as ClientSpec['token_endpoint_auth_method'])) {
+  if (!AUTH_METHODS.includes(method as AuthMethod)) {
     throw fieldError(
       'INVALID_REQUEST',
       'token_endpoint_auth_method',
@@ -141,12 +145,20 @@ export function parseClientSpec(
   if (body.first_party !== undefined && typeof body.first_party !== 'boolean') {
     throw fieldError('INVALID_REQUEST', 'first_party', 'first_party must be true or false');
   }
+  const keys = parseClientKeys(body, allowPrivateNetworks);
+  if (method === 'private_key_jwt' && !hasKeys(keys))
+    throw fieldError(
+      'INVALID_REQUEST',
+      'jwks',
+      "private_key_jwt needs the client's public keys: jwks or jwks_uri",
+    );
   return {
+    ...keys,
     client_name: name,
     redirect_uris: [...new Set(body.redirect_uris as string[])],
     grant_types,
     scope: [...new Set(scopes)].join(' '),
-    token_endpoint_auth_method: method as ClientSpec['token_endpoint_auth_method'],
+    token_endpoint_auth_method: method as AuthMethod,
     first_party: body.first_party === true,
     backchannel_logout_uri:
       body.backchannel_logout_uri == null

@@ -15,7 +15,8 @@ import { isUuid } from '../ids.ts';
 import { parseSendLogPage } from '../paging.ts';
 import type { SessionService } from '../sessions/sessions.ts';
 import { BRANDING_FIELDS } from './client-branding.ts';
-import { newClientId, parseClientSpec, webOrigins } from './client-rules.ts';
+import { CLIENT_KEY_FIELDS } from './client-keys.ts';
+import { newClientId, parseClientSpec, SECRET_METHODS, webOrigins } from './client-rules.ts';
 import type { LogoService } from './logos.ts';
 
 export interface ClientDeps {
@@ -34,6 +35,16 @@ export interface ClientDeps {
 export const MAX_SECRET_GRACE_SECONDS = 7 * 24 * 3600;
 
 const notFound = (what: string) => new DomainError('NOT_FOUND', `no such ${what}`);
+
+/** A public client stays public and a confidential one confidential; between secret and key, either way. */
+function assertMethodChange(from: string, to: string) {
+  if ((from === 'none') !== (to === 'none'))
+    throw fieldError(
+      'INVALID_REQUEST',
+      'token_endpoint_auth_method',
+      'a public client cannot become confidential, nor the reverse: register a new client',
+    );
+}
 
 /**
  * How long a process answers the OAuth endpoints from a client row it has read. Changes made through
@@ -54,7 +65,8 @@ export class ClientService {
   ): Promise<{ client: ClientRow; client_secret: string | null }> {
     const spec = parseClientSpec(body, this.d);
     const logo_image = spec.logo_uri ? await this.d.logos.fetchLogo(spec.logo_uri, 'logo_uri') : null;
-    const secret = spec.token_endpoint_auth_method === 'none' ? null : this.d.random.token(32);
+    // A client that authenticates by key has no secret to be given.
+    const secret = SECRET_METHODS.includes(spec.token_endpoint_auth_method) ? this.d.random.token(32) : null;
     const client = await clientsRepo.insert(this.d.db, {
       ...spec,
       logo_image,
@@ -104,7 +116,8 @@ export class ClientService {
 
   /**
    * Name, redirect URIs, scopes, grant types, the first-party flag, the back-channel logout URI (null
-   * removes it, P109), the post-logout redirect URIs and the branding change; the authentication method does not (it decides whether there is a secret).
+   * removes it, P109), the post-logout redirect URIs, the branding and the keys change; the authentication
+   * method changes between the confidential ones only (public or not decides whether there is a secret).
    * Tokens already issued keep the scopes they were granted.
    */
   async updateClient(clientId: string, body: Record<string, unknown>): Promise<ClientRow> {
@@ -119,11 +132,13 @@ export class ClientService {
         backchannel_logout_uri: current.backchannel_logout_uri,
         post_logout_redirect_uris: current.post_logout_redirect_uris,
         ...Object.fromEntries(BRANDING_FIELDS.map((field) => [field, current[field]])),
+        ...Object.fromEntries(CLIENT_KEY_FIELDS.map((field) => [field, current[field]])),
         ...body,
-        token_endpoint_auth_method: current.token_endpoint_auth_method,
+        token_endpoint_auth_method: body.token_endpoint_auth_method ?? current.token_endpoint_auth_method,
       },
       this.d,
     );
+    assertMethodChange(current.token_endpoint_auth_method, spec.token_endpoint_auth_method);
     // A logo is fetched once: again only when its address changes.
     const logo_image =
       spec.logo_uri === current.logo_uri

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../providers/clock.ts';
-import type { ImageFetcher } from '../../providers/image-fetcher.ts';
+import type { OutboundGet } from '../../providers/outbound-get.ts';
 import type { Database } from '../../storage/db.ts';
 import { logosRepo } from '../../storage/repositories/logos.ts';
 import { fieldError } from '../errors.ts';
@@ -15,7 +15,7 @@ export const LOGO_MAX_PIXELS = 25_000_000;
 export interface LogoDeps {
   db: Database;
   clock: Clock;
-  fetchImage: ImageFetcher;
+  fetchImage: OutboundGet;
   logger: Logger;
 }
 

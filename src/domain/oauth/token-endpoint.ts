@@ -8,6 +8,7 @@ import type { ClientService } from '../clients/clients.ts';
 import type { AccessClaims, AccessTokens } from '../sessions/access-tokens.ts';
 import { authenticationClaims, authOfSession } from '../sessions/authentication.ts';
 import type { SessionService } from '../sessions/sessions.ts';
+import { isSigningAlg } from '../sessions/signing-algorithms.ts';
 import { type UserClaims, userinfoClaims } from './claims.ts';
 import { OAuthError } from './oauth-error.ts';
 
@@ -94,24 +95,32 @@ export class TokenEndpointService {
     };
   }
 
-  /** OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives. */
-  async userinfo(accessToken: string | undefined): Promise<UserClaims> {
-    const { user, scope } = await this.holderOf(accessToken);
-    return userinfoClaims(user, scope);
+  /**
+   * OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives; as a JWT
+   * signed with the client's `userinfo_signed_response_alg` where it registered one (§5.3.2).
+   */
+  async userinfo(accessToken: string | undefined): Promise<{ claims: UserClaims } | { jwt: string }> {
+    const { user, scope, clientId } = await this.holderOf(accessToken);
+    const claims = userinfoClaims(user, scope);
+    const alg = (await this.d.clients.findClient(clientId))?.userinfo_signed_response_alg;
+    if (!isSigningAlg(alg)) return { claims };
+    return { jwt: this.d.tokens.signUserinfo({ sub: user.id, aud: clientId, claims: { ...claims }, alg }) };
   }
 
   /**
    * The user an OAuth access token speaks for, its scopes and when its session's user last proved the PIN;
    * invalid_token unless its session lives.
    */
-  async holderOf(accessToken: string | undefined): Promise<{ user: UserRow; scope: string; authTime: Date }> {
+  async holderOf(
+    accessToken: string | undefined,
+  ): Promise<{ user: UserRow; scope: string; authTime: Date; clientId: string }> {
     if (!accessToken) throw new OAuthError('invalid_token', 'send the access token as a bearer token');
     const claims = await this.d.tokens.verify(accessToken).catch(() => {
       throw new OAuthError('invalid_token', 'the access token is invalid or expired');
     });
     const holder = await this.liveHolder(claims);
     if (!holder) throw new OAuthError('invalid_token', 'the session of this token has ended');
-    return { user: holder.user, scope: claims.scope, authTime: holder.authTime };
+    return { user: holder.user, scope: claims.scope, authTime: holder.authTime, clientId: claims.aud };
   }
 
   /** The user of a verified access token, while its session (of the token's client) lives. */

@@ -1,12 +1,10 @@
-import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject, sign } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
 import { type SigningKeyRow, signingKeysRepo } from '../../storage/repositories/signing-keys.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
-
-const generateRsa = promisify(generateKeyPair);
+import { isSigningAlg, newKeyPair, SIGNING_ALGS, type SigningAlg } from './signing-algorithms.ts';
 
 /** How often each instance looks for a key another instance rotated in. */
 export const KEY_RELOAD_SECONDS = 60;
@@ -25,20 +23,29 @@ export const RETIRED_KEY_PUBLISHED_SECONDS = 3600 + 2 * KEY_RELOAD_SECONDS;
 
 interface PublishedKey {
   jwk: JWK;
+  alg: SigningAlg;
   publicKey: KeyObject;
 }
 
-/** A key that signs now or will, from `signsFrom` (ms) until a key that starts later does. */
+/** A key that signs now or will, from `signsFrom` (ms) until a key of its algorithm that starts later does. */
 interface SignerKey {
   kid: string;
+  alg: SigningAlg;
   privateKey: KeyObject;
   signsFrom: number;
 }
 
+type NewKey = { alg: SigningAlg; publicKey: KeyObject; privateKey: KeyObject };
+
+/** A new key of every algorithm, made side by side. */
+const newKeys = (algs: readonly SigningAlg[]): Promise<NewKey[]> =>
+  Promise.all(algs.map(async (alg) => ({ alg, ...(await newKeyPair(alg)) })));
+
 /**
- * RS256 keys: RSA-2048, `kid` = RFC 7638 thumbprint, private half encrypted at rest with the
- * key-encryption key. Of the keys whose time to sign has come, the one that started last signs (P97: every
- * instance switches at the time written in the rows, reloaded since or not); every published key verifies.
+ * A key of each signing algorithm (signing-algorithms.ts): `kid` = RFC 7638 thumbprint, private half
+ * encrypted at rest with the key-encryption key. Of an algorithm's keys whose time to sign has come, the one
+ * that started last signs (P97: every instance switches at the time written in the rows, reloaded since or
+ * not); every published key verifies, for its own algorithm only.
  */
 export class KeyRing {
   #published = new Map<string, PublishedKey>();
@@ -54,16 +61,22 @@ export class KeyRing {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates the first key if there is none (once, even when instances start together), then loads. */
+  /**
+   * Creates the first key of each algorithm that has none (once, even when instances start together), then
+   * loads. A deployment from before an algorithm came gets its key at the next start.
+   */
   async load(): Promise<void> {
     const now = this.clock.now();
-    if (!(await signingKeysRepo.published(this.db, now)).some((k) => !k.retired_at)) {
-      const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
+    const missing = (rows: SigningKeyRow[]) =>
+      SIGNING_ALGS.filter((alg) => !rows.some((k) => !k.retired_at && k.alg === alg));
+    const lacking = missing(await signingKeysRepo.published(this.db, now));
+    if (lacking.length > 0) {
+      const made = await newKeys(lacking);
       await this.db.transaction(async (tx) => {
         await signingKeysRepo.lockForChange(tx);
-        if ((await signingKeysRepo.published(tx, now)).some((k) => !k.retired_at)) return;
-        // The first key signs at once: no verifier can have cached a JWKS without it.
-        await this.insert(tx, publicKey, privateKey, now, now);
+        const still = missing(await signingKeysRepo.published(tx, now));
+        // A first key signs at once: no verifier can have cached a JWKS without it.
+        for (const key of made.filter((k) => still.includes(k.alg))) await this.insert(tx, key, now, now);
       });
     }
     await this.reload();
@@ -75,17 +88,24 @@ export class KeyRing {
    * that must stop signing now: verifiers that cached the JWKS then refuse new tokens until they fetch it
    * again); the keys before it sign until then.
    */
-  async rotate({ immediate = false } = {}): Promise<{ kid: string; signs_from: string }> {
-    const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
+  async rotate({ immediate = false } = {}): Promise<{
+    kid: string;
+    signs_from: string;
+    keys: { alg: SigningAlg; kid: string }[];
+  }> {
+    const made = await newKeys(SIGNING_ALGS);
     const now = this.clock.now();
     const signsFrom = immediate ? now : addSeconds(now, NEXT_KEY_PUBLISHED_SECONDS);
-    const kid = await this.db.transaction(async (tx) => {
+    const keys = await this.db.transaction(async (tx) => {
       await signingKeysRepo.lockForChange(tx);
       await signingKeysRepo.retireAll(tx, signsFrom, addSeconds(signsFrom, RETIRED_KEY_PUBLISHED_SECONDS));
-      return this.insert(tx, publicKey, privateKey, now, signsFrom);
+      const kids = [];
+      for (const key of made) kids.push({ alg: key.alg, kid: await this.insert(tx, key, now, signsFrom) });
+      return kids;
     });
     await this.reload();
-    return { kid, signs_from: signsFrom.toISOString() };
+    const rs256 = keys.find((k) => k.alg === 'RS256') as { kid: string };
+    return { kid: rs256.kid, signs_from: signsFrom.toISOString(), keys };
   }
 
   /** Picks up rotations made by other instances. */
@@ -102,8 +122,7 @@ export class KeyRing {
 
   private async insert(
     tx: Parameters<typeof signingKeysRepo.insert>[0],
-    publicKey: KeyObject,
-    privateKey: KeyObject,
+    { alg, publicKey, privateKey }: NewKey,
     now: Date,
     signsFrom: Date,
   ): Promise<string> {
@@ -112,7 +131,8 @@ export class KeyRing {
     const der = privateKey.export({ type: 'pkcs8', format: 'der' });
     await signingKeysRepo.insert(tx, {
       kid,
-      public_jwk: { kty: jwk.kty, kid, use: 'sig', alg: 'RS256', n: jwk.n, e: jwk.e },
+      alg,
+      public_jwk: { ...jwk, kid, use: 'sig', alg },
       private_key_enc: this.encryptionKeys.seal(der),
       created_at: now,
       signs_from: signsFrom,
@@ -122,21 +142,30 @@ export class KeyRing {
 
   private async reload(): Promise<void> {
     const now = this.clock.now();
-    const rows = await signingKeysRepo.published(this.db, now);
+    // A key of an algorithm this version does not know (written by a later one) is left alone.
+    const rows = (await signingKeysRepo.published(this.db, now)).filter(
+      (r): r is SigningKeyRow & { alg: SigningAlg } => isSigningAlg(r.alg),
+    );
     // A key already retired signs no more: its private half is not even decrypted.
     const signers = rows
       .filter((r) => !r.retired_at || r.retired_at > now)
       .map((r) => ({
         kid: r.kid,
+        alg: r.alg,
         privateKey: this.#signers.find((s) => s.kid === r.kid)?.privateKey ?? this.privateKeyOf(r),
         signsFrom: r.signs_from.getTime(),
       }))
       .sort((a, b) => b.signsFrom - a.signsFrom);
-    if (signers.length === 0) throw new Error('no active signing key');
+    for (const alg of SIGNING_ALGS)
+      if (!signers.some((s) => s.alg === alg)) throw new Error(`no active ${alg} signing key`);
     this.#published = new Map(
       rows.map((r) => [
         r.kid,
-        { jwk: r.public_jwk, publicKey: createPublicKey({ key: r.public_jwk, format: 'jwk' }) },
+        {
+          jwk: r.public_jwk,
+          alg: r.alg,
+          publicKey: createPublicKey({ key: r.public_jwk, format: 'jwk' }),
+        },
       ]),
     );
     this.#signers = signers;
@@ -156,12 +185,13 @@ export class KeyRing {
   }
 
   /**
-   * The key that signs now (P97: chosen by the clock, so a key rotated in starts on time everywhere). By a
-   * clock behind the one that wrote the keys, none may have started yet: then the earliest signs.
+   * The algorithm's key that signs now (P97: chosen by the clock, so a key rotated in starts on time
+   * everywhere). By a clock behind the one that wrote the keys, none may have started yet: then the earliest.
    */
-  signingKey(): { kid: string; privateKey: KeyObject } {
+  signingKey(alg: SigningAlg = 'RS256'): { kid: string; alg: SigningAlg; privateKey: KeyObject } {
     const now = this.clock.now().getTime();
-    const key = this.#signers.find((s) => s.signsFrom <= now) ?? this.#signers.at(-1);
+    const ofAlg = this.#signers.filter((s) => s.alg === alg);
+    const key = ofAlg.find((s) => s.signsFrom <= now) ?? ofAlg.at(-1);
     if (!key) throw new Error('KeyRing.load() was not called');
     return key;
   }
@@ -171,7 +201,7 @@ export class KeyRing {
    * minutes ahead; an immediate rotation does not): look again, at most every 5 s, one look for all the
    * requests that meet unknown kids meanwhile.
    */
-  async publicKey(kid: string | undefined): Promise<KeyObject | undefined> {
+  async publicKey(kid: string | undefined): Promise<{ alg: SigningAlg; publicKey: KeyObject } | undefined> {
     if (!kid) return undefined;
     if (!this.#published.has(kid) && this.clock.now().getTime() - this.#lastReload > 5000) {
       this.#reloading ??= this.reload().finally(() => {
@@ -179,29 +209,10 @@ export class KeyRing {
       });
       await this.#reloading;
     }
-    return this.#published.get(kid)?.publicKey;
+    return this.#published.get(kid);
   }
 
   jwks(): { keys: JWK[] } {
     return { keys: [...this.#published.values()].map((k) => k.jwk) };
   }
-}
-
-const base64urlJson = (value: Record<string, unknown>) =>
-  Buffer.from(JSON.stringify(value)).toString('base64url');
-
-/**
- * An RS256 JWS in compact serialization (RFC 7515 §7.1; RS256 is RSASSA-PKCS1-v1_5 with SHA-256, RFC
- * 7518 §3.3), signed on the calling thread by node's OpenSSL, which is what jose's WebCrypto signature runs
- * too. jose hands each signature to the libuv pool: a job, a thread woken and one waking the event loop
- * again, about 0.04 CPU ms a signature more, a sixth of what the signature itself costs on a host whose
- * OpenSSL signs with AVX-512 IFMA. jose still verifies every token and exports the keys.
- */
-export function signRs256Jwt(
-  header: { kid: string; typ: 'JWT' | 'logout+jwt' },
-  payload: Record<string, unknown>,
-  privateKey: KeyObject,
-): string {
-  const input = `${base64urlJson({ alg: 'RS256', ...header })}.${base64urlJson(payload)}`;
-  return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
 }

@@ -76,9 +76,15 @@ export function signingKeyRoutes(fastify: FastifyInstance, c: Services) {
       schema: {
         tags,
         security,
-        summary: 'Rotate the token signing key',
+        summary: 'Rotate the token signing keys (one of each algorithm)',
         response: adminAnswer(
-          Type.Object({ kid: Type.String(), signs_from: dateTime('when the new key starts signing') }),
+          Type.Object({
+            kid: Type.String({ description: 'the new RS256 key' }),
+            signs_from: dateTime('when the new keys start signing'),
+            keys: Type.Array(Type.Object({ alg: Type.String(), kid: Type.String() }), {
+              description: 'the new key of every algorithm (RS256, PS256, ES256, EdDSA)',
+            }),
+          }),
         ),
         description: `The new key is published at once and signs from \`signs_from\`, ${NEXT_KEY_PUBLISHED_SECONDS} s on, when every JWKS cached before it appeared has expired; the keys before it sign until then. \`immediate: true\` makes it sign at once (verifiers that cached the JWKS refuse new tokens until they fetch it again).`,
         body: Type.Union([

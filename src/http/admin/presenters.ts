@@ -26,6 +26,11 @@ export const adminClient = (c: ClientRow) => ({
   policy_uri: c.policy_uri,
   tos_uri: c.tos_uri,
   brand_color: c.brand_color,
+  id_token_signed_response_alg: c.id_token_signed_response_alg,
+  userinfo_signed_response_alg: c.userinfo_signed_response_alg,
+  jwks: c.jwks,
+  jwks_uri: c.jwks_uri,
+  require_pushed_authorization_requests: c.require_pushed_authorization_requests,
   previous_secret_expires_at: c.previous_secret_expires_at,
   created_at: c.created_at,
 });

@@ -62,7 +62,9 @@ export const AdminClient = Type.Object({
   redirect_uris: Type.Array(Type.String()),
   grant_types: Type.Array(Type.String()),
   scope: Type.String(),
-  token_endpoint_auth_method: Type.String({ description: 'none, client_secret_basic or client_secret_post' }),
+  token_endpoint_auth_method: Type.String({
+    description: 'none, client_secret_basic, client_secret_post or private_key_jwt',
+  }),
   first_party: Type.Boolean(),
   backchannel_logout_uri: text,
   post_logout_redirect_uris: Type.Array(Type.String()),
@@ -71,6 +73,11 @@ export const AdminClient = Type.Object({
   policy_uri: text,
   tos_uri: text,
   brand_color: text,
+  id_token_signed_response_alg: Type.String(),
+  userinfo_signed_response_alg: text,
+  jwks: nullable(Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) })),
+  jwks_uri: text,
+  require_pushed_authorization_requests: Type.Boolean(),
   previous_secret_expires_at: nullable(dateTime('after a secret roll: until when the old secret works')),
   created_at: dateTime(),
 });

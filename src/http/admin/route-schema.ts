@@ -19,7 +19,8 @@ export const clientFields = described({
   redirect_uris: 'https URIs (http only on localhost, or an app scheme), compared exactly',
   grant_types: 'authorization_code, refresh_token',
   scope: 'the scopes the client may ask for, space-separated',
-  token_endpoint_auth_method: 'none (public, PKCE only), client_secret_basic or client_secret_post',
+  token_endpoint_auth_method:
+    'none (public, PKCE only), client_secret_basic, client_secret_post, or private_key_jwt (a JWT signed with a key of jwks or jwks_uri)',
   first_party: 'true: no consent page',
   backchannel_logout_uri: 'where ended sessions are announced (OIDC Back-Channel Logout); null removes it',
   post_logout_redirect_uris: 'the only addresses a logout may send the browser back to',
@@ -29,4 +30,10 @@ export const clientFields = described({
   policy_uri: 'its privacy policy, linked from the sign-in and consent pages',
   tos_uri: 'its terms of service, linked from the sign-in and consent pages',
   brand_color: '#rrggbb; adjusted on the pages until it reads well (WCAG AA)',
+  id_token_signed_response_alg: 'RS256 (the default), PS256, ES256 or EdDSA: how its ID tokens are signed',
+  userinfo_signed_response_alg:
+    'RS256, PS256, ES256 or EdDSA: userinfo answers as a signed JWT; null (the default): plain JSON',
+  jwks: 'its public keys, a JWK Set {"keys": [...]}, for private_key_jwt and request objects',
+  jwks_uri: 'or where this service fetches them (https; cached, fetched again for an unknown kid)',
+  require_pushed_authorization_requests: 'true: its authorization requests must come through /oauth/par',
 });

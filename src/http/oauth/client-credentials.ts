@@ -2,18 +2,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import { addressBucket } from '../../domain/address-bucket.ts';
-import { authenticateClient, type ClientCredentials } from '../../domain/oauth/client-authentication.ts';
+import type { ClientCredentials } from '../../domain/oauth/client-authentication.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clients' | 'rateLimiter'>;
+type Services = Pick<Container, 'clientAuthenticator' | 'config' | 'rateLimiter'>;
 
 /** The client fields of a token, revocation or introspection request's form, as sent. */
 export interface ClientFields {
   client_id?: unknown;
   client_secret?: unknown;
+  client_assertion_type?: unknown;
+  client_assertion?: unknown;
 }
 
 const malformedBasic = () => new OAuthError('invalid_client', 'malformed Basic credentials');
@@ -27,6 +29,11 @@ export function clientCredentials(
     clientId: typeof body?.client_id === 'string' ? body.client_id : undefined,
     clientSecret: typeof body?.client_secret === 'string' ? body.client_secret : undefined,
   };
+  if (typeof body?.client_assertion === 'string')
+    creds.assertion = {
+      type: typeof body.client_assertion_type === 'string' ? body.client_assertion_type : undefined,
+      jwt: body.client_assertion,
+    };
   const header = request.headers.authorization;
   if (header?.toLowerCase().startsWith('basic ')) {
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
@@ -61,7 +68,8 @@ export async function authenticatedClient(
 ): Promise<ClientRow> {
   let client: ClientRow;
   try {
-    client = await authenticateClient(clientCredentials(request, request.body), c.clients);
+    const endpointUrl = `${c.config.baseUrl}${request.routeOptions.url ?? ''}`;
+    client = await c.clientAuthenticator.authenticate(clientCredentials(request, request.body), endpointUrl);
   } catch (err) {
     if (err instanceof OAuthError && err.error === 'invalid_client')
       await countRequest(c, reply, [['oauth_client_auth_failures_address', request.ip]]);

@@ -3,6 +3,7 @@ import type { Container } from '../../composition/container.ts';
 import { AUTH_METHODS, GRANT_TYPES, OAUTH_SCOPES } from '../../domain/clients/client-rules.ts';
 import { PROMPT_VALUES } from '../../domain/oauth/authorization-request.ts';
 import { ACR_VALUES } from '../../domain/sessions/authentication.ts';
+import { SIGNING_ALGS } from '../../domain/sessions/signing-algorithms.ts';
 import { LANGUAGES } from '../../i18n/languages.ts';
 import { oauthAnswer, ProviderMetadata } from './responses.ts';
 
@@ -31,7 +32,8 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     response_modes_supported: ['query'],
     grant_types_supported: GRANT_TYPES,
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['RS256'],
+    id_token_signing_alg_values_supported: SIGNING_ALGS,
+    userinfo_signing_alg_values_supported: SIGNING_ALGS,
     scopes_supported: OAUTH_SCOPES,
     // What a token's acr may say: one factor (a PIN or a code), or a passkey's phishing-resistant sign-in
     acr_values_supported: ACR_VALUES,
@@ -59,10 +61,14 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
       'kyc_country',
     ],
     code_challenge_methods_supported: ['S256'],
-    // RFC 6749 §2.3.1: a confidential client may use either secret method, whatever it registered
+    // RFC 6749 §2.3.1: a confidential client with a secret may use either secret method, whatever it registered
     token_endpoint_auth_methods_supported: AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
+    // RFC 7523: the algorithms a private_key_jwt assertion may be signed with (never none, never a MAC)
+    token_endpoint_auth_signing_alg_values_supported: SIGNING_ALGS,
+    revocation_endpoint_auth_signing_alg_values_supported: SIGNING_ALGS,
+    introspection_endpoint_auth_signing_alg_values_supported: SIGNING_ALGS,
     authorization_response_iss_parameter_supported: true,
     // OIDC Discovery §3: request objects are answered request_not_supported / request_uri_not_supported
     request_parameter_supported: false,

@@ -88,12 +88,15 @@ export const Jwks = Type.Object({
   keys: Type.Array(
     Type.Object(
       {
-        kty: Type.Literal('RSA'),
+        kty: Type.String({ description: 'RSA (RS256, PS256), EC (ES256) or OKP (EdDSA)' }),
         kid: Type.String(),
         use: Type.Optional(Type.String()),
-        alg: Type.Optional(Type.String()),
-        n: Type.String(),
-        e: Type.String(),
+        alg: Type.String({ description: 'the one algorithm the key verifies' }),
+        n: Type.Optional(Type.String()),
+        e: Type.Optional(Type.String()),
+        crv: Type.Optional(Type.String({ description: 'P-256 or Ed25519' })),
+        x: Type.Optional(Type.String()),
+        y: Type.Optional(Type.String()),
       },
       { additionalProperties: true },
     ),

@@ -9,12 +9,18 @@ import { authenticatedClient } from './client-credentials.ts';
 import { Introspection, oauthAnswer, Revoked, TokenResponse, UserinfoClaims } from './responses.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clients' | 'config' | 'oauthTokens' | 'rateLimiter' | 'tokenGrants'>;
+type Services = Pick<
+  Container,
+  'clientAuthenticator' | 'clients' | 'config' | 'oauthTokens' | 'rateLimiter' | 'tokenGrants'
+>;
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
 const clientFields = {
-  client_id: 'the client (public clients, client_secret_post)',
+  client_id: 'the client (public clients, client_secret_post; optional with a client assertion)',
   client_secret: 'a confidential client: here, or in Authorization: Basic (one of the two)',
+  client_assertion_type: 'private_key_jwt: urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+  client_assertion:
+    "private_key_jwt: a JWT signed with one of the client's keys (iss = sub = client_id, aud, exp at most 5 minutes ahead, jti)",
 };
 
 export function tokenRoutes(fastify: FastifyInstance, c: Services) {
@@ -98,14 +104,16 @@ export function tokenUseRoutes(fastify: FastifyInstance, c: Services) {
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
     const bearer = bearerToken(request);
     reply.header('Cache-Control', 'no-store');
-    return c.oauthTokens.userinfo(bearer);
+    const answer = await c.oauthTokens.userinfo(bearer);
+    if ('claims' in answer) return answer.claims;
+    return reply.type('application/jwt').send(answer.jwt);
   };
   app.get(
     '/oauth/userinfo',
     {
       schema: {
         tags: ['OAuth'],
-        summary: 'Claims of the granted scopes (OIDC Core §5.3)',
+        summary: 'Claims of the granted scopes (OIDC Core §5.3); a signed JWT for a client that asked',
         security: [{ bearer: [] }],
         response: oauthAnswer(UserinfoClaims),
       },

@@ -13,6 +13,8 @@ export interface ClaimedLogout {
   session_id: string;
   user_id: string;
   url: string;
+  /** the JWS algorithm of the client's ID tokens, which its logout tokens share */
+  id_token_signed_response_alg: string;
 }
 
 /** A logout as operators see it (the token is made at each attempt and never kept). */
@@ -70,7 +72,7 @@ export const backchannelLogoutsRepo = {
   claimDue: (q: Queryable, now: Date, lockedUntil: Date, bounds: ClaimBounds) =>
     claimDueRows<ClaimedLogout>(q, LOGOUTS, {
       returning: 'id, attempts, locked_until, client_id, session_id, user_id',
-      select: `SELECT cl.*, c.backchannel_logout_uri AS url
+      select: `SELECT cl.*, c.backchannel_logout_uri AS url, c.id_token_signed_response_alg
                  FROM claimed cl JOIN clients c ON c.client_id = cl.client_id`,
       now,
       lockedUntil,

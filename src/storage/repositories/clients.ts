@@ -24,11 +24,22 @@ export interface ClientRow {
   brand_color: string | null;
   /** the logo fetched from logo_uri, by name (a row of logos) */
   logo_image: string | null;
+  /** RFC 7591 / OIDC Registration §2: the JWS algorithm of its ID tokens (and logout tokens) */
+  id_token_signed_response_alg: string;
+  /** the JWS algorithm of its userinfo answers; null: plain JSON */
+  userinfo_signed_response_alg: string | null;
+  /** the public keys it signs with (a JWK Set), or where to fetch them; null both: it registered none */
+  jwks: { keys: Record<string, unknown>[] } | null;
+  jwks_uri: string | null;
+  /** RFC 9126 §6: its authorization requests come only through PAR */
+  require_pushed_authorization_requests: boolean;
   created_at: Date;
   deleted_at: Date | null;
 }
 
 export type NewClient = Omit<ClientRow, 'deleted_at' | 'previous_secret_hash' | 'previous_secret_expires_at'>;
+
+const jsonOrNull = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
 export const clientsRepo = {
   /** The names of these clients, deleted ones too (their sessions' history still names them). */
@@ -47,11 +58,14 @@ export const clientsRepo = {
       q,
       sql`INSERT INTO clients (client_id, client_name, client_secret_hash, redirect_uris, grant_types, scope,
          token_endpoint_auth_method, first_party, backchannel_logout_uri, post_logout_redirect_uris, created_at,
-         logo_uri, client_uri, policy_uri, tos_uri, brand_color, logo_image)
+         logo_uri, client_uri, policy_uri, tos_uri, brand_color, logo_image, id_token_signed_response_alg,
+         userinfo_signed_response_alg, jwks, jwks_uri, require_pushed_authorization_requests)
        VALUES (${c.client_id}, ${c.client_name}, ${c.client_secret_hash}, ${JSON.stringify(c.redirect_uris)}::jsonb,
          ${JSON.stringify(c.grant_types)}::jsonb, ${c.scope}, ${c.token_endpoint_auth_method}, ${c.first_party},
          ${c.backchannel_logout_uri}, ${JSON.stringify(c.post_logout_redirect_uris)}::jsonb, ${c.created_at},
-         ${c.logo_uri}, ${c.client_uri}, ${c.policy_uri}, ${c.tos_uri}, ${c.brand_color}, ${c.logo_image})
+         ${c.logo_uri}, ${c.client_uri}, ${c.policy_uri}, ${c.tos_uri}, ${c.brand_color}, ${c.logo_image},
+         ${c.id_token_signed_response_alg}, ${c.userinfo_signed_response_alg}, ${jsonOrNull(c.jwks)}::jsonb,
+         ${c.jwks_uri}, ${c.require_pushed_authorization_requests})
        RETURNING *`,
     ),
 
@@ -73,7 +87,12 @@ export const clientsRepo = {
          backchannel_logout_uri = ${c.backchannel_logout_uri},
          post_logout_redirect_uris = ${JSON.stringify(c.post_logout_redirect_uris)}::jsonb,
          logo_uri = ${c.logo_uri}, client_uri = ${c.client_uri}, policy_uri = ${c.policy_uri}, tos_uri = ${c.tos_uri},
-         brand_color = ${c.brand_color}, logo_image = ${c.logo_image}
+         brand_color = ${c.brand_color}, logo_image = ${c.logo_image},
+         token_endpoint_auth_method = ${c.token_endpoint_auth_method},
+         id_token_signed_response_alg = ${c.id_token_signed_response_alg},
+         userinfo_signed_response_alg = ${c.userinfo_signed_response_alg}, jwks = ${jsonOrNull(c.jwks)}::jsonb,
+         jwks_uri = ${c.jwks_uri},
+         require_pushed_authorization_requests = ${c.require_pushed_authorization_requests}
        WHERE client_id = ${clientId} AND deleted_at IS NULL RETURNING *`,
     ),
 

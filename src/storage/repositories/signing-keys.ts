@@ -4,6 +4,8 @@ import { all, sql } from '../sql.ts';
 
 export interface SigningKeyRow {
   kid: string;
+  /** the one JWS algorithm the key signs with (RS256, PS256, ES256, EdDSA) */
+  alg: string;
   public_jwk: JWK;
   private_key_enc: string;
   created_at: Date;
@@ -37,11 +39,11 @@ export const signingKeysRepo = {
 
   insert: (
     q: Queryable,
-    k: Pick<SigningKeyRow, 'kid' | 'public_jwk' | 'private_key_enc' | 'created_at' | 'signs_from'>,
+    k: Pick<SigningKeyRow, 'kid' | 'alg' | 'public_jwk' | 'private_key_enc' | 'created_at' | 'signs_from'>,
   ) =>
     all(
       q,
-      sql`INSERT INTO signing_keys (kid, public_jwk, private_key_enc, created_at, signs_from)
-       VALUES (${k.kid}, ${JSON.stringify(k.public_jwk)}::jsonb, ${k.private_key_enc}, ${k.created_at}, ${k.signs_from})`,
+      sql`INSERT INTO signing_keys (kid, alg, public_jwk, private_key_enc, created_at, signs_from)
+       VALUES (${k.kid}, ${k.alg}, ${JSON.stringify(k.public_jwk)}::jsonb, ${k.private_key_enc}, ${k.created_at}, ${k.signs_from})`,
     ),
 };

@@ -193,7 +193,7 @@ export interface paths {
     post: operations["postOauthIntrospect"];
   };
   "/oauth/userinfo": {
-    /** Claims of the granted scopes (OIDC Core §5.3) */
+    /** Claims of the granted scopes (OIDC Core §5.3); a signed JWT for a client that asked */
     get: operations["getOauthUserinfo"];
     /** Claims of the granted scopes, asked by POST (same as GET) */
     post: operations["postOauthUserinfo"];
@@ -272,13 +272,18 @@ export interface operations {
         content: {
           "application/json": {
             keys: {
-                /** @enum {string} */
-                kty: "RSA";
+                /** @description RSA (RS256, PS256), EC (ES256) or OKP (EdDSA) */
+                kty: string;
                 kid: string;
                 use?: string;
-                alg?: string;
-                n: string;
-                e: string;
+                /** @description the one algorithm the key verifies */
+                alg: string;
+                n?: string;
+                e?: string;
+                /** @description P-256 or Ed25519 */
+                crv?: string;
+                x?: string;
+                y?: string;
                 [key: string]: unknown;
               }[];
           };
@@ -3524,10 +3529,14 @@ export interface operations {
           code_verifier?: unknown;
           /** @description refresh_token: the latest refresh token (rotated on every use) */
           refresh_token?: unknown;
-          /** @description the client (public clients, client_secret_post) */
+          /** @description the client (public clients, client_secret_post; optional with a client assertion) */
           client_id?: unknown;
           /** @description a confidential client: here, or in Authorization: Basic (one of the two) */
           client_secret?: unknown;
+          /** @description private_key_jwt: urn:ietf:params:oauth:client-assertion-type:jwt-bearer */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt: a JWT signed with one of the client's keys (iss = sub = client_id, aud, exp at most 5 minutes ahead, jti) */
+          client_assertion?: unknown;
         };
       };
     };
@@ -3582,10 +3591,14 @@ export interface operations {
           token?: unknown;
           /** @description ignored */
           token_type_hint?: unknown;
-          /** @description the client (public clients, client_secret_post) */
+          /** @description the client (public clients, client_secret_post; optional with a client assertion) */
           client_id?: unknown;
           /** @description a confidential client: here, or in Authorization: Basic (one of the two) */
           client_secret?: unknown;
+          /** @description private_key_jwt: urn:ietf:params:oauth:client-assertion-type:jwt-bearer */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt: a JWT signed with one of the client's keys (iss = sub = client_id, aud, exp at most 5 minutes ahead, jti) */
+          client_assertion?: unknown;
         };
       };
     };
@@ -3629,10 +3642,14 @@ export interface operations {
           token?: unknown;
           /** @description ignored: a refresh token is known by its form */
           token_type_hint?: unknown;
-          /** @description the client (public clients, client_secret_post) */
+          /** @description the client (public clients, client_secret_post; optional with a client assertion) */
           client_id?: unknown;
           /** @description a confidential client: here, or in Authorization: Basic (one of the two) */
           client_secret?: unknown;
+          /** @description private_key_jwt: urn:ietf:params:oauth:client-assertion-type:jwt-bearer */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt: a JWT signed with one of the client's keys (iss = sub = client_id, aud, exp at most 5 minutes ahead, jti) */
+          client_assertion?: unknown;
         };
       };
     };
@@ -3683,7 +3700,7 @@ export interface operations {
       };
     };
   };
-  /** Claims of the granted scopes (OIDC Core §5.3) */
+  /** Claims of the granted scopes (OIDC Core §5.3); a signed JWT for a client that asked */
   getOauthUserinfo: {
     responses: {
       /** @description sub, and the claims of the granted scopes (profile, phone, email, kyc) */

@@ -11,6 +11,7 @@ import { sha256 } from '../../crypto.ts';
 import type { AccessTokens } from '../../sessions/access-tokens.ts';
 import { authenticationClaims, recordedAmr } from '../../sessions/authentication.ts';
 import type { SessionService } from '../../sessions/sessions.ts';
+import { signingAlgOr } from '../../sessions/signing-algorithms.ts';
 import { idTokenClaims } from '../claims.ts';
 import { OAuthError } from '../oauth-error.ts';
 import { isWellFormedVerifier, verifierMatches } from '../pkce.ts';
@@ -124,6 +125,7 @@ export async function authorizationCodeGrant(
     sub: user.id,
     aud: client.client_id,
     ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    alg: signingAlgOr(client.id_token_signed_response_alg),
     claims: {
       ...authenticationClaims(auth),
       ...(row.nonce ? { nonce: row.nonce } : {}),

@@ -5,25 +5,45 @@ import { checkedTarget, type Resolver, systemResolver } from './outbound-address
 /** A logo is small: at most 1 MB, fetched within 5 s. */
 export const IMAGE_MAX_BYTES = 1024 * 1024;
 export const IMAGE_TIMEOUT_MS = 5000;
+/** A client's JWK Set is smaller still: at most 64 kB, fetched within 5 s. */
+export const JWKS_MAX_BYTES = 64 * 1024;
 
 export type Fetched = { data: Buffer } | { refused: string };
-export type ImageFetcher = (url: string) => Promise<Fetched>;
+export type OutboundGet = (url: string) => Promise<Fetched>;
 
-export interface ImageFetcherOptions {
+export interface OutboundGetOptions {
   allowPrivateNetworks: boolean;
   /** DNS by default; tests map names to addresses of their choosing */
   resolve?: Resolver;
   timeoutMs?: number;
+  /** what the request accepts, and who it says it is */
+  accept?: string;
+  userAgent?: string;
+  maxBytes?: number;
 }
 
+/** GETs an image from an address an operator gave (a client's logo_uri, BRAND_LOGO_URL). */
+export const imageFetcher = (options: OutboundGetOptions): OutboundGet =>
+  outboundGet({ accept: 'image/png, image/jpeg, image/webp', userAgent: 'Callsign-Logos', ...options });
+
+/** GETs a client's JWK Set from its `jwks_uri`. */
+export const jwksFetcher = (options: OutboundGetOptions): OutboundGet =>
+  outboundGet({
+    accept: 'application/jwk-set+json, application/json',
+    userAgent: 'Callsign-Client-Keys',
+    maxBytes: JWKS_MAX_BYTES,
+    ...options,
+  });
+
 /**
- * GETs an image from an address an operator gave (a client's logo_uri, BRAND_LOGO_URL) under the webhook
- * rules of D33: only the addresses they allow, no redirects, 200 alone, at most IMAGE_MAX_BYTES, within the
- * time allowed. What the bytes are is for the caller to check.
+ * GETs what lies at an address a client or operator gave under the webhook rules of D33: only the addresses
+ * they allow, no redirects, 200 alone, at most `maxBytes`, within the time allowed. What the bytes are is for
+ * the caller to check.
  */
-export function imageFetcher(options: ImageFetcherOptions): ImageFetcher {
+export function outboundGet(options: OutboundGetOptions): OutboundGet {
   const resolve = options.resolve ?? systemResolver;
   const timeoutMs = options.timeoutMs ?? IMAGE_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? IMAGE_MAX_BYTES;
   return async (url) => {
     const target = new URL(url);
     const checked = await checkedTarget(target, options.allowPrivateNetworks, resolve);
@@ -41,7 +61,7 @@ export function imageFetcher(options: ImageFetcherOptions): ImageFetcher {
         target,
         {
           lookup: checked.lookup,
-          headers: { accept: 'image/png, image/jpeg, image/webp', 'user-agent': 'Callsign-Logos' },
+          headers: { accept: options.accept ?? '*/*', 'user-agent': options.userAgent ?? 'Callsign' },
         },
         (response) => {
           const status = response.statusCode ?? 0;
@@ -53,8 +73,7 @@ export function imageFetcher(options: ImageFetcherOptions): ImageFetcher {
           let size = 0;
           response.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > IMAGE_MAX_BYTES)
-              finish({ refused: `the image is larger than ${IMAGE_MAX_BYTES} bytes` });
+            if (size > maxBytes) finish({ refused: `the answer is larger than ${maxBytes} bytes` });
             else chunks.push(chunk);
           });
           response.once('end', () => finish({ data: Buffer.concat(chunks) }));

@@ -1,0 +1,25 @@
+// How the OAuth 2.0 / OpenID Connect provider signs and what it demands of every client.
+//
+// Rules it enforces (at start, every problem named):
+// - ACCESS_TOKEN_ALG is one of the JWS algorithms the key ring signs with; RS256 unless set, so verifiers of
+//   today's tokens need no change.
+// - REQUIRE_PAR is true or false: when true, every client's authorization request must come through PAR.
+import type { EnvReader } from './env-reader.ts';
+
+/** The JWS algorithms the key ring holds a key of, each its own (RFC 7518 §3.3-3.5, RFC 8037). */
+export const SIGNING_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
+
+export interface OAuthSettings {
+  /** ACCESS_TOKEN_ALG: the algorithm of every access token */
+  accessTokenAlg: SigningAlg;
+  /** REQUIRE_PAR: every client's authorization requests come through PAR (RFC 9126 §5) */
+  requirePar: boolean;
+}
+
+export function oauthSettings(r: EnvReader): OAuthSettings {
+  return {
+    accessTokenAlg: r.oneOf<SigningAlg>('ACCESS_TOKEN_ALG', SIGNING_ALGS, 'RS256'),
+    requirePar: r.bool('REQUIRE_PAR', false),
+  };
+}
