@@ -24,6 +24,7 @@ import type { OperatorClientKey } from '../domain/network-verification/client-ke
 import type { NetworkVerificationService } from '../domain/network-verification/network-verification.ts';
 import type { NetworkProofsReport } from '../domain/network-verification/proofs-report.ts';
 import type { AuthorizationService } from '../domain/oauth/authorization.ts';
+import type { AuthorizationRequests } from '../domain/oauth/authorization-requests.ts';
 import type { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
 import type { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
@@ -113,6 +114,8 @@ export interface Container {
   /** The apps a user allowed, and withdrawing that */
   connectedApps: ConnectedApps;
   oauthTokens: TokenEndpointService;
+  /** authorization requests as sent, signed (request objects) or pushed first (PAR), checked alike */
+  authorizationRequests: AuthorizationRequests;
   /** who a client is, at the endpoints where it authenticates (a secret or a signed assertion) */
   clientAuthenticator: ClientAuthenticator;
   /** the public keys clients sign with, registered or fetched from their jwks_uri */

@@ -5,6 +5,7 @@ import { LogoService } from '../domain/clients/logos.ts';
 import { UserImport } from '../domain/imports/user-import.ts';
 import { KycService } from '../domain/kyc/kyc.ts';
 import { AuthorizationService } from '../domain/oauth/authorization.ts';
+import { AuthorizationRequests } from '../domain/oauth/authorization-requests.ts';
 import { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
 import { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
@@ -68,7 +69,18 @@ export function clientAndOperatorServices(
     issuer: config.baseUrl,
     tokenEndpoint: `${config.baseUrl}/oauth/token`,
   });
+  const authorizationRequests = new AuthorizationRequests({
+    db,
+    clock,
+    random,
+    keySets,
+    findClient: (id) => clients.findClient(id),
+    idTokenHint: (token) => tokens.idTokenHint(token),
+    audiences: [config.baseUrl, `${config.authUrl}/authorize`],
+    requirePar: config.oauth.requirePar,
+  });
   return {
+    authorizationRequests,
     clientKeySets: keySets,
     clientAuthenticator,
     logos,

@@ -138,6 +138,7 @@ export async function compose(o: Opened): Promise<Container> {
     authorization: services.authorization,
     oauthTokens: services.oauthTokens,
     clientAuthenticator: services.clientAuthenticator,
+    authorizationRequests: services.authorizationRequests,
     clientKeySets: services.clientKeySets,
     tokenGrants: services.tokenGrants,
     adminUsers: services.adminUsers,

@@ -17,6 +17,7 @@ const EXPIRING: ReadonlyArray<readonly [table: string, column: string]> = [
   ['console_sessions', 'expires_at'],
   ['challenge_uses', 'expires_at'],
   ['jwt_id_uses', 'expires_at'],
+  ['pushed_authorization_requests', 'expires_at'],
   ['webauthn_challenges', 'expires_at'],
   ['network_verifications', 'expires_at'],
   ['sms_country_minutes', 'minute'],

@@ -36,6 +36,8 @@ export interface FlowOptions {
   par?: boolean;
   /** a DPoP handle: the code is exchanged with proofs of its key */
   dpop?: oidc.DPoPHandle;
+  /** sign the parameters into a request object (RFC 9101) with this key of the client's */
+  jar?: CryptoKey;
 }
 
 /** The authorization request openid-client builds, as the query of the page it opens. */
@@ -52,9 +54,12 @@ export async function authorizationRequest(config: oidc.Configuration, o: FlowOp
     nonce,
     ...o.extra,
   };
+  const signed = o.jar
+    ? (await oidc.buildAuthorizationUrlWithJAR(config, params, o.jar)).searchParams
+    : new URLSearchParams(params);
   const url = o.par
-    ? await oidc.buildAuthorizationUrlWithPAR(config, params, { DPoP: o.dpop })
-    : oidc.buildAuthorizationUrl(config, params);
+    ? await oidc.buildAuthorizationUrlWithPAR(config, signed, { DPoP: o.dpop })
+    : oidc.buildAuthorizationUrl(config, signed);
   return { url, verifier, state, nonce };
 }
 

@@ -210,6 +210,7 @@ describe('token introspection (RFC 7662)', () => {
     assert.deepEqual(res.body.introspection_endpoint_auth_methods_supported, [
       'client_secret_basic',
       'client_secret_post',
+      'private_key_jwt',
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { isWellFormedChallenge } from './pkce.ts';
+import { type RequestParametersDeps, requestParameters } from './request-parameters.ts';
 import { requestedAcr } from './requested-acr.ts';
 
 export interface AuthorizationRequest {
@@ -21,9 +22,11 @@ export interface AuthorizationRequest {
   hintedUserId?: string;
   /** OIDC Core §3.1.2.1: the first `acr_values` entry this service knows (requested-acr.ts) */
   acr?: string;
+  /** RFC 9126: the hash of the pushed request this came from, which its code (or refusal) finishes */
+  pushedRequest?: string;
 }
 
-export interface AuthorizationRequestDeps {
+export interface AuthorizationRequestDeps extends RequestParametersDeps {
   /** live clients only */
   findClient(clientId: string): Promise<ClientRow | undefined>;
   /** the client and user an ID token of ours names, expired or not; undefined for anything else */
@@ -65,9 +68,8 @@ const single = (q: Record<string, unknown>, name: string): string | undefined | 
 };
 
 /**
- * Why the request's parameters cannot be read as such: a parameter sent twice, U+0000 in one, or a request
- * object (OIDC Core §6.1-6.2, §3.1.2.6: not supported, and a client is told so rather than having its signed
- * parameters silently ignored). An [error, description] pair, or undefined.
+ * Why the request's parameters cannot be read as such: a parameter sent twice or U+0000 in one. An
+ * [error, description] pair, or undefined.
  */
 function malformedParameter(q: Record<string, unknown>): [string, string] | undefined {
   for (const name of REDIRECTED_PARAMETERS) {
@@ -75,10 +77,6 @@ function malformedParameter(q: Record<string, unknown>): [string, string] | unde
     if (value === null) return ['invalid_request', `${name} was sent more than once`];
     if (value?.includes('\u0000')) return ['invalid_request', `${name} must not contain U+0000`];
   }
-  if (q.request !== undefined)
-    return ['request_not_supported', 'request objects are not supported; send the parameters as such'];
-  if (q.request_uri !== undefined)
-    return ['request_uri_not_supported', 'request_uri is not supported; send the parameters as such'];
   return undefined;
 }
 
@@ -101,19 +99,49 @@ const REDIRECTED_PARAMETERS = [
  * Why a request cannot even be answered to its client: no client named, an unknown one, or a redirect URI it
  * did not register.
  */
-export type PageProblem = 'missing_client' | 'unknown_client' | 'unregistered_redirect';
+export type PageProblem =
+  | 'missing_client'
+  | 'unknown_client'
+  | 'unregistered_redirect'
+  /** a pushed request unknown, expired, finished or another client's */
+  | 'expired_request';
 
-/** Spec "GET {auth_url}/authorize" checked in the order of D24. */
+/**
+ * Spec "GET {auth_url}/authorize" checked in the order of D24, on the parameters that count: a pushed
+ * request's or a request object's in place of the outer ones (request-parameters.ts).
+ */
 export async function checkAuthorizationRequest(
-  q: Record<string, unknown>,
+  outer: Record<string, unknown>,
   d: AuthorizationRequestDeps,
 ): Promise<Checked> {
-  const clientId = single(q, 'client_id');
+  const clientId = single(outer, 'client_id');
   if (!clientId) return { ok: false, page: 'missing_client' };
   // No client id holds U+0000, and the database could not even look one up.
   if (clientId.includes('\u0000')) return { ok: false, page: 'unknown_client' };
   const client = await d.findClient(clientId);
   if (!client) return { ok: false, page: 'unknown_client' };
+  const source = await requestParameters(outer, client, d);
+  if ('page' in source) return { ok: false, page: source.page };
+  if ('error' in source) {
+    // Only a redirect URI the client registered hears of it; the outer one, as nothing inside was accepted.
+    const outerUri = single(outer, 'redirect_uri');
+    if (!outerUri || !client.redirect_uris.includes(outerUri))
+      return { ok: false, page: 'unregistered_redirect' };
+    const state = single(outer, 'state') ?? undefined;
+    const redirect = { redirectUri: outerUri, error: source.error, description: source.description, state };
+    return { ok: false, redirect };
+  }
+  return checkParameters(source.params, client, d, source.pushedRequest);
+}
+
+/** The parameters that count, of a known client, checked in D24's order. */
+async function checkParameters(
+  q: Record<string, unknown>,
+  client: ClientRow,
+  d: AuthorizationRequestDeps,
+  pushedRequest: string | undefined,
+): Promise<Checked> {
+  const clientId = client.client_id;
   const redirectUri = single(q, 'redirect_uri');
   // Exact string match, nothing normalised.
   if (!redirectUri || !client.redirect_uris.includes(redirectUri)) {
@@ -186,6 +214,7 @@ export async function checkAuthorizationRequest(
       ...(uiLocales && uiLocales.length <= 200 ? { uiLocales } : {}),
       ...(hinted ? { hintedUserId: hinted.sub } : {}),
       ...(acr ? { acr } : {}),
+      ...(pushedRequest ? { pushedRequest } : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
 // The OAuth module's errors: the protocol's own codes (RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7009
-// §2.2.1, RFC 9470 §3), which a grant or a token check answers as the protocol defines them. The HTTP layer picks the status.
+// §2.2.1, RFC 9470 §3, RFC 9101 §6.3), which a grant or a token check answers as the protocol defines them. The HTTP layer picks the status.
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -13,6 +13,10 @@ export type OAuthErrorCode =
   | 'insufficient_scope'
   // RFC 9470: the token's authentication is too old (or too weak) for this request
   | 'insufficient_user_authentication'
+  // RFC 9101 §6.3: a request object that is not accepted
+  | 'invalid_request_object'
+  // OIDC Core §3.1.2.6: a request_uri of a form this service does not fetch
+  | 'request_uri_not_supported'
   | 'server_error';
 
 export class OAuthError extends Error {

@@ -77,5 +77,7 @@ export const OAUTH_ERROR_STATUS: Record<OAuthErrorCode, { oauth: number; api: nu
   invalid_token: { oauth: 401, api: 401 },
   insufficient_scope: { oauth: 400, api: 403 },
   insufficient_user_authentication: { oauth: 400, api: 401 },
+  invalid_request_object: { oauth: 400, api: 400 },
+  request_uri_not_supported: { oauth: 400, api: 400 },
   server_error: { oauth: 500, api: 500 },
 };

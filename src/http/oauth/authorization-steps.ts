@@ -18,6 +18,7 @@ import type { AuthorizationRequest } from '../../domain/oauth/authorization-requ
 import { fallsShortOf } from '../../domain/oauth/requested-acr.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.ts';
+import { PageError } from '../errors/pages.ts';
 import type { FormContext } from '../pages/authorize-pages.ts';
 import { consentPage } from '../pages/consent-pages.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
@@ -54,7 +55,10 @@ export async function passkeyStepAfter(
 }
 
 /** The services these steps use. */
-type Services = Pick<Container, 'authorization' | 'clock' | 'config' | 'logos' | 'passkeys' | 'profiles'>;
+type Services = Pick<
+  Container,
+  'authorization' | 'authorizationRequests' | 'clock' | 'config' | 'logos' | 'passkeys' | 'profiles'
+>;
 
 /** A browser at a step after its sign-in: its answer, its page's context and state, and who signed in. */
 export interface SignedInStep {
@@ -157,6 +161,10 @@ export function authorizationSteps(c: Services, page: PageAnswers): Authorizatio
   /** 7. The code back to the client (RFC 6749 §4.1.2); the account page's sign-in goes back to it instead. */
   const finish = async ({ reply, st, who }: SignedInStep) => {
     if (isAccountPage(st.req.clientId)) return reply.redirect(accountPageLocation(st.req.state), 303);
+    // A pushed request gives one code: a second tab that reaches here after the first finds it ended.
+    const pushed = st.req.pushedRequest;
+    if (pushed && !(await c.authorizationRequests.finishPushed(pushed)))
+      throw new PageError(400, 'error.expired_request');
     const code = await c.authorization.issueCode(who, st.req);
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   };

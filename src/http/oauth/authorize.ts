@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
-import { checkAuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
 import { crossSiteFormPost, formAsQuery } from '../cookies/page-cookies.ts';
 import { described, pageForm } from '../described.ts';
@@ -30,6 +29,7 @@ type Services = Pick<
   Container,
   | 'accounts'
   | 'authorization'
+  | 'authorizationRequests'
   | 'clients'
   | 'clock'
   | 'codeSignIn'
@@ -66,8 +66,10 @@ const authorizationParams = described({
   nonce: 'optional, echoed into the ID token',
   prompt: 'optional (OIDC): none, login, consent, select_account, create',
   id_token_hint: 'optional (OIDC): an ID token this client was given; the user it expects',
-  request: 'not supported: answered request_not_supported',
-  request_uri: 'not supported: answered request_uri_not_supported',
+  request:
+    "a request object (RFC 9101): the parameters as a JWT signed with one of the client's keys; only those inside count",
+  request_uri:
+    'the request_uri POST /oauth/par answered (RFC 9126), with client_id; no other parameter counts',
   max_age: 'optional (OIDC): seconds since the last sign-in after which the user signs in again',
   login_hint: 'optional (OIDC): a phone number to put in the sign-in form',
   ui_locales: 'optional (OIDC): languages for the page, space-separated BCP 47 tags, most wanted first',
@@ -192,6 +194,8 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
     if (!who) throw new PageError(400, 'error.start_again');
     await limit(request);
     if (request.body.decision !== 'allow') {
+      // A refusal ends a pushed request as a code would.
+      if (st.req.pushedRequest) await c.authorizationRequests.finishPushed(st.req.pushedRequest);
       return redirectTo(reply, st.req.redirectUri, {
         error: 'access_denied',
         error_description: 'the user denied the request',
@@ -209,10 +213,7 @@ function authorizationRequest(c: Services, flow: PageFlow) {
   const start = authorizationStart(c, flow);
   return async (request: FastifyRequest, reply: FastifyReply, params: Body) => {
     await limit(request);
-    const checked = await checkAuthorizationRequest(params, {
-      findClient: (id) => c.clients.findClient(id),
-      idTokenHint: (token) => c.tokens.idTokenHint(token),
-    });
+    const checked = await c.authorizationRequests.check(params);
     if (!checked.ok && 'page' in checked)
       return html(reply, 400, errorPage(viewOf(request, c), `error.${checked.page}`));
     if (!checked.ok) {

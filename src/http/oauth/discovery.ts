@@ -70,9 +70,13 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     revocation_endpoint_auth_signing_alg_values_supported: SIGNING_ALGS,
     introspection_endpoint_auth_signing_alg_values_supported: SIGNING_ALGS,
     authorization_response_iss_parameter_supported: true,
-    // OIDC Discovery §3: request objects are answered request_not_supported / request_uri_not_supported
-    request_parameter_supported: false,
+    // RFC 9101: signed request objects by value; a request_uri only as PAR gives it, never a URL to fetch
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: SIGNING_ALGS,
     request_uri_parameter_supported: false,
+    // RFC 9126
+    pushed_authorization_request_endpoint: `${baseUrl}/oauth/par`,
+    require_pushed_authorization_requests: c.config.oauth.requirePar,
     // OIDC Back-Channel Logout 1.0 §2.1; logout tokens always carry the sid
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,

@@ -5,6 +5,7 @@ import { accountPage } from '../account/index.ts';
 import { oauthErrorHandler } from '../errors/oauth.ts';
 import { authorizeRoutes } from './authorize.ts';
 import { discoveryRoutes } from './discovery.ts';
+import { parRoute } from './par-route.ts';
 import { tokenRoutes } from './token-routes.ts';
 
 /** The OAuth surface: /oauth/* with RFC 6749 errors, and the hosted page with its own error page. */
@@ -13,6 +14,7 @@ export async function oauthSurface(app: FastifyInstance, c: Container) {
   await app.register(async (api) => {
     api.setErrorHandler(oauthErrorHandler);
     tokenRoutes(api, c);
+    parRoute(api, c);
     discoveryRoutes(api, c);
   });
   await app.register(async (pages) => authorizeRoutes(pages, c));

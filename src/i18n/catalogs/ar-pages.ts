@@ -55,6 +55,8 @@ export const arPages: PageCatalog = {
   'auth.go_back': 'عد إلى التطبيق وحاول مرة أخرى.',
   'error.missing_client': 'لم يذكر التطبيق من هو (client_id مفقود أو مكرر).',
   'error.unknown_client': 'هذا التطبيق غير مسجّل هنا.',
+  'error.expired_request':
+    'انتهت صلاحية طلب تسجيل الدخول هذا أو استُخدم من قبل. عُد إلى التطبيق وابدأ من جديد.',
   'error.unregistered_redirect': 'عنوان العودة ليس من العناوين التي سجّلها هذا التطبيق.',
   'error.form_expired': 'انتهت صلاحية هذا النموذج أو لم يأتِ من هذه الصفحة.',
   'error.signin_expired': 'انتهت صلاحية تسجيل الدخول هذا. ابدأ من جديد من التطبيق.',

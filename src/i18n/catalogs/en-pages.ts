@@ -55,6 +55,8 @@ export const enPages = {
   'auth.go_back': 'Go back to the application and try again.',
   'error.missing_client': 'The application did not say who it is (client_id is missing or repeated).',
   'error.unknown_client': 'This application is not registered here.',
+  'error.expired_request':
+    'This sign-in request has expired or was already used. Go back to the application and start again.',
   'error.unregistered_redirect': 'The address to return to is not one this application registered.',
   'error.form_expired': 'This form has expired or did not come from this page.',
   'error.signin_expired': 'This sign-in has expired. Start again from the application.',

@@ -57,6 +57,8 @@ export const esPages: PageCatalog = {
   'auth.go_back': 'Vuelve a la aplicación e inténtalo de nuevo.',
   'error.missing_client': 'La aplicación no dijo quién es (falta client_id o está repetido).',
   'error.unknown_client': 'Esta aplicación no está registrada aquí.',
+  'error.expired_request':
+    'Esta solicitud de inicio de sesión caducó o ya se usó. Vuelve a la aplicación y empieza de nuevo.',
   'error.unregistered_redirect': 'La dirección de retorno no es una que esta aplicación haya registrado.',
   'error.form_expired': 'Este formulario ha caducado o no viene de esta página.',
   'error.signin_expired': 'Este inicio de sesión ha caducado. Empieza de nuevo desde la aplicación.',

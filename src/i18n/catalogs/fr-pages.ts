@@ -60,6 +60,8 @@ export const frPages: PageCatalog = {
   'auth.go_back': 'Revenez à l’application et réessayez.',
   'error.missing_client': 'L’application n’a pas dit qui elle est (client_id manquant ou répété).',
   'error.unknown_client': 'Cette application n’est pas enregistrée ici.',
+  'error.expired_request':
+    'Cette demande de connexion a expiré ou a déjà servi. Revenez à l’application et recommencez.',
   'error.unregistered_redirect':
     'L’adresse de retour n’est pas une adresse enregistrée par cette application.',
   'error.form_expired': 'Ce formulaire a expiré ou ne vient pas de cette page.',

@@ -57,6 +57,8 @@ export const idPages: PageCatalog = {
   'auth.go_back': 'Kembali ke aplikasi dan coba lagi.',
   'error.missing_client': 'Aplikasi tidak menyebutkan siapa dirinya (client_id tidak ada atau berulang).',
   'error.unknown_client': 'Aplikasi ini tidak terdaftar di sini.',
+  'error.expired_request':
+    'Permintaan masuk ini sudah kedaluwarsa atau sudah dipakai. Kembali ke aplikasi dan mulai lagi.',
   'error.unregistered_redirect': 'Alamat tujuan kembali bukan alamat yang didaftarkan aplikasi ini.',
   'error.form_expired': 'Formulir ini sudah kedaluwarsa atau tidak berasal dari halaman ini.',
   'error.signin_expired': 'Proses masuk ini sudah kedaluwarsa. Mulai lagi dari aplikasi.',

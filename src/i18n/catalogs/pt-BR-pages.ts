@@ -55,6 +55,8 @@ export const ptBRPages: PageCatalog = {
   'auth.go_back': 'Volte ao aplicativo e tente de novo.',
   'error.missing_client': 'O aplicativo não disse quem é (client_id ausente ou repetido).',
   'error.unknown_client': 'Este aplicativo não está registrado aqui.',
+  'error.expired_request':
+    'Este pedido de entrada expirou ou já foi usado. Volte ao aplicativo e comece de novo.',
   'error.unregistered_redirect': 'O endereço de retorno não é um que este aplicativo registrou.',
   'error.form_expired': 'Este formulário expirou ou não veio desta página.',
   'error.signin_expired': 'Esta entrada expirou. Comece de novo pelo aplicativo.',

@@ -56,6 +56,8 @@ export const swPages: PageCatalog = {
   'auth.go_back': 'Rudi kwenye programu ujaribu tena.',
   'error.missing_client': 'Programu haikusema ni nani (client_id haipo au imerudiwa).',
   'error.unknown_client': 'Programu hii haijasajiliwa hapa.',
+  'error.expired_request':
+    'Ombi hili la kuingia limeisha muda au tayari limetumika. Rudi kwenye programu uanze upya.',
   'error.unregistered_redirect': 'Anwani ya kurudi si mojawapo ya zile programu hii ilisajili.',
   'error.form_expired': 'Fomu hii imeisha muda wake au haikutoka kwenye ukurasa huu.',
   'error.signin_expired': 'Kuingia huku kumeisha muda wake. Anza tena kutoka kwenye programu.',

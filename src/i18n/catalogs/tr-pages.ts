@@ -57,6 +57,8 @@ export const trPages: PageCatalog = {
   'auth.go_back': 'Uygulamaya dönün ve tekrar deneyin.',
   'error.missing_client': 'Uygulama kim olduğunu söylemedi (client_id eksik veya tekrarlanmış).',
   'error.unknown_client': 'Bu uygulama burada kayıtlı değil.',
+  'error.expired_request':
+    'Bu oturum açma isteğinin süresi doldu ya da zaten kullanıldı. Uygulamaya dönüp yeniden başlayın.',
   'error.unregistered_redirect': 'Dönüş adresi bu uygulamanın kaydettiği adreslerden biri değil.',
   'error.form_expired': 'Bu formun süresi doldu veya bu sayfadan gelmedi.',
   'error.signin_expired': 'Bu girişin süresi doldu. Uygulamadan yeniden başlayın.',

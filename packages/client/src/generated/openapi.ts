@@ -198,6 +198,10 @@ export interface paths {
     /** Claims of the granted scopes, asked by POST (same as GET) */
     post: operations["postOauthUserinfo"];
   };
+  "/oauth/par": {
+    /** Push an authorization request first (RFC 9126); the page is then opened with its request_uri */
+    post: operations["postOauthPar"];
+  };
   "/.well-known/openid-configuration": {
     /** OpenID Provider metadata */
     get: operations["getWellKnownOpenidConfiguration"];
@@ -3816,6 +3820,86 @@ export interface operations {
       };
     };
   };
+  /** Push an authorization request first (RFC 9126); the page is then opened with its request_uri */
+  postOauthPar: {
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": {
+          /** @description the client (a public client sends only this) */
+          client_id?: unknown;
+          /** @description a confidential client: here, or in Authorization: Basic */
+          client_secret?: unknown;
+          /** @description private_key_jwt: urn:ietf:params:oauth:client-assertion-type:jwt-bearer */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt: a JWT signed with one of the client's keys */
+          client_assertion?: unknown;
+          /** @description code */
+          response_type?: unknown;
+          /** @description one of the client's registered redirect URIs */
+          redirect_uri?: unknown;
+          /** @description space-separated, within the client's scopes */
+          scope?: unknown;
+          /** @description returned unchanged on the redirect */
+          state?: unknown;
+          /** @description BASE64URL(SHA-256(code_verifier)) */
+          code_challenge?: unknown;
+          /** @description S256 */
+          code_challenge_method?: unknown;
+          /** @description optional, echoed into the ID token */
+          nonce?: unknown;
+          /** @description or all of the above signed into a request object (RFC 9101) with one of the client's keys */
+          request?: unknown;
+          /** @description optional, as at /authorize */
+          prompt?: unknown;
+          /** @description optional, as at /authorize */
+          max_age?: unknown;
+          /** @description optional, as at /authorize */
+          login_hint?: unknown;
+          /** @description optional, as at /authorize */
+          ui_locales?: unknown;
+          /** @description optional, as at /authorize */
+          acr_values?: unknown;
+          /** @description optional, as at /authorize */
+          id_token_hint?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** @description urn:ietf:params:oauth:request_uri:…, for /authorize with client_id */
+            request_uri: string;
+            /** @description 60: seconds it may be used */
+            expires_in: number;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
   /** OpenID Provider metadata */
   getWellKnownOpenidConfiguration: {
     responses: {
@@ -3918,9 +4002,9 @@ export interface operations {
         prompt?: unknown;
         /** @description optional (OIDC): an ID token this client was given; the user it expects */
         id_token_hint?: unknown;
-        /** @description not supported: answered request_not_supported */
+        /** @description a request object (RFC 9101): the parameters as a JWT signed with one of the client's keys; only those inside count */
         request?: unknown;
-        /** @description not supported: answered request_uri_not_supported */
+        /** @description the request_uri POST /oauth/par answered (RFC 9126), with client_id; no other parameter counts */
         request_uri?: unknown;
         /** @description optional (OIDC): seconds since the last sign-in after which the user signs in again */
         max_age?: unknown;
@@ -3996,9 +4080,9 @@ export interface operations {
           prompt?: unknown;
           /** @description optional (OIDC): an ID token this client was given; the user it expects */
           id_token_hint?: unknown;
-          /** @description not supported: answered request_not_supported */
+          /** @description a request object (RFC 9101): the parameters as a JWT signed with one of the client's keys; only those inside count */
           request?: unknown;
-          /** @description not supported: answered request_uri_not_supported */
+          /** @description the request_uri POST /oauth/par answered (RFC 9126), with client_id; no other parameter counts */
           request_uri?: unknown;
           /** @description optional (OIDC): seconds since the last sign-in after which the user signs in again */
           max_age?: unknown;
