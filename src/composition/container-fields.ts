@@ -27,6 +27,7 @@ import type { AuthorizationService } from '../domain/oauth/authorization.ts';
 import type { AuthorizationRequests } from '../domain/oauth/authorization-requests.ts';
 import type { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
 import type { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
+import type { Dpop } from '../domain/oauth/dpop.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import type { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
 import type { AdminActionLog } from '../domain/operators/admin-actions.ts';
@@ -114,6 +115,8 @@ export interface Container {
   /** The apps a user allowed, and withdrawing that */
   connectedApps: ConnectedApps;
   oauthTokens: TokenEndpointService;
+  /** DPoP proofs (RFC 9449) and the server's nonces */
+  dpop: Dpop;
   /** authorization requests as sent, signed (request objects) or pushed first (PAR), checked alike */
   authorizationRequests: AuthorizationRequests;
   /** who a client is, at the endpoints where it authenticates (a secret or a signed assertion) */

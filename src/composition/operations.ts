@@ -8,6 +8,7 @@ import { AuthorizationService } from '../domain/oauth/authorization.ts';
 import { AuthorizationRequests } from '../domain/oauth/authorization-requests.ts';
 import { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
 import { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
+import { Dpop } from '../domain/oauth/dpop.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
 import { AdminUserService } from '../domain/operators/admin-users.ts';
@@ -25,7 +26,7 @@ import type { Foundation } from './foundation.ts';
 export function clientAndOperatorServices(
   f: Foundation,
   sessions: SessionService,
-  sealing: { webhookSecrets: PurposeKeys; kycPhotos: PurposeKeys },
+  sealing: { webhookSecrets: PurposeKeys; kycPhotos: PurposeKeys; dpopNonces: PurposeKeys },
 ) {
   const { config, db, clock, random, events, tokens } = f;
   const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
@@ -79,7 +80,14 @@ export function clientAndOperatorServices(
     audiences: [config.baseUrl, `${config.authUrl}/authorize`],
     requirePar: config.oauth.requirePar,
   });
+  const dpop = new Dpop({
+    db,
+    clock,
+    nonceKeys: sealing.dpopNonces,
+    nonceRequired: config.oauth.dpopNonceRequired,
+  });
   return {
+    dpop,
     authorizationRequests,
     clientKeySets: keySets,
     clientAuthenticator,
@@ -89,7 +97,7 @@ export function clientAndOperatorServices(
     webhooks,
     kyc,
     authorization: new AuthorizationService({ db, clock, random }),
-    oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges }),
+    oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges, dpop }),
     tokenGrants: { db, clock, sessions, tokens, codeExchanges } satisfies GrantDeps,
     adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
     userImport: new UserImport({ db, clock, random, events }),

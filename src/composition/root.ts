@@ -96,6 +96,7 @@ export async function compose(o: Opened): Promise<Container> {
   const services = clientAndOperatorServices(foundation, identity.sessions, {
     webhookSecrets: sealing.webhook_secrets,
     kycPhotos: sealing.kyc_photos,
+    dpopNonces: keysFor('dpop-nonces'),
   });
   const background = backgroundWork({
     ...base,
@@ -139,6 +140,7 @@ export async function compose(o: Opened): Promise<Container> {
     oauthTokens: services.oauthTokens,
     clientAuthenticator: services.clientAuthenticator,
     authorizationRequests: services.authorizationRequests,
+    dpop: services.dpop,
     clientKeySets: services.clientKeySets,
     tokenGrants: services.tokenGrants,
     adminUsers: services.adminUsers,

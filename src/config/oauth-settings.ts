@@ -4,6 +4,8 @@
 // - ACCESS_TOKEN_ALG is one of the JWS algorithms the key ring signs with; RS256 unless set, so verifiers of
 //   today's tokens need no change.
 // - REQUIRE_PAR is true or false: when true, every client's authorization request must come through PAR.
+// - DPOP_NONCE is `off` or `required`: required, every DPoP proof must carry a nonce this service gave.
+// - FAPI_PROFILE is unset or `2.0`: 2.0 applies the FAPI 2.0 Security Profile to every client.
 import type { EnvReader } from './env-reader.ts';
 
 /** The JWS algorithms the key ring holds a key of, each its own (RFC 7518 §3.3-3.5, RFC 8037). */
@@ -15,11 +17,17 @@ export interface OAuthSettings {
   accessTokenAlg: SigningAlg;
   /** REQUIRE_PAR: every client's authorization requests come through PAR (RFC 9126 §5) */
   requirePar: boolean;
+  /** DPOP_NONCE=required: DPoP proofs carry a server nonce (RFC 9449 §8, §9) */
+  dpopNonceRequired: boolean;
+  /** FAPI_PROFILE=2.0: the FAPI 2.0 Security Profile for every client */
+  fapiProfile: boolean;
 }
 
 export function oauthSettings(r: EnvReader): OAuthSettings {
   return {
     accessTokenAlg: r.oneOf<SigningAlg>('ACCESS_TOKEN_ALG', SIGNING_ALGS, 'RS256'),
     requirePar: r.bool('REQUIRE_PAR', false),
+    fapiProfile: r.oneOf<'none' | '2.0'>('FAPI_PROFILE', ['none', '2.0'], 'none') === '2.0',
+    dpopNonceRequired: r.oneOf<'off' | 'required'>('DPOP_NONCE', ['off', 'required'], 'off') === 'required',
   };
 }

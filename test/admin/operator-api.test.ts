@@ -238,7 +238,7 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
     }
   });
 
-  test('PATCH /clients/:id edits redirect URIs, scope and first_party, not the auth method', async () => {
+  test('PATCH /clients/:id edits redirect URIs, scope and first_party; a confidential client stays confidential', async () => {
     const c = (
       await adminRequest(t, 'POST', '/clients', {
         client_name: 'Edit me',
@@ -250,7 +250,6 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
       redirect_uris: ['https://a.example/cb', 'https://b.example/cb'],
       scope: 'openid profile kyc',
       first_party: true,
-      token_endpoint_auth_method: 'none',
     });
     assert.equal(edited.status, 200);
     assert.deepEqual(edited.body.redirect_uris, ['https://a.example/cb', 'https://b.example/cb']);
@@ -258,6 +257,14 @@ describe("the operator's admin API: users, locks, sessions, overview, client edi
     assert.equal(edited.body.first_party, true);
     assert.equal(edited.body.token_endpoint_auth_method, 'client_secret_basic');
     assert.equal(edited.body.client_name, 'Edit me');
+    const toPublic = await adminRequest(t, 'PATCH', `/clients/${c.client_id}`, {
+      token_endpoint_auth_method: 'none',
+    });
+    assert.equal(toPublic.status, 400);
+    const post = await adminRequest(t, 'PATCH', `/clients/${c.client_id}`, {
+      token_endpoint_auth_method: 'client_secret_post',
+    });
+    assert.equal(post.body.token_endpoint_auth_method, 'client_secret_post', 'between secret methods');
     const bad = await adminRequest(t, 'PATCH', `/clients/${c.client_id}`, {
       redirect_uris: ['http://evil.example/cb'],
     });

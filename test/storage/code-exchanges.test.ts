@@ -29,6 +29,7 @@ describe('authorization-code exchanges read and written in batches', () => {
       client_id: client,
       user_id: userId,
       redirect_uri: REDIRECT,
+      dpop_jkt: null,
       scope: 'openid profile',
       code_challenge: 'challenge',
       nonce: null,

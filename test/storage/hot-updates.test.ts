@@ -75,6 +75,7 @@ describe('rows rewritten on every sign-in and refresh stay on their page (migrat
     const moved = await rotateRefreshToken(t.c.db, {
       id,
       clientId: head.client_id,
+      dpopJkt: null,
       generation: head.refresh_generation,
       hash: head.refresh_hash,
       nextHash: 'n'.repeat(43),

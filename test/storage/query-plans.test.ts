@@ -79,6 +79,7 @@ function assertReachedByKey(plan: PlanNode[], table: string, index = `${table}_p
 const rotation: Rotation = {
   id: '00000000-0000-4000-8000-000000000000',
   clientId: 'c',
+  dpopJkt: null,
   generation: 0,
   hash: 'h',
   nextHash: 's',

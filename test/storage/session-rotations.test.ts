@@ -30,6 +30,7 @@ describe('refresh-token rotations written in batches', () => {
     return {
       id,
       clientId: s.client_id,
+      dpopJkt: null,
       generation: s.refresh_generation,
       hash: s.refresh_hash,
       nextHash: `next-${s.refresh_generation + 1}-${id}`,

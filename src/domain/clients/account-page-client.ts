@@ -38,6 +38,8 @@ export function accountPageClient(name: string, authUrl: string, createdAt: Date
     jwks: null,
     jwks_uri: null,
     require_pushed_authorization_requests: false,
+    dpop_bound_access_tokens: false,
+    fapi_2_0: false,
     created_at: createdAt,
     deleted_at: null,
   };

@@ -15,6 +15,10 @@ export interface ClientKeys {
   jwks_uri: string | null;
   /** RFC 9126 §6: the client's authorization requests must come through PAR */
   require_pushed_authorization_requests: boolean;
+  /** RFC 9449 §5.2: its token requests always carry a DPoP proof */
+  dpop_bound_access_tokens: boolean;
+  /** the FAPI 2.0 Security Profile applies to it */
+  fapi_2_0: boolean;
 }
 
 export const CLIENT_KEY_FIELDS = [
@@ -23,7 +27,11 @@ export const CLIENT_KEY_FIELDS = [
   'jwks',
   'jwks_uri',
   'require_pushed_authorization_requests',
+  'dpop_bound_access_tokens',
+  'fapi_2_0',
 ] as const;
+
+const FLAGS = ['require_pushed_authorization_requests', 'dpop_bound_access_tokens', 'fapi_2_0'] as const;
 
 /** At most this many keys in a client's `jwks`: enough for a rotation of several algorithms. */
 export const MAX_CLIENT_KEYS = 10;
@@ -64,13 +72,12 @@ export function parseClientKeys(body: Record<string, unknown>, allowPrivateNetwo
       : parseOutboundUrl(body.jwks_uri, 'jwks_uri', allowPrivateNetworks);
   // RFC 7591 §2: jwks and jwks_uri MUST NOT both be present.
   if (jwks && jwksUri) throw fieldError('INVALID_REQUEST', 'jwks', 'send jwks or jwks_uri, not both');
-  const requirePar = body.require_pushed_authorization_requests ?? false;
-  if (typeof requirePar !== 'boolean')
-    throw fieldError(
-      'INVALID_REQUEST',
-      'require_pushed_authorization_requests',
-      'require_pushed_authorization_requests must be true or false',
-    );
+  const flag = (field: (typeof FLAGS)[number]) => {
+    const value = body[field] ?? false;
+    if (typeof value !== 'boolean')
+      throw fieldError('INVALID_REQUEST', field, `${field} must be true or false`);
+    return value;
+  };
   return {
     id_token_signed_response_alg: parseAlg(
       body.id_token_signed_response_alg,
@@ -84,7 +91,9 @@ export function parseClientKeys(body: Record<string, unknown>, allowPrivateNetwo
     ),
     jwks,
     jwks_uri: jwksUri,
-    require_pushed_authorization_requests: requirePar,
+    require_pushed_authorization_requests: flag('require_pushed_authorization_requests'),
+    dpop_bound_access_tokens: flag('dpop_bound_access_tokens'),
+    fapi_2_0: flag('fapi_2_0'),
   };
 }
 

@@ -24,6 +24,8 @@ export interface AuthorizationRequest {
   acr?: string;
   /** RFC 9126: the hash of the pushed request this came from, which its code (or refusal) finishes */
   pushedRequest?: string;
+  /** RFC 9449 §10: the DPoP key whose proof must come with the code's exchange */
+  dpopJkt?: string;
 }
 
 export interface AuthorizationRequestDeps extends RequestParametersDeps {
@@ -93,6 +95,7 @@ const REDIRECTED_PARAMETERS = [
   'login_hint',
   'id_token_hint',
   'ui_locales',
+  'dpop_jkt',
 ];
 
 /**
@@ -197,6 +200,10 @@ async function checkParameters(
   const hinted = hint ? await d.idTokenHint(hint) : undefined;
   if (hint && hinted?.aud !== clientId)
     return fail('invalid_request', 'id_token_hint is not an ID token issued to this client');
+  // RFC 9449 §10: a JWK SHA-256 thumbprint, base64url.
+  const dpopJkt = single(q, 'dpop_jkt') ?? undefined;
+  if (dpopJkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(dpopJkt))
+    return fail('invalid_request', 'dpop_jkt must be a JWK SHA-256 thumbprint (43 base64url characters)');
 
   return {
     ok: true,
@@ -215,6 +222,7 @@ async function checkParameters(
       ...(hinted ? { hintedUserId: hinted.sub } : {}),
       ...(acr ? { acr } : {}),
       ...(pushedRequest ? { pushedRequest } : {}),
+      ...(dpopJkt ? { dpopJkt } : {}),
     },
   };
 }

@@ -69,9 +69,13 @@ export class AuthorizationRequests {
   async push(
     client: ClientRow,
     body: Record<string, unknown>,
+    dpopJkt?: string,
   ): Promise<{ request_uri: string; expires_in: number }> {
     if (body.client_id !== undefined && body.client_id !== client.client_id)
       throw new OAuthError('invalid_request', 'client_id differs from the authenticated client');
+    // RFC 9449 §10.1: a proof sent with the push binds the code to its key, as dpop_jkt would; both must agree.
+    if (dpopJkt && body.dpop_jkt !== undefined && body.dpop_jkt !== dpopJkt)
+      throw new OAuthError('invalid_dpop_proof', 'dpop_jkt is not the key of the DPoP proof');
     const outer = Object.fromEntries(
       Object.entries(body).filter(([name]) => !CLIENT_AUTH_FIELDS.includes(name)),
     );
@@ -84,6 +88,7 @@ export class AuthorizationRequests {
         (entry): entry is [string, string] => typeof entry[1] === 'string',
       ),
     );
+    if (dpopJkt) parameters.dpop_jkt = dpopJkt;
     const checked = await checkAuthorizationRequest({ ...parameters, client_id: client.client_id }, pushing);
     if (!checked.ok && 'page' in checked)
       throw new OAuthError('invalid_request', 'redirect_uri is not one this client registered');

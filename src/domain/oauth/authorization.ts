@@ -108,6 +108,7 @@ export class AuthorizationService {
       auth_time: who.authTime,
       amr: who.amr,
       pin_version: who.pinVersion,
+      dpop_jkt: request.dpopJkt ?? null,
       created_at: now,
       expires_at: addSeconds(now, AUTHORIZATION_CODE_TTL_SECONDS),
     });

@@ -10,10 +10,13 @@
 //   (client-assertion.ts checks it); no other client may send one. The assertion names its client, so
 //   client_id may be left out; sent, it must name the same client.
 // - A public client (registered with "none") sends only its client_id; a secret sent for it fails.
+// - A client registered for DPoP (`dpop_bound_access_tokens`, or the FAPI 2.0 profile) sends a DPoP proof
+//   with every token request (RFC 9449 §5.2); the token endpoint refuses one without.
 // - Every failure before the client's own key has verified says the same "client authentication failed",
 //   whether the client is unknown, the secret wrong or the method not the client's, so a caller learns
 //   nothing of which clients exist.
 import { decodeJwt } from 'jose';
+import type { OAuthSettings } from '../../config/oauth-settings.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { type ClientAssertionDeps, JWT_BEARER_ASSERTION, verifyClientAssertion } from './client-assertion.ts';
 import { OAuthError } from './oauth-error.ts';
@@ -114,3 +117,9 @@ export class ClientAuthenticator {
     });
   }
 }
+
+/** Whether the client's tokens must be DPoP-bound: it registered so (RFC 9449 §5.2), or FAPI 2.0 applies. */
+export const dpopRequiredOf = (
+  client: Pick<ClientRow, 'dpop_bound_access_tokens' | 'fapi_2_0'>,
+  settings: Pick<OAuthSettings, 'fapiProfile'>,
+) => client.dpop_bound_access_tokens || client.fapi_2_0 || settings.fapiProfile;

@@ -17,6 +17,9 @@ export type OAuthErrorCode =
   | 'invalid_request_object'
   // OIDC Core §3.1.2.6: a request_uri of a form this service does not fetch
   | 'request_uri_not_supported'
+  // RFC 9449 §7.1, §8: a DPoP proof refused, and a nonce asked for
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
   | 'server_error';
 
 export class OAuthError extends Error {

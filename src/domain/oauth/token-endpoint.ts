@@ -10,6 +10,8 @@ import { authenticationClaims, authOfSession } from '../sessions/authentication.
 import type { SessionService } from '../sessions/sessions.ts';
 import { isSigningAlg } from '../sessions/signing-algorithms.ts';
 import { type UserClaims, userinfoClaims } from './claims.ts';
+import type { Dpop } from './dpop.ts';
+import { type PresentedToken, provePossession } from './dpop-possession.ts';
 import { OAuthError } from './oauth-error.ts';
 
 export interface TokenEndpointDeps {
@@ -20,6 +22,8 @@ export interface TokenEndpointDeps {
   tokens: AccessTokens;
   /** Code reads and redemptions in batches */
   codeExchanges: CodeExchanges;
+  /** DPoP proofs of the tokens bound to a key */
+  dpop: Dpop;
 }
 
 /** RFC 7662 §2.2: `active`, and for an active token what the resource server may know of it. */
@@ -72,6 +76,7 @@ export class TokenEndpointService {
         sid: session.id,
         iat: unixSeconds(session.refresh_issued_at),
         exp: unixSeconds(session.refresh_expires_at),
+        ...(session.dpop_jkt ? { cnf: { jkt: session.dpop_jkt } } : {}),
         ...authenticationClaims(authOfSession(session)),
       };
     }
@@ -89,6 +94,7 @@ export class TokenEndpointService {
       aud: claims.aud,
       iat: claims.iat,
       exp: claims.exp,
+      ...(claims.cnf ? { token_type: 'DPoP', cnf: claims.cnf } : {}),
       ...(claims.auth_time === undefined
         ? {}
         : { auth_time: claims.auth_time, amr: claims.amr, acr: claims.acr }),
@@ -99,8 +105,8 @@ export class TokenEndpointService {
    * OIDC Core §5.3 with RFC 6750 errors: the claims of the token's scopes, while its session lives; as a JWT
    * signed with the client's `userinfo_signed_response_alg` where it registered one (§5.3.2).
    */
-  async userinfo(accessToken: string | undefined): Promise<{ claims: UserClaims } | { jwt: string }> {
-    const { user, scope, clientId } = await this.holderOf(accessToken);
+  async userinfo(presented: PresentedToken | undefined): Promise<{ claims: UserClaims } | { jwt: string }> {
+    const { user, scope, clientId } = await this.holderOf(presented);
     const claims = userinfoClaims(user, scope);
     const alg = (await this.d.clients.findClient(clientId))?.userinfo_signed_response_alg;
     if (!isSigningAlg(alg)) return { claims };
@@ -112,12 +118,13 @@ export class TokenEndpointService {
    * invalid_token unless its session lives.
    */
   async holderOf(
-    accessToken: string | undefined,
+    presented: PresentedToken | undefined,
   ): Promise<{ user: UserRow; scope: string; authTime: Date; clientId: string }> {
-    if (!accessToken) throw new OAuthError('invalid_token', 'send the access token as a bearer token');
-    const claims = await this.d.tokens.verify(accessToken).catch(() => {
+    if (!presented) throw new OAuthError('invalid_token', 'send the access token as a bearer token');
+    const claims = await this.d.tokens.verify(presented.token).catch(() => {
       throw new OAuthError('invalid_token', 'the access token is invalid or expired');
     });
+    await provePossession(this.d.dpop, claims, presented);
     const holder = await this.liveHolder(claims);
     if (!holder) throw new OAuthError('invalid_token', 'the session of this token has ended');
     return { user: holder.user, scope: claims.scope, authTime: holder.authTime, clientId: claims.aud };

@@ -20,6 +20,8 @@ export interface AccessClaims {
   auth_time?: number;
   amr?: string[];
   acr?: string;
+  /** RFC 9449 §6.1: the DPoP key the token is bound to, by its thumbprint */
+  cnf?: { jkt: string };
 }
 
 /** OIDC Back-Channel Logout 1.0 §2.4: the member of a logout token's `events` claim. */
@@ -48,8 +50,16 @@ export class AccessTokens {
     sid: string;
     ttlSeconds: number;
     auth: Authentication;
+    /** the DPoP key to bind it to */
+    jkt?: string;
   }): string {
-    const claims = { scope: c.scope, sid: c.sid, jti: this.random.uuid(), ...authenticationClaims(c.auth) };
+    const claims = {
+      scope: c.scope,
+      sid: c.sid,
+      jti: this.random.uuid(),
+      ...authenticationClaims(c.auth),
+      ...(c.jkt ? { cnf: { jkt: c.jkt } } : {}),
+    };
     return this.sign(this.accessTokenAlg, claims, c.sub, c.aud, c.ttlSeconds);
   }
 

@@ -37,6 +37,7 @@ export async function rotateRefreshToken(
   d: RefreshRotationDeps,
   token: string,
   clientId: string,
+  dpopJkt: string | null = null,
 ): Promise<RotatedRefreshToken> {
   const presented = d.refreshTokens.parse(token);
   if (!presented) throw invalidRefreshToken();
@@ -51,6 +52,7 @@ export async function rotateRefreshToken(
     nextHash,
     now,
     expiresAt: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
+    dpopJkt,
   });
   if (outcome.rotated) {
     const { session } = outcome;

@@ -41,6 +41,7 @@ export interface SessionToOpen {
   authTime?: Date;
   /** how the person proved who they are (RFC 8176 names) */
   amr?: string[];
+  dpopJkt?: string | null; // RFC 9449 §5: a public client's refresh tokens bound to its DPoP key
 }
 
 /** A session ready to write, and the refresh token to answer once it is. */
@@ -58,10 +59,7 @@ export interface OpenedSession {
 export class SessionService {
   constructor(private readonly d: SessionDeps) {}
 
-  /**
-   * One sign-in on one device, with its session.created event, in one statement: atomic on its own, or
-   * part of the caller's transaction.
-   */
+  /** One sign-in on one device, with its session.created event, in one statement (or the caller's). */
   async open(q: Queryable, s: SessionToOpen): Promise<OpenedSession> {
     const { write, refreshToken } = this.prepare(s);
     return { session: await this.write(q, write), refreshToken };
@@ -90,6 +88,7 @@ export class SessionService {
       scope: s.scope,
       authTime: s.authTime,
       amr: s.amr,
+      dpopJkt: s.dpopJkt ?? null,
       now,
     };
     return {
@@ -102,8 +101,8 @@ export class SessionService {
     };
   }
 
-  /** Rotates exactly once; a repeat within 10 s gets the same successor, a later one is reuse. */
-  rotate(token: string, clientId: string): Promise<RotatedRefreshToken> {
+  /** Rotates exactly once (a repeat within 10 s: the same successor); a DPoP-bound one with its key only. */
+  rotate(token: string, clientId: string, dpopJkt: string | null = null): Promise<RotatedRefreshToken> {
     return rotateRefreshToken(
       {
         ...this.d,
@@ -112,6 +111,7 @@ export class SessionService {
       },
       token,
       clientId,
+      dpopJkt,
     );
   }
 

@@ -1,15 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../composition/container.ts';
+import { AdminClient, CreatedClient } from './client-responses.ts';
 import { adminBackchannelLogout, adminClient } from './presenters.ts';
-import {
-  AdminBackchannelLogout,
-  AdminClient,
-  adminAnswer,
-  CreatedClient,
-  listOf,
-  NoContent,
-} from './responses.ts';
+import { AdminBackchannelLogout, adminAnswer, listOf, NoContent } from './responses.ts';
 import { clientFields, idParam, security, sendLogQuery } from './route-schema.ts';
 
 /** The services these routes use. */

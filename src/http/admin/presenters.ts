@@ -31,6 +31,8 @@ export const adminClient = (c: ClientRow) => ({
   jwks: c.jwks,
   jwks_uri: c.jwks_uri,
   require_pushed_authorization_requests: c.require_pushed_authorization_requests,
+  dpop_bound_access_tokens: c.dpop_bound_access_tokens,
+  fapi_2_0: c.fapi_2_0,
   previous_secret_expires_at: c.previous_secret_expires_at,
   created_at: c.created_at,
 });

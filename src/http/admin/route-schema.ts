@@ -36,4 +36,7 @@ export const clientFields = described({
   jwks: 'its public keys, a JWK Set {"keys": [...]}, for private_key_jwt and request objects',
   jwks_uri: 'or where this service fetches them (https; cached, fetched again for an unknown kid)',
   require_pushed_authorization_requests: 'true: its authorization requests must come through /oauth/par',
+  dpop_bound_access_tokens: 'true: its token requests must carry a DPoP proof (RFC 9449), binding its tokens',
+  fapi_2_0:
+    'true: the FAPI 2.0 Security Profile applies (PAR, PKCE, private_key_jwt, DPoP, PS256/ES256, 60 s codes)',
 });

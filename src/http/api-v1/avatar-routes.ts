@@ -7,7 +7,7 @@ import { holder } from './callers.ts';
 import { AvatarUrl, apiAnswer, NoContent } from './responses.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'avatars' | 'clients' | 'oauthTokens' | 'rateLimiter'>;
+type Services = Pick<Container, 'avatars' | 'clients' | 'config' | 'oauthTokens' | 'rateLimiter'>;
 
 const tags = ['API v1'];
 const security = [{ bearer: [] }];

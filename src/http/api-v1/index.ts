@@ -8,6 +8,7 @@ import { AVATAR_MAX_BYTES } from '../../domain/profiles/avatars.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { described } from '../described.ts';
 import { apiErrorHandler } from '../errors/api-v1.ts';
+import { offerDpopNonce } from '../errors/challenges.ts';
 import { allowBrowserApps } from '../plugins/browser-access.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
 import { avatarRoutes } from './avatar-routes.ts';
@@ -17,7 +18,7 @@ import { apiAnswer, Metadata, NoContent, ScopedUser, ServerUser, UsersPage } fro
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'apiUsers' | 'avatars' | 'clients' | 'config' | 'oauthTokens' | 'rateLimiter'
+  'apiUsers' | 'avatars' | 'clients' | 'config' | 'dpop' | 'oauthTokens' | 'rateLimiter'
 >;
 
 const tags = ['API v1'];
@@ -38,6 +39,7 @@ const me = (u: UserRow, scope: string) =>
 /** Spec "/api/v1": plain JSON bodies; a user access token on /me paths, a server API key on the others. */
 export async function apiV1Surface(app: FastifyInstance, c: Services) {
   app.setErrorHandler(apiErrorHandler);
+  app.addHook('onRequest', offerDpopNonce(c.config.oauth.dpopNonceRequired, c.dpop));
   app.setNotFoundHandler((_request, reply) =>
     reply.status(404).send({ error: 'not_found', error_description: 'no such route' }),
   );

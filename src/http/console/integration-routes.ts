@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BRANDING_FIELDS } from '../../domain/clients/client-branding.ts';
+import { AdminClient, CreatedClient } from '../admin/client-responses.ts';
 import {
   AdminApiKey,
   AdminBackchannelLogout,
-  AdminClient,
   CreatedApiKey,
-  CreatedClient,
   listOf,
   NoContent,
   Overview,

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
+import { resourceChallenge } from './challenges.ts';
 import { ERROR_ANSWERS, OAUTH_ERROR_STATUS } from './error-answers.ts';
 import { sendErrorBody } from './error-body.ts';
 import { toDomainError } from './rest.ts';
@@ -7,20 +8,10 @@ import { toDomainError } from './rest.ts';
 // /api/v1's error handler: every domain error and every OAuth error it can meet, to the status and `error`
 // code the spec's /api/v1 list gives (`{error, error_description}` bodies; the table is error-answers.ts).
 
-/** RFC 6750 §3's challenge, with RFC 9470's step-up parameters where the error names them. */
-const bearerChallenge = (err: OAuthError) =>
-  [
-    `Bearer error="${err.error}"`,
-    `error_description="${err.description}"`,
-    ...Object.entries(err.stepUp).map(([name, value]) =>
-      typeof value === 'number' ? `${name}=${value}` : `${name}="${value}"`,
-    ),
-  ].join(', ');
-
 export function apiErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof OAuthError) {
     const status = OAUTH_ERROR_STATUS[err.error].api;
-    if (status !== 400) reply.header('WWW-Authenticate', bearerChallenge(err));
+    if (status !== 400) reply.header('WWW-Authenticate', resourceChallenge(request, err));
     return reply.status(status).send({ error: err.error, error_description: err.description });
   }
   const domain = toDomainError(err);

@@ -79,5 +79,7 @@ export const OAUTH_ERROR_STATUS: Record<OAuthErrorCode, { oauth: number; api: nu
   insufficient_user_authentication: { oauth: 400, api: 401 },
   invalid_request_object: { oauth: 400, api: 400 },
   request_uri_not_supported: { oauth: 400, api: 400 },
+  invalid_dpop_proof: { oauth: 400, api: 401 },
+  use_dpop_nonce: { oauth: 400, api: 401 },
   server_error: { oauth: 500, api: 500 },
 };

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
+import { resourceChallenge } from './challenges.ts';
 import { ERROR_ANSWERS, OAUTH_ERROR_STATUS, SERVER_FAULT } from './error-answers.ts';
 import { sendErrorBody } from './error-body.ts';
 import { toDomainError } from './rest.ts';
@@ -10,15 +11,12 @@ import { toDomainError } from './rest.ts';
 export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
   if (err instanceof OAuthError) {
+    // Userinfo is a resource: its refusals are RFC 6750's and RFC 9449's, with a challenge.
+    const atResource = request.url.startsWith('/oauth/userinfo');
+    const status = OAUTH_ERROR_STATUS[err.error][atResource ? 'api' : 'oauth'];
     if (err.error === 'invalid_client') reply.header('WWW-Authenticate', 'Basic realm="callsign"');
-    if (err.error === 'invalid_token')
-      reply.header(
-        'WWW-Authenticate',
-        `Bearer error="invalid_token", error_description="${err.description}"`,
-      );
-    return reply
-      .status(OAUTH_ERROR_STATUS[err.error].oauth)
-      .send({ error: err.error, error_description: err.description });
+    if (atResource && status === 401) reply.header('WWW-Authenticate', resourceChallenge(request, err));
+    return reply.status(status).send({ error: err.error, error_description: err.description });
   }
   const domain = toDomainError(err);
   const row = domain ? ERROR_ANSWERS[domain.code].oauth : SERVER_FAULT;

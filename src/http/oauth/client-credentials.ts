@@ -3,6 +3,7 @@ import type { Container } from '../../composition/container.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import { addressBucket } from '../../domain/address-bucket.ts';
 import type { ClientCredentials } from '../../domain/oauth/client-authentication.ts';
+import { dpopRequiredOf } from '../../domain/oauth/client-authentication.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { countRequest } from '../plugins/rate-limit-headers.ts';
@@ -68,7 +69,7 @@ export async function authenticatedClient(
 ): Promise<ClientRow> {
   let client: ClientRow;
   try {
-    const endpointUrl = `${c.config.baseUrl}${request.routeOptions.url ?? ''}`;
+    const endpointUrl = requestUrl(c, request);
     client = await c.clientAuthenticator.authenticate(clientCredentials(request, request.body), endpointUrl);
   } catch (err) {
     if (err instanceof OAuthError && err.error === 'invalid_client')
@@ -81,4 +82,34 @@ export async function authenticatedClient(
       : client.client_id;
   await countRequest(c, reply, [[clientLimit, subject]]);
   return client;
+}
+
+/** The URL a client addressed this request to, as a DPoP proof's `htu` names it: BASE_URL and the path. */
+const requestUrl = (c: Pick<Container, 'config'>, request: FastifyRequest) =>
+  `${c.config.baseUrl}${request.url.split('?')[0]}`;
+
+/**
+ * The DPoP proof of a request to the token or PAR endpoint, checked for its method and URL: the key it
+ * proves, or undefined without one. At the token endpoint, a client that registered DPoP (or the FAPI 2.0
+ * profile) must send one; at PAR it may.
+ */
+export async function dpopOfRequest(
+  c: Pick<Container, 'config' | 'dpop'>,
+  request: FastifyRequest,
+  client: ClientRow,
+  { optional = false } = {},
+): Promise<{ jkt: string } | undefined> {
+  const header = request.headers.dpop;
+  // RFC 9449 §4.3: one proof; two headers are refused.
+  if (Array.isArray(header)) throw new OAuthError('invalid_dpop_proof', 'send one DPoP header');
+  const proof = header || undefined;
+  if (!proof) {
+    if (!optional && dpopRequiredOf(client, c.config.oauth))
+      throw new OAuthError(
+        'invalid_dpop_proof',
+        'this client must send a DPoP proof with every token request',
+      );
+    return undefined;
+  }
+  return c.dpop.verify(proof, { method: request.method, url: requestUrl(c, request) });
 }

@@ -74,6 +74,8 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     request_parameter_supported: true,
     request_object_signing_alg_values_supported: SIGNING_ALGS,
     request_uri_parameter_supported: false,
+    // RFC 9449: DPoP proofs by these algorithms bind tokens to a key
+    dpop_signing_alg_values_supported: SIGNING_ALGS,
     // RFC 9126
     pushed_authorization_request_endpoint: `${baseUrl}/oauth/par`,
     require_pushed_authorization_requests: c.config.oauth.requirePar,

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import { accountPage } from '../account/index.ts';
+import { offerDpopNonce } from '../errors/challenges.ts';
 import { oauthErrorHandler } from '../errors/oauth.ts';
 import { authorizeRoutes } from './authorize.ts';
 import { discoveryRoutes } from './discovery.ts';
@@ -13,6 +14,7 @@ export async function oauthSurface(app: FastifyInstance, c: Container) {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(async (api) => {
     api.setErrorHandler(oauthErrorHandler);
+    api.addHook('onRequest', offerDpopNonce(c.config.oauth.dpopNonceRequired, c.dpop));
     tokenRoutes(api, c);
     parRoute(api, c);
     discoveryRoutes(api, c);

@@ -4,11 +4,14 @@ import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
 import { PUSHED_REQUEST_TTL_SECONDS } from '../../domain/oauth/authorization-requests.ts';
 import { described } from '../described.ts';
-import { authenticatedClient } from './client-credentials.ts';
+import { authenticatedClient, dpopOfRequest } from './client-credentials.ts';
 import { oauthAnswer } from './responses.ts';
 
 /** The services this route uses. */
-type Services = Pick<Container, 'authorizationRequests' | 'clientAuthenticator' | 'config' | 'rateLimiter'>;
+type Services = Pick<
+  Container,
+  'authorizationRequests' | 'clientAuthenticator' | 'config' | 'dpop' | 'rateLimiter'
+>;
 
 /** RFC 9126 §2.2: where the pushed request is found, and for how long. */
 const PushedRequest = Type.Object({
@@ -50,13 +53,16 @@ export function parRoute(fastify: FastifyInstance, c: Services) {
           ui_locales: 'optional, as at /authorize',
           acr_values: 'optional, as at /authorize',
           id_token_hint: 'optional, as at /authorize',
+          dpop_jkt:
+            'optional (RFC 9449 §10): the DPoP key the code will be exchanged with; a DPoP header sets it',
         }),
       },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
-      const pushed = await c.authorizationRequests.push(client, request.body ?? {});
+      const dpop = await dpopOfRequest(c, request, client, { optional: true });
+      const pushed = await c.authorizationRequests.push(client, request.body ?? {}, dpop?.jkt);
       return reply.status(201).send(pushed);
     },
   );

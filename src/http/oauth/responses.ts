@@ -16,8 +16,10 @@ export const oauthAnswer = <T extends object>(answer: T, status: 200 | 201 = 200
 /** RFC 6749 §5.1, with OpenID Connect's ID token. */
 export const TokenResponse = Type.Object(
   {
-    access_token: Type.String({ description: 'an RS256 JWT, for 1 hour' }),
-    token_type: Type.Literal('Bearer'),
+    access_token: Type.String({ description: 'a JWT (ACCESS_TOKEN_ALG, RS256 unless set), for 1 hour' }),
+    token_type: Type.Union([Type.Literal('Bearer'), Type.Literal('DPoP')], {
+      description: 'DPoP when the request sent a DPoP proof: the token is bound to its key',
+    }),
     expires_in: Type.Integer(),
     refresh_token: Type.Optional(
       Type.String({ description: 'rotates on every use; for clients that may refresh' }),
@@ -44,6 +46,9 @@ export const Introspection = Type.Object(
     ),
     amr: Type.Optional(Type.Array(Type.String(), { description: 'how it was proved (RFC 8176)' })),
     acr: Type.Optional(Type.String({ description: 'urn:callsign:acr:1fa or urn:callsign:acr:phr' })),
+    cnf: Type.Optional(
+      Type.Object({ jkt: Type.String() }, { description: 'RFC 9449: the DPoP key the token is bound to' }),
+    ),
   },
   { additionalProperties: true, description: 'whether the token is active, and if so what it says' },
 );

@@ -3,15 +3,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import { grantFor } from '../../domain/oauth/grants/index.ts';
 import { described } from '../described.ts';
-import { bearerToken } from '../plugins/bearer.ts';
+import { presentedToken } from '../plugins/bearer.ts';
 import { allowBrowserApps } from '../plugins/browser-access.ts';
-import { authenticatedClient } from './client-credentials.ts';
+import { authenticatedClient, dpopOfRequest } from './client-credentials.ts';
 import { Introspection, oauthAnswer, Revoked, TokenResponse, UserinfoClaims } from './responses.ts';
 
 /** The services these routes use. */
 type Services = Pick<
   Container,
-  'clientAuthenticator' | 'clients' | 'config' | 'oauthTokens' | 'rateLimiter' | 'tokenGrants'
+  'clientAuthenticator' | 'clients' | 'config' | 'dpop' | 'oauthTokens' | 'rateLimiter' | 'tokenGrants'
 >;
 
 const form = { tags: ['OAuth'], consumes: ['application/x-www-form-urlencoded'] };
@@ -32,7 +32,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Services) {
     {
       schema: {
         ...form,
-        summary: 'Token endpoint (RFC 6749 §3.2)',
+        summary: 'Token endpoint (RFC 6749 §3.2); a DPoP header (RFC 9449) binds the tokens to its key',
         response: oauthAnswer(TokenResponse),
         body: described({
           grant_type: 'authorization_code or refresh_token',
@@ -49,7 +49,8 @@ export function tokenRoutes(fastify: FastifyInstance, c: Services) {
       // 300 requests per minute per client, counted once the client has authenticated.
       const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
       const body = request.body ?? {};
-      return grantFor(body.grant_type).issue(c.tokenGrants, client, body);
+      const dpop = await dpopOfRequest(c, request, client);
+      return grantFor(body.grant_type).issue(c.tokenGrants, client, body, { dpopJkt: dpop?.jkt });
     },
   );
 
@@ -102,9 +103,8 @@ export function tokenUseRoutes(fastify: FastifyInstance, c: Services) {
   );
 
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
-    const bearer = bearerToken(request);
     reply.header('Cache-Control', 'no-store');
-    const answer = await c.oauthTokens.userinfo(bearer);
+    const answer = await c.oauthTokens.userinfo(presentedToken(request, c.config.baseUrl));
     if ('claims' in answer) return answer.claims;
     return reply.type('application/jwt').send(answer.jwt);
   };

@@ -18,6 +18,8 @@ export interface AuthorizationCodeRow {
   expires_at: Date;
   used_at: Date | null;
   session_id: string | null;
+  /** RFC 9449 §10: the DPoP key the request named (dpop_jkt), whose proof the exchange must carry */
+  dpop_jkt: string | null;
 }
 
 export const authorizationCodesRepo = {
@@ -25,8 +27,8 @@ export const authorizationCodesRepo = {
     all(
       q,
       sql`INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce,
-         auth_time, pin_version, created_at, expires_at, amr)
-       VALUES (${c.code_hash}, ${c.client_id}, ${c.user_id}, ${c.redirect_uri}, ${c.scope}, ${c.code_challenge}, ${c.nonce}, ${c.auth_time}, ${c.pin_version}, ${c.created_at}, ${c.expires_at}, ${c.amr})`,
+         auth_time, pin_version, created_at, expires_at, amr, dpop_jkt)
+       VALUES (${c.code_hash}, ${c.client_id}, ${c.user_id}, ${c.redirect_uri}, ${c.scope}, ${c.code_challenge}, ${c.nonce}, ${c.auth_time}, ${c.pin_version}, ${c.created_at}, ${c.expires_at}, ${c.amr}, ${c.dpop_jkt})`,
     ),
 
   find: (q: Queryable, hash: string) =>

@@ -33,6 +33,10 @@ export interface ClientRow {
   jwks_uri: string | null;
   /** RFC 9126 §6: its authorization requests come only through PAR */
   require_pushed_authorization_requests: boolean;
+  /** RFC 9449 §5.2: every token request of the client carries a DPoP proof */
+  dpop_bound_access_tokens: boolean;
+  /** the FAPI 2.0 Security Profile applies to it */
+  fapi_2_0: boolean;
   created_at: Date;
   deleted_at: Date | null;
 }
@@ -59,13 +63,14 @@ export const clientsRepo = {
       sql`INSERT INTO clients (client_id, client_name, client_secret_hash, redirect_uris, grant_types, scope,
          token_endpoint_auth_method, first_party, backchannel_logout_uri, post_logout_redirect_uris, created_at,
          logo_uri, client_uri, policy_uri, tos_uri, brand_color, logo_image, id_token_signed_response_alg,
-         userinfo_signed_response_alg, jwks, jwks_uri, require_pushed_authorization_requests)
+         userinfo_signed_response_alg, jwks, jwks_uri, require_pushed_authorization_requests,
+         dpop_bound_access_tokens, fapi_2_0)
        VALUES (${c.client_id}, ${c.client_name}, ${c.client_secret_hash}, ${JSON.stringify(c.redirect_uris)}::jsonb,
          ${JSON.stringify(c.grant_types)}::jsonb, ${c.scope}, ${c.token_endpoint_auth_method}, ${c.first_party},
          ${c.backchannel_logout_uri}, ${JSON.stringify(c.post_logout_redirect_uris)}::jsonb, ${c.created_at},
          ${c.logo_uri}, ${c.client_uri}, ${c.policy_uri}, ${c.tos_uri}, ${c.brand_color}, ${c.logo_image},
          ${c.id_token_signed_response_alg}, ${c.userinfo_signed_response_alg}, ${jsonOrNull(c.jwks)}::jsonb,
-         ${c.jwks_uri}, ${c.require_pushed_authorization_requests})
+         ${c.jwks_uri}, ${c.require_pushed_authorization_requests}, ${c.dpop_bound_access_tokens}, ${c.fapi_2_0})
        RETURNING *`,
     ),
 
@@ -92,7 +97,8 @@ export const clientsRepo = {
          id_token_signed_response_alg = ${c.id_token_signed_response_alg},
          userinfo_signed_response_alg = ${c.userinfo_signed_response_alg}, jwks = ${jsonOrNull(c.jwks)}::jsonb,
          jwks_uri = ${c.jwks_uri},
-         require_pushed_authorization_requests = ${c.require_pushed_authorization_requests}
+         require_pushed_authorization_requests = ${c.require_pushed_authorization_requests},
+         dpop_bound_access_tokens = ${c.dpop_bound_access_tokens}, fapi_2_0 = ${c.fapi_2_0}
        WHERE client_id = ${clientId} AND deleted_at IS NULL RETURNING *`,
     ),
 

@@ -23,6 +23,8 @@ export interface SessionRow {
   refresh_hash: string;
   refresh_issued_at: Date;
   refresh_expires_at: Date;
+  /** RFC 9449: the DPoP key a public client's refresh tokens are bound to; null when unbound */
+  dpop_jkt: string | null;
 }
 
 export type NewSession = Pick<
@@ -34,6 +36,8 @@ export type NewSession = Pick<
   authTime?: Date;
   /** how they proved it (RFC 8176 names) */
   amr?: string[];
+  /** the DPoP key its refresh tokens are bound to */
+  dpopJkt?: string | null;
 };
 
 /**
@@ -56,11 +60,11 @@ export interface NewSessionWrite {
 export function newSessionCtes({ session: s, firstToken, created }: NewSessionWrite, onlyFor?: Sql): Sql {
   return sql`session AS (
       INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr,
-        created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
+        created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at, dpop_jkt)
       SELECT ${s.id}::uuid, ${s.user_id}::uuid, ${s.client_id}::text, ${s.device_name}::text, ${s.platform}::text,
         ${s.ip_address}::text, ${s.scope}::text, ${s.authTime ?? s.now}::timestamptz, ${s.amr ?? null}::text[],
         ${s.now}::timestamptz, ${s.now}::timestamptz, ${firstToken.hash}::text, ${s.now}::timestamptz,
-        ${firstToken.expires_at}::timestamptz
+        ${firstToken.expires_at}::timestamptz, ${s.dpopJkt ?? null}::text
       ${onlyFor ?? sql``}
       RETURNING *
     ),

@@ -46,8 +46,7 @@ function inputRow({ hash, opening }: CodeRedemption, k: number): Sql {
   return sql`(${k}::int, ${hash}::text, ${session.id}::uuid, ${session.user_id}::uuid, ${session.client_id}::text,
     ${session.device_name}::text, ${session.platform}::text, ${session.ip_address}::text, ${session.scope}::text,
     ${session.authTime ?? session.now}::timestamptz, ${session.amr ?? null}::text[], ${session.now}::timestamptz,
-    ${firstToken.hash}::text,
-    ${firstToken.expires_at}::timestamptz, ${created.id}::uuid, ${created.type}::text,
+    ${firstToken.hash}::text, ${firstToken.expires_at}::timestamptz, ${session.dpopJkt ?? null}::text, ${created.id}::uuid, ${created.type}::text,
     ${JSON.stringify(created.data)}::text, ${created.createdAt}::timestamptz)`;
 }
 
@@ -79,7 +78,7 @@ export async function exchangeCodes(
   const rows = await all<UserRow & { k: number; refusal: CodeExchangeRefusal | null }>(
     q,
     sql`WITH input (k, code_hash, id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr, now,
-        refresh_hash, refresh_expires_at, event_id, event_type, event_data, event_at)
+        refresh_hash, refresh_expires_at, dpop_jkt, event_id, event_type, event_data, event_at)
       AS (VALUES ${sql.join(
         exchanges.map((e, i) => inputRow(e, i + 1)),
         ', ',
@@ -117,10 +116,10 @@ export async function exchangeCodes(
     ),
     session AS (
       INSERT INTO sessions (id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr,
-        created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at)
+        created_at, last_used_at, refresh_hash, refresh_issued_at, refresh_expires_at, dpop_jkt)
       SELECT input.id, input.user_id, input.client_id, input.device_name, input.platform, input.ip_address,
         input.scope, input.auth_time, input.amr, input.now, input.now, input.refresh_hash, input.now,
-        input.refresh_expires_at
+        input.refresh_expires_at, input.dpop_jkt
       FROM code JOIN input USING (k) JOIN allowed USING (k) JOIN account ON account.id = input.user_id
       WHERE account.admin_locked_at IS NULL AND account.pin_version = code.pin_version
       RETURNING *

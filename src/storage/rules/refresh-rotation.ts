@@ -8,6 +8,9 @@
 // - A token one generation behind the head, presented within the grace window after the head was issued, is
 //   a repeat (a client that lost the answer), not reuse: it is told so, so the same successor can be given.
 // - Any other earlier generation is reuse: the chain is compromised (the caller ends the session).
+// - A session bound to a DPoP key (a public client's, RFC 9449 §5) rotates only for a request that proved
+//   that key; a token presented without it is refused as invalid, and is neither a repeat nor reuse, so
+//   whoever stole it can neither refresh nor end the session.
 //
 // Rotations that arrive together are written in one statement (the caller batches them), each reaching its
 // session by primary key and never waiting: a session whose row another transaction holds is skipped, and
@@ -28,6 +31,8 @@ export interface Rotation {
   nextHash: string;
   now: Date;
   expiresAt: Date;
+  /** the DPoP key the request proved, if it sent a proof */
+  dpopJkt: string | null;
 }
 
 export type RotatedSession = Pick<SessionRow, 'id' | 'user_id' | 'scope' | 'auth_time' | 'amr'>;
@@ -51,6 +56,7 @@ function moveHead(r: Rotation, target: Sql): Sql {
       refresh_issued_at = ${r.now}, refresh_expires_at = ${r.expiresAt}, last_used_at = ${r.now}
     WHERE id = ${target} AND client_id = ${r.clientId} AND refresh_generation = ${r.generation}
       AND refresh_hash = ${r.hash} AND revoked_at IS NULL AND refresh_expires_at > ${r.now}
+      AND (dpop_jkt IS NULL OR dpop_jkt = ${r.dpopJkt}::text)
     RETURNING id, user_id, scope, auth_time, amr, client_id, refresh_hash`;
 }
 
@@ -58,6 +64,7 @@ function moveHead(r: Rotation, target: Sql): Sql {
 async function refusalOf(q: Queryable, r: Rotation): Promise<RotationRefusal> {
   const session = await first<SessionRow>(q, sql`SELECT * FROM sessions WHERE id = ${r.id}`);
   if (!session || session.client_id !== r.clientId || session.revoked_at) return { reason: 'invalid' };
+  if (session.dpop_jkt !== null && session.dpop_jkt !== r.dpopJkt) return { reason: 'invalid' };
   // The head itself, but run out; or a generation beyond it: plainly invalid.
   if (r.generation >= session.refresh_generation) return { reason: 'invalid' };
   const age = (r.now.getTime() - session.refresh_issued_at.getTime()) / 1000;

@@ -181,7 +181,7 @@ export interface paths {
     get: operations["getKycStatus"];
   };
   "/oauth/token": {
-    /** Token endpoint (RFC 6749 §3.2) */
+    /** Token endpoint (RFC 6749 §3.2); a DPoP header (RFC 9449) binds the tokens to its key */
     post: operations["postOauthToken"];
   };
   "/oauth/revoke": {
@@ -3518,7 +3518,7 @@ export interface operations {
       };
     };
   };
-  /** Token endpoint (RFC 6749 §3.2) */
+  /** Token endpoint (RFC 6749 §3.2); a DPoP header (RFC 9449) binds the tokens to its key */
   postOauthToken: {
     requestBody: {
       content: {
@@ -3549,10 +3549,10 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            /** @description an RS256 JWT, for 1 hour */
+            /** @description a JWT (ACCESS_TOKEN_ALG, RS256 unless set), for 1 hour */
             access_token: string;
-            /** @enum {string} */
-            token_type: "Bearer";
+            /** @description DPoP when the request sent a DPoP proof: the token is bound to its key */
+            token_type: "Bearer" | "DPoP";
             expires_in: number;
             /** @description rotates on every use; for clients that may refresh */
             refresh_token?: string;
@@ -3676,6 +3676,10 @@ export interface operations {
             amr?: string[];
             /** @description urn:callsign:acr:1fa or urn:callsign:acr:phr */
             acr?: string;
+            /** @description RFC 9449: the DPoP key the token is bound to */
+            cnf?: {
+              jkt: string;
+            };
             [key: string]: unknown;
           };
         };
@@ -3861,6 +3865,8 @@ export interface operations {
           acr_values?: unknown;
           /** @description optional, as at /authorize */
           id_token_hint?: unknown;
+          /** @description optional (RFC 9449 §10): the DPoP key the code will be exchanged with; a DPoP header sets it */
+          dpop_jkt?: unknown;
         };
       };
     };

@@ -8,7 +8,8 @@ export const OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
 /** RFC 6749 §5.1: what the token endpoint answers a grant that succeeds. */
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** RFC 9449 §5: DPoP when the access token is bound to the client's key */
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   refresh_token?: string;
   scope: string;
@@ -25,9 +26,24 @@ export interface SessionGrant {
   auth: Authentication;
 }
 
-/** An access token for the session, and the session's refresh token where the client may use one. */
-export function accessResponse(tokens: AccessTokens, client: ClientRow, grant: SessionGrant): TokenResponse {
+/** What the token request itself showed beside its grant. */
+export interface TokenRequestContext {
+  /** RFC 9449: the key of the request's DPoP proof, to which the access token is bound */
+  dpopJkt?: string;
+}
+
+/**
+ * An access token for the session (bound to the request's DPoP key, if it proved one), and the session's
+ * refresh token where the client may use one.
+ */
+export function accessResponse(
+  tokens: AccessTokens,
+  client: ClientRow,
+  grant: SessionGrant,
+  context: TokenRequestContext = {},
+): TokenResponse {
   const access_token = tokens.issue({
+    jkt: context.dpopJkt,
     sub: grant.userId,
     aud: client.client_id,
     scope: grant.scope,
@@ -37,7 +53,7 @@ export function accessResponse(tokens: AccessTokens, client: ClientRow, grant: S
   });
   const response: TokenResponse = {
     access_token,
-    token_type: 'Bearer',
+    token_type: context.dpopJkt ? 'DPoP' : 'Bearer',
     expires_in: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
     scope: grant.scope,
   };

@@ -15,7 +15,12 @@ import { signingAlgOr } from '../../sessions/signing-algorithms.ts';
 import { idTokenClaims } from '../claims.ts';
 import { OAuthError } from '../oauth-error.ts';
 import { isWellFormedVerifier, verifierMatches } from '../pkce.ts';
-import { accessResponse, OAUTH_ACCESS_TOKEN_TTL_SECONDS, type TokenResponse } from './access-response.ts';
+import {
+  accessResponse,
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+  type TokenRequestContext,
+  type TokenResponse,
+} from './access-response.ts';
 
 /** The authorization_code grant's parameters (RFC 6749 §4.1.3, RFC 7636 §4.5). */
 export interface AuthorizationCodeParams {
@@ -58,12 +63,16 @@ function codeRefusal(
   client: ClientRow,
   params: AuthorizationCodeParams,
   now: Date,
+  context: TokenRequestContext,
 ): string | undefined {
   if (code.expires_at <= now) return 'the code has expired';
   if (code.client_id !== client.client_id) return 'the code was issued to another client';
   if (code.redirect_uri !== params.redirectUri) return 'redirect_uri differs from the authorization request';
   if (!verifierMatches(params.codeVerifier, code.code_challenge))
     return 'code_verifier does not match the code_challenge';
+  // RFC 9449 §10: a code asked for with dpop_jkt is exchanged only with a proof of that key.
+  if (code.dpop_jkt !== null && code.dpop_jkt !== context.dpopJkt)
+    return 'the code is bound to another DPoP key (dpop_jkt)';
   return undefined;
 }
 
@@ -84,6 +93,7 @@ export async function authorizationCodeGrant(
   d: AuthorizationCodeGrantDeps,
   client: ClientRow,
   params: AuthorizationCodeParams,
+  context: TokenRequestContext,
 ): Promise<TokenResponse> {
   const hash = sha256(params.code);
   // The code's fields never change once issued, so they are checked as read; only its use is the race gate.
@@ -91,7 +101,7 @@ export async function authorizationCodeGrant(
   if (!row) throw new OAuthError('invalid_grant', 'unknown code');
   if (row.used_at) return replayed(d, hash);
   const now = d.clock.now();
-  const refused = codeRefusal(row, client, params, now);
+  const refused = codeRefusal(row, client, params, now, context);
   if (refused) {
     if (!(await burnCode(d.db, hash, now))) return replayed(d, hash);
     throw new OAuthError('invalid_grant', refused);
@@ -104,6 +114,8 @@ export async function authorizationCodeGrant(
     scope: row.scope,
     authTime: row.auth_time,
     amr: recordedAmr(row.amr),
+    // RFC 9449 §5: a public client's refresh tokens are bound to the key; a confidential one's to the client.
+    dpopJkt: client.token_endpoint_auth_method === 'none' ? (context.dpopJkt ?? null) : null,
   });
   const outcome = await d.codeExchanges.redeem({ hash, opening: write });
   if (!outcome.opened) {
@@ -113,13 +125,8 @@ export async function authorizationCodeGrant(
   const user = outcome.account;
   const auth = { time: row.auth_time, amr: recordedAmr(row.amr) };
   const sessionId = write.session.id;
-  const response = accessResponse(d.tokens, client, {
-    userId: user.id,
-    sessionId,
-    scope: row.scope,
-    refreshToken,
-    auth,
-  });
+  const grant = { userId: user.id, sessionId, scope: row.scope, refreshToken, auth };
+  const response = accessResponse(d.tokens, client, grant, context);
   if (!row.scope.split(' ').includes('openid')) return response;
   const id_token = d.tokens.issueIdToken({
     sub: user.id,

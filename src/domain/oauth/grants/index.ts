@@ -2,7 +2,7 @@
 // as node-oidc-provider does: each reads its own parameters, then handles the request.
 import type { ClientRow } from '../../../storage/repositories/clients.ts';
 import { OAuthError } from '../oauth-error.ts';
-import type { TokenResponse } from './access-response.ts';
+import type { TokenRequestContext, TokenResponse } from './access-response.ts';
 import {
   type AuthorizationCodeGrantDeps,
   authorizationCodeGrant,
@@ -16,15 +16,20 @@ export type GrantDeps = AuthorizationCodeGrantDeps & RefreshTokenGrantDeps;
 /** A grant: its parameters read from the request's body, and its handling of them. */
 export interface Grant<P> {
   parameters(body: Record<string, unknown>): P;
-  handle(d: GrantDeps, client: ClientRow, params: P): Promise<TokenResponse>;
+  handle(d: GrantDeps, client: ClientRow, params: P, context: TokenRequestContext): Promise<TokenResponse>;
   /** both, in order */
-  issue(d: GrantDeps, client: ClientRow, body: Record<string, unknown>): Promise<TokenResponse>;
+  issue(
+    d: GrantDeps,
+    client: ClientRow,
+    body: Record<string, unknown>,
+    context: TokenRequestContext,
+  ): Promise<TokenResponse>;
 }
 
 const grant = <P>(parameters: Grant<P>['parameters'], handle: Grant<P>['handle']): Grant<P> => ({
   parameters,
   handle,
-  issue: (d, client, body) => handle(d, client, parameters(body)),
+  issue: (d, client, body, context) => handle(d, client, parameters(body), context),
 });
 
 export const GRANTS = {

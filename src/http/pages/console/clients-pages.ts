@@ -1,5 +1,6 @@
 import { OAUTH_SCOPES } from '../../../domain/clients/client-rules.ts';
-import type { AdminBackchannelLogout, AdminClient } from '../../admin/responses.ts';
+import type { AdminClient } from '../../admin/client-responses.ts';
+import type { AdminBackchannelLogout } from '../../admin/responses.ts';
 import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
 import { clientSecretSection } from './client-secret-section.ts';
