@@ -69,6 +69,7 @@ export function clientAndOperatorServices(
     clients,
     issuer: config.baseUrl,
     tokenEndpoint: `${config.baseUrl}/oauth/token`,
+    fapiProfile: config.oauth.fapiProfile,
   });
   const authorizationRequests = new AuthorizationRequests({
     db,
@@ -79,6 +80,7 @@ export function clientAndOperatorServices(
     idTokenHint: (token) => tokens.idTokenHint(token),
     audiences: [config.baseUrl, `${config.authUrl}/authorize`],
     requirePar: config.oauth.requirePar,
+    fapiProfile: config.oauth.fapiProfile,
   });
   const dpop = new Dpop({
     db,

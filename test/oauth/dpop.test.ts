@@ -57,6 +57,7 @@ describe('DPoP (RFC 9449): tokens bound to the client key', () => {
       'PS256',
       'ES256',
       'EdDSA',
+      'Ed25519',
     ]);
     const { tokens, handle, jkt } = await boundTokens();
     assert.equal(tokens.token_type, 'dpop');

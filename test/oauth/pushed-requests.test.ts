@@ -194,7 +194,13 @@ describe('pushed authorization requests (RFC 9126) and request objects (RFC 9101
     assert.ok(both.access_token);
     const meta = keyConfig.serverMetadata();
     assert.equal(meta.request_parameter_supported, true);
-    assert.deepEqual(meta.request_object_signing_alg_values_supported, ['RS256', 'PS256', 'ES256', 'EdDSA']);
+    assert.deepEqual(meta.request_object_signing_alg_values_supported, [
+      'RS256',
+      'PS256',
+      'ES256',
+      'EdDSA',
+      'Ed25519',
+    ]);
   });
 
   test('refused with invalid_request_object: alg none, another key, expired, wrong aud or iss, a client_id of another', async () => {

@@ -31,7 +31,11 @@ describe('signing algorithms: a key of each, chosen per client, and the access t
     const meta = (await t.request('GET', '/.well-known/openid-configuration')).body;
     assert.deepEqual(meta.id_token_signing_alg_values_supported, ALGS);
     assert.deepEqual(meta.userinfo_signing_alg_values_supported, ALGS);
-    assert.deepEqual(meta.token_endpoint_auth_signing_alg_values_supported, ALGS);
+    assert.deepEqual(
+      meta.token_endpoint_auth_signing_alg_values_supported,
+      [...ALGS, 'Ed25519'],
+      'RFC 9864 too',
+    );
   });
 
   for (const alg of ['PS256', 'ES256', 'EdDSA'])

@@ -78,22 +78,27 @@ export function parseClientKeys(body: Record<string, unknown>, allowPrivateNetwo
       throw fieldError('INVALID_REQUEST', field, `${field} must be true or false`);
     return value;
   };
+  const fapi = flag('fapi_2_0');
+  // FAPI 2.0 §5.4.1: PS256, ES256 or EdDSA; a FAPI client's ID tokens are PS256 unless it says.
+  const fapiAlg = (field: string, alg: SigningAlg | null) => {
+    if (fapi && alg === 'RS256')
+      throw fieldError('INVALID_REQUEST', field, `FAPI 2.0: ${field} cannot be RS256`);
+    return alg;
+  };
   return {
-    id_token_signed_response_alg: parseAlg(
-      body.id_token_signed_response_alg,
+    id_token_signed_response_alg: fapiAlg(
       'id_token_signed_response_alg',
-      'RS256',
+      parseAlg(body.id_token_signed_response_alg, 'id_token_signed_response_alg', fapi ? 'PS256' : 'RS256'),
     ) as SigningAlg,
-    userinfo_signed_response_alg: parseAlg(
-      body.userinfo_signed_response_alg,
+    userinfo_signed_response_alg: fapiAlg(
       'userinfo_signed_response_alg',
-      null,
+      parseAlg(body.userinfo_signed_response_alg, 'userinfo_signed_response_alg', null),
     ),
     jwks,
     jwks_uri: jwksUri,
     require_pushed_authorization_requests: flag('require_pushed_authorization_requests'),
     dpop_bound_access_tokens: flag('dpop_bound_access_tokens'),
-    fapi_2_0: flag('fapi_2_0'),
+    fapi_2_0: fapi,
   };
 }
 

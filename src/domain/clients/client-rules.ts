@@ -146,6 +146,12 @@ export function parseClientSpec(
     throw fieldError('INVALID_REQUEST', 'first_party', 'first_party must be true or false');
   }
   const keys = parseClientKeys(body, allowPrivateNetworks);
+  if (keys.fapi_2_0 && method !== 'private_key_jwt')
+    throw fieldError(
+      'INVALID_REQUEST',
+      'token_endpoint_auth_method',
+      'FAPI 2.0: token_endpoint_auth_method must be private_key_jwt',
+    );
   if (method === 'private_key_jwt' && !hasKeys(keys))
     throw fieldError(
       'INVALID_REQUEST',

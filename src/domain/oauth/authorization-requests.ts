@@ -10,7 +10,9 @@ import {
   type Checked,
   checkAuthorizationRequest,
 } from './authorization-request.ts';
+import { fapiApplies } from './client-authentication.ts';
 import type { ClientKeySets } from './client-key-sets.ts';
+import { clientSigningAlgs } from './fapi-profile.ts';
 import { OAuthError, type OAuthErrorCode } from './oauth-error.ts';
 import { openRequestObject } from './request-object.ts';
 import { REQUEST_URI_PREFIX, requestParameters } from './request-parameters.ts';
@@ -31,6 +33,8 @@ export interface AuthorizationRequestsDeps {
   audiences: string[];
   /** REQUIRE_PAR: every client's requests come pushed */
   requirePar: boolean;
+  /** FAPI_PROFILE=2.0: every client is under the FAPI 2.0 Security Profile */
+  fapiProfile: boolean;
 }
 
 /**
@@ -43,7 +47,12 @@ export class AuthorizationRequests {
   #deps: AuthorizationRequestDeps = {
     findClient: (id) => this.d.findClient(id),
     idTokenHint: (token) => this.d.idTokenHint(token),
-    requestObject: (client, jwt) => openRequestObject({ ...this.d }, client, jwt),
+    requestObject: (client, jwt) =>
+      openRequestObject(
+        { ...this.d, algorithms: clientSigningAlgs(fapiApplies(client, this.d)) },
+        client,
+        jwt,
+      ),
     pushedRequest: async (client, requestUri) => {
       const referenceHash = sha256(requestUri);
       const parameters = await openPushedRequest(
@@ -54,7 +63,8 @@ export class AuthorizationRequests {
       );
       return parameters && { parameters, referenceHash };
     },
-    mustPush: (client) => this.d.requirePar || client.require_pushed_authorization_requests,
+    mustPush: (client) =>
+      this.d.requirePar || client.require_pushed_authorization_requests || fapiApplies(client, this.d),
   };
 
   /** GET or POST /authorize: the request checked, on the parameters that count. */

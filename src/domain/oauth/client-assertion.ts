@@ -2,7 +2,8 @@
 //
 // Rules it enforces:
 // - The assertion is a JWT signed with one of the keys the client registered (its `jwks`, or the set at its
-//   `jwks_uri`), by RS256, PS256, ES256 or EdDSA: never `alg: none`, never a MAC made with a shared secret.
+//   `jwks_uri`), by RS256, PS256, ES256 or EdDSA (not RS256 under FAPI 2.0): never `alg: none`, never a MAC
+//   made with a shared secret.
 // - Its `iss` and `sub` are both the client's id.
 // - Its `aud` names this service: the issuer, the token endpoint's URL, or the URL of the endpoint called.
 // - It carries `exp`, which has not passed and lies at most 5 minutes ahead: an assertion that lived longer
@@ -14,7 +15,6 @@ import type { Clock } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { useJwtId } from '../../storage/rules/jwt-id-uses.ts';
-import { SIGNING_ALGS } from '../sessions/signing-algorithms.ts';
 import type { ClientKeySets } from './client-key-sets.ts';
 import { OAuthError } from './oauth-error.ts';
 
@@ -41,7 +41,9 @@ function joseRefusal(err: unknown): OAuthError {
   if (err instanceof errors.JWTExpired) return refused('it has expired (exp)');
   if (err instanceof errors.JWTClaimValidationFailed) return refused(`${err.claim}: ${err.message}`);
   if (err instanceof errors.JOSEAlgNotAllowed)
-    return refused(`alg must be one of ${SIGNING_ALGS.join(', ')}`);
+    return refused(
+      'alg is not one this client may sign with (never none or a MAC; under FAPI 2.0 not RS256)',
+    );
   if (err instanceof errors.JWKSNoMatchingKey)
     return refused("it is not signed with one of the client's keys");
   if (err instanceof errors.JWSSignatureVerificationFailed) return refused('the signature does not verify');
@@ -50,19 +52,20 @@ function joseRefusal(err: unknown): OAuthError {
 
 /**
  * Verifies a `private_key_jwt` client assertion of this client, sent to an endpoint of this service whose URL
- * (with the issuer and the token endpoint) the assertion's `aud` may name, and spends its `jti`.
+ * (with the issuer and the token endpoint) the assertion's `aud` may name, and spends its `jti`. The
+ * algorithms are the client's (fewer under the FAPI 2.0 profile).
  */
 export async function verifyClientAssertion(
   d: ClientAssertionDeps,
   client: ClientRow,
   assertion: string,
-  audiences: string[],
+  { audiences, algorithms }: { audiences: string[]; algorithms: string[] },
 ): Promise<void> {
   const now = d.clock.now();
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(assertion, d.keySets.resolverFor(client), {
-      algorithms: [...SIGNING_ALGS],
+      algorithms,
       issuer: client.client_id,
       subject: client.client_id,
       audience: audiences,

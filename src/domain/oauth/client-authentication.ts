@@ -12,6 +12,7 @@
 // - A public client (registered with "none") sends only its client_id; a secret sent for it fails.
 // - A client registered for DPoP (`dpop_bound_access_tokens`, or the FAPI 2.0 profile) sends a DPoP proof
 //   with every token request (RFC 9449 §5.2); the token endpoint refuses one without.
+// - A client under the FAPI 2.0 profile (`fapi_2_0`, or FAPI_PROFILE=2.0) authenticates by key alone.
 // - Every failure before the client's own key has verified says the same "client authentication failed",
 //   whether the client is unknown, the secret wrong or the method not the client's, so a caller learns
 //   nothing of which clients exist.
@@ -19,6 +20,7 @@ import { decodeJwt } from 'jose';
 import type { OAuthSettings } from '../../config/oauth-settings.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { type ClientAssertionDeps, JWT_BEARER_ASSERTION, verifyClientAssertion } from './client-assertion.ts';
+import { clientSigningAlgs } from './fapi-profile.ts';
 import { OAuthError } from './oauth-error.ts';
 
 export interface ClientCredentials {
@@ -97,6 +99,8 @@ async function authenticateByKey(
 }
 
 export interface ClientAuthenticatorDeps extends ClientAssertionDeps {
+  /** FAPI_PROFILE=2.0: the FAPI 2.0 Security Profile for every client */
+  fapiProfile: boolean;
   clients: Pick<ClientAuthenticationDeps, 'findClient' | 'secretMatches'>;
   /** BASE_URL, and the token endpoint's URL: what a client assertion's aud may name besides the URL called */
   issuer: string;
@@ -108,18 +112,36 @@ export class ClientAuthenticator {
   constructor(private readonly d: ClientAuthenticatorDeps) {}
 
   /** The client these credentials, sent to the endpoint at `endpointUrl`, prove. */
-  authenticate(creds: ClientCredentials, endpointUrl: string): Promise<ClientRow> {
+  async authenticate(creds: ClientCredentials, endpointUrl: string): Promise<ClientRow> {
     const audiences = [...new Set([this.d.issuer, this.d.tokenEndpoint, endpointUrl])];
-    return authenticateClient(creds, {
+    const client = await authenticateClient(creds, {
       findClient: (id) => this.d.clients.findClient(id),
       secretMatches: (client, secret) => this.d.clients.secretMatches(client, secret),
-      verifyAssertion: (client, jwt) => verifyClientAssertion(this.d, client, jwt, audiences),
+      verifyAssertion: (client, jwt) =>
+        verifyClientAssertion(this.d, client, jwt, {
+          audiences,
+          algorithms: clientSigningAlgs(fapiApplies(client, this.d)),
+        }),
     });
+    assertFapiAuthentication(client, this.d);
+    return client;
   }
 }
 
 /** Whether the client's tokens must be DPoP-bound: it registered so (RFC 9449 §5.2), or FAPI 2.0 applies. */
 export const dpopRequiredOf = (
   client: Pick<ClientRow, 'dpop_bound_access_tokens' | 'fapi_2_0'>,
-  settings: Pick<OAuthSettings, 'fapiProfile'>,
-) => client.dpop_bound_access_tokens || client.fapi_2_0 || settings.fapiProfile;
+  settings: FapiSetting,
+) => client.dpop_bound_access_tokens || fapiApplies(client, settings);
+
+export type FapiSetting = Pick<OAuthSettings, 'fapiProfile'>;
+
+/** Whether the profile applies to this client. */
+export const fapiApplies = (client: Pick<ClientRow, 'fapi_2_0'>, settings: FapiSetting) =>
+  client.fapi_2_0 || settings.fapiProfile;
+
+/** A client under the profile authenticates by key alone. */
+export function assertFapiAuthentication(client: ClientRow, settings: FapiSetting): void {
+  if (fapiApplies(client, settings) && client.token_endpoint_auth_method !== 'private_key_jwt')
+    throw new OAuthError('invalid_client', 'FAPI 2.0: this client must authenticate with private_key_jwt');
+}

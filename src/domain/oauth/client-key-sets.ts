@@ -24,6 +24,19 @@ export interface ClientKeySetsDeps {
 const unusable = (why: string) =>
   new OAuthError('invalid_client', `the client's keys cannot be used: ${why}`);
 
+/**
+ * The key a header names. A JWS of `alg: Ed25519` (RFC 9864's fully specified name, which newer libraries
+ * send) is verified by a key registered as `EdDSA` too: the same Ed25519 key under its older name.
+ */
+async function sameKeyUnderEitherName(resolve: KeyResolver, header: JWSHeaderParameters): Promise<CryptoKey> {
+  try {
+    return (await resolve(header)) as CryptoKey;
+  } catch (err) {
+    if (!(err instanceof errors.JWKSNoMatchingKey) || header.alg !== 'Ed25519') throw err;
+    return (await resolve({ ...header, alg: 'EdDSA' })) as CryptoKey;
+  }
+}
+
 /** A JWK Set read from a client's jwks_uri; invalid_client when what came back is not one. */
 function parseSet(data: Buffer): JSONWebKeySet {
   let set: unknown;
@@ -50,18 +63,18 @@ export class ClientKeySets {
   resolverFor(client: ClientRow): (header: JWSHeaderParameters) => Promise<CryptoKey> {
     if (client.jwks) {
       const local = createLocalJWKSet(client.jwks as JSONWebKeySet);
-      return async (header) => local(header) as Promise<CryptoKey>;
+      return async (header) => sameKeyUnderEitherName(local, header);
     }
     const uri = client.jwks_uri;
     if (!uri) return async () => Promise.reject(unusable('it registered no jwks or jwks_uri'));
     return async (header) => {
       const cached = await this.setOf(client.client_id, uri, false);
       try {
-        return (await cached.resolve(header)) as CryptoKey;
+        return await sameKeyUnderEitherName(cached.resolve, header);
       } catch (err) {
         const age = this.d.clock.now().getTime() - cached.fetchedAt;
         if (!(err instanceof errors.JWKSNoMatchingKey) || age < CLIENT_JWKS_REFETCH_SECONDS * 1000) throw err;
-        return (await (await this.setOf(client.client_id, uri, true)).resolve(header)) as CryptoKey;
+        return sameKeyUnderEitherName((await this.setOf(client.client_id, uri, true)).resolve, header);
       }
     };
   }

@@ -1,7 +1,7 @@
 // A DPoP proof (RFC 9449 §4.3): what a client shows that it holds the key its tokens are bound to.
 //
 // Rules it enforces:
-// - A proof is one JWT of `typ: dpop+jwt`, signed by RS256, PS256, ES256 or EdDSA with the public key it
+// - A proof is one JWT of `typ: dpop+jwt`, signed by RS256, PS256, ES256 or EdDSA (Ed25519) with the public key it
 //   carries in its `jwk` header, which holds no private part (and never a shared secret).
 // - It is for this request: `htm` is the request's method, `htu` its URL without query or fragment.
 // - It is fresh: `iat` at most 60 s old and at most 10 s ahead of our clock, and its `jti` is used once per
@@ -21,7 +21,7 @@ import type { Clock } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
 import { useJwtId } from '../../storage/rules/jwt-id-uses.ts';
 import { sha256 } from '../crypto.ts';
-import { SIGNING_ALGS } from '../sessions/signing-algorithms.ts';
+import { VERIFIED_ALGS } from '../sessions/signing-algorithms.ts';
 import { OAuthError } from './oauth-error.ts';
 
 /** The oldest a proof's iat may be, and how far ahead of our clock. */
@@ -66,8 +66,8 @@ function checkedHeader(proof: string): JWK {
     throw invalidProof('it is not a JWT');
   }
   if (header.typ !== 'dpop+jwt') throw invalidProof('typ must be dpop+jwt');
-  if (!(SIGNING_ALGS as readonly string[]).includes(String(header.alg)))
-    throw invalidProof(`alg must be one of ${SIGNING_ALGS.join(', ')}`);
+  if (!(VERIFIED_ALGS as readonly string[]).includes(String(header.alg)))
+    throw invalidProof(`alg must be one of ${VERIFIED_ALGS.join(', ')}`);
   const jwk = header.jwk;
   if (!jwk || typeof jwk !== 'object' || PRIVATE_MEMBERS.some((member) => member in jwk))
     throw invalidProof('jwk must be the public key that signed it');
@@ -83,7 +83,7 @@ export async function verifyDpopProof(
   const jwk = checkedHeader(proof);
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: [...SIGNING_ALGS] }));
+    ({ payload } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: [...VERIFIED_ALGS] }));
   } catch (err) {
     throw invalidProof(err instanceof errors.JWSSignatureVerificationFailed ? 'bad signature' : 'unreadable');
   }

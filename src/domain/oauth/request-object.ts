@@ -2,8 +2,9 @@
 // authorization endpoint or in a pushed request's body.
 //
 // Rules it enforces:
-// - It is a JWT signed with one of the keys the client registered, by RS256, PS256, ES256 or EdDSA: never
-//   `alg: none`, never a MAC, never another client's key. A client with no keys cannot send one.
+// - It is a JWT signed with one of the keys the client registered, by RS256, PS256, ES256 or EdDSA (not
+//   RS256 under FAPI 2.0): never `alg: none`, never a MAC, never another client's key. A client with no
+//   keys cannot send one.
 // - Its `iss` is the client's id and its `aud` this service (the issuer, or the authorization endpoint).
 // - It carries `exp`, not passed and at most an hour ahead, so a captured request does not live on.
 // - Its `client_id`, where it says one, is the client's: the request's outer `client_id` must match (§5).
@@ -11,7 +12,6 @@
 import { errors, jwtVerify } from 'jose';
 import type { Clock } from '../../providers/clock.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
-import { SIGNING_ALGS } from '../sessions/signing-algorithms.ts';
 import type { ClientKeySets } from './client-key-sets.ts';
 
 /** The furthest ahead a request object's `exp` may lie (FAPI 2.0's bound on its lifetime). */
@@ -26,6 +26,8 @@ export interface RequestObjectDeps {
   keySets: ClientKeySets;
   /** what `aud` may say: the issuer and the authorization endpoint's URL */
   audiences: string[];
+  /** the algorithms the client may sign with (fewer under FAPI 2.0) */
+  algorithms: string[];
 }
 
 /** The request object was not accepted: `invalid_request_object`, with why. */
@@ -37,7 +39,7 @@ function refusalOf(err: unknown): RequestObjectRefused {
   if (err instanceof errors.JWTClaimValidationFailed)
     return new RequestObjectRefused(`the request object's ${err.claim} is wrong: ${err.message}`);
   if (err instanceof errors.JOSEAlgNotAllowed)
-    return new RequestObjectRefused(`the request object must be signed with ${SIGNING_ALGS.join(', ')}`);
+    return new RequestObjectRefused(`the request object's alg is not one this client may sign with`);
   if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWSSignatureVerificationFailed)
     return new RequestObjectRefused("the request object is not signed with one of the client's keys");
   if (err instanceof Error && /keys cannot be used/.test(err.message))
@@ -58,7 +60,7 @@ export async function openRequestObject(
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(jwt, d.keySets.resolverFor(client), {
-      algorithms: [...SIGNING_ALGS],
+      algorithms: d.algorithms,
       issuer: client.client_id,
       audience: d.audiences,
       requiredClaims: ['exp'],

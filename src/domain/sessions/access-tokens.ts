@@ -52,6 +52,8 @@ export class AccessTokens {
     auth: Authentication;
     /** the DPoP key to bind it to */
     jkt?: string;
+    /** the FAPI 2.0 profile applies: PS256 where ACCESS_TOKEN_ALG is RS256 */
+    fapi?: boolean;
   }): string {
     const claims = {
       scope: c.scope,
@@ -60,7 +62,8 @@ export class AccessTokens {
       ...authenticationClaims(c.auth),
       ...(c.jkt ? { cnf: { jkt: c.jkt } } : {}),
     };
-    return this.sign(this.accessTokenAlg, claims, c.sub, c.aud, c.ttlSeconds);
+    const alg = c.fapi && this.accessTokenAlg === 'RS256' ? 'PS256' : this.accessTokenAlg;
+    return this.sign(alg, claims, c.sub, c.aud, c.ttlSeconds);
   }
 
   /**

@@ -6,6 +6,13 @@ export { SIGNING_ALGS, type SigningAlg } from '../../config/oauth-settings.ts';
 
 const generate = promisify(generateKeyPair);
 
+/**
+ * What this service verifies of what clients sign (client assertions, request objects, DPoP proofs): the
+ * algorithms it signs with, and `Ed25519`, RFC 9864's fully specified name for EdDSA with Ed25519, which
+ * newer libraries send.
+ */
+export const VERIFIED_ALGS = [...SIGNING_ALGS, 'Ed25519'] as const;
+
 /** What a client gets when it registers no algorithm: RS256, so no verifier of today's tokens changes. */
 export const DEFAULT_SIGNING_ALG: SigningAlg = 'RS256';
 

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
+import { fapiApplies } from '../../domain/oauth/client-authentication.ts';
 import { grantFor } from '../../domain/oauth/grants/index.ts';
 import { described } from '../described.ts';
 import { presentedToken } from '../plugins/bearer.ts';
@@ -50,7 +51,8 @@ export function tokenRoutes(fastify: FastifyInstance, c: Services) {
       const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
       const body = request.body ?? {};
       const dpop = await dpopOfRequest(c, request, client);
-      return grantFor(body.grant_type).issue(c.tokenGrants, client, body, { dpopJkt: dpop?.jkt });
+      const fapi = fapiApplies(client, c.config.oauth);
+      return grantFor(body.grant_type).issue(c.tokenGrants, client, body, { dpopJkt: dpop?.jkt, fapi });
     },
   );
 

@@ -30,6 +30,8 @@ export interface SessionGrant {
 export interface TokenRequestContext {
   /** RFC 9449: the key of the request's DPoP proof, to which the access token is bound */
   dpopJkt?: string;
+  /** the FAPI 2.0 Security Profile applies to the client (fapi-profile.ts) */
+  fapi?: boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export function accessResponse(
 ): TokenResponse {
   const access_token = tokens.issue({
     jkt: context.dpopJkt,
+    fapi: context.fapi,
     sub: grant.userId,
     aud: client.client_id,
     scope: grant.scope,

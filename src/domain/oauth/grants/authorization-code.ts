@@ -13,6 +13,7 @@ import { authenticationClaims, recordedAmr } from '../../sessions/authentication
 import type { SessionService } from '../../sessions/sessions.ts';
 import { signingAlgOr } from '../../sessions/signing-algorithms.ts';
 import { idTokenClaims } from '../claims.ts';
+import { fapiSigningAlg } from '../fapi-profile.ts';
 import { OAuthError } from '../oauth-error.ts';
 import { isWellFormedVerifier, verifierMatches } from '../pkce.ts';
 import {
@@ -132,7 +133,7 @@ export async function authorizationCodeGrant(
     sub: user.id,
     aud: client.client_id,
     ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-    alg: signingAlgOr(client.id_token_signed_response_alg),
+    alg: fapiSigningAlg(signingAlgOr(client.id_token_signed_response_alg), context.fapi === true),
     claims: {
       ...authenticationClaims(auth),
       ...(row.nonce ? { nonce: row.nonce } : {}),
