@@ -16,6 +16,7 @@ export async function oauthSteps(
   adminToken: string,
   user: { phone: string; pin: string },
   chains: number,
+  clientExtra: Record<string, unknown> = {},
 ) {
   const created = await http.send(
     'POST',
@@ -26,6 +27,7 @@ export async function oauthSteps(
       scope: 'openid profile phone',
       first_party: true,
       token_endpoint_auth_method: 'none',
+      ...clientExtra,
     }),
     { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
   );
@@ -69,8 +71,8 @@ export async function oauthSteps(
     client_id: clientId,
     refresh_token: token,
   });
-  const redeem = async (code: string) => {
-    const r = await http.form('/oauth/token', exchangeFields(code));
+  const redeem = async (code: string, headers: Record<string, string> = {}) => {
+    const r = await http.form('/oauth/token', exchangeFields(code), headers);
     return r.status === 200 ? (JSON.parse(r.text) as { refresh_token: string }) : undefined;
   };
   const exchange = async () => {
@@ -81,6 +83,9 @@ export async function oauthSteps(
   const tokens: string[] = [];
 
   return {
+    /** the token endpoint's forms, for a scenario that sends its own (with a DPoP proof) */
+    refreshFields,
+    redeem,
     /** The OAuth refresh chains, one per lane, started anew (a code exchange each). */
     async freshChains(): Promise<string[]> {
       const fresh: string[] = [];

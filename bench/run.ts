@@ -8,6 +8,7 @@ import { hostLine, pinHashCeiling, rs256Ceiling } from './ceilings.ts';
 import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
 import { type Client, client, percentile, type Result, type Step } from './load.ts';
+import { modernOAuthBenchmark } from './modern-oauth.ts';
 import { networkProofBenchmark } from './network-verification.ts';
 import { oauthSteps } from './oauth-steps.ts';
 import { PACED_WARM_UP_SECONDS, pacedName, pacedRuns } from './paced.ts';
@@ -32,7 +33,7 @@ import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,network,user-import runs only the scenarios named (the
+// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,network,modern-oauth,user-import runs only the scenarios named (the
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
 // BENCH_SCALE=100k|1m runs the request scenarios again on a seeded database (bench/scale.ts).
 const SCALE = parseScale(process.env.BENCH_SCALE);
@@ -544,6 +545,10 @@ try {
   if (runs('sim-check')) {
     process.stderr.write('sim-check: PIN-reset code verifies without and with a SIM check provider...\n');
     lines.push(...(await simCheckBenchmark(500, limits)));
+  }
+  if (runs('modern-oauth')) {
+    process.stderr.write('modern-oauth: refresh bearer and DPoP-bound, code exchange RS256 and ES256...\n');
+    lines.push(...(await modernOAuthBenchmark(1000, limits, ADMIN_TOKEN)));
   }
   if (runs('network')) {
     process.stderr.write('network: numbers proven silently by a CAMARA operator, and by a code...\n');

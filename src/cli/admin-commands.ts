@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { AdminClientSettings } from '../config/admin-client-settings.ts';
-import { exportActions } from './actions-export-command.ts';
+import { ACTION_COLUMNS, exportActions } from './actions-export-command.ts';
 import { call, type Json, labelled, listing, table } from './admin-http.ts';
 import {
   BRANDING_HELP,
@@ -9,7 +9,7 @@ import {
   CLIENT_COLUMNS,
   LOGOUT_COLUMNS,
 } from './client-options.ts';
-import { rotateClientSecret } from './client-secret-command.ts';
+import { initialTokenCommand, rotateClientSecret } from './client-secret-command.ts';
 
 // `callsign clients|api-keys|keys|actions ...`
 
@@ -25,6 +25,7 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
                  ${BRANDING_HELP} [--json]
   clients delete CLIENT_ID
   clients rotate-secret CLIENT_ID [--grace SECONDS] [--json]
+  clients initial-token [--expires-in SECONDS] [--uses N] [--json]   (clients register themselves with it)
   clients logouts CLIENT_ID [--status pending|delivered|failed] [--limit N] [--before TIME] [--json]
   clients replay-logout LOGOUT_ID [--json]
   api-keys create --name NAME [--json]
@@ -35,9 +36,6 @@ export const ADMIN_HELP = `  clients create --name NAME --redirect-uri URI [--re
   keys pin-pepper [--json]
   actions list [--limit N] [--before ID] [--json]
   actions export                   the whole trail as JSON Lines, oldest first`;
-
-/** The operators' trail as the list shows it. */
-const ACTION_COLUMNS = ['id', 'at', 'source', 'address', 'method', 'route', 'params', 'status', 'request_id'];
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -63,6 +61,8 @@ const OPTIONS = {
 
 /** Runs one admin command; answers the text to print. */
 export async function adminCommand(config: AdminClientSettings, args: string[]): Promise<string> {
+  // Its options are its own.
+  if (args[0] === 'clients' && args[1] === 'initial-token') return initialTokenCommand(config, args.slice(2));
   const { values: o, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [group, action, id] = positionals;
   const out: Output = (json, text) => (o.json ? JSON.stringify(json, null, 2) : text);
@@ -194,7 +194,6 @@ async function clientCommand(
       return out(c, labelled(c, CLIENT_COLUMNS));
     }
     case 'clients update': {
-      // What a PATCH changes; the authentication method is fixed at registration.
       if (o['first-party'] && o['third-party'])
         throw new Error('--first-party and --third-party exclude each other');
       if (o['backchannel-logout-uri'] !== undefined && o['no-backchannel-logout'])

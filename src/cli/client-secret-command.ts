@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import type { AdminClientSettings } from '../config/admin-client-settings.ts';
 import { call, type Json } from './admin-http.ts';
 
@@ -18,4 +19,27 @@ export async function rotateClientSecret(
     ? `the old secret works until ${rolled.previous_secret_expires_at}`
     : 'the old secret stopped working';
   return { json: rolled, text: `client_secret: ${rolled.client_secret}   (shown once: keep it now)\n${old}` };
+}
+
+/**
+ * `callsign clients initial-token [--expires-in SECONDS] [--uses N] [--json]`: an initial access token, by
+ * which clients register themselves at POST /oauth/register (RFC 7591); shown once.
+ */
+export async function initialTokenCommand(config: AdminClientSettings, args: string[]): Promise<string> {
+  const { values: o } = parseArgs({
+    args,
+    options: { 'expires-in': { type: 'string' }, uses: { type: 'string' }, json: { type: 'boolean' } },
+    allowPositionals: true,
+  });
+  const whole = (value: string | undefined, flag: string) => {
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value)) throw new Error(`${flag} must be a whole number`);
+    return Number(value);
+  };
+  const made = (await call(config, 'POST', '/initial-access-tokens', {
+    ...(o['expires-in'] ? { expires_in: whole(o['expires-in'], '--expires-in') } : {}),
+    ...(o.uses ? { uses: whole(o.uses, '--uses') } : {}),
+  })) as Json;
+  if (o.json) return JSON.stringify(made, null, 2);
+  return `initial access token: ${made.token}   (shown once: give it to the client's developer now)\nregisters ${made.uses} client(s) until ${made.expires_at}`;
 }

@@ -10,6 +10,7 @@ import type { RecoveryCodeService } from '../domain/accounts/recovery-codes.ts';
 import type { RecoverySignIn } from '../domain/accounts/recovery-sign-in.ts';
 import type { SignIn } from '../domain/accounts/sign-in.ts';
 import type { AppAttestation } from '../domain/app-attestation/app-attestation.ts';
+import type { ClientRegistration } from '../domain/clients/client-registration.ts';
 import type { ClientService } from '../domain/clients/clients.ts';
 import type { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import type { LogoService } from '../domain/clients/logos.ts';
@@ -115,6 +116,8 @@ export interface Container {
   /** The apps a user allowed, and withdrawing that */
   connectedApps: ConnectedApps;
   oauthTokens: TokenEndpointService;
+  /** clients that register themselves (RFC 7591, 7592), and the operator's initial access tokens */
+  clientRegistration: ClientRegistration;
   /** DPoP proofs (RFC 9449) and the server's nonces */
   dpop: Dpop;
   /** authorization requests as sent, signed (request objects) or pushed first (PAR), checked alike */

@@ -1,4 +1,5 @@
 import { accountPageClient } from '../domain/clients/account-page-client.ts';
+import { ClientRegistration } from '../domain/clients/client-registration.ts';
 import { ClientService } from '../domain/clients/clients.ts';
 import { ConnectedApps } from '../domain/clients/connected-apps.ts';
 import { LogoService } from '../domain/clients/logos.ts';
@@ -88,11 +89,22 @@ export function clientAndOperatorServices(
     nonceKeys: sealing.dpopNonces,
     nonceRequired: config.oauth.dpopNonceRequired,
   });
+  const clientRegistration = new ClientRegistration({
+    db,
+    clock,
+    random,
+    clients,
+    openRegistration: config.oauth.openRegistration,
+  });
   return {
-    dpop,
-    authorizationRequests,
-    clientKeySets: keySets,
-    clientAuthenticator,
+    // client authentication by key, request objects and PAR, DPoP, self-registration
+    oauthProtocol: {
+      dpop,
+      clientRegistration,
+      authorizationRequests,
+      clientKeySets: keySets,
+      clientAuthenticator,
+    },
     logos,
     clients,
     connectedApps,

@@ -6,6 +6,7 @@
 // - REQUIRE_PAR is true or false: when true, every client's authorization request must come through PAR.
 // - DPOP_NONCE is `off` or `required`: required, every DPoP proof must carry a nonce this service gave.
 // - FAPI_PROFILE is unset or `2.0`: 2.0 applies the FAPI 2.0 Security Profile to every client.
+// - OPEN_CLIENT_REGISTRATION is true or false: true lets public clients register without an initial token.
 import type { EnvReader } from './env-reader.ts';
 
 /** The JWS algorithms the key ring holds a key of, each its own (RFC 7518 §3.3-3.5, RFC 8037). */
@@ -21,12 +22,15 @@ export interface OAuthSettings {
   dpopNonceRequired: boolean;
   /** FAPI_PROFILE=2.0: the FAPI 2.0 Security Profile for every client */
   fapiProfile: boolean;
+  /** OPEN_CLIENT_REGISTRATION: public clients register without an initial access token (RFC 7591 §3) */
+  openRegistration: boolean;
 }
 
 export function oauthSettings(r: EnvReader): OAuthSettings {
   return {
     accessTokenAlg: r.oneOf<SigningAlg>('ACCESS_TOKEN_ALG', SIGNING_ALGS, 'RS256'),
     requirePar: r.bool('REQUIRE_PAR', false),
+    openRegistration: r.bool('OPEN_CLIENT_REGISTRATION', false),
     fapiProfile: r.oneOf<'none' | '2.0'>('FAPI_PROFILE', ['none', '2.0'], 'none') === '2.0',
     dpopNonceRequired: r.oneOf<'off' | 'required'>('DPOP_NONCE', ['off', 'required'], 'off') === 'required',
   };

@@ -178,6 +178,21 @@ test('`callsign clients|api-keys|keys` drive the running server through its admi
     assert.match(cli('api-keys', 'list').out, new RegExp(key.prefix));
     assert.equal(cli('api-keys', 'revoke', key.id).code, 0);
 
+    // An initial access token, by which a client registers itself (RFC 7591), good for the uses asked.
+    const initial = cli('clients', 'initial-token', '--uses', '1', '--json');
+    assert.equal(initial.code, 0, initial.err);
+    const iat = JSON.parse(initial.out);
+    assert.equal(iat.uses, 1);
+    assert.match(cli('clients', 'initial-token').out, /shown once/);
+    const register = () =>
+      fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${iat.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Agent', redirect_uris: ['http://127.0.0.1:8080/cb'] }),
+      });
+    assert.equal((await register()).status, 201);
+    assert.equal((await register()).status, 401, 'its one use is spent');
+
     // P97: published at once, signing 420 s on; with --now, at once.
     const rotated = JSON.parse(cli('keys', 'rotate', '--json').out);
     const ahead = Date.parse(rotated.signs_from) - Date.now();

@@ -40,6 +40,7 @@ export function accountPageClient(name: string, authUrl: string, createdAt: Date
     require_pushed_authorization_requests: false,
     dpop_bound_access_tokens: false,
     fapi_2_0: false,
+    registration_access_token_hash: null,
     created_at: createdAt,
     deleted_at: null,
   };

@@ -20,6 +20,9 @@ export type OAuthErrorCode =
   // RFC 9449 §7.1, §8: a DPoP proof refused, and a nonce asked for
   | 'invalid_dpop_proof'
   | 'use_dpop_nonce'
+  // RFC 7591 §3.2.2: a registration's metadata refused
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
   | 'server_error';
 
 export class OAuthError extends Error {

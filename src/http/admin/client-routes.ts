@@ -1,19 +1,30 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
+import { described } from '../described.ts';
+import { dateTime } from '../openapi-types.ts';
 import { AdminClient, CreatedClient } from './client-responses.ts';
 import { adminBackchannelLogout, adminClient } from './presenters.ts';
 import { AdminBackchannelLogout, adminAnswer, listOf, NoContent } from './responses.ts';
 import { clientFields, idParam, security, sendLogQuery } from './route-schema.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clients'>;
+type Services = Pick<Container, 'clientRegistration' | 'clients'>;
+
+/** RFC 7591 §3: what lets a client register itself, shown once. */
+const InitialAccessToken = Type.Object({
+  token: Type.String({ description: 'shown once: the bearer token of POST /oauth/register' }),
+  expires_at: dateTime(),
+  uses: Type.Integer({ description: 'how many clients it may register' }),
+});
 
 const tags = ['Admin'];
 
 /** OAuth clients (RFC 7591's names) and the back-channel logouts sent to them. */
 export function clientRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  initialTokenRoute(fastify, c);
   app.post(
     '/clients',
     {
@@ -108,5 +119,27 @@ export function clientRoutes(fastify: FastifyInstance, c: Services) {
       reply
         .status(202)
         .send(adminBackchannelLogout(await c.clients.replayBackchannelLogout(request.params.id))),
+  );
+}
+
+/** The initial access tokens by which clients register themselves (RFC 7591). */
+function initialTokenRoute(fastify: FastifyInstance, c: Services) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/initial-access-tokens',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'An initial access token, for clients to register themselves (RFC 7591)',
+        response: adminAnswer(InitialAccessToken, 201),
+        body: described({
+          expires_in: 'seconds it is good for: 1-2592000, 86400 if absent',
+          uses: 'how many clients it may register: 1-1000, 1 if absent',
+        }),
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await c.clientRegistration.createInitialAccessToken(request.body ?? {})),
   );
 }

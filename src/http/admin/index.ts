@@ -26,6 +26,7 @@ type Services = Pick<
   | 'accounts'
   | 'adminActions'
   | 'adminUsers'
+  | 'clientRegistration'
   | 'clients'
   | 'clock'
   | 'config'

@@ -11,9 +11,11 @@ const DPOP_ERRORS = new Set(['invalid_dpop_proof', 'use_dpop_nonce']);
  */
 export function resourceChallenge(request: FastifyRequest, err: OAuthError): string {
   const dpop = DPOP_ERRORS.has(err.error) || /^DPoP /i.test(request.headers.authorization ?? '');
+  // RFC 6750 §3: a quoted string of printable ASCII, without `"` or `\`.
+  const description = err.description.replace(/[^\x20-\x7e]|["\\]/g, "'");
   return [
     `${dpop ? 'DPoP' : 'Bearer'} error="${err.error}"`,
-    `error_description="${err.description}"`,
+    `error_description="${description}"`,
     ...Object.entries(err.stepUp).map(([name, value]) =>
       typeof value === 'number' ? `${name}=${value}` : `${name}="${value}"`,
     ),

@@ -81,5 +81,7 @@ export const OAUTH_ERROR_STATUS: Record<OAuthErrorCode, { oauth: number; api: nu
   request_uri_not_supported: { oauth: 400, api: 400 },
   invalid_dpop_proof: { oauth: 400, api: 401 },
   use_dpop_nonce: { oauth: 400, api: 401 },
+  invalid_redirect_uri: { oauth: 400, api: 400 },
+  invalid_client_metadata: { oauth: 400, api: 400 },
   server_error: { oauth: 500, api: 500 },
 };

@@ -11,8 +11,8 @@ import { toDomainError } from './rest.ts';
 export function oauthErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
   if (err instanceof OAuthError) {
-    // Userinfo is a resource: its refusals are RFC 6750's and RFC 9449's, with a challenge.
-    const atResource = request.url.startsWith('/oauth/userinfo');
+    // Userinfo and registration are resources: their refusals are RFC 6750's (and 9449's), with a challenge.
+    const atResource = request.url.startsWith('/oauth/userinfo') || request.url.startsWith('/oauth/register');
     const status = OAUTH_ERROR_STATUS[err.error][atResource ? 'api' : 'oauth'];
     if (err.error === 'invalid_client') reply.header('WWW-Authenticate', 'Basic realm="callsign"');
     if (atResource && status === 401) reply.header('WWW-Authenticate', resourceChallenge(request, err));

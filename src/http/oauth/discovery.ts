@@ -57,6 +57,7 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     introspection_endpoint: `${baseUrl}/oauth/introspect`,
     end_session_endpoint: `${authUrl}/authorize/logout`,
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
+    registration_endpoint: `${baseUrl}/oauth/register`,
     service_documentation: `${baseUrl}/docs`, // The OpenAPI reference
     response_types_supported: ['code'],
     prompt_values_supported: PROMPT_VALUES,

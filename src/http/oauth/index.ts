@@ -7,6 +7,7 @@ import { oauthErrorHandler } from '../errors/oauth.ts';
 import { authorizeRoutes } from './authorize.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { parRoute } from './par-route.ts';
+import { registrationRoutes } from './registration-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
 
 /** The OAuth surface: /oauth/* with RFC 6749 errors, and the hosted page with its own error page. */
@@ -17,6 +18,7 @@ export async function oauthSurface(app: FastifyInstance, c: Container) {
     api.addHook('onRequest', offerDpopNonce(c.config.oauth.dpopNonceRequired, c.dpop));
     tokenRoutes(api, c);
     parRoute(api, c);
+    registrationRoutes(api, c);
     discoveryRoutes(api, c);
   });
   await app.register(async (pages) => authorizeRoutes(pages, c));

@@ -7,7 +7,7 @@ const oauthError = errorBody(
 );
 
 /** An OAuth route's answers: its own, then RFC 6749 §5.2's error body. */
-export const oauthAnswer = <T extends object>(answer: T, status: 200 | 201 = 200) => ({
+export const oauthAnswer = <T extends object>(answer: T, status: 200 | 201 | 204 = 200) => ({
   [status]: answer,
   '4xx': oauthError,
   '5xx': oauthError,

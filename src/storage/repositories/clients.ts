@@ -37,11 +37,16 @@ export interface ClientRow {
   dpop_bound_access_tokens: boolean;
   /** the FAPI 2.0 Security Profile applies to it */
   fapi_2_0: boolean;
+  /** RFC 7592: the hash of the token by which a client that registered itself manages its registration */
+  registration_access_token_hash: string | null;
   created_at: Date;
   deleted_at: Date | null;
 }
 
-export type NewClient = Omit<ClientRow, 'deleted_at' | 'previous_secret_hash' | 'previous_secret_expires_at'>;
+export type NewClient = Omit<
+  ClientRow,
+  'deleted_at' | 'previous_secret_hash' | 'previous_secret_expires_at' | 'registration_access_token_hash'
+>;
 
 const jsonOrNull = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
@@ -100,6 +105,13 @@ export const clientsRepo = {
          require_pushed_authorization_requests = ${c.require_pushed_authorization_requests},
          dpop_bound_access_tokens = ${c.dpop_bound_access_tokens}, fapi_2_0 = ${c.fapi_2_0}
        WHERE client_id = ${clientId} AND deleted_at IS NULL RETURNING *`,
+    ),
+
+  /** RFC 7592: the registration access token of a client that registered itself (its hash). */
+  setRegistrationToken: (q: Queryable, clientId: string, tokenHash: string) =>
+    all(
+      q,
+      sql`UPDATE clients SET registration_access_token_hash = ${tokenHash} WHERE client_id = ${clientId}`,
     ),
 
   markDeleted: (q: Queryable, clientId: string, now: Date) =>

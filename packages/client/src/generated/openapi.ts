@@ -202,6 +202,18 @@ export interface paths {
     /** Push an authorization request first (RFC 9126); the page is then opened with its request_uri */
     post: operations["postOauthPar"];
   };
+  "/oauth/register": {
+    /** A client registers itself (RFC 7591), with an initial access token as a bearer token */
+    post: operations["postOauthRegister"];
+  };
+  "/oauth/register/{client_id}": {
+    /** Its registration (RFC 7592) */
+    get: operations["getOauthRegisterByClientId"];
+    /** Change its registration (RFC 7592); client_id in the body too */
+    put: operations["putOauthRegisterByClientId"];
+    /** Delete the client (RFC 7592), ending its sessions */
+    delete: operations["deleteOauthRegisterByClientId"];
+  };
   "/.well-known/openid-configuration": {
     /** OpenID Provider metadata */
     get: operations["getWellKnownOpenidConfiguration"];
@@ -3881,6 +3893,362 @@ export interface operations {
             expires_in: number;
           };
         };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A client registers itself (RFC 7591), with an initial access token as a bearer token */
+  postOauthRegister: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description shown on the consent page and in the sessions list */
+          client_name?: unknown;
+          /** @description https URIs (http only on localhost, or an app scheme), compared exactly */
+          redirect_uris?: unknown;
+          /** @description authorization_code, refresh_token */
+          grant_types?: unknown;
+          /** @description the scopes the client may ask for, space-separated */
+          scope?: unknown;
+          /** @description none (public, PKCE only), client_secret_basic, client_secret_post, or private_key_jwt (a JWT signed with a key of jwks or jwks_uri) */
+          token_endpoint_auth_method?: unknown;
+          /** @description true: no consent page */
+          first_party?: unknown;
+          /** @description where ended sessions are announced (OIDC Back-Channel Logout); null removes it */
+          backchannel_logout_uri?: unknown;
+          /** @description the only addresses a logout may send the browser back to */
+          post_logout_redirect_uris?: unknown;
+          /** @description https URL of a JPEG, PNG or WebP logo; fetched once and served from this service; null removes it */
+          logo_uri?: unknown;
+          /** @description the client's home page, linked from its name on the sign-in pages */
+          client_uri?: unknown;
+          /** @description its privacy policy, linked from the sign-in and consent pages */
+          policy_uri?: unknown;
+          /** @description its terms of service, linked from the sign-in and consent pages */
+          tos_uri?: unknown;
+          /** @description #rrggbb; adjusted on the pages until it reads well (WCAG AA) */
+          brand_color?: unknown;
+          /** @description RS256 (the default), PS256, ES256 or EdDSA: how its ID tokens are signed */
+          id_token_signed_response_alg?: unknown;
+          /** @description RS256, PS256, ES256 or EdDSA: userinfo answers as a signed JWT; null (the default): plain JSON */
+          userinfo_signed_response_alg?: unknown;
+          /** @description its public keys, a JWK Set {"keys": [...]}, for private_key_jwt and request objects */
+          jwks?: unknown;
+          /** @description or where this service fetches them (https; cached, fetched again for an unknown kid) */
+          jwks_uri?: unknown;
+          /** @description true: its authorization requests must come through /oauth/par */
+          require_pushed_authorization_requests?: unknown;
+          /** @description true: its token requests must carry a DPoP proof (RFC 9449), binding its tokens */
+          dpop_bound_access_tokens?: unknown;
+          /** @description true: the FAPI 2.0 Security Profile applies (PAR, PKCE, private_key_jwt, DPoP, PS256/ES256, 60 s codes) */
+          fapi_2_0?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": ({
+            client_id: string;
+            client_name: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            scope: string;
+            /** @description none, client_secret_basic, client_secret_post or private_key_jwt */
+            token_endpoint_auth_method: string;
+            first_party: boolean;
+            backchannel_logout_uri: string | null;
+            post_logout_redirect_uris: string[];
+            logo_uri: string | null;
+            client_uri: string | null;
+            policy_uri: string | null;
+            tos_uri: string | null;
+            brand_color: string | null;
+            id_token_signed_response_alg: string;
+            userinfo_signed_response_alg: string | null;
+            jwks: {
+              keys: {
+                  [key: string]: unknown;
+                }[];
+            } | null;
+            jwks_uri: string | null;
+            require_pushed_authorization_requests: boolean;
+            dpop_bound_access_tokens: boolean;
+            fapi_2_0: boolean;
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+          }) & {
+            client_id_issued_at: number;
+            /** @description a confidential client; shown once */
+            client_secret?: string;
+            /** @description 0: it does not expire */
+            client_secret_expires_at?: number;
+            /** @description shown once: manages the client */
+            registration_access_token?: string;
+            registration_client_uri: string;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** Its registration (RFC 7592) */
+  getOauthRegisterByClientId: {
+    parameters: {
+      path: {
+        client_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": ({
+            client_id: string;
+            client_name: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            scope: string;
+            /** @description none, client_secret_basic, client_secret_post or private_key_jwt */
+            token_endpoint_auth_method: string;
+            first_party: boolean;
+            backchannel_logout_uri: string | null;
+            post_logout_redirect_uris: string[];
+            logo_uri: string | null;
+            client_uri: string | null;
+            policy_uri: string | null;
+            tos_uri: string | null;
+            brand_color: string | null;
+            id_token_signed_response_alg: string;
+            userinfo_signed_response_alg: string | null;
+            jwks: {
+              keys: {
+                  [key: string]: unknown;
+                }[];
+            } | null;
+            jwks_uri: string | null;
+            require_pushed_authorization_requests: boolean;
+            dpop_bound_access_tokens: boolean;
+            fapi_2_0: boolean;
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+          }) & {
+            client_id_issued_at: number;
+            /** @description a confidential client; shown once */
+            client_secret?: string;
+            /** @description 0: it does not expire */
+            client_secret_expires_at?: number;
+            /** @description shown once: manages the client */
+            registration_access_token?: string;
+            registration_client_uri: string;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** Change its registration (RFC 7592); client_id in the body too */
+  putOauthRegisterByClientId: {
+    parameters: {
+      path: {
+        client_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description shown on the consent page and in the sessions list */
+          client_name?: unknown;
+          /** @description https URIs (http only on localhost, or an app scheme), compared exactly */
+          redirect_uris?: unknown;
+          /** @description authorization_code, refresh_token */
+          grant_types?: unknown;
+          /** @description the scopes the client may ask for, space-separated */
+          scope?: unknown;
+          /** @description none (public, PKCE only), client_secret_basic, client_secret_post, or private_key_jwt (a JWT signed with a key of jwks or jwks_uri) */
+          token_endpoint_auth_method?: unknown;
+          /** @description true: no consent page */
+          first_party?: unknown;
+          /** @description where ended sessions are announced (OIDC Back-Channel Logout); null removes it */
+          backchannel_logout_uri?: unknown;
+          /** @description the only addresses a logout may send the browser back to */
+          post_logout_redirect_uris?: unknown;
+          /** @description https URL of a JPEG, PNG or WebP logo; fetched once and served from this service; null removes it */
+          logo_uri?: unknown;
+          /** @description the client's home page, linked from its name on the sign-in pages */
+          client_uri?: unknown;
+          /** @description its privacy policy, linked from the sign-in and consent pages */
+          policy_uri?: unknown;
+          /** @description its terms of service, linked from the sign-in and consent pages */
+          tos_uri?: unknown;
+          /** @description #rrggbb; adjusted on the pages until it reads well (WCAG AA) */
+          brand_color?: unknown;
+          /** @description RS256 (the default), PS256, ES256 or EdDSA: how its ID tokens are signed */
+          id_token_signed_response_alg?: unknown;
+          /** @description RS256, PS256, ES256 or EdDSA: userinfo answers as a signed JWT; null (the default): plain JSON */
+          userinfo_signed_response_alg?: unknown;
+          /** @description its public keys, a JWK Set {"keys": [...]}, for private_key_jwt and request objects */
+          jwks?: unknown;
+          /** @description or where this service fetches them (https; cached, fetched again for an unknown kid) */
+          jwks_uri?: unknown;
+          /** @description true: its authorization requests must come through /oauth/par */
+          require_pushed_authorization_requests?: unknown;
+          /** @description true: its token requests must carry a DPoP proof (RFC 9449), binding its tokens */
+          dpop_bound_access_tokens?: unknown;
+          /** @description true: the FAPI 2.0 Security Profile applies (PAR, PKCE, private_key_jwt, DPoP, PS256/ES256, 60 s codes) */
+          fapi_2_0?: unknown;
+        } & {
+          client_id?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": ({
+            client_id: string;
+            client_name: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            scope: string;
+            /** @description none, client_secret_basic, client_secret_post or private_key_jwt */
+            token_endpoint_auth_method: string;
+            first_party: boolean;
+            backchannel_logout_uri: string | null;
+            post_logout_redirect_uris: string[];
+            logo_uri: string | null;
+            client_uri: string | null;
+            policy_uri: string | null;
+            tos_uri: string | null;
+            brand_color: string | null;
+            id_token_signed_response_alg: string;
+            userinfo_signed_response_alg: string | null;
+            jwks: {
+              keys: {
+                  [key: string]: unknown;
+                }[];
+            } | null;
+            jwks_uri: string | null;
+            require_pushed_authorization_requests: boolean;
+            dpop_bound_access_tokens: boolean;
+            fapi_2_0: boolean;
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+          }) & {
+            client_id_issued_at: number;
+            /** @description a confidential client; shown once */
+            client_secret?: string;
+            /** @description 0: it does not expire */
+            client_secret_expires_at?: number;
+            /** @description shown once: manages the client */
+            registration_access_token?: string;
+            registration_client_uri: string;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** Delete the client (RFC 7592), ending its sessions */
+  deleteOauthRegisterByClientId: {
+    parameters: {
+      path: {
+        client_id: string;
+      };
+    };
+    responses: {
+      /** @description done; no body */
+      204: {
+        content: never;
       };
       /** @description an error */
       "4XX": {
