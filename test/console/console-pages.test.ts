@@ -197,6 +197,21 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     );
   });
 
+  test('clients: an initial access token for clients that register themselves, shown once', async () => {
+    await page.goto(`${base}/console/clients`);
+    await page.getByLabel('Registrations it allows').fill('2');
+    await submit('Make an initial access token');
+    assert.equal(await heading(), 'Initial access token');
+    const token = (await page.locator('#secret').textContent()) as string;
+    assert.match(token, /^cit_/);
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Agent', redirect_uris: ['https://agent.example/cb'] }),
+    });
+    assert.equal(registered.status, 201);
+  });
+
   test('API keys: create (shown once), list with prefix and last use, revoke', async () => {
     await page.goto(`${base}/console/api-keys`);
     await page.getByLabel('Name').fill('backend');

@@ -13,7 +13,7 @@ import { clientFields, idParam, security, sendLogQuery } from './route-schema.ts
 type Services = Pick<Container, 'clientRegistration' | 'clients'>;
 
 /** RFC 7591 §3: what lets a client register itself, shown once. */
-const InitialAccessToken = Type.Object({
+export const InitialAccessToken = Type.Object({
   token: Type.String({ description: 'shown once: the bearer token of POST /oauth/register' }),
   expires_at: dateTime(),
   uses: Type.Integer({ description: 'how many clients it may register' }),

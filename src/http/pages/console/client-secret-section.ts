@@ -1,5 +1,5 @@
 import { esc } from '../html.ts';
-import { consolePage, dangerForm, type Frame, secretBox, when } from './layout.ts';
+import { consolePage, dangerForm, type Frame, postForm, secretBox, text, when } from './layout.ts';
 
 // A confidential client's secret on its page: roll it, with a grace in which the old one still works, and the
 // new one shown once.
@@ -46,4 +46,21 @@ export const clientSecretRolledPage = (
         ? `The old secret works until ${when(c.previous_secret_expires_at)}.`
         : 'The old secret stopped working.'
     }</p><p><a href="/console/clients/${encodeURIComponent(c.client_id)}">Back to the client</a></p>`,
+  );
+
+/** On the clients page: an initial access token, by which clients register themselves (RFC 7591). */
+export const initialTokenSection = (f: Frame) =>
+  `<h2>Clients that register themselves</h2><p>An initial access token lets an app or agent register its own client at <code>/oauth/register</code>. It is shown once and works for a day.</p>${postForm(
+    '/console/initial-access-tokens',
+    f.csrf,
+    text('Registrations it allows', 'uses', '1', 'inputmode="numeric" pattern="[0-9]{1,4}" required'),
+    'Make an initial access token',
+    'block',
+  )}`;
+
+export const initialTokenPage = (f: Frame, t: { token: string; expires_at: string; uses: number }) =>
+  consolePage(
+    'Initial access token',
+    f,
+    `${secretBox('Initial access token', t.token)}<p>It registers ${t.uses} client${t.uses === 1 ? '' : 's'} until ${when(t.expires_at)}: give it to the app's developer, who sends it as a bearer token to <code>/oauth/register</code>.</p><p><a href="/console/clients">Back to clients</a></p>`,
   );

@@ -3,7 +3,7 @@ import type { AdminClient } from '../../admin/client-responses.ts';
 import type { AdminBackchannelLogout } from '../../admin/responses.ts';
 import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
-import { clientSecretSection } from './client-secret-section.ts';
+import { clientSecretSection, initialTokenSection } from './client-secret-section.ts';
 import {
   checkbox,
   consolePage,
@@ -24,6 +24,7 @@ const AUTH_METHODS: Record<string, string> = {
   none: 'Public: PKCE, no secret',
   client_secret_basic: 'Secret (HTTP Basic)',
   client_secret_post: 'Secret (in the form)',
+  private_key_jwt: 'Key (private_key_jwt)',
 };
 export const authMethod = (method: string) => AUTH_METHODS[method] ?? method;
 
@@ -88,7 +89,7 @@ export const clientsPage = (f: Frame, clients: Client[], draft: Record<string, s
           branding(draft),
         'Register',
         'block',
-      )}`,
+      )}${initialTokenSection(f)}`,
   );
 
 export const clientCreatedPage = (f: Frame, c: Client) =>
