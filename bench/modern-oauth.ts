@@ -49,9 +49,9 @@ async function serviceWith(alg: 'RS256' | 'ES256', limits: string, adminToken: s
   return { server, http, steps };
 }
 
-/** A DPoP proof of `key` for a refresh at this service's token endpoint. */
-async function refreshProof(key: { privateKey: CryptoKey; jwk: JWK }, port: number) {
-  return new SignJWT({ jti: randomUUID(), htm: 'POST', htu: `http://127.0.0.1:${port}/oauth/token` })
+/** A DPoP proof of `key` for a refresh at this service's token endpoint (as its discovery names it). */
+async function refreshProof(key: { privateKey: CryptoKey; jwk: JWK }, tokenEndpoint: string) {
+  return new SignJWT({ jti: randomUUID(), htm: 'POST', htu: tokenEndpoint })
     .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk })
     .setIssuedAt()
     .sign(key.privateKey);
@@ -72,13 +72,16 @@ async function onService(alg: 'RS256' | 'ES256', count: number, limits: string, 
       if (r.status !== 200) throw new Error(`refresh: ${r.text}`);
       bearer = JSON.parse(r.text).refresh_token;
     });
+    const discovery = await http.send('GET', '/.well-known/openid-configuration');
+    const tokenEndpoint = JSON.parse(discovery.text).token_endpoint as string;
     const pair = await generateKeyPair('ES256');
     const key = { privateKey: pair.privateKey, jwk: await exportJWK(pair.publicKey) };
     const [code] = await steps.mintCodes(1, 1);
-    let bound = (await steps.redeem(code, { dpop: await refreshProof(key, server.port) }))
-      ?.refresh_token as string;
+    const first = await steps.redeem(code, { dpop: await refreshProof(key, tokenEndpoint) });
+    if (!first) throw new Error('the DPoP-bound code exchange failed');
+    let bound = first.refresh_token;
     const refreshDpop = await measure(server, count, async () => {
-      const dpop = await refreshProof(key, server.port);
+      const dpop = await refreshProof(key, tokenEndpoint);
       const r = await http.form('/oauth/token', steps.refreshFields(bound), { dpop });
       if (r.status !== 200) throw new Error(`DPoP refresh: ${r.text}`);
       bound = JSON.parse(r.text).refresh_token;
