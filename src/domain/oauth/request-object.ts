@@ -13,6 +13,7 @@ import { errors, jwtVerify } from 'jose';
 import type { Clock } from '../../providers/clock.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import type { ClientKeySets } from './client-key-sets.ts';
+import { OAuthError } from './oauth-error.ts';
 
 /** The furthest ahead a request object's `exp` may lie (FAPI 2.0's bound on its lifetime). */
 export const MAX_REQUEST_OBJECT_LIFETIME_SECONDS = 3600;
@@ -42,8 +43,8 @@ function refusalOf(err: unknown): RequestObjectRefused {
     return new RequestObjectRefused(`the request object's alg is not one this client may sign with`);
   if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWSSignatureVerificationFailed)
     return new RequestObjectRefused("the request object is not signed with one of the client's keys");
-  if (err instanceof Error && /keys cannot be used/.test(err.message))
-    return new RequestObjectRefused(err.message);
+  // The client's keys could not be had (none registered, its jwks_uri unreachable): the key sets say why.
+  if (err instanceof OAuthError) return new RequestObjectRefused(err.description);
   return new RequestObjectRefused('the request object is not a signed JWT');
 }
 
