@@ -28,6 +28,7 @@ import type { AuthorizationService } from '../domain/oauth/authorization.ts';
 import type { AuthorizationRequests } from '../domain/oauth/authorization-requests.ts';
 import type { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
 import type { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
+import type { DeviceAuthorizations } from '../domain/oauth/device-authorizations.ts';
 import type { Dpop } from '../domain/oauth/dpop.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import type { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
@@ -120,6 +121,8 @@ export interface Container {
   clientRegistration: ClientRegistration;
   /** DPoP proofs (RFC 9449) and the server's nonces */
   dpop: Dpop;
+  /** devices that sign in by a code the person types on the verification page (RFC 8628) */
+  deviceAuthorizations: DeviceAuthorizations;
   /** authorization requests as sent, signed (request objects) or pushed first (PAR), checked alike */
   authorizationRequests: AuthorizationRequests;
   /** who a client is, at the endpoints where it authenticates (a secret or a signed assertion) */

@@ -9,6 +9,7 @@ import { AuthorizationService } from '../domain/oauth/authorization.ts';
 import { AuthorizationRequests } from '../domain/oauth/authorization-requests.ts';
 import { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
 import { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
+import { DeviceAuthorizations } from '../domain/oauth/device-authorizations.ts';
 import { Dpop } from '../domain/oauth/dpop.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
@@ -62,6 +63,35 @@ export function clientAndOperatorServices(
     photoKeys: sealing.kycPhotos,
   });
   const codeExchanges = new CodeExchanges(db);
+  const authorization = new AuthorizationService({ db, clock, random });
+  const oauthProtocol = oauthProtocolServices(f, clients, authorization, sealing.dpopNonces);
+  const { dpop, deviceAuthorizations } = oauthProtocol;
+  return {
+    // client authentication by key, request objects and PAR, DPoP, self-registration, the device grant
+    oauthProtocol,
+    logos,
+    clients,
+    connectedApps,
+    webhooks,
+    kyc,
+    authorization,
+    oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges, dpop }),
+    tokenGrants: { db, clock, sessions, tokens, codeExchanges, deviceAuthorizations } satisfies GrantDeps,
+    adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
+    userImport: new UserImport({ db, clock, random, events }),
+    consoleSessions: new ConsoleSessionService({ db, clock, random, adminToken: config.adminToken ?? '' }),
+  };
+}
+
+/** Client authentication by key, request objects and PAR, DPoP, self-registration and the device grant. */
+function oauthProtocolServices(
+  f: Foundation,
+  clients: ClientService,
+  authorization: AuthorizationService,
+  dpopNonces: PurposeKeys,
+) {
+  const { config, db, clock, random, tokens } = f;
+  const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
   const keySets = new ClientKeySets({ clock, fetchJwks: jwksFetcher({ allowPrivateNetworks }) });
   const clientAuthenticator = new ClientAuthenticator({
     db,
@@ -86,7 +116,7 @@ export function clientAndOperatorServices(
   const dpop = new Dpop({
     db,
     clock,
-    nonceKeys: sealing.dpopNonces,
+    nonceKeys: dpopNonces,
     nonceRequired: config.oauth.dpopNonceRequired,
   });
   const clientRegistration = new ClientRegistration({
@@ -96,25 +126,20 @@ export function clientAndOperatorServices(
     clients,
     openRegistration: config.oauth.openRegistration,
   });
+  const deviceAuthorizations = new DeviceAuthorizations({
+    db,
+    clock,
+    random,
+    authorization,
+    ttlSeconds: config.oauth.deviceCodeTtlSeconds,
+    verificationUri: `${config.authUrl}/device`,
+  });
   return {
-    // client authentication by key, request objects and PAR, DPoP, self-registration
-    oauthProtocol: {
-      dpop,
-      clientRegistration,
-      authorizationRequests,
-      clientKeySets: keySets,
-      clientAuthenticator,
-    },
-    logos,
-    clients,
-    connectedApps,
-    webhooks,
-    kyc,
-    authorization: new AuthorizationService({ db, clock, random }),
-    oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges, dpop }),
-    tokenGrants: { db, clock, sessions, tokens, codeExchanges } satisfies GrantDeps,
-    adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
-    userImport: new UserImport({ db, clock, random, events }),
-    consoleSessions: new ConsoleSessionService({ db, clock, random, adminToken: config.adminToken ?? '' }),
+    dpop,
+    deviceAuthorizations,
+    clientRegistration,
+    authorizationRequests,
+    clientKeySets: keySets,
+    clientAuthenticator,
   };
 }

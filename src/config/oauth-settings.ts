@@ -7,6 +7,7 @@
 // - DPOP_NONCE is `off` or `required`: required, every DPoP proof must carry a nonce this service gave.
 // - FAPI_PROFILE is unset or `2.0`: 2.0 applies the FAPI 2.0 Security Profile to every client.
 // - OPEN_CLIENT_REGISTRATION is true or false: true lets public clients register without an initial token.
+// - DEVICE_CODE_TTL is 60-3600 seconds (600 unless set): how long a device has to be allowed (RFC 8628).
 import type { EnvReader } from './env-reader.ts';
 
 /** The JWS algorithms the key ring holds a key of, each its own (RFC 7518 §3.3-3.5, RFC 8037). */
@@ -24,6 +25,8 @@ export interface OAuthSettings {
   fapiProfile: boolean;
   /** OPEN_CLIENT_REGISTRATION: public clients register without an initial access token (RFC 7591 §3) */
   openRegistration: boolean;
+  /** DEVICE_CODE_TTL: how long a device code and its user code live, in seconds (RFC 8628 §3.2) */
+  deviceCodeTtlSeconds: number;
 }
 
 export function oauthSettings(r: EnvReader): OAuthSettings {
@@ -33,5 +36,6 @@ export function oauthSettings(r: EnvReader): OAuthSettings {
     openRegistration: r.bool('OPEN_CLIENT_REGISTRATION', false),
     fapiProfile: r.oneOf<'none' | '2.0'>('FAPI_PROFILE', ['none', '2.0'], 'none') === '2.0',
     dpopNonceRequired: r.oneOf<'off' | 'required'>('DPOP_NONCE', ['off', 'required'], 'off') === 'required',
+    deviceCodeTtlSeconds: r.integer('DEVICE_CODE_TTL', 600, 60, 3600, 'a number of seconds from 60 to 3600'),
   };
 }

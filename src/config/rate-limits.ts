@@ -28,6 +28,8 @@ export const DEFAULT_RATE_LIMITS = {
   oauth_client_auth_failures_address: { limit: 20, windowSeconds: 60 },
   // not in the spec: registrations of clients by themselves, and what a registration's token is tried
   client_registration_address: { limit: 10, windowSeconds: 3600 },
+  // not in the spec: wrong user codes typed on the device verification page (RFC 8628 §5.1)
+  device_user_code_address: { limit: 5, windowSeconds: 900 },
   // not in the spec: a resource server may ask about every request it serves
   oauth_introspect_client: { limit: 1200, windowSeconds: 60 },
   // not in the spec: the verification page takes uploads of up to 30 MB a post

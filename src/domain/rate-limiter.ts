@@ -15,6 +15,8 @@ export interface RateCounterStore {
 /** What the limiter counts with: one hit, and the count with it (P91: a store's hits, gathered). */
 export interface RateCounter {
   hit(key: string, windowStart: Date, windowSeconds: number): Promise<number>;
+  /** the count so far, adding nothing */
+  count(key: string, windowStart: Date, windowSeconds: number): Promise<number>;
 }
 
 export interface RateLimitState {
@@ -53,6 +55,32 @@ export class RateLimiter {
   ) {}
 
   /**
+   * Whether a limit that counts only failures is used up already, counting nothing: checked before the
+   * request is tried, so a guess past the limit is refused before anyone learns whether it was right.
+   */
+  async reached(name: RateLimitName, subject: string): Promise<RateLimitExceeded | null> {
+    const now = this.clock.now().getTime();
+    const { limit, windowSeconds, key, start, resetAt } = this.#window(name, subject, now);
+    const count = await this.counter.count(key, start, windowSeconds);
+    if (count < limit) return null;
+    const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000));
+    return new RateLimitExceeded(name, { limit, remaining: 0, resetAt }, retryAfterSeconds);
+  }
+
+  /**
+   * The counter a limit keeps for a subject at `now`: fixed windows aligned to the epoch, and a limit named per
+   * address counts the address's bucket (an IPv6 client by its /64).
+   */
+  #window(name: RateLimitName, subject: string, now: number) {
+    const { limit, windowSeconds } = this.rules[name];
+    const windowMs = windowSeconds * 1000;
+    const start = Math.floor(now / windowMs) * windowMs;
+    const bucket = name.endsWith('_address') ? addressBucket(subject) : subject;
+    const key = `${name}:${bucket}`;
+    return { limit, windowSeconds, key, start: new Date(start), resetAt: new Date(start + windowMs) };
+  }
+
+  /**
    * Counts one hit against each named limit. Answers the state with the fewest requests remaining (its
    * headers go on the answer, D28) and whether any limit is exceeded.
    */
@@ -62,19 +90,9 @@ export class RateLimiter {
     const now = this.clock.now().getTime();
     const results = await Promise.all(
       subjects.map(async ([name, subject]) => {
-        const { limit, windowSeconds } = this.rules[name];
-        const windowMs = windowSeconds * 1000;
-        const start = Math.floor(now / windowMs) * windowMs;
-        // A limit named per address counts the address's bucket (an IPv6 client by its /64).
-        const key = name.endsWith('_address') ? addressBucket(subject) : subject;
-        const count = await this.counter.hit(`${name}:${key}`, new Date(start), windowSeconds);
-        return {
-          name,
-          limit,
-          remaining: Math.max(0, limit - count),
-          resetAt: new Date(start + windowMs),
-          over: count > limit,
-        };
+        const { limit, windowSeconds, key, start, resetAt } = this.#window(name, subject, now);
+        const count = await this.counter.hit(key, start, windowSeconds);
+        return { name, limit, remaining: Math.max(0, limit - count), resetAt, over: count > limit };
       }),
     );
     const state = results.reduce((a, b) => (b.remaining < a.remaining ? b : a));

@@ -18,6 +18,7 @@ const EXPIRING: ReadonlyArray<readonly [table: string, column: string]> = [
   ['challenge_uses', 'expires_at'],
   ['jwt_id_uses', 'expires_at'],
   ['pushed_authorization_requests', 'expires_at'],
+  ['device_authorizations', 'expires_at'],
   ['initial_access_tokens', 'expires_at'],
   ['webauthn_challenges', 'expires_at'],
   ['network_verifications', 'expires_at'],

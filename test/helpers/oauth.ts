@@ -25,6 +25,18 @@ export async function registerClient(t: TestApp, extra: Record<string, unknown> 
   return res.body as { client_id: string; client_secret?: string };
 }
 
+/** RFC 8628 §3.4: the device authorization grant's type. */
+export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** A TV's public client: the device grant (and `grants` beside it), no redirect URIs, first party. */
+export const registerDeviceClient = (t: TestApp, grants: string[] = []) =>
+  registerClient(t, {
+    client_name: 'Living Room TV',
+    redirect_uris: undefined,
+    grant_types: [DEVICE_GRANT, ...grants],
+    token_endpoint_auth_method: 'none',
+  });
+
 export const authorizeUrl = (params: Record<string, string>) => `/authorize?${new URLSearchParams(params)}`;
 
 /** The hosted page's sign-in form: GET /authorize, and what its form posts back (sealed state, CSRF token). */

@@ -143,7 +143,7 @@ describe('OPEN_CLIENT_REGISTRATION: public clients of apps, without an initial a
   before(async () => {
     ({ t } = await listeningApp({
       OPEN_CLIENT_REGISTRATION: 'true',
-      RATE_LIMITS: 'client_registration_address=3/3600',
+      RATE_LIMITS: 'client_registration_address=4/3600',
     }));
   });
   after(() => t.close());
@@ -166,11 +166,19 @@ describe('OPEN_CLIENT_REGISTRATION: public clients of apps, without an initial a
     assert.equal(web.body.error, 'invalid_redirect_uri');
     const secret = await register({ client_name: 'Conf', redirect_uris: ['http://127.0.0.1:1/cb'] });
     assert.equal(secret.body.error, 'invalid_client_metadata');
+    // A device's client asks strangers for codes: it registers only with an operator's token.
+    const device = await register({
+      client_name: 'TV',
+      grant_types: ['urn:ietf:params:oauth:grant-type:device_code'],
+      token_endpoint_auth_method: 'none',
+    });
+    assert.equal(device.body.error, 'invalid_client_metadata');
+    assert.match(device.body.error_description, /device authorization grant/);
     const over = await register({
       client_name: 'More',
       redirect_uris: ['http://127.0.0.1:1/cb'],
       token_endpoint_auth_method: 'none',
     });
-    assert.equal(over.status, 429, 'the fourth registration from the address');
+    assert.equal(over.status, 429, 'the fifth registration from the address');
   });
 });

@@ -7,7 +7,7 @@ import { useInitialAccessToken } from '../../storage/rules/initial-access-tokens
 import { safeEqual, sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import { OAuthError } from '../oauth/oauth-error.ts';
-import { webOrigins } from './client-rules.ts';
+import { DEVICE_CODE_GRANT, webOrigins } from './client-rules.ts';
 import type { ClientService } from './clients.ts';
 
 /** An initial access token lives a day unless asked otherwise, and at most 30 days. */
@@ -136,13 +136,19 @@ export class ClientRegistration {
 
 /**
  * Open registration (no initial access token) is for public clients of native and loopback apps only: no
- * secret is given to whoever asks, and no web origin can be claimed by anyone.
+ * secret is given to whoever asks, and no web origin can be claimed by anyone. Nor the device grant: its user
+ * codes are typed wherever someone is told to, so a client named by anyone would phish (RFC 8628 §5.4).
  */
 function assertOpenRegistration(body: Record<string, unknown>) {
   if (body.token_endpoint_auth_method !== 'none')
     throw new OAuthError(
       'invalid_client_metadata',
       'without an initial access token only public clients register: token_endpoint_auth_method "none"',
+    );
+  if (Array.isArray(body.grant_types) && body.grant_types.includes(DEVICE_CODE_GRANT))
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'without an initial access token a client may not register the device authorization grant',
     );
   const uris = Array.isArray(body.redirect_uris)
     ? body.redirect_uris.filter((u) => typeof u === 'string')

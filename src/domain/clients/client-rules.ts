@@ -13,7 +13,11 @@ export const OAUTH_SCOPES = [
   'kyc',
   'account:delete',
 ] as const;
-export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+/** RFC 8628 §3.4: the device authorization grant's type. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT] as const;
+/** The grants a person signs in for: a client needs one of them. */
+const SIGN_IN_GRANTS: readonly string[] = ['authorization_code', DEVICE_CODE_GRANT];
 export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 /** The methods that authenticate by a secret this service gives out. */
@@ -102,10 +106,24 @@ export function parseClientSpec(
   const name = typeof body.client_name === 'string' ? body.client_name.trim() : '';
   if (name.length < 1 || name.length > 100)
     throw fieldError('INVALID_REQUEST', 'client_name', 'client_name must be 1-100 characters');
-  if (!Array.isArray(body.redirect_uris) || body.redirect_uris.length === 0) {
+  const grant_types = listOf(body.grant_types, 'grant_types', GRANT_TYPES, [
+    'authorization_code',
+    'refresh_token',
+  ]);
+  if (!grant_types.some((g) => SIGN_IN_GRANTS.includes(g)))
+    throw fieldError(
+      'INVALID_REQUEST',
+      'grant_types',
+      `grant_types must include authorization_code or ${DEVICE_CODE_GRANT}`,
+    );
+  // A device's client (RFC 8628) is sent back nowhere, so it may have no redirect URIs.
+  const redirectUris = body.redirect_uris ?? (grant_types.includes('authorization_code') ? undefined : []);
+  if (
+    !Array.isArray(redirectUris) ||
+    (redirectUris.length === 0 && grant_types.includes('authorization_code'))
+  )
     throw fieldError('INVALID_REQUEST', 'redirect_uris', 'redirect_uris must be a non-empty list');
-  }
-  for (const [i, uri] of body.redirect_uris.entries()) assertRedirectUri(uri, `redirect_uris.${i}`);
+  for (const [i, uri] of redirectUris.entries()) assertRedirectUri(uri, `redirect_uris.${i}`);
   const logoutUris = body.post_logout_redirect_uris ?? [];
   if (!Array.isArray(logoutUris))
     throw fieldError(
@@ -114,13 +132,6 @@ export function parseClientSpec(
       'post_logout_redirect_uris must be a list',
     );
   for (const [i, uri] of logoutUris.entries()) assertRedirectUri(uri, `post_logout_redirect_uris.${i}`);
-  const grant_types = listOf(body.grant_types, 'grant_types', GRANT_TYPES, [
-    'authorization_code',
-    'refresh_token',
-  ]);
-  if (!grant_types.includes('authorization_code')) {
-    throw fieldError('INVALID_REQUEST', 'grant_types', 'grant_types must include authorization_code');
-  }
   const scopes =
     body.scope === undefined
       ? ['openid', 'profile', 'phone']
@@ -161,7 +172,7 @@ export function parseClientSpec(
   return {
     ...keys,
     client_name: name,
-    redirect_uris: [...new Set(body.redirect_uris as string[])],
+    redirect_uris: [...new Set(redirectUris as string[])],
     grant_types,
     scope: [...new Set(scopes)].join(' '),
     token_endpoint_auth_method: method as AuthMethod,

@@ -26,6 +26,11 @@ export interface AuthorizationRequest {
   pushedRequest?: string;
   /** RFC 9449 §10: the DPoP key whose proof must come with the code's exchange */
   dpopJkt?: string;
+  /**
+   * RFC 8628: the device request (its device code's hash) this sign-in allows or denies; the answer is a page
+   * of this service, never a redirect, and `redirectUri` is the verification page's own
+   */
+  device?: string;
 }
 
 export interface AuthorizationRequestDeps extends RequestParametersDeps {

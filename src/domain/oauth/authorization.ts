@@ -3,7 +3,7 @@
 // RP-Initiated Logout, and the protocol's own errors. This file is its entry.
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
-import type { Database } from '../../storage/db.ts';
+import type { Database, Queryable } from '../../storage/db.ts';
 import { authorizationCodesRepo } from '../../storage/repositories/authorization-codes.ts';
 import type { ClientRow } from '../../storage/repositories/clients.ts';
 import { consentsRepo } from '../../storage/repositories/consents.ts';
@@ -92,12 +92,17 @@ export class AuthorizationService {
 
   /**
    * Single use, 60 s, bound to client, redirect_uri, PKCE challenge, scope, nonce and auth_time; and
-   * to the version of the PIN the sign-in proved, which its exchange checks.
+   * to the version of the PIN the sign-in proved, which its exchange checks. A device's code (never shown to
+   * anyone) lives as long as its device code, and is written with the device request's approval.
    */
-  async issueCode(who: SignedIn, request: AuthorizationRequest): Promise<string> {
+  async issueCode(
+    who: SignedIn,
+    request: AuthorizationRequest,
+    { expiresAt, q = this.d.db }: { expiresAt?: Date; q?: Queryable } = {},
+  ): Promise<string> {
     const code = this.d.random.token(32);
     const now = this.d.clock.now();
-    await authorizationCodesRepo.insert(this.d.db, {
+    await authorizationCodesRepo.insert(q, {
       code_hash: sha256(code),
       client_id: request.clientId,
       user_id: who.userId,
@@ -110,7 +115,7 @@ export class AuthorizationService {
       pin_version: who.pinVersion,
       dpop_jkt: request.dpopJkt ?? null,
       created_at: now,
-      expires_at: addSeconds(now, AUTHORIZATION_CODE_TTL_SECONDS),
+      expires_at: expiresAt ?? addSeconds(now, AUTHORIZATION_CODE_TTL_SECONDS),
     });
     return code;
   }

@@ -1,5 +1,5 @@
 // The OAuth module's errors: the protocol's own codes (RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7009
-// §2.2.1, RFC 9470 §3, RFC 9101 §6.3), which a grant or a token check answers as the protocol defines them. The HTTP layer picks the status.
+// §2.2.1, RFC 9470 §3, RFC 9101 §6.3, RFC 8628 §3.5), which a grant or a token check answers as the protocol defines them. The HTTP layer picks the status.
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -23,6 +23,10 @@ export type OAuthErrorCode =
   // RFC 7591 §3.2.2: a registration's metadata refused
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
+  // RFC 8628 §3.5: a device's poll before the person decided, too soon, refused or too late
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token'
   | 'server_error';
 
 export class OAuthError extends Error {

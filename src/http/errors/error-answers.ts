@@ -83,5 +83,8 @@ export const OAUTH_ERROR_STATUS: Record<OAuthErrorCode, { oauth: number; api: nu
   use_dpop_nonce: { oauth: 400, api: 401 },
   invalid_redirect_uri: { oauth: 400, api: 400 },
   invalid_client_metadata: { oauth: 400, api: 400 },
+  authorization_pending: { oauth: 400, api: 400 },
+  slow_down: { oauth: 400, api: 400 },
+  expired_token: { oauth: 400, api: 400 },
   server_error: { oauth: 500, api: 500 },
 };

@@ -8,7 +8,8 @@
 //    that says so first.
 // 5. `passkeyStep`: the passkey offer or step-up, when one is due (below; their forms: passkey-routes.ts).
 // 6. `consentStep`: consent, when the client needs it (its form: the consent route of authorize.ts).
-// 7. `finish`: the authorization code back to the client, or back to the account page.
+// 7. `finish`: the authorization code back to the client, or back to the account page; a device's request
+//    allowed for its next poll (device-routes.ts starts those). `denied`: consent refused.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../composition/container.ts';
 import type { RemovedByReset } from '../../domain/accounts/pin-reset-sessions.ts';
@@ -19,8 +20,9 @@ import { fallsShortOf } from '../../domain/oauth/requested-acr.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import { pageCookieOf, SSO_COOKIE } from '../cookies/page-cookies.ts';
 import { PageError } from '../errors/pages.ts';
-import type { FormContext } from '../pages/authorize-pages.ts';
+import { clientBrand, type FormContext } from '../pages/authorize-pages.ts';
 import { consentPage } from '../pages/consent-pages.ts';
+import { deviceAllowedPage, deviceDeniedPage } from '../pages/device-pages.ts';
 import { passkeyOfferPage, passkeyStepUpPage } from '../pages/passkey-pages.ts';
 import { resetRemovedPage } from '../pages/reset-pages.ts';
 import { type PageAnswers, pageAnswers, signedInAs } from './page-answers.ts';
@@ -54,10 +56,20 @@ export async function passkeyStepAfter(
   return offer && !hasPasskey ? 'passkey_offer' : undefined;
 }
 
+/** A last page's view: the client's brand, and no way back to a step that is over. */
+const brandedView = (ctx: FormContext) => ({ ...ctx.view, brand: clientBrand(ctx.client, ctx.view) });
+
 /** The services these steps use. */
 type Services = Pick<
   Container,
-  'authorization' | 'authorizationRequests' | 'clock' | 'config' | 'logos' | 'passkeys' | 'profiles'
+  | 'authorization'
+  | 'authorizationRequests'
+  | 'clock'
+  | 'config'
+  | 'deviceAuthorizations'
+  | 'logos'
+  | 'passkeys'
+  | 'profiles'
 >;
 
 /** A browser at a step after its sign-in: its answer, its page's context and state, and who signed in. */
@@ -87,6 +99,7 @@ export interface AuthorizationSteps {
   passkeyStep(at: SignedInStep & { platformAuthenticator?: boolean }): Promise<FastifyReply>;
   consentStep(at: SignedInStep): Promise<FastifyReply>;
   finish(at: SignedInStep): Promise<FastifyReply>;
+  denied(at: SignedInStep): Promise<FastifyReply>;
 }
 
 /** What every route of the hosted flow is given: the page's answers, and the steps after a sign-in. */
@@ -141,7 +154,8 @@ export function authorizationSteps(c: Services, page: PageAnswers): Authorizatio
     const { reply, ctx, st, who } = at;
     // The account page's own sign-in ends back on it, with no consent.
     if (isAccountPage(st.req.clientId)) return finish(at);
-    const asked = st.req.prompt?.includes('consent');
+    // A device's request always asks: the person confirms the app their code signs in (RFC 8628 §5.4).
+    const asked = st.req.prompt?.includes('consent') || st.req.device !== undefined;
     if (!asked && !(await c.authorization.needsConsent(who.userId, ctx.client, st.req.scope)))
       return finish(at);
     if (st.req.prompt?.includes('none'))
@@ -155,12 +169,21 @@ export function authorizationSteps(c: Services, page: PageAnswers): Authorizatio
     const account = await c.profiles.get(who.userId);
     const view = pageView(c, reply.request, st, account.language);
     const shown = { ...ctx, view, state, signedInAs: signedInAs(account) };
-    return html(reply, 200, consentPage(shown, st.req.scope), st.req.redirectUri);
+    return html(reply, 200, consentPage(shown, st.req), st.req.redirectUri);
   };
 
-  /** 7. The code back to the client (RFC 6749 §4.1.2); the account page's sign-in goes back to it instead. */
-  const finish = async ({ reply, st, who }: SignedInStep) => {
+  /**
+   * 7. The code back to the client (RFC 6749 §4.1.2); the account page's sign-in goes back to it instead, and a
+   * device's is held for its next poll, the page saying so.
+   */
+  const finish = async ({ reply, ctx, st, who }: SignedInStep) => {
     if (isAccountPage(st.req.clientId)) return reply.redirect(accountPageLocation(st.req.state), 303);
+    const device = st.req.device;
+    if (device !== undefined) {
+      if (!(await c.deviceAuthorizations.allow({ ...st.req, device }, who)))
+        throw new PageError(400, 'error.device_expired');
+      return html(reply, 200, deviceAllowedPage(brandedView(ctx), ctx.client.client_name));
+    }
     // A pushed request gives one code: a second tab that reaches here after the first finds it ended.
     const pushed = st.req.pushedRequest;
     if (pushed && !(await c.authorizationRequests.finishPushed(pushed)))
@@ -169,5 +192,20 @@ export function authorizationSteps(c: Services, page: PageAnswers): Authorizatio
     return redirectTo(reply, st.req.redirectUri, { code, state: st.req.state });
   };
 
-  return { signedIn, passkeyStep, consentStep, finish };
+  /** Consent denied: access_denied back to the client (ending a pushed request as a code would), or the device told. */
+  const denied = async ({ reply, ctx, st }: SignedInStep) => {
+    const device = st.req.device;
+    if (device !== undefined) {
+      if (!(await c.deviceAuthorizations.deny(device))) throw new PageError(400, 'error.device_expired');
+      return html(reply, 200, deviceDeniedPage(brandedView(ctx), ctx.client.client_name));
+    }
+    if (st.req.pushedRequest) await c.authorizationRequests.finishPushed(st.req.pushedRequest);
+    return redirectTo(reply, st.req.redirectUri, {
+      error: 'access_denied',
+      error_description: 'the user denied the request',
+      state: st.req.state,
+    });
+  };
+
+  return { signedIn, passkeyStep, consentStep, finish, denied };
 }

@@ -14,6 +14,7 @@ import { viewOf } from '../pages/page-language.ts';
 import { authorizationStart } from './authorization-start.ts';
 import { type PageFlow, pageFlow } from './authorization-steps.ts';
 import { codeRoutes } from './code-routes.ts';
+import { deviceRoutes } from './device-routes.ts';
 import { signedInStill } from './live-sign-on.ts';
 import { logoutRoutes } from './logout-routes.ts';
 import { networkCallbackRoutes } from './network-routes.ts';
@@ -38,6 +39,7 @@ type Services = Pick<
   | 'networkVerification'
   | 'defence'
   | 'deletion'
+  | 'deviceAuthorizations'
   | 'logos'
   | 'otp'
   | 'pageStateKeys'
@@ -135,6 +137,7 @@ export function authorizeRoutes(fastify: FastifyInstance, c: Services) {
   passkeyPageRoutes(fastify, c, flow);
   resetRoutes(fastify, c, flow);
   notYouRoute(fastify, c, flow);
+  deviceRoutes(fastify, c, flow);
   logoutRoutes(app, c, (request) => flow.page.limit(request));
 
   app.setErrorHandler(
@@ -185,7 +188,7 @@ function signinRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
 /** The consent form: allow issues the code, deny answers access_denied. */
 function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { redirectTo, limit, formState } = flow.page;
+  const { limit, formState } = flow.page;
   const consentForm = { schema: { hide: true, body: pageForm('decision') } };
   app.post('/authorize/consent', consentForm, async (request, reply) => {
     const { st, ctx } = await formState(request, request.body);
@@ -193,15 +196,7 @@ function consentRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow) {
     const who = st.step ? undefined : await signedInStill(c, request, st);
     if (!who) throw new PageError(400, 'error.start_again');
     await limit(request);
-    if (request.body.decision !== 'allow') {
-      // A refusal ends a pushed request as a code would.
-      if (st.req.pushedRequest) await c.authorizationRequests.finishPushed(st.req.pushedRequest);
-      return redirectTo(reply, st.req.redirectUri, {
-        error: 'access_denied',
-        error_description: 'the user denied the request',
-        state: st.req.state,
-      });
-    }
+    if (request.body.decision !== 'allow') return flow.steps.denied({ reply, ctx, st, who });
     await c.authorization.rememberConsent(who.userId, st.req.clientId, st.req.scope);
     return flow.steps.finish({ reply, ctx, st, who });
   });

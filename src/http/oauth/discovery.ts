@@ -58,6 +58,8 @@ export function discoveryRoutes(app: FastifyInstance, c: Services) {
     end_session_endpoint: `${authUrl}/authorize/logout`,
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
     registration_endpoint: `${baseUrl}/oauth/register`,
+    // RFC 8628 §4
+    device_authorization_endpoint: `${baseUrl}/oauth/device_authorization`,
     service_documentation: `${baseUrl}/docs`, // The OpenAPI reference
     response_types_supported: ['code'],
     prompt_values_supported: PROMPT_VALUES,

@@ -5,6 +5,7 @@ import { accountPage } from '../account/index.ts';
 import { offerDpopNonce } from '../errors/challenges.ts';
 import { oauthErrorHandler } from '../errors/oauth.ts';
 import { authorizeRoutes } from './authorize.ts';
+import { deviceAuthorizationRoute } from './device-authorization-route.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { parRoute } from './par-route.ts';
 import { registrationRoutes } from './registration-routes.ts';
@@ -18,6 +19,7 @@ export async function oauthSurface(app: FastifyInstance, c: Container) {
     api.addHook('onRequest', offerDpopNonce(c.config.oauth.dpopNonceRequired, c.dpop));
     tokenRoutes(api, c);
     parRoute(api, c);
+    deviceAuthorizationRoute(api, c);
     registrationRoutes(api, c);
     discoveryRoutes(api, c);
   });

@@ -46,7 +46,7 @@ export function resumeRoute(fastify: FastifyInstance, c: Services, flow: PageFlo
         return flow.page.html(reply, 200, passkeyStepUpPage(ctx), redirectUri);
       if (st.step === 'reset_removed' && st.removed)
         return flow.page.html(reply, 200, resetRemovedPage(ctx, st.removed), redirectUri);
-      if (st.userId) return flow.page.html(reply, 200, consentPage(ctx, st.req.scope), redirectUri);
+      if (st.userId) return flow.page.html(reply, 200, consentPage(ctx, st.req), redirectUri);
       if (st.tempToken && st.codePurpose === 'pin_reset')
         return flow.page.html(reply, 200, resetPinPage(ctx), redirectUri);
       if (st.tempToken) return flow.page.html(reply, 200, signUpAccountPage(ctx), redirectUri);

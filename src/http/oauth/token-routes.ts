@@ -36,11 +36,13 @@ export function tokenRoutes(fastify: FastifyInstance, c: Services) {
         summary: 'Token endpoint (RFC 6749 §3.2); a DPoP header (RFC 9449) binds the tokens to its key',
         response: oauthAnswer(TokenResponse),
         body: described({
-          grant_type: 'authorization_code or refresh_token',
+          grant_type: 'authorization_code, refresh_token or urn:ietf:params:oauth:grant-type:device_code',
           code: 'authorization_code: the code from the redirect (single use, 60 s)',
           redirect_uri: 'authorization_code: the redirect_uri of the authorization request',
           code_verifier: 'authorization_code: the PKCE verifier (43-128 characters, RFC 7636)',
           refresh_token: 'refresh_token: the latest refresh token (rotated on every use)',
+          device_code:
+            'device_code: the device_code of POST /oauth/device_authorization, every interval seconds',
           ...clientFields,
         }),
       },

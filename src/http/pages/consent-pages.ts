@@ -1,3 +1,4 @@
+import type { AuthorizationRequest } from '../../domain/oauth/authorization-request.ts';
 import type { LogoutReturn } from '../../domain/oauth/logout.ts';
 import type { MessageKey } from '../../i18n/languages.ts';
 import { tooManyMessage } from '../errors/page-messages.ts';
@@ -18,16 +19,18 @@ const SCOPE_WORDS: Record<string, MessageKey> = {
   'account:delete': 'scope.account_delete',
 };
 
-export const consentPage = (c: FormContext, scope: string) => {
+/** Allow or deny: what the app asks for; a device's request also says to allow only one's own device. */
+export const consentPage = (c: FormContext, req: Pick<AuthorizationRequest, 'scope' | 'device'>) => {
   const t = c.view.t;
-  const items = scope
+  const deviceNote = req.device === undefined ? '' : `<p class="notice">${t('device.consent_note')}</p>`;
+  const items = req.scope
     .split(' ')
     .map((s) => `<li>${SCOPE_WORDS[s] ? t(SCOPE_WORDS[s]) : s.replace(/[^a-z0-9:_.-]/gi, '')}</li>`)
     .join('');
   return page(
     stepView(c),
     t('auth.consent_title'),
-    `${c.notice ? `<p class="notice" role="status">${t(c.notice)}</p>` : ''}${signedInAs(c)}<p>${t('auth.would_like', { client: c.client.client_name })}</p><ul class="scopes">${items}</ul>` +
+    `${c.notice ? `<p class="notice" role="status">${t(c.notice)}</p>` : ''}${signedInAs(c)}<p>${t('auth.would_like', { client: c.client.client_name })}</p><ul class="scopes">${items}</ul>${deviceNote}` +
       `<form method="post" action="/authorize/consent">${hidden('state', c.state)}${hidden('csrf', c.csrf)}<div class="actions">` +
       `<button type="submit" name="decision" value="allow">${t('auth.allow')}</button>` +
       `<button type="submit" name="decision" value="deny" class="secondary">${t('auth.deny')}</button></div></form>${clientLinks(c)}`,

@@ -211,6 +211,19 @@ export const enPages = {
   'network.checking_title': 'Checking your number',
   'network.checking': 'Checking your number with your mobile network…',
   'network.code_instead': 'We’ve sent you a code instead.',
+  'device.title': 'Connect a device',
+  'device.enter_code': 'Enter the code shown on your device.',
+  'device.code_hint': 'Eight letters, like BCDF-GHJK.',
+  'device.own_device_only':
+    'Only enter a code shown on a device in front of you. Never enter a code that someone sent you.',
+  'device.wrong_code':
+    'That code is not right, or it has expired. Check the code on your device and try again.',
+  'device.consent_note': 'Allow only if you started this sign-in on your own device.',
+  'device.done_title': 'Device connected',
+  'device.done': '{client} is now signed in on your device. You can close this page.',
+  'device.denied_title': 'Device not connected',
+  'device.denied': '{client} was not signed in on your device. You can close this page.',
+  'error.device_expired': 'This code has expired or was already used. Start again on your device.',
 };
 
 export type PageCatalog = Record<keyof typeof enPages, string>;

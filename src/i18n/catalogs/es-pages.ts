@@ -217,4 +217,17 @@ export const esPages: PageCatalog = {
   'network.checking_title': 'Comprobando tu número',
   'network.checking': 'Comprobando tu número con tu red móvil…',
   'network.code_instead': 'Te hemos enviado un código en su lugar.',
+  'device.title': 'Conectar un dispositivo',
+  'device.enter_code': 'Escribe el código que aparece en tu dispositivo.',
+  'device.code_hint': 'Ocho letras, como BCDF-GHJK.',
+  'device.own_device_only':
+    'Escribe solo un código que veas en un dispositivo que tengas delante. Nunca escribas un código que alguien te haya enviado.',
+  'device.wrong_code':
+    'Ese código no es correcto o ha caducado. Revisa el código en tu dispositivo e inténtalo de nuevo.',
+  'device.consent_note': 'Permite el acceso solo si tú iniciaste esta sesión en tu propio dispositivo.',
+  'device.done_title': 'Dispositivo conectado',
+  'device.done': 'Ya has iniciado sesión en {client} en tu dispositivo. Puedes cerrar esta página.',
+  'device.denied_title': 'Dispositivo no conectado',
+  'device.denied': 'No se inició sesión en {client} en tu dispositivo. Puedes cerrar esta página.',
+  'error.device_expired': 'Este código ha caducado o ya se usó. Vuelve a empezar en tu dispositivo.',
 };

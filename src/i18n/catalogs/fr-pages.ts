@@ -222,4 +222,17 @@ export const frPages: PageCatalog = {
   'network.checking_title': 'Vérification de votre numéro',
   'network.checking': 'Vérification de votre numéro auprès de votre réseau mobile…',
   'network.code_instead': 'Nous vous avons envoyé un code à la place.',
+  'device.title': 'Connecter un appareil',
+  'device.enter_code': 'Saisissez le code affiché sur votre appareil.',
+  'device.code_hint': 'Huit lettres, par exemple BCDF-GHJK.',
+  'device.own_device_only':
+    'Ne saisissez qu’un code affiché sur un appareil devant vous. Ne saisissez jamais un code que quelqu’un vous a envoyé.',
+  'device.wrong_code': 'Ce code est incorrect ou a expiré. Vérifiez le code sur votre appareil et réessayez.',
+  'device.consent_note': 'N’autorisez que si vous avez lancé vous-même cette connexion sur votre appareil.',
+  'device.done_title': 'Appareil connecté',
+  'device.done':
+    'Vous êtes maintenant connecté à {client} sur votre appareil. Vous pouvez fermer cette page.',
+  'device.denied_title': 'Appareil non connecté',
+  'device.denied': '{client} n’a pas été connecté sur votre appareil. Vous pouvez fermer cette page.',
+  'error.device_expired': 'Ce code a expiré ou a déjà été utilisé. Recommencez sur votre appareil.',
 };

@@ -212,4 +212,16 @@ export const idPages: PageCatalog = {
   'network.checking_title': 'Memeriksa nomor Anda',
   'network.checking': 'Memeriksa nomor Anda dengan jaringan seluler Anda…',
   'network.code_instead': 'Kami mengirimkan kode kepada Anda sebagai gantinya.',
+  'device.title': 'Hubungkan perangkat',
+  'device.enter_code': 'Masukkan kode yang tampil di perangkat Anda.',
+  'device.code_hint': 'Delapan huruf, seperti BCDF-GHJK.',
+  'device.own_device_only':
+    'Masukkan hanya kode yang tampil di perangkat di depan Anda. Jangan pernah memasukkan kode yang dikirim seseorang kepada Anda.',
+  'device.wrong_code': 'Kode itu salah atau sudah kedaluwarsa. Periksa kode di perangkat Anda dan coba lagi.',
+  'device.consent_note': 'Izinkan hanya jika Anda sendiri yang memulai proses masuk ini di perangkat Anda.',
+  'device.done_title': 'Perangkat terhubung',
+  'device.done': 'Anda kini sudah masuk ke {client} di perangkat Anda. Anda dapat menutup halaman ini.',
+  'device.denied_title': 'Perangkat tidak terhubung',
+  'device.denied': 'Anda tidak masuk ke {client} di perangkat Anda. Anda dapat menutup halaman ini.',
+  'error.device_expired': 'Kode ini sudah kedaluwarsa atau sudah digunakan. Mulai lagi di perangkat Anda.',
 };

@@ -214,4 +214,17 @@ export const ptBRPages: PageCatalog = {
   'network.checking_title': 'Verificando seu número',
   'network.checking': 'Verificando seu número com sua operadora…',
   'network.code_instead': 'Enviamos um código para você em vez disso.',
+  'device.title': 'Conectar um dispositivo',
+  'device.enter_code': 'Digite o código que aparece no seu dispositivo.',
+  'device.code_hint': 'Oito letras, como BCDF-GHJK.',
+  'device.own_device_only':
+    'Digite apenas um código que aparece em um dispositivo à sua frente. Nunca digite um código que alguém enviou para você.',
+  'device.wrong_code':
+    'Esse código não está certo ou expirou. Confira o código no seu dispositivo e tente de novo.',
+  'device.consent_note': 'Permita somente se foi você quem começou este acesso no seu próprio dispositivo.',
+  'device.done_title': 'Dispositivo conectado',
+  'device.done': 'Você entrou no {client} no seu dispositivo. Pode fechar esta página.',
+  'device.denied_title': 'Dispositivo não conectado',
+  'device.denied': 'O {client} não foi conectado no seu dispositivo. Pode fechar esta página.',
+  'error.device_expired': 'Este código expirou ou já foi usado. Comece de novo no seu dispositivo.',
 };

@@ -213,4 +213,17 @@ export const swPages: PageCatalog = {
   'network.checking_title': 'Tunathibitisha nambari yako',
   'network.checking': 'Tunathibitisha nambari yako kupitia mtandao wako wa simu…',
   'network.code_instead': 'Tumekutumia msimbo badala yake.',
+  'device.title': 'Unganisha kifaa',
+  'device.enter_code': 'Weka msimbo unaoonekana kwenye kifaa chako.',
+  'device.code_hint': 'Herufi nane, kama BCDF-GHJK.',
+  'device.own_device_only':
+    'Weka tu msimbo unaoonekana kwenye kifaa kilicho mbele yako. Usiweke kamwe msimbo ambao mtu amekutumia.',
+  'device.wrong_code':
+    'Msimbo huo si sahihi, au muda wake umeisha. Angalia msimbo kwenye kifaa chako kisha ujaribu tena.',
+  'device.consent_note': 'Ruhusu tu ikiwa wewe mwenyewe ndiye uliyeanzisha kuingia huku kwenye kifaa chako.',
+  'device.done_title': 'Kifaa kimeunganishwa',
+  'device.done': 'Sasa umeingia kwenye {client} kwenye kifaa chako. Unaweza kufunga ukurasa huu.',
+  'device.denied_title': 'Kifaa hakijaunganishwa',
+  'device.denied': 'Hukuingia kwenye {client} kwenye kifaa chako. Unaweza kufunga ukurasa huu.',
+  'error.device_expired': 'Muda wa msimbo huu umeisha au tayari umetumika. Anza upya kwenye kifaa chako.',
 };

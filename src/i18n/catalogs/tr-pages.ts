@@ -217,4 +217,17 @@ export const trPages: PageCatalog = {
   'network.checking_title': 'Numaranız doğrulanıyor',
   'network.checking': 'Numaranız mobil ağınız üzerinden doğrulanıyor…',
   'network.code_instead': 'Bunun yerine size bir kod gönderdik.',
+  'device.title': 'Cihaz bağla',
+  'device.enter_code': 'Cihazınızda görünen kodu girin.',
+  'device.code_hint': 'Sekiz harf, örneğin BCDF-GHJK.',
+  'device.own_device_only':
+    'Yalnızca önünüzdeki bir cihazda görünen kodu girin. Birinin size gönderdiği kodu asla girmeyin.',
+  'device.wrong_code':
+    'Bu kod doğru değil veya süresi doldu. Cihazınızdaki kodu kontrol edip yeniden deneyin.',
+  'device.consent_note': 'Yalnızca bu girişi kendi cihazınızda siz başlattıysanız izin verin.',
+  'device.done_title': 'Cihaz bağlandı',
+  'device.done': 'Cihazınızda {client} uygulamasına giriş yapıldı. Bu sayfayı kapatabilirsiniz.',
+  'device.denied_title': 'Cihaz bağlanmadı',
+  'device.denied': 'Cihazınızda {client} uygulamasına giriş yapılmadı. Bu sayfayı kapatabilirsiniz.',
+  'error.device_expired': 'Bu kodun süresi doldu veya kod zaten kullanıldı. Cihazınızda yeniden başlayın.',
 };

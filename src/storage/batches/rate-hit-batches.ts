@@ -35,6 +35,10 @@ export class RateHitBatches implements RateCounter {
     });
   }
 
+  count(key: string, windowStart: Date, windowSeconds: number): Promise<number> {
+    return this.store.add(key, windowStart, windowSeconds, 0);
+  }
+
   #flush() {
     const batches = [...this.#gathered.values()];
     this.#gathered.clear();

@@ -202,6 +202,10 @@ export interface paths {
     /** Push an authorization request first (RFC 9126); the page is then opened with its request_uri */
     post: operations["postOauthPar"];
   };
+  "/oauth/device_authorization": {
+    /** A device without a browser asks to sign in (RFC 8628): it shows the user code and polls the token endpoint */
+    post: operations["postOauthDeviceAuthorization"];
+  };
   "/oauth/register": {
     /** A client registers itself (RFC 7591), with an initial access token as a bearer token */
     post: operations["postOauthRegister"];
@@ -3535,7 +3539,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/x-www-form-urlencoded": {
-          /** @description authorization_code or refresh_token */
+          /** @description authorization_code, refresh_token or urn:ietf:params:oauth:grant-type:device_code */
           grant_type?: unknown;
           /** @description authorization_code: the code from the redirect (single use, 60 s) */
           code?: unknown;
@@ -3545,6 +3549,8 @@ export interface operations {
           code_verifier?: unknown;
           /** @description refresh_token: the latest refresh token (rotated on every use) */
           refresh_token?: unknown;
+          /** @description device_code: the device_code of POST /oauth/device_authorization, every interval seconds */
+          device_code?: unknown;
           /** @description the client (public clients, client_secret_post; optional with a client assertion) */
           client_id?: unknown;
           /** @description a confidential client: here, or in Authorization: Basic (one of the two) */
@@ -3891,6 +3897,68 @@ export interface operations {
             request_uri: string;
             /** @description 60: seconds it may be used */
             expires_in: number;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A device without a browser asks to sign in (RFC 8628): it shows the user code and polls the token endpoint */
+  postOauthDeviceAuthorization: {
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": {
+          /** @description the client (a public client sends only this) */
+          client_id?: unknown;
+          /** @description a confidential client: here, or in Authorization: Basic */
+          client_secret?: unknown;
+          /** @description private_key_jwt: urn:ietf:params:oauth:client-assertion-type:jwt-bearer */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt: a JWT signed with one of the client's keys */
+          client_assertion?: unknown;
+          /** @description space-separated, within the client's scopes */
+          scope?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description what the device polls the token endpoint with; never shown */
+            device_code: string;
+            /** @description what the person types: 8 letters shown as XXXX-XXXX */
+            user_code: string;
+            /** @description the page where the person types the user code */
+            verification_uri: string;
+            /** @description the same page with the user code filled in (for a QR code) */
+            verification_uri_complete: string;
+            /** @description seconds the codes live (DEVICE_CODE_TTL, 600 unless set) */
+            expires_in: number;
+            /** @description 5: seconds between polls; slow_down adds 5 for every poll after */
+            interval: number;
           };
         };
       };

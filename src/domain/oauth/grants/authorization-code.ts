@@ -107,6 +107,20 @@ export async function authorizationCodeGrant(
     if (!(await burnCode(d.db, hash, now))) return replayed(d, hash);
     throw new OAuthError('invalid_grant', refused);
   }
+  return tokensOfCode(d, client, row, context, () => replayed(d, hash));
+}
+
+/**
+ * The session a code opens when its exchange statement allows it, and the session's tokens; an ID token when
+ * `openid` was granted. `usedAlready` answers a code that another exchange used first.
+ */
+export async function tokensOfCode(
+  d: AuthorizationCodeGrantDeps,
+  client: ClientRow,
+  row: AuthorizationCodeRow,
+  context: TokenRequestContext,
+  usedAlready: () => Promise<never>,
+): Promise<TokenResponse> {
   const { write, refreshToken } = d.sessions.prepare({
     userId: row.user_id,
     clientId: client.client_id,
@@ -118,9 +132,9 @@ export async function authorizationCodeGrant(
     // RFC 9449 §5: a public client's refresh tokens are bound to the key; a confidential one's to the client.
     dpopJkt: client.token_endpoint_auth_method === 'none' ? (context.dpopJkt ?? null) : null,
   });
-  const outcome = await d.codeExchanges.redeem({ hash, opening: write });
+  const outcome = await d.codeExchanges.redeem({ hash: row.code_hash, opening: write });
   if (!outcome.opened) {
-    if (outcome.refusal === 'code_already_used') return replayed(d, hash);
+    if (outcome.refusal === 'code_already_used') return usedAlready();
     throw new OAuthError('invalid_grant', REFUSAL_TEXT[outcome.refusal]);
   }
   const user = outcome.account;

@@ -1,6 +1,7 @@
-// The token endpoint's grants, one file each (RFC 6749 §4.1.3 with RFC 7636, §6), looked up by `grant_type`
+// The token endpoint's grants, one file each (RFC 6749 §4.1.3 with RFC 7636, §6; RFC 8628 §3.4), looked up by `grant_type`
 // as node-oidc-provider does: each reads its own parameters, then handles the request.
 import type { ClientRow } from '../../../storage/repositories/clients.ts';
+import { DEVICE_CODE_GRANT } from '../../clients/client-rules.ts';
 import { OAuthError } from '../oauth-error.ts';
 import type { TokenRequestContext, TokenResponse } from './access-response.ts';
 import {
@@ -8,10 +9,11 @@ import {
   authorizationCodeGrant,
   authorizationCodeParameters,
 } from './authorization-code.ts';
+import { type DeviceCodeGrantDeps, deviceCodeGrant, deviceCodeParameters } from './device-code.ts';
 import { type RefreshTokenGrantDeps, refreshTokenGrant, refreshTokenParameters } from './refresh-token.ts';
 
 /** What every grant may use. */
-export type GrantDeps = AuthorizationCodeGrantDeps & RefreshTokenGrantDeps;
+export type GrantDeps = AuthorizationCodeGrantDeps & RefreshTokenGrantDeps & DeviceCodeGrantDeps;
 
 /** A grant: its parameters read from the request's body, and its handling of them. */
 export interface Grant<P> {
@@ -35,6 +37,7 @@ const grant = <P>(parameters: Grant<P>['parameters'], handle: Grant<P>['handle']
 export const GRANTS = {
   authorization_code: grant(authorizationCodeParameters, authorizationCodeGrant),
   refresh_token: grant(refreshTokenParameters, refreshTokenGrant),
+  [DEVICE_CODE_GRANT]: grant(deviceCodeParameters, deviceCodeGrant),
 };
 
 export type GrantType = keyof typeof GRANTS;
@@ -45,5 +48,5 @@ export function grantFor(grantType: unknown): Grant<unknown> {
   if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
   if (typeof grantType === 'string' && Object.hasOwn(GRANTS, grantType))
     return GRANTS[grantType as GrantType] as Grant<unknown>;
-  throw new OAuthError('unsupported_grant_type', `grant_type must be ${GRANT_TYPES.join(' or ')}`);
+  throw new OAuthError('unsupported_grant_type', `grant_type must be one of ${GRANT_TYPES.join(', ')}`);
 }
