@@ -14,10 +14,10 @@ const WARM_UP = 300;
 const PIN = '480715';
 const PHONE = '+16505550142';
 
-type Timed = { cpuMs: number; p50: number; p99: number };
+export type Timed = { cpuMs: number; p50: number; p99: number };
 
 /** `count` requests one after another after the warm-up: service CPU ms per request, and latency. */
-async function measure(server: BenchServer, count: number, step: () => Promise<void>): Promise<Timed> {
+export async function measure(server: BenchServer, count: number, step: () => Promise<void>): Promise<Timed> {
   for (let i = 0; i < WARM_UP; i++) await step();
   const times: number[] = [];
   const before = cpuSnapshot(server.pid);

@@ -24,6 +24,7 @@ import {
 } from './scale.ts';
 import { type BenchServer, startServer } from './server.ts';
 import { simCheckBenchmark } from './sim-check.ts';
+import { tracingCostBenchmark } from './tracing-cost.ts';
 import { userImportBenchmark } from './user-import.ts';
 import { webhookBenchmark } from './webhooks.ts';
 import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
@@ -33,7 +34,7 @@ import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,network,modern-oauth,user-import runs only the scenarios named (the
+// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,network,modern-oauth,tracing,user-import runs only the scenarios named (the
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
 // BENCH_SCALE=100k|1m runs the request scenarios again on a seeded database (bench/scale.ts).
 const SCALE = parseScale(process.env.BENCH_SCALE);
@@ -538,7 +539,7 @@ async function scaledRun(emptyRows: string[][]): Promise<string[]> {
 
 try {
   const rows: string[][] = [];
-  const ownServers = ['webhooks', 'sim-check', 'network', 'user-import'];
+  const ownServers = ['webhooks', 'sim-check', 'network', 'tracing', 'user-import'];
   const requests = !ONLY?.every((s) => ownServers.includes(s));
   const lines = requests ? await requestScenarios(rows, await emptyTarget()) : [];
   if (SCALE && requests) lines.push(...(await scaledRun(rows)));
@@ -549,6 +550,10 @@ try {
   if (runs('modern-oauth')) {
     process.stderr.write('modern-oauth: refresh bearer and DPoP-bound, code exchange RS256 and ES256...\n');
     lines.push(...(await modernOAuthBenchmark(1000, limits, ADMIN_TOKEN)));
+  }
+  if (runs('tracing')) {
+    process.stderr.write('tracing: sign-in and refresh with OpenTelemetry traces off and on...\n');
+    lines.push(...(await tracingCostBenchmark(1000, limits)));
   }
   if (runs('network')) {
     process.stderr.write('network: numbers proven silently by a CAMARA operator, and by a code...\n');

@@ -52,6 +52,7 @@ import type { PersonCheck } from '../domain/sms-defence/person-check.ts';
 import type { SendDefence } from '../domain/sms-defence/send-defence.ts';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import type { Tracing } from '../observability/tracing.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { ReceiptReader } from '../providers/messaging/receipts/receipt.ts';
 import type { TemplateReport } from '../providers/messaging/whatsapp-templates.ts';
@@ -160,5 +161,7 @@ export interface Container {
   worker: WorkerRunner;
   /** the service's Prometheus counters and histograms */
   metrics: Metrics;
+  /** OpenTelemetry traces, where an OTLP endpoint is set: `flush` exports what has ended */
+  tracing: Tracing | undefined;
   close(): Promise<void>;
 }

@@ -4,12 +4,14 @@ import type { Config } from '../config/config.ts';
 import type { RedisSettings } from '../config/redis-settings.ts';
 import { resolveSecrets, type Secrets } from '../config/secrets.ts';
 import { createLogger } from '../observability/logger.ts';
+import { startTracing } from '../observability/tracing.ts';
 import { type Clock, systemClock } from '../providers/clock.ts';
 import { cryptoRandom, type Random } from '../providers/random.ts';
 import { logRedisOutages } from '../providers/redis-outage-log.ts';
 import type { WebhookSender } from '../providers/webhook-sender.ts';
 import { type Database, openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
+import { tracedDatabase } from '../storage/traced-database.ts';
 import type { Container } from './container-fields.ts';
 import { compose, type Opened } from './root.ts';
 
@@ -63,7 +65,10 @@ export function connectRedis(s: RedisSettings): Redis | undefined {
  */
 export async function buildContainer(config: Config, parts: ContainerParts = {}): Promise<Container> {
   const logger = parts.logger ?? createLogger(config.logLevel, process.stdout, config.logFormat);
-  const db = parts.db ?? (await openDatabase(config, config.dataDir));
+  // Traces, where an OTLP endpoint is set: registered for the process, and every statement a span.
+  const tracing = config.tracing ? startTracing(config.version) : undefined;
+  const openedDb = parts.db ?? (await openDatabase(config, config.dataDir));
+  const db = tracing ? tracedDatabase(openedDb) : openedDb;
   const redis = parts.redis ?? connectRedis(config);
   const opened: Opened = {
     config,
@@ -76,6 +81,7 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
     redis,
     ownsRedis: !parts.redis,
     webhookSender: parts.webhookSender,
+    tracing,
   };
   if (redis) logRedisOutages(redis, logger);
   try {

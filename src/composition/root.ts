@@ -11,6 +11,7 @@ import { AccessTokens } from '../domain/sessions/access-tokens.ts';
 import { KeyRing } from '../domain/sessions/key-ring.ts';
 import { Events } from '../domain/webhooks/events.ts';
 import { Metrics } from '../observability/metrics.ts';
+import type { Tracing } from '../observability/tracing.ts';
 import type { Clock } from '../providers/clock.ts';
 import type { Random } from '../providers/random.ts';
 import { RedisRateCounterStore } from '../providers/redis-rate-counter-store.ts';
@@ -39,6 +40,8 @@ export interface Opened {
   redis: Redis | undefined;
   ownsRedis: boolean;
   webhookSender: WebhookSender | undefined;
+  /** the process's traces, where an OTLP endpoint is set */
+  tracing: Tracing | undefined;
 }
 
 /**
@@ -149,6 +152,7 @@ export async function compose(o: Opened): Promise<Container> {
     reencryption: new KeyReencryption({ db, keys: sealing }),
     adminActions: new AdminActionLog({ db, clock }),
     consoleCallMark: random.token(24),
+    tracing: o.tracing,
     async close() {
       await worker.stop();
       await identity.sendQueue.drain();
@@ -156,6 +160,7 @@ export async function compose(o: Opened): Promise<Container> {
       keys.stopAutoReload();
       if (redis && o.ownsRedis) await redis.quit().catch(() => redis.disconnect());
       if (o.ownsDb) await db.close();
+      await o.tracing?.flush();
     },
   };
 }

@@ -93,6 +93,8 @@ export interface Config
   logLevel: string;
   /** `LOG_FORMAT`: pretty lines on a terminal, JSON otherwise (`auto`), or one of them always */
   logFormat: LogFormat;
+  /** OpenTelemetry traces: an OTLP endpoint set (OTEL_EXPORTER_OTLP_ENDPOINT or _TRACES_ENDPOINT), not disabled */
+  tracing: boolean;
   rateLimits: RateLimits;
   /** HTTP worker processes (node:cluster); more than one needs PostgreSQL, since PGlite is one process's */
   webConcurrency: number;
@@ -166,6 +168,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     trustProxy: trustProxySetting(r),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     logFormat: r.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
+    tracing:
+      Boolean(r.str('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? r.str('OTEL_EXPORTER_OTLP_ENDPOINT')) &&
+      !r.bool('OTEL_SDK_DISABLED', false),
     rateLimits,
     webConcurrency: webConcurrency(r),
     version: pkg.version,

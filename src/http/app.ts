@@ -18,6 +18,7 @@ import { hostedRoutes } from './pages/hosted-routes.ts';
 import { manageConnections } from './plugins/connections.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { requestId } from './plugins/request-id.ts';
+import { tracedServer, traceRoutes } from './plugins/request-trace.ts';
 import { registerTextGuard } from './plugins/text-guard.ts';
 import { restSurface } from './rest/index.ts';
 import { verifyPage } from './verify/verify-routes.ts';
@@ -79,7 +80,10 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     // ever; Node's own 300 s still lets 30 MiB of KYC photos come over a 1 Mbit/s phone connection.
     requestTimeout: REQUEST_TIMEOUT_MS,
     frameworkErrors: answerFrameworkError,
+    // With traces on, every request is handled inside its span (plugins/request-trace.ts).
+    ...(c.config.tracing ? { serverFactory: tracedServer } : {}),
   });
+  if (c.config.tracing) traceRoutes(app);
   // A route's response schemas document its answers and type its handler; the answer is written as the
   // handler built it, never filtered or coerced by them (tests hold the answers to the schemas).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

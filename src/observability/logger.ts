@@ -1,6 +1,7 @@
 import { type Logger, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import type { LogFormat } from '../config/config.ts';
+import { activeTraceId } from './tracing.ts';
 
 // Secrets never reach a log line: credentials in headers and every secret-bearing body field are redacted,
 // wherever a log call puts them.
@@ -83,7 +84,16 @@ export function createLogger(
   destination: NodeJS.WritableStream = process.stdout,
   format: LogFormat = 'auto',
 ): Logger {
-  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers };
+  const options = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers,
+    // With traces on, each line logged inside a request (or any span) names its trace.
+    mixin: () => {
+      const traceId = activeTraceId();
+      return traceId ? { trace_id: traceId } : {};
+    },
+  };
   const isTerminal = (destination as { isTTY?: boolean }).isTTY === true;
   if (format === 'pretty' || (format === 'auto' && isTerminal)) {
     const pretty = PinoPretty({

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { outboundCall } from '../observability/tracing.ts';
 import { checkedTarget, type Resolver, systemResolver } from './outbound-addresses.ts';
 
 /** A logo is small: at most 1 MB, fetched within 5 s. */
@@ -48,42 +49,50 @@ export function outboundGet(options: OutboundGetOptions): OutboundGet {
     const target = new URL(url);
     const checked = await checkedTarget(target, options.allowPrivateNetworks, resolve);
     if ('refused' in checked) return checked;
-    return new Promise<Fetched>((settle) => {
-      let done = false;
-      const finish = (answer: Fetched) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        request.destroy();
-        settle(answer);
-      };
-      const request = (target.protocol === 'https:' ? https : http).get(
-        target,
-        {
-          lookup: checked.lookup,
-          headers: { accept: options.accept ?? '*/*', 'user-agent': options.userAgent ?? 'Callsign' },
-        },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          if (status !== 200)
-            return finish({
-              refused: `the server answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
-            });
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) finish({ refused: `the answer is larger than ${maxBytes} bytes` });
-            else chunks.push(chunk);
-          });
-          response.once('end', () => finish({ data: Buffer.concat(chunks) }));
-          response.once('error', () => finish({ refused: 'the connection broke mid-answer' }));
-        },
-      );
-      const timer = setTimeout(() => finish({ refused: `no answer within ${timeoutMs} ms` }), timeoutMs);
-      request.once('error', (err) =>
-        finish({ refused: `${(err as NodeJS.ErrnoException).code ?? 'connection failed'}: ${err.message}` }),
-      );
-    });
+    const vendor = options.userAgent ?? 'Callsign';
+    return outboundCall(
+      vendor,
+      { url: target, method: 'GET' },
+      (traceparent) =>
+        new Promise<Fetched>((settle) => {
+          let done = false;
+          const finish = (answer: Fetched) => {
+            if (done) return;
+            done = true;
+            clearTimeout(timer);
+            request.destroy();
+            settle(answer);
+          };
+          const request = (target.protocol === 'https:' ? https : http).get(
+            target,
+            {
+              lookup: checked.lookup,
+              headers: { accept: options.accept ?? '*/*', 'user-agent': vendor, ...traceparent },
+            },
+            (response) => {
+              const status = response.statusCode ?? 0;
+              if (status !== 200)
+                return finish({
+                  refused: `the server answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+                });
+              const chunks: Buffer[] = [];
+              let size = 0;
+              response.on('data', (chunk: Buffer) => {
+                size += chunk.length;
+                if (size > maxBytes) finish({ refused: `the answer is larger than ${maxBytes} bytes` });
+                else chunks.push(chunk);
+              });
+              response.once('end', () => finish({ data: Buffer.concat(chunks) }));
+              response.once('error', () => finish({ refused: 'the connection broke mid-answer' }));
+            },
+          );
+          const timer = setTimeout(() => finish({ refused: `no answer within ${timeoutMs} ms` }), timeoutMs);
+          request.once('error', (err) =>
+            finish({
+              refused: `${(err as NodeJS.ErrnoException).code ?? 'connection failed'}: ${err.message}`,
+            }),
+          );
+        }),
+    );
   };
 }

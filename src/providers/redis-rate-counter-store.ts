@@ -1,11 +1,16 @@
+import { SpanKind } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
 import type { RedisCounters } from '../domain/rate-counters-without-redis.ts';
+import { inSpan } from '../observability/tracing.ts';
 
 // INCRBY and EXPIRE as one atomic command (not MULTI), so ioredis can pipeline the hits of concurrent
 // requests into one write. The hits that created the key set its expiry.
 const ADD = `local n = redis.call('INCRBY', KEYS[1], ARGV[2])
 if n == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
+
+/** A counter's span: the command, never its key (which holds an address or a phone number). */
+const REDIS_SPAN = { 'db.system.name': 'redis', 'db.operation.name': 'EVALSHA' };
 
 type WithAdd = Redis & { rateAdd(key: string, ttlSeconds: number, hits: number): Promise<number> };
 
@@ -27,8 +32,12 @@ export class RedisRateCounterStore implements RedisCounters {
   }
 
   async add(key: string, windowStart: Date, windowSeconds: number, hits: number): Promise<number> {
-    return Number(
-      await this.redis.rateAdd(`${this.prefix}rl:${key}:${windowStart.getTime()}`, windowSeconds + 60, hits),
+    const redisKey = `${this.prefix}rl:${key}:${windowStart.getTime()}`;
+    return inSpan(
+      'EVALSHA rate_add',
+      REDIS_SPAN,
+      async () => Number(await this.redis.rateAdd(redisKey, windowSeconds + 60, hits)),
+      SpanKind.CLIENT,
     );
   }
 }

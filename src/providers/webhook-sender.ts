@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { outboundCall } from '../observability/tracing.ts';
 import { checkedTarget, type Resolver, systemResolver } from './outbound-addresses.ts';
 
 export type { Resolver };
@@ -52,6 +53,19 @@ export class WebhookSender {
     const checked = await checkedTarget(target, this.options.allowPrivateNetworks, this.#resolve);
     if ('refused' in checked) return done(null, checked.refused);
     const { lookup } = checked;
+    return outboundCall('webhook', { url: target, method: 'POST' }, (traceparent) =>
+      this.#post(target, lookup, { ...headers, ...traceparent }, body, done),
+    );
+  }
+
+  /** One POST of the body to the checked target, settled as an attempt whatever happens. */
+  #post(
+    target: URL,
+    lookup: Parameters<typeof http.request>[1]['lookup'],
+    headers: Record<string, string>,
+    body: string,
+    done: (statusCode: number | null, error: string | null) => Attempt,
+  ): Promise<Attempt> {
     return new Promise<Attempt>((resolve) => {
       let settled = false;
       const settle = (statusCode: number | null, error: string | null) => {

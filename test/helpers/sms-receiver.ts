@@ -14,6 +14,8 @@ export class SmsReceiver {
   #server: Server | undefined;
   /** requests that arrived, answered or held */
   received = 0;
+  /** the W3C `traceparent` of each request that carried one */
+  readonly traceparents: string[] = [];
   /** while true, requests are held unanswered (a slow vendor) until release() */
   holding = false;
   #held: Array<() => void> = [];
@@ -32,6 +34,7 @@ export class SmsReceiver {
       });
       req.on('end', () => {
         this.received++;
+        if (typeof req.headers.traceparent === 'string') this.traceparents.push(req.headers.traceparent);
         const answer = () => {
           if (this.status < 300) this.inbox.push(JSON.parse(raw));
           res.writeHead(this.status).end();

@@ -1,5 +1,6 @@
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { inSpan } from '../../observability/tracing.ts';
 import { hmac } from '../crypto.ts';
 
 // argon2id over HMAC-SHA256(pepper, PIN). The pepper lives outside the database, so a stolen table
@@ -61,6 +62,11 @@ export class PinHasher {
     this.#held = this.#fallback ? [this.#current, this.#fallback] : [this.#current];
   }
 
+  /** A hash computed in its slot, a span of its own (its wait for the slot included) where traces are on. */
+  #computed<T>(name: string, run: () => Promise<T>): Promise<T> {
+    return inSpan(name, { 'callsign.hash.memory_kib': ARGON2ID_OPTIONS.memoryCost }, () => this.#slots(run));
+  }
+
   // The binding reads its input as UTF-8 text, so the HMAC goes in as base64url.
   private peppered(p: Pepper, pin: string) {
     return hmac(p.secret, pin).toString('base64url');
@@ -71,12 +77,12 @@ export class PinHasher {
    * same slots as PIN hashes: the same secret and salt make the same string, so a typed one is looked up.
    */
   hashWithSalt(secret: string, salt: Uint8Array): Promise<string> {
-    return this.#slots(() => hash(secret, { ...ARGON2ID_OPTIONS, salt }));
+    return this.#computed('argon2id hash', () => hash(secret, { ...ARGON2ID_OPTIONS, salt }));
   }
 
   async hash(pin: string): Promise<string> {
     return withKeyId(
-      await this.#slots(() => hash(this.peppered(this.#current, pin), ARGON2ID_OPTIONS)),
+      await this.#computed('argon2id hash', () => hash(this.peppered(this.#current, pin), ARGON2ID_OPTIONS)),
       this.#current.keyId,
     );
   }
@@ -90,7 +96,8 @@ export class PinHasher {
     const candidates = this.#peppersOf(stored);
     if (candidates.length === 0) return this.verifyNothing(pin);
     for (const candidate of candidates)
-      if (await this.#slots(() => verify(stored, this.peppered(candidate, pin)))) return true;
+      if (await this.#computed('argon2id verify', () => verify(stored, this.peppered(candidate, pin))))
+        return true;
     return false;
   }
 

@@ -3,6 +3,7 @@
 // the browser and the visitor's address, and answer JSON with `success` and `error-codes`.
 
 import type { CaptchaSettings } from '../../config/captcha-vendors.ts';
+import { outboundCall } from '../../observability/tracing.ts';
 
 /** The vendor could not give an answer (unreachable, timed out, or not a 2xx with JSON). */
 export class CaptchaUnavailable extends Error {}
@@ -40,13 +41,15 @@ export class SiteverifyCaptcha implements CaptchaVerifier {
     if (provider === 'hcaptcha') form.set('sitekey', siteKey);
     let res: Response;
     try {
-      res = await fetch(verifyUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: form,
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'manual',
-      });
+      res = await outboundCall(provider, { url: verifyUrl, method: 'POST' }, (traceparent) =>
+        fetch(verifyUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...traceparent },
+          body: form,
+          signal: AbortSignal.timeout(this.timeoutMs),
+          redirect: 'manual',
+        }),
+      );
     } catch (err) {
       throw new CaptchaUnavailable(`${provider} unreachable: ${(err as Error).message}`);
     }

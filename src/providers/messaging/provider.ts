@@ -1,6 +1,7 @@
 // One interface for every vendor that carries a message to a phone: SMS, WhatsApp or a voice call.
 
 import type { Channel } from '../../config/channels.ts';
+import { outboundCall } from '../../observability/tracing.ts';
 
 export { CHANNELS, type Channel } from '../../config/channels.ts';
 
@@ -74,7 +75,12 @@ export function retryAfterOf(headers: Headers): number | undefined {
 export async function callVendor(vendor: string, url: string, init: RequestInit, timeoutMs = 5000) {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const method = init.method ?? 'GET';
+    res = await outboundCall(vendor, { url, method }, (traceparent) => {
+      const headers = new Headers(init.headers);
+      for (const [name, value] of Object.entries(traceparent)) headers.set(name, value);
+      return fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    });
   } catch (err) {
     throw new ProviderError(
       `${vendor} unreachable: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}`,

@@ -4,6 +4,7 @@
 
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { outboundCall } from '../../observability/tracing.ts';
 
 export type SwapOutcome = 'swapped' | 'not_swapped' | 'unknown';
 export type RecyclingOutcome = 'recycled' | 'not_recycled' | 'unknown';
@@ -57,6 +58,18 @@ export const deadlinePassed = () =>
  * HTTP client, not fetch: a lookup's CPU is a quarter of fetch's.
  */
 export function askVendor(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  within: { ms: number } | { deadline: Deadline },
+): Promise<VendorAnswer> {
+  const target = { url, method: init.method };
+  return outboundCall(new URL(url).hostname, target, (traceparent) =>
+    askVendorAt(url, { ...init, headers: { ...init.headers, ...traceparent } }, within),
+  );
+}
+
+/** askVendor's call itself, its trace context among its headers. */
+function askVendorAt(
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string },
   within: { ms: number } | { deadline: Deadline },
