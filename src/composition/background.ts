@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import type { CodeEconomics } from '../domain/operators/code-economics.ts';
 import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -7,6 +8,7 @@ import type { Clock } from '../providers/clock.ts';
 import { WebhookSender } from '../providers/webhook-sender.ts';
 import type { Database } from '../storage/db.ts';
 import { BackchannelLogoutWorker } from '../workers/backchannel-logout.ts';
+import { codeEconomicsRollup } from '../workers/code-economics-rollup.ts';
 import { housekeeping } from '../workers/housekeeping.ts';
 import { purgeDeletedAccounts } from '../workers/purge-deleted-accounts.ts';
 import { WorkerRunner } from '../workers/runner.ts';
@@ -22,6 +24,8 @@ export interface BackgroundParts {
   /** how webhooks reach receivers (tests give one with its own resolver or timeout) */
   sender?: WebhookSender;
   metrics: Metrics;
+  /** the economics of codes, rolled up every hour */
+  codeEconomics: CodeEconomics;
 }
 
 /** The work beside the requests: webhook deliveries, back-channel logouts, periodic jobs, and their metrics. */
@@ -34,6 +38,7 @@ export function backgroundWork({
   webhooks,
   sender: given,
   metrics,
+  codeEconomics,
 }: BackgroundParts) {
   const sender = given ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
   const deliveries = new WebhookDeliveryWorker({
@@ -56,7 +61,7 @@ export function backgroundWork({
     db,
     clock,
     logger,
-    [purgeDeletedAccounts(db), housekeeping(db, config)],
+    [purgeDeletedAccounts(db), housekeeping(db, config), codeEconomicsRollup(codeEconomics)],
     [deliveries, backchannelLogouts],
   );
   return { sender, metrics, deliveries, backchannelLogouts, worker };

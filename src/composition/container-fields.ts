@@ -34,6 +34,7 @@ import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import type { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
 import type { AdminActionLog } from '../domain/operators/admin-actions.ts';
 import type { AdminUserService } from '../domain/operators/admin-users.ts';
+import type { CodeEconomics } from '../domain/operators/code-economics.ts';
 import type { ConsoleSessionService } from '../domain/operators/console-sessions.ts';
 import type { KeyReencryption } from '../domain/operators/key-reencryption.ts';
 import type { PasskeySignIn } from '../domain/passkeys/passkey-sign-in.ts';
@@ -161,6 +162,8 @@ export interface Container {
   worker: WorkerRunner;
   /** the service's Prometheus counters and histograms */
   metrics: Metrics;
+  /** the economics of codes: sent, delivered, entered, refused, fell back, proven silently, and their cost */
+  codeEconomics: CodeEconomics;
   /** OpenTelemetry traces, where an OTLP endpoint is set: `flush` exports what has ended */
   tracing: Tracing | undefined;
   close(): Promise<void>;

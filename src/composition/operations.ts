@@ -14,6 +14,7 @@ import { Dpop } from '../domain/oauth/dpop.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
 import { TokenEndpointService } from '../domain/oauth/token-endpoint.ts';
 import { AdminUserService } from '../domain/operators/admin-users.ts';
+import { CodeEconomics } from '../domain/operators/code-economics.ts';
 import { ConsoleSessionService } from '../domain/operators/console-sessions.ts';
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
 import type { SessionService } from '../domain/sessions/sessions.ts';
@@ -77,9 +78,12 @@ export function clientAndOperatorServices(
     authorization,
     oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges, dpop }),
     tokenGrants: { db, clock, sessions, tokens, codeExchanges, deviceAuthorizations } satisfies GrantDeps,
-    adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
-    userImport: new UserImport({ db, clock, random, events }),
-    consoleSessions: new ConsoleSessionService({ db, clock, random, adminToken: config.adminToken ?? '' }),
+    operators: {
+      adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
+      userImport: new UserImport({ db, clock, random, events }),
+      consoleSessions: new ConsoleSessionService({ db, clock, random, adminToken: config.adminToken ?? '' }),
+      codeEconomics: new CodeEconomics({ db, clock }),
+    },
   };
 }
 

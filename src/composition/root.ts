@@ -104,6 +104,7 @@ export async function compose(o: Opened): Promise<Container> {
   const background = backgroundWork({
     ...base,
     metrics,
+    codeEconomics: services.operators.codeEconomics,
     webhooks: services.webhooks,
     sender: o.webhookSender,
   });
@@ -143,9 +144,8 @@ export async function compose(o: Opened): Promise<Container> {
     oauthTokens: services.oauthTokens,
     ...services.oauthProtocol,
     tokenGrants: services.tokenGrants,
-    adminUsers: services.adminUsers,
-    userImport: services.userImport,
-    consoleSessions: services.consoleSessions,
+    // the operators' views: users, imports, the console's sign-ins, the economics of codes
+    ...services.operators,
     // work in the background
     deliveries: background.deliveries,
     backchannelLogouts: background.backchannelLogouts,

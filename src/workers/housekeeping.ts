@@ -59,6 +59,8 @@ export function housekeeping(
       );
       const eventsBefore = daysBefore(now, keep.eventsDays);
       counts.outbox_events = await purge.events(db, eventsBefore);
+      // The economics of codes are kept as long as events.
+      counts.code_economics_hours = await purge.olderThan(db, 'code_economics_hours', 'hour', eventsBefore);
       // A logout's retries are over within 27 hours; the row is kept as long as events.
       counts.backchannel_logouts = await purge.olderThan(
         db,

@@ -8,7 +8,7 @@ import { housekeeping } from '../../src/workers/housekeeping.ts';
 const MESSAGE_RETENTION_SECONDS = DEFAULT_RETENTION.messagesDays * 86400;
 
 import { createTestApp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
-import { writeConfig } from '../helpers/messaging.ts';
+import { twilioStatusCallback, writeConfig } from '../helpers/messaging.ts';
 import { type VendorRequest, VendorServer } from '../helpers/vendor-server.ts';
 import * as vendors from '../helpers/vendors.ts';
 
@@ -313,13 +313,11 @@ describe('a failed code’s re-send passes the SMS defence like a first send', (
   /** Twilio reports its newest message failed; answers that message's record. */
   const failed = async () => {
     const sid = (tw.lastAnswer as { sid: string }).sid;
-    const fields = { MessageSid: sid, MessageStatus: 'undelivered', AccountSid: 'AC1' };
-    const res = await t.request('POST', '/hooks/messages/tw', {
-      body: new URLSearchParams(fields).toString(),
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': vendors.twilioSignature(TW_TOKEN, `${RECEIPTS}/tw`, fields),
-      },
+    const res = await twilioStatusCallback(t, {
+      provider: 'tw',
+      authToken: TW_TOKEN,
+      sid,
+      status: 'undelivered',
     });
     assert.equal(res.status, 200);
     return (

@@ -9,6 +9,7 @@ import { bearerToken } from '../plugins/bearer.ts';
 import { keepAdminAction } from './admin-trail.ts';
 import { clientRoutes } from './client-routes.ts';
 import { clientSecretRoutes } from './client-secret-routes.ts';
+import { economicsRoutes } from './economics-routes.ts';
 import { importRoutes } from './import-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { kycAdminRoutes } from './kyc-routes.ts';
@@ -27,6 +28,7 @@ type Services = Pick<
   | 'adminActions'
   | 'adminUsers'
   | 'clientRegistration'
+  | 'codeEconomics'
   | 'clients'
   | 'clock'
   | 'config'
@@ -90,6 +92,7 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
   clientSecretRoutes(app, c);
   keyRoutes(app, c);
   smsRoutes(app, c);
+  economicsRoutes(app, c);
   messageRoutes(app, c);
   networkRoutes(app, c);
   await webhookRoutes(app, c);

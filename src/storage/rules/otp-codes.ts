@@ -5,8 +5,8 @@
 // - A phone has at most one live code per purpose: storing a new one ends the one before (in the same
 //   statement), so only the latest code sent works.
 // - A code whose text message could not be sent is withdrawn at once: no usable code is left behind.
-// - A code is used once: the submission that matches sets consumed_at, and of parallel correct
-//   submissions exactly one does so; the others find the code used.
+// - A code is used once: the submission that matches sets consumed_at (and verified_at, which only a match
+//   sets), and of parallel correct submissions exactly one does so; the others find the code used.
 // - Only wrong submissions count toward the code's attempts: a correct one is never lost because
 //   its own duplicates, sent at the same moment, counted first.
 // - After OTP_MAX_ATTEMPTS wrong submissions, the next submission, right or wrong, burns the code
@@ -80,7 +80,8 @@ export async function submitOtp(q: Queryable, s: OtpSubmission): Promise<OtpAtte
       consumed_at = CASE
         WHEN ${matches} THEN ${s.now}::timestamptz
         WHEN attempts >= ${s.maxAttempts} THEN ${s.now}::timestamptz
-        ELSE NULL END
+        ELSE NULL END,
+      verified_at = CASE WHEN ${matches} THEN ${s.now}::timestamptz ELSE NULL END
     WHERE id = ${s.otpId} AND consumed_at IS NULL AND expires_at > ${s.now}
     RETURNING attempts, consumed_at IS NOT NULL AS spent`,
   );
