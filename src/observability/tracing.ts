@@ -53,8 +53,6 @@ export function startTracing(serviceVersion: string): Tracing {
   return { flush: () => registered.forceFlush() };
 }
 
-export const isTracing = () => tracingOn;
-
 /** The name of an error as a span may carry it: its code where it has a short one, else its class. */
 export function errorType(err: unknown): string {
   const e = err as { code?: unknown; error?: unknown; name?: unknown };

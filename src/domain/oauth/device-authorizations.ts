@@ -68,10 +68,10 @@ export class DeviceAuthorizations {
     const deviceCode = this.d.random.token(32);
     const now = this.d.clock.now();
     for (;;) {
-      const userCode = newUserCode(this.d.random);
+      const { shown: userCode, hash } = newUserCode(this.d.random);
       const inserted = await deviceAuthorizationsRepo.insert(this.d.db, {
         device_code_hash: sha256(deviceCode),
-        user_code_hash: userCodeHash(normalUserCode(userCode) ?? ''),
+        user_code_hash: hash,
         client_id: client.client_id,
         scope: [...new Set(scopes)].join(' '),
         interval_seconds: DEVICE_POLL_INTERVAL_SECONDS,

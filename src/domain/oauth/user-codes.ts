@@ -17,8 +17,8 @@ export const USER_CODE_LENGTH = 8;
 /** The largest byte below a multiple of the alphabet's size, so every character is equally likely. */
 const UNBIASED_BELOW = 256 - (256 % USER_CODE_ALPHABET.length);
 
-/** A new user code, as shown: XXXX-XXXX. */
-export function newUserCode(random: Random): string {
+/** A new user code: as shown (XXXX-XXXX), and the hash it is stored as. */
+export function newUserCode(random: Random): { shown: string; hash: string } {
   let code = '';
   while (code.length < USER_CODE_LENGTH) {
     for (const byte of random.bytes(USER_CODE_LENGTH * 2)) {
@@ -26,7 +26,7 @@ export function newUserCode(random: Random): string {
       code += USER_CODE_ALPHABET[byte % USER_CODE_ALPHABET.length];
     }
   }
-  return `${code.slice(0, 4)}-${code.slice(4)}`;
+  return { shown: `${code.slice(0, 4)}-${code.slice(4)}`, hash: userCodeHash(code) };
 }
 
 /** The one form every typing of a user code shares (capitals, no dash), or undefined for what cannot be one. */
