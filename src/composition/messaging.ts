@@ -32,7 +32,14 @@ export function messagingFor(p: MessagingParts) {
   const { config, metrics } = p;
   const { providers, routes, fallback } = config.messaging;
   const receipts = `${config.baseUrl}/hooks/messages`;
-  const log = new MessageLog({ db: p.db, clock: p.clock, random: p.random, codeKeys: p.codeKeys });
+  const log = new MessageLog({
+    db: p.db,
+    clock: p.clock,
+    random: p.random,
+    codeKeys: p.codeKeys,
+    codesSent: metrics.codesSent,
+    codesCost: metrics.codesCost,
+  });
   const messenger = new Messenger({
     plan: {
       providers: new Map(

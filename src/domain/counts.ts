@@ -7,6 +7,11 @@ export interface Count<L extends string> {
   inc(labels: Partial<Record<L, string>>): void;
 }
 
+/** An amount that only goes up, by its labels (what messages cost). */
+export interface Tally<L extends string> {
+  inc(labels: Partial<Record<L, string>>, amount: number): void;
+}
+
 /** A level that is set, by its labels (1 or 0 for a state). */
 export interface Level<L extends string> {
   set(labels: Partial<Record<L, string>>, value: number): void;

@@ -104,6 +104,19 @@ export class Metrics {
     labelNames: ['channel', 'provider', 'outcome'] as const,
     registers: [this.registry],
   });
+  /** The economics of codes: each code a provider took, and what it cost. */
+  readonly codesSent = new Counter({
+    name: 'callsign_codes_sent_total',
+    help: 'Codes a provider took, by destination country (ISO 3166-1 alpha-2, 001 for none), provider, channel and whether an earlier provider or channel had failed (fell_back: true, false)',
+    labelNames: ['country', 'provider', 'channel', 'fell_back'] as const,
+    registers: [this.registry],
+  });
+  readonly codesCost = new Counter({
+    name: 'callsign_codes_cost_total',
+    help: 'What the codes a provider took cost, as priced when sent (the vendor’s answer or the price table), by destination country, provider and channel',
+    labelNames: ['country', 'provider', 'channel'] as const,
+    registers: [this.registry],
+  });
   readonly messageDelivery = new Histogram({
     name: 'callsign_message_delivery_seconds',
     help: 'Seconds from a message sent to its delivery receipt, by channel and provider',

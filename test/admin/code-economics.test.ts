@@ -13,6 +13,7 @@ import * as vendors from '../helpers/vendors.ts';
 // and the rows they came from are gone.
 
 const TW_TOKEN = 'twilio-token-for-economics';
+const METRICS_TOKEN = 'metrics-token-for-economics-0123456789';
 
 describe('the economics of codes', () => {
   const tw = new VendorServer(vendors.twilio('AC1', TW_TOKEN));
@@ -37,7 +38,9 @@ describe('the economics of codes', () => {
         { countries: ['*'], sms: ['tw'] },
       ],
     });
-    t = await createTestApp({ env: { SMS_PROVIDER: '', MESSAGING_CONFIG: path, ADMIN_TOKEN } });
+    t = await createTestApp({
+      env: { SMS_PROVIDER: '', MESSAGING_CONFIG: path, ADMIN_TOKEN, METRICS_TOKEN },
+    });
     start = t.clock.now();
   });
   after(async () => {
@@ -105,6 +108,22 @@ describe('the economics of codes', () => {
     const [total] = (await report(`from=${from}&group_by=`)).rows;
     assert.equal(total.requested, 6);
     assert.equal(total.sent, 5);
+
+    const metrics = await t.app.inject({
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const value = (series: string) => {
+      const line = metrics.body.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    const usLabels = '{country="US",provider="tw",channel="sms"';
+    assert.equal(value(`callsign_codes_sent_total${usLabels},fell_back="false"}`), 4);
+    assert.equal(
+      value(`callsign_codes_sent_total{country="GB",provider="tw",channel="sms",fell_back="true"}`),
+      1,
+    );
+    assert.equal(value(`callsign_codes_cost_total${usLabels}}`)?.toFixed(4), '0.0316');
   });
 
   test('once rolled up, the figures outlive the rows they came from', async () => {

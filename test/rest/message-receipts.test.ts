@@ -95,9 +95,10 @@ describe('delivery receipts', () => {
   /** The service's time as a vendor writes it in a callback: Unix seconds. */
   const unixNow = (secondsAgo = 0) => String(Math.floor(t.clock.now().getTime() / 1000) - secondsAgo);
   /** Vonage's signed receipt for its newest message. */
-  const vonageReceipt = (status: string, timestamp: string) => {
+  const vonageReceipt = (status: string, timestamp: string, price?: string) => {
     const id = (vg.lastAnswer as { messages: Array<{ 'message-id': string }> }).messages[0]['message-id'];
-    const dlr = vendors.vonageSigned(VONAGE_SIG, { messageId: id, status, msisdn: '1', timestamp });
+    const fields = { messageId: id, status, msisdn: '1', timestamp, ...(price ? { price } : {}) };
+    const dlr = vendors.vonageSigned(VONAGE_SIG, fields);
     return t.request('POST', '/hooks/messages/vg', {
       body: new URLSearchParams(dlr).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -263,6 +264,19 @@ describe('delivery receipts', () => {
     assert.equal((await recordOf('vg', vonageId))?.status, 'queued', 'but a day-old receipt changes nothing');
     assert.equal((await vonageReceipt('delivered', unixNow(60))).status, 200);
     assert.equal((await recordOf('vg', vonageId))?.status, 'delivered');
+  });
+
+  test('what the vendor says a message cost is its price: its answer first, then its receipt', async () => {
+    await send(uniquePhone());
+    const sid = (tw.lastAnswer as { sid: string }).sid;
+    assert.equal((await recordOf('tw', sid))?.price, '0.0079', 'Twilio answered no price: the price table’s');
+    assert.equal((await twilioReceipt('undelivered')).status, 200);
+    const vonageId = (vg.lastAnswer as { messages: Array<{ 'message-id': string }> }).messages[0][
+      'message-id'
+    ];
+    assert.equal(Number((await recordOf('vg', vonageId))?.price), 0.03, 'Vonage’s answer says 0.03');
+    assert.equal((await vonageReceipt('delivered', unixNow(5), '0.03330000')).status, 200);
+    assert.equal(Number((await recordOf('vg', vonageId))?.price), 0.0333, 'its receipt says what it charged');
   });
 
   test('a sealed code goes once it expires; a message goes after 30 days', async () => {

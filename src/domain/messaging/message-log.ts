@@ -4,11 +4,13 @@
 // Rules it enforces:
 // - Every message is recorded, also one that no provider carried (its status `failed`).
 // - A code's own digits are kept only sealed, only while the code may be re-sent (until it expires).
+// - A code a provider took is counted for operators once, by country, provider and channel, with its price.
 import type { Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import { MessageInserts } from '../../storage/batches/message-inserts.ts';
 import type { Database } from '../../storage/db.ts';
 import type { MessageAttempt, MessageStatus } from '../../storage/repositories/messages.ts';
+import type { Count, Tally } from '../counts.ts';
 import { countryOf } from '../phone.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
 
@@ -35,7 +37,13 @@ export interface MessageLogDeps {
   random: Random;
   /** seals codes kept for a re-send */
   codeKeys: PurposeKeys;
+  /** codes a provider took, by destination country, provider, channel and whether it came after a failure */
+  codesSent?: Count<CodeLabel | 'fell_back'>;
+  /** what those codes cost, as priced when sent */
+  codesCost?: Tally<CodeLabel>;
 }
+
+type CodeLabel = 'country' | 'provider' | 'channel';
 
 export class MessageLog {
   readonly #inserts: MessageInserts;
@@ -65,7 +73,15 @@ export class MessageLog {
       createdAt: this.d.clock.now(),
       isResend: m.isResend,
     });
+    if (status === 'queued' && m.kind === 'code') this.#count(m);
     return id;
+  }
+
+  /** A code a provider took, counted for operators: by country (ISO code, 001 for none), provider and channel. */
+  #count(m: LoggedMessage) {
+    const labels = { country: countryOf(m.to) ?? '001', provider: m.provider ?? '', channel: m.channel };
+    this.d.codesSent?.inc({ ...labels, fell_back: String(m.attempts.length > 1) });
+    if (m.price) this.d.codesCost?.inc(labels, m.price);
   }
 
   /** The code sealed in a message, opened. */

@@ -26,6 +26,7 @@ import {
   type OutgoingMessage,
   ProviderError,
   type ProviderFailure,
+  type SentMessage,
 } from '../../providers/messaging/provider.ts';
 import type { MessageAttempt } from '../../storage/repositories/messages.ts';
 import type { Count } from '../counts.ts';
@@ -157,23 +158,25 @@ export class Messenger {
 
   async #deliver(to: string, requested: Channel, build: (c: Channel) => OutgoingMessage, kind: Kind) {
     const attempts: MessageAttempt[] = [];
-    const record = (channel: Channel, provider: string | null, id?: string) =>
+    const record = (channel: Channel, provider: string | null, sent: SentMessage = {}) =>
       this.d.log.record({
         to,
         kind: kind.kind,
         channel,
         language: kind.language,
         provider,
-        providerMessageId: id,
+        providerMessageId: sent.providerMessageId,
         attempts,
         code: kind.code,
-        price: provider ? (this.d.plan.prices.get(provider)?.[countryOf(to) ?? ''] ?? null) : null,
+        // The vendor's own price where its answer says, else the price table's.
+        price:
+          sent.price ?? (provider ? (this.d.plan.prices.get(provider)?.[countryOf(to) ?? ''] ?? null) : null),
         isResend: kind.after !== undefined,
       });
     const toTry = this.#toTry(to, requested, kind.after);
     for (const [channel, provider] of toTry) {
       const started = performance.now();
-      let sent: Awaited<ReturnType<MessagingProvider['send']>>;
+      let sent: SentMessage;
       try {
         sent = await provider.send(build(channel));
       } catch (err) {
@@ -199,8 +202,8 @@ export class Messenger {
       });
       this.d.health.succeeded(provider.name);
       this.d.messages?.inc({ channel, provider: provider.name, outcome: 'accepted' });
-      await record(channel, provider.name, sent.providerMessageId);
-      return { channel, provider: provider.name, ...sent };
+      await record(channel, provider.name, sent);
+      return { channel, provider: provider.name, providerMessageId: sent.providerMessageId };
     }
     const last = toTry.at(-1);
     await record(last?.[0] ?? requested, last?.[1].name ?? null);

@@ -5,6 +5,7 @@
 // - A receipt changes only the message the provider that sent it knows by that id; any other is ignored.
 // - A receipt the vendor dates more than RECEIPT_MAX_AGE_SECONDS ago is ignored (a replayed or long-delayed
 //   callback); one without a date (Twilio's) is taken as new.
+// - A receipt that says what the vendor charged sets the message's price: it outranks the price table.
 // - A status the message's history holds already is not recorded twice: a vendor's retry or a replay of a
 //   receipt changes nothing, counts nothing and re-sends nothing.
 // - A receipt of `failed` or `undelivered` re-sends the same code once, while it lives, through the providers
@@ -52,7 +53,8 @@ export class MessageReceipts {
     if (ageSeconds > RECEIPT_MAX_AGE_SECONDS) return;
     const message = await messagesRepo.byVendorId(this.d.db, provider, receipt.providerMessageId);
     if (!message) return;
-    if (!(await messagesRepo.addStatus(this.d.db, message.id, receipt.status, now))) return;
+    // The vendor's own charge, where the receipt says, is what the message cost.
+    if (!(await messagesRepo.addStatus(this.d.db, message.id, receipt.status, now, receipt.price))) return;
     const delivered = receipt.status === 'delivered' && !message.delivered_at;
     const after = delivered ? (now.getTime() - message.created_at.getTime()) / 1000 : undefined;
     const { channel } = message;

@@ -18,9 +18,11 @@ export interface OutgoingMessage {
   language: string;
 }
 
-/** What the vendor answered: its id for the message, when it gives one (receipts name it). */
+/** What the vendor answered: its id for the message, when it gives one (receipts name it), and its price. */
 export interface SentMessage {
   providerMessageId?: string;
+  /** what the vendor says the message costs, in its account's currency, where its answer says */
+  price?: number;
 }
 
 export interface MessagingProvider {
@@ -103,6 +105,15 @@ export async function callVendor(vendor: string, url: string, init: RequestInit,
 
 /** The E.164 number without its plus sign, as several vendors take it. */
 export const digitsOf = (e164: string) => e164.replace(/^\+/, '');
+
+/**
+ * A price as a vendor writes it (a number or a decimal string; Twilio's is negative, a charge), as a positive
+ * amount; nothing when it is absent or not a number.
+ */
+export function vendorPrice(value: unknown): { price?: number } {
+  const amount = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  return value === '' || !Number.isFinite(amount) ? {} : { price: Math.abs(amount) };
+}
 
 /** A field of a vendor's JSON answer, if the answer is an object that has it. */
 export function fieldOf(answer: unknown, name: string): unknown {

@@ -6,6 +6,7 @@ import {
   type OutgoingMessage,
   ProviderError,
   type SentMessage,
+  vendorPrice,
 } from './provider.ts';
 
 export interface TwilioSettings {
@@ -82,7 +83,11 @@ export class TwilioMessages implements MessagingProvider {
       this.timeoutMs,
     );
     const sid = fieldOf(answer, 'sid');
-    return typeof sid === 'string' ? { providerMessageId: sid } : {};
+    // Twilio prices a message once it is sent: its first answer's `price` is mostly null.
+    return {
+      ...(typeof sid === 'string' ? { providerMessageId: sid } : {}),
+      ...vendorPrice(fieldOf(answer, 'price')),
+    };
   }
 
   private message(m: OutgoingMessage): Record<string, string> {

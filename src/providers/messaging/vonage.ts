@@ -7,6 +7,7 @@ import {
   type OutgoingMessage,
   ProviderError,
   type SentMessage,
+  vendorPrice,
 } from './provider.ts';
 
 export interface VonageSettings {
@@ -66,6 +67,7 @@ export class VonageSms implements MessagingProvider {
         VONAGE_UNAVAILABLE.has(String(status)) ? 'unavailable' : 'refused',
       );
     const id = fieldOf(first, 'message-id');
-    return typeof id === 'string' ? { providerMessageId: id } : {};
+    const price = vendorPrice(fieldOf(first, 'message-price'));
+    return { ...(typeof id === 'string' ? { providerMessageId: id } : {}), ...price };
   }
 }

@@ -28,15 +28,18 @@ export type EconomicsRow = Partial<Record<EconomicsDimension, string>> &
 
 const utcHour = (column: Sql) => sql`(date_trunc('hour', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 
+/** A message some provider took (one no provider carried is recorded too, with its failed attempts). */
+const carried = sql`m.attempts @> '[{"ok": true}]'::jsonb`;
+
 /** Each hour's figures in [from, to), from the rows they are made of (kept a day or more). */
 function fromSources(from: Date, to: Date): Sql {
   return sql`
     SELECT ${utcHour(sql`m.created_at`)} AS hour, coalesce(m.country, '001') AS country,
       coalesce(m.provider, '') AS provider, m.channel,
-      count(*)::int AS sent,
+      (count(*) FILTER (WHERE ${carried}))::int AS sent,
       (count(*) FILTER (WHERE m.status IN ('delivered', 'read')))::int AS delivered,
       (count(DISTINCT m.otp_id) FILTER (WHERE o.verified_at IS NOT NULL))::int AS verified,
-      (count(*) FILTER (WHERE jsonb_array_length(m.attempts) > 1))::int AS fell_back,
+      (count(*) FILTER (WHERE ${carried} AND jsonb_array_length(m.attempts) > 1))::int AS fell_back,
       0 AS refused_country, 0 AS refused_type, 0 AS refused_prefix, 0 AS challenged, 0 AS over_cap,
       0 AS over_budget, 0 AS rate_limited, 0 AS silent_attempted, 0 AS silent_proven,
       coalesce(sum(m.price), 0) AS cost

@@ -103,11 +103,11 @@ export const messagesRepo = {
    * A status the vendor reported, added to the message's history; `delivered_at` set by the first delivery.
    * A status the history holds already is not added again: answers false, and nothing changed.
    */
-  addStatus: async (q: Queryable, id: string, status: MessageStatus, at: Date) =>
+  addStatus: async (q: Queryable, id: string, status: MessageStatus, at: Date, price?: number) =>
     (
       await all(
         q,
-        sql`UPDATE messages SET status = ${status},
+        sql`UPDATE messages SET status = ${status}, price = coalesce(${price ?? null}::numeric, price),
           history = history || ${JSON.stringify([{ status, at: at.toISOString() }])}::jsonb,
           delivered_at = CASE WHEN ${status} IN ('delivered', 'read') THEN coalesce(delivered_at, ${at}::timestamptz)
             ELSE delivered_at END

@@ -18,6 +18,8 @@ export interface Receipt {
   status: DeliveryStatus;
   /** when the vendor says the status came about, where its callback says (Vonage, Meta) */
   reportedAt?: Date;
+  /** what the vendor charged for the message, where its receipt says (Vonage) */
+  price?: number;
 }
 
 /** `reportedAt` from a Unix time in seconds, as vendors write it in callbacks; nothing when it is not one. */

@@ -5,6 +5,7 @@
 //   field sorted by name, each `&name=value` with `&` and `=` in values made `_`, then the MD5 of that and the
 //   secret (`md5hash`), or its HMAC keyed with the secret (`md5`, `sha1`, `sha256`, `sha512`), in hex.
 import { createHash, createHmac } from 'node:crypto';
+import { vendorPrice } from '../provider.ts';
 import {
   type DeliveryStatus,
   fieldsOf,
@@ -56,6 +57,7 @@ export class VonageReceipts implements ReceiptReader {
     if (!sameSignature(expected.toLowerCase(), fields.sig?.toLowerCase())) return undefined;
     const status = STATUSES[fields.status ?? ''];
     if (!fields.messageId || !status) return [];
-    return [{ providerMessageId: fields.messageId, status, ...reportedAt(fields.timestamp) }];
+    const receipt = { providerMessageId: fields.messageId, status, ...reportedAt(fields.timestamp) };
+    return [{ ...receipt, ...vendorPrice(fields.price) }];
   }
 }
