@@ -61,6 +61,12 @@ export function housekeeping(
       counts.outbox_events = await purge.events(db, eventsBefore);
       // The economics of codes are kept as long as events.
       counts.code_economics_hours = await purge.olderThan(db, 'code_economics_hours', 'hour', eventsBefore);
+      counts.sms_breaker_openings = await purge.olderThan(
+        db,
+        'sms_breaker_openings',
+        'closed_at',
+        eventsBefore,
+      );
       // A logout's retries are over within 27 hours; the row is kept as long as events.
       counts.backchannel_logouts = await purge.olderThan(
         db,

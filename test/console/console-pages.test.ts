@@ -461,7 +461,8 @@ describe('the operator console at /console (issue 8), page by page, JavaScript o
     assert.equal(await heading(), 'SMS traffic');
     const us = () => page.getByRole('table').first().getByRole('row', { name: /^US/ }).textContent();
     assert.match((await us()) ?? '', /closed.*by traffic/);
-    assert.equal(await page.locator('svg[role="img"]').count(), 2, 'sent and entered, per hour');
+    // The week's cost and a chart of the US; then codes sent and entered per hour.
+    assert.equal(await page.locator('svg[role="img"]').count(), 4);
     await submit('US: hold open');
     assert.match((await notice()) ?? '', /US: held open/);
     assert.match((await us()) ?? '', /open.*held open/);

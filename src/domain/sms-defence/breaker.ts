@@ -11,10 +11,16 @@
 // - An operator may hold a country's breaker open or closed whatever the traffic says, until set back to
 //   `auto`.
 // - Opening and closing are logged at warn and reported to metrics, once per change seen by this process.
+// - Each opening is recorded with when it closed, once across processes (one open opening per country), for
+//   the console's charts; a process's first look at a closed country ends an opening left open.
 import type { Logger } from 'pino';
 import type { BreakerSettings } from '../../config/sms-defence-settings.ts';
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
+import {
+  type BreakerOpening,
+  smsBreakerOpeningsRepo,
+} from '../../storage/repositories/sms-breaker-openings.ts';
 import {
   type CountryTotals,
   type RefusalCounts,
@@ -76,12 +82,25 @@ export class SmsBreaker {
     const since = addSeconds(this.d.clock.now(), -this.d.settings.windowSeconds);
     const { override, ...totals } = await smsTrafficRepo.windowOf(this.d.db, country, since);
     const open = override ? override === 'open' : opens(totals, this.d.settings);
-    if ((this.#seenOpen.get(country) ?? false) !== open) {
-      this.#seenOpen.set(country, open);
+    const seen = this.#seenOpen.get(country);
+    if (seen === open) return open;
+    this.#seenOpen.set(country, open);
+    const now = this.d.clock.now();
+    await (open
+      ? smsBreakerOpeningsRepo.opened(this.d.db, country, now, override === 'open')
+      : smsBreakerOpeningsRepo.closed(this.d.db, country, now));
+    if ((seen ?? false) !== open) {
       this.d.logger.warn({ country, ...totals, open }, open ? 'SMS breaker opened' : 'SMS breaker closed');
       this.d.openCountries?.set({ country }, open ? 1 : 0);
     }
     return open;
+  }
+
+  /** When breakers were open between `from` and `to` (the 7 days to now unless given), oldest first. */
+  openings(span: { from?: Date; to?: Date }): Promise<BreakerOpening[]> {
+    const to = span.to ?? this.d.clock.now();
+    const from = span.from ?? addSeconds(to, -7 * 86_400);
+    return smsBreakerOpeningsRepo.between(this.d.db, from, to);
   }
 
   /** What operators see per country: the last hour's and day's traffic, the breaker and its override. */

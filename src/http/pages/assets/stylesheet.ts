@@ -69,6 +69,9 @@ const CONSOLE = `body.console{font-size:15px}
 .console figcaption{font-weight:600}.console .photos img{max-width:min(22rem,100%);max-height:16rem;border:1px solid var(--line);margin:.3rem}
 .console svg{display:block;max-width:40rem}.console svg text{fill:var(--muted);font-size:10px}.console svg .bar{fill:var(--accent)}
 .console svg .bar.none{fill:var(--line)}.console svg .axis{stroke:var(--muted)}
+.console svg .bar.refused{fill:var(--error)}.console svg polyline.rate{fill:none;stroke:var(--text);stroke-width:1.5}
+.console svg circle.rate{fill:var(--text)}.console svg .open{fill:var(--error-bg)}.console svg text.open-label{fill:var(--error)}
+.console svg .open-edge{stroke:var(--error);stroke-dasharray:3 2}
 .console button{white-space:nowrap}.console .confirm{border:2px solid #b91c1c;border-radius:8px;padding:1rem;max-width:36rem}
 .console .confirm a{display:inline-block;padding:.6rem 0;margin-inline-start:1rem}
 @media (max-width:40rem){.console .table table,.console .table tbody,.console .table tr,.console .table td{display:block;width:auto}

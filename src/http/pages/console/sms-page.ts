@@ -4,6 +4,7 @@ import type {
 } from '../../admin/sms-routes.ts';
 import type { Answered } from '../../openapi-types.ts';
 import { esc } from '../html.ts';
+import { type BreakerOpening, type DayFigures, economicsCharts } from './economics-charts.ts';
 import { consolePage, type Frame, postForm, table } from './layout.ts';
 import { type NetworkCountrySummary, silentProofsSection } from './network-page.ts';
 import { chart } from './overview-page.ts';
@@ -40,12 +41,23 @@ function overrideForms(csrf: string, c: CountryTraffic): string {
     .join(' ');
 }
 
-/** The SMS defence per destination country: codes sent and entered, refusals, the breaker and its override. */
+/** The week of the economics of codes the page draws: its days (UTC, oldest first), figures and openings. */
+export interface EconomicsWeek {
+  days: string[];
+  rows: DayFigures[];
+  openings: BreakerOpening[];
+}
+
+/**
+ * The SMS defence per destination country: the week's sends, conversion, cost and breaker openings drawn; the
+ * last hours' codes; per country the refusals, the breaker and its override; the silent proofs.
+ */
 export const smsPage = (
   f: Frame,
   countries: CountryTraffic[],
   hours: SmsHours,
   proofs: NetworkCountrySummary[],
+  week: EconomicsWeek,
 ) =>
   consolePage(
     'SMS traffic',
@@ -53,6 +65,8 @@ export const smsPage = (
     `<p>Codes sent and entered per destination country. A country whose codes are rarely entered opens its
 breaker: its sends then need a solved challenge, and at most a few an hour go there. Codes a genuine app did not
 attest are "unattested": a pumping wave shows there.</p>
+${economicsCharts(week.days, week.rows, week.openings, f.now)}
+<h2>The last 24 hours</h2>
 <div class="charts">${chart('Codes sent, all countries', hours.sent, new Date(hours.end))}${chart('Codes entered, all countries', hours.verified, new Date(hours.end))}</div>
 ${table(
   [
