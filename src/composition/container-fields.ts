@@ -48,6 +48,7 @@ import type { RateLimiter } from '../domain/rate-limiter.ts';
 import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
 import type { KeyRing } from '../domain/sessions/key-ring.ts';
 import type { SessionService } from '../domain/sessions/sessions.ts';
+import type { Signals } from '../domain/signals/signals.ts';
 import type { SmsBreaker } from '../domain/sms-defence/breaker.ts';
 import type { PersonCheck } from '../domain/sms-defence/person-check.ts';
 import type { SendDefence } from '../domain/sms-defence/send-defence.ts';
@@ -125,6 +126,8 @@ export interface Container {
   dpop: Dpop;
   /** devices that sign in by a code the person types on the verification page (RFC 8628) */
   deviceAuthorizations: DeviceAuthorizations;
+  /** the Shared Signals transmitter: each client's event streams and their delivery */
+  signals: Signals;
   /** authorization requests as sent, signed (request objects) or pushed first (PAR), checked alike */
   authorizationRequests: AuthorizationRequests;
   /** who a client is, at the endpoints where it authenticates (a secret or a signed assertion) */

@@ -17,7 +17,10 @@ import { AdminUserService } from '../domain/operators/admin-users.ts';
 import { CodeEconomics } from '../domain/operators/code-economics.ts';
 import { ConsoleSessionService } from '../domain/operators/console-sessions.ts';
 import type { PurposeKeys } from '../domain/purpose-keys.ts';
+import type { KeyRing } from '../domain/sessions/key-ring.ts';
 import type { SessionService } from '../domain/sessions/sessions.ts';
+import { SecurityEventTokens } from '../domain/signals/security-event-tokens.ts';
+import { Signals } from '../domain/signals/signals.ts';
 import { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
 import { manualKycProvider } from '../providers/kyc/kyc-provider.ts';
 import { sandboxKycProvider } from '../providers/kyc/sandbox.ts';
@@ -29,7 +32,12 @@ import type { Foundation } from './foundation.ts';
 export function clientAndOperatorServices(
   f: Foundation,
   sessions: SessionService,
-  sealing: { webhookSecrets: PurposeKeys; kycPhotos: PurposeKeys; dpopNonces: PurposeKeys },
+  sealing: {
+    webhookSecrets: PurposeKeys;
+    kycPhotos: PurposeKeys;
+    dpopNonces: PurposeKeys;
+    signingKeys: KeyRing;
+  },
 ) {
   const { config, db, clock, random, events, tokens } = f;
   const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
@@ -65,7 +73,7 @@ export function clientAndOperatorServices(
   });
   const codeExchanges = new CodeExchanges(db);
   const authorization = new AuthorizationService({ db, clock, random });
-  const oauthProtocol = oauthProtocolServices(f, clients, authorization, sealing.dpopNonces);
+  const oauthProtocol = oauthProtocolServices(f, clients, authorization, sealing);
   const { dpop, deviceAuthorizations } = oauthProtocol;
   return {
     // client authentication by key, request objects and PAR, DPoP, self-registration, the device grant
@@ -87,12 +95,15 @@ export function clientAndOperatorServices(
   };
 }
 
-/** Client authentication by key, request objects and PAR, DPoP, self-registration and the device grant. */
+/**
+ * Client authentication by key, request objects and PAR, DPoP, self-registration, the device grant and the
+ * Shared Signals transmitter.
+ */
 function oauthProtocolServices(
   f: Foundation,
   clients: ClientService,
   authorization: AuthorizationService,
-  dpopNonces: PurposeKeys,
+  keys: { dpopNonces: PurposeKeys; signingKeys: KeyRing },
 ) {
   const { config, db, clock, random, tokens } = f;
   const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
@@ -120,7 +131,7 @@ function oauthProtocolServices(
   const dpop = new Dpop({
     db,
     clock,
-    nonceKeys: dpopNonces,
+    nonceKeys: keys.dpopNonces,
     nonceRequired: config.oauth.dpopNonceRequired,
   });
   const clientRegistration = new ClientRegistration({
@@ -138,9 +149,14 @@ function oauthProtocolServices(
     ttlSeconds: config.oauth.deviceCodeTtlSeconds,
     verificationUri: `${config.authUrl}/device`,
   });
+  const signals = new Signals({
+    ...{ db, clock, random, issuer: config.baseUrl, baseUrl: config.baseUrl },
+    tokens: new SecurityEventTokens(keys.signingKeys, config.baseUrl),
+  });
   return {
     dpop,
     deviceAuthorizations,
+    signals,
     clientRegistration,
     authorizationRequests,
     clientKeySets: keySets,

@@ -100,6 +100,7 @@ export async function compose(o: Opened): Promise<Container> {
     webhookSecrets: sealing.webhook_secrets,
     kycPhotos: sealing.kyc_photos,
     dpopNonces: keysFor('dpop-nonces'),
+    signingKeys: keys,
   });
   const background = backgroundWork({
     ...base,

@@ -32,6 +32,8 @@ export const DEFAULT_RATE_LIMITS = {
   device_user_code_address: { limit: 5, windowSeconds: 900 },
   // not in the spec: a resource server may ask about every request it serves
   oauth_introspect_client: { limit: 1200, windowSeconds: 60 },
+  // not in the spec: a receiver's calls to the Shared Signals endpoints (streams, status, verification, polls)
+  ssf_client: { limit: 600, windowSeconds: 60 },
   // not in the spec: the verification page takes uploads of up to 30 MB a post
   verify_page_address: { limit: 30, windowSeconds: 60 },
   // not in the spec: /api/v1 per address (every request), per user token, per server API key

@@ -61,6 +61,8 @@ export function housekeeping(
       counts.outbox_events = await purge.events(db, eventsBefore);
       // The economics of codes are kept as long as events.
       counts.code_economics_hours = await purge.olderThan(db, 'code_economics_hours', 'hour', eventsBefore);
+      // A stream's events not taken in that time (its account events' go with them) are dropped.
+      counts.ssf_events = await purge.olderThan(db, 'ssf_events', 'created_at', eventsBefore);
       counts.sms_breaker_openings = await purge.olderThan(
         db,
         'sms_breaker_openings',

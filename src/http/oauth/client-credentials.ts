@@ -63,14 +63,16 @@ export function clientCredentials(
  */
 export async function authenticatedClient(
   c: Services,
-  request: FastifyRequest<{ Body: ClientFields | undefined }>,
+  request: FastifyRequest,
   reply: FastifyReply,
   clientLimit: RateLimitName,
+  /** the request's body (none on a GET: Basic credentials only) */
+  body: ClientFields | undefined,
 ): Promise<ClientRow> {
   let client: ClientRow;
   try {
     const endpointUrl = requestUrl(c, request);
-    client = await c.clientAuthenticator.authenticate(clientCredentials(request, request.body), endpointUrl);
+    client = await c.clientAuthenticator.authenticate(clientCredentials(request, body), endpointUrl);
   } catch (err) {
     if (err instanceof OAuthError && err.error === 'invalid_client')
       await countRequest(c, reply, [['oauth_client_auth_failures_address', request.ip]]);

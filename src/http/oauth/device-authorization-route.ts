@@ -47,7 +47,7 @@ export function deviceAuthorizationRoute(fastify: FastifyInstance, c: Services) 
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
+      const client = await authenticatedClient(c, request, reply, 'oauth_token_client', request.body);
       return c.deviceAuthorizations.start(client, request.body?.scope);
     },
   );

@@ -60,7 +60,7 @@ export function parRoute(fastify: FastifyInstance, c: Services) {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
+      const client = await authenticatedClient(c, request, reply, 'oauth_token_client', request.body);
       const dpop = await dpopOfRequest(c, request, client, { optional: true });
       const pushed = await c.authorizationRequests.push(client, request.body ?? {}, dpop?.jkt);
       return reply.status(201).send(pushed);

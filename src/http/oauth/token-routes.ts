@@ -50,7 +50,7 @@ export function tokenRoutes(fastify: FastifyInstance, c: Services) {
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       // 300 requests per minute per client, counted once the client has authenticated.
-      const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
+      const client = await authenticatedClient(c, request, reply, 'oauth_token_client', request.body);
       const body = request.body ?? {};
       const dpop = await dpopOfRequest(c, request, client);
       const fapi = fapiApplies(client, c.config.oauth);
@@ -79,7 +79,7 @@ export function tokenUseRoutes(fastify: FastifyInstance, c: Services) {
       },
     },
     async (request, reply) => {
-      const client = await authenticatedClient(c, request, reply, 'oauth_token_client');
+      const client = await authenticatedClient(c, request, reply, 'oauth_token_client', request.body);
       await c.oauthTokens.revoke(client, request.body?.token);
       return reply.header('Cache-Control', 'no-store').status(200).send({});
     },
@@ -101,7 +101,7 @@ export function tokenUseRoutes(fastify: FastifyInstance, c: Services) {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      const client = await authenticatedClient(c, request, reply, 'oauth_introspect_client');
+      const client = await authenticatedClient(c, request, reply, 'oauth_introspect_client', request.body);
       return c.oauthTokens.introspect(client, request.body?.token);
     },
   );

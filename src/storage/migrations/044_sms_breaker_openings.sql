@@ -9,3 +9,4 @@ CREATE TABLE sms_breaker_openings (
 );
 CREATE UNIQUE INDEX sms_breaker_openings_open ON sms_breaker_openings (country) WHERE closed_at IS NULL;
 CREATE INDEX sms_breaker_openings_opened_at ON sms_breaker_openings (opened_at);
+CREATE INDEX sms_breaker_openings_closed_at ON sms_breaker_openings (closed_at);

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db.ts';
 import { all, type Sql, sql } from '../sql.ts';
+import { SIGNALS_OF_EVENT_CTE } from './ssf-events.ts';
 
 export interface OutboxRow {
   seq: number;
@@ -18,7 +19,8 @@ export interface OutboxEvent {
 }
 
 /**
- * The event as a CTE named `event`, and one delivery per subscribed, enabled endpoint as `deliveries`,
+ * The event as a CTE named `event`, one delivery per subscribed, enabled endpoint as `deliveries`, and the
+ * event queued on each Shared Signals stream that asks for it as `signals`,
  * for a statement of its own or one that also writes the change the event reports; with `onlyFor` (an
  * earlier CTE of the statement), the event is written only if that CTE has a row. Each delivery is due at
  * once (the spec's first attempt is immediate).
@@ -28,9 +30,10 @@ export function outboxEventCtes(e: OutboxEvent, onlyFor?: Sql): Sql {
       INSERT INTO outbox_events (id, type, data, created_at)
       SELECT ${e.id}::uuid, ${e.type}::text, ${JSON.stringify(e.data)}::json, ${e.createdAt}::timestamptz
       ${onlyFor ? sql`FROM ${onlyFor}` : sql``}
-      RETURNING id, type, created_at
+      RETURNING id, type, data, created_at
     ),
-    ${sql.constant(DELIVERIES_OF_EVENT_CTE)}`;
+    ${sql.constant(DELIVERIES_OF_EVENT_CTE)},
+    ${sql.constant(SIGNALS_OF_EVENT_CTE)}`;
 }
 
 /**

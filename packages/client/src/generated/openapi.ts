@@ -226,6 +226,36 @@ export interface paths {
     /** OAuth 2.0 authorization server metadata (RFC 8414), the same */
     get: operations["getWellKnownOauthAuthorizationServer"];
   };
+  "/.well-known/ssf-configuration": {
+    /** The Shared Signals transmitter’s metadata: its endpoints, delivery methods and keys */
+    get: operations["getWellKnownSsfConfiguration"];
+  };
+  "/ssf/streams": {
+    /** A stream’s configuration, or without stream_id all of the client’s streams */
+    get: operations["getSsfStreams"];
+    /** A stream’s configuration replaced */
+    put: operations["putSsfStreams"];
+    /** A receiver creates an event stream for its client */
+    post: operations["postSsfStreams"];
+    /** A stream deleted, with the events it held */
+    delete: operations["deleteSsfStreams"];
+    /** A stream’s configuration changed in part */
+    patch: operations["patchSsfStreams"];
+  };
+  "/ssf/status": {
+    /** A stream’s status */
+    get: operations["getSsfStatus"];
+    /** A stream enabled, paused (its events kept) or disabled (its events dropped) */
+    post: operations["postSsfStatus"];
+  };
+  "/ssf/verify": {
+    /** A verification event asked for on a stream (at most once a minute) */
+    post: operations["postSsfVerify"];
+  };
+  "/ssf/poll/{stream_id}": {
+    /** Poll delivery (RFC 8936): acknowledge SETs, and take those waiting */
+    post: operations["postSsfPollByStreamId"];
+  };
   "/authorize": {
     /** Authorization endpoint (hosted page) */
     get: operations["getAuthorize"];
@@ -4393,6 +4423,580 @@ export interface operations {
             token_endpoint: string;
             jwks_uri: string;
             [key: string]: unknown;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** The Shared Signals transmitter’s metadata: its endpoints, delivery methods and keys */
+  getWellKnownSsfConfiguration: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            spec_version: string;
+            issuer: string;
+            /** @description the keys SETs are signed with */
+            jwks_uri: string;
+            delivery_methods_supported: string[];
+            configuration_endpoint: string;
+            status_endpoint: string;
+            verification_endpoint: string;
+            /** @description ALL: every account the client knows */
+            default_subjects: string;
+          };
+        };
+      };
+      /** @description the request was refused */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description the error code: RFC 6749 §5.2, RFC 6750 §3.1, or the API's own list */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description the service failed or is stopping */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description the error code: RFC 6749 §5.2, RFC 6750 §3.1, or the API's own list */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A stream’s configuration, or without stream_id all of the client’s streams */
+  getSsfStreams: {
+    parameters: {
+      query?: {
+        /** @description the stream, as its configuration names it */
+        stream_id?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            stream_id: string;
+            iss: string;
+            /** @description the client the stream is for */
+            aud: string;
+            events_supported: string[];
+            events_requested: string[];
+            events_delivered: string[];
+            delivery: {
+              method: string;
+              endpoint_url: string;
+            };
+            min_verification_interval: number;
+            description?: string;
+          } | {
+              stream_id: string;
+              iss: string;
+              /** @description the client the stream is for */
+              aud: string;
+              events_supported: string[];
+              events_requested: string[];
+              events_delivered: string[];
+              delivery: {
+                method: string;
+                endpoint_url: string;
+              };
+              min_verification_interval: number;
+              description?: string;
+            }[];
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A stream’s configuration replaced */
+  putSsfStreams: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the stream, as its configuration names it */
+          stream_id: string;
+          events_requested?: string[];
+          description?: string | null;
+          delivery?: {
+            /** @description urn:ietf:rfc:8936 (poll) */
+            method: string;
+            /** @description set by Callsign */
+            endpoint_url?: string | null;
+          };
+          /** @description with client_secret or client_assertion */
+          client_id?: unknown;
+          /** @description client_secret_post */
+          client_secret?: unknown;
+          /** @description private_key_jwt */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt */
+          client_assertion?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            stream_id: string;
+            iss: string;
+            /** @description the client the stream is for */
+            aud: string;
+            events_supported: string[];
+            events_requested: string[];
+            events_delivered: string[];
+            delivery: {
+              method: string;
+              endpoint_url: string;
+            };
+            min_verification_interval: number;
+            description?: string;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A receiver creates an event stream for its client */
+  postSsfStreams: {
+    requestBody: {
+      content: {
+        "application/json": {
+          events_requested?: string[];
+          description?: string | null;
+          delivery?: {
+            /** @description urn:ietf:rfc:8936 (poll) */
+            method: string;
+            /** @description set by Callsign */
+            endpoint_url?: string | null;
+          };
+          /** @description with client_secret or client_assertion */
+          client_id?: unknown;
+          /** @description client_secret_post */
+          client_secret?: unknown;
+          /** @description private_key_jwt */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt */
+          client_assertion?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            stream_id: string;
+            iss: string;
+            /** @description the client the stream is for */
+            aud: string;
+            events_supported: string[];
+            events_requested: string[];
+            events_delivered: string[];
+            delivery: {
+              method: string;
+              endpoint_url: string;
+            };
+            min_verification_interval: number;
+            description?: string;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A stream deleted, with the events it held */
+  deleteSsfStreams: {
+    parameters: {
+      query: {
+        /** @description the stream, as its configuration names it */
+        stream_id: string;
+      };
+    };
+    responses: {
+      /** @description done; no body */
+      204: {
+        content: never;
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A stream’s configuration changed in part */
+  patchSsfStreams: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the stream, as its configuration names it */
+          stream_id: string;
+          events_requested?: string[];
+          description?: string | null;
+          delivery?: {
+            /** @description urn:ietf:rfc:8936 (poll) */
+            method: string;
+            /** @description set by Callsign */
+            endpoint_url?: string | null;
+          };
+          /** @description with client_secret or client_assertion */
+          client_id?: unknown;
+          /** @description client_secret_post */
+          client_secret?: unknown;
+          /** @description private_key_jwt */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt */
+          client_assertion?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            stream_id: string;
+            iss: string;
+            /** @description the client the stream is for */
+            aud: string;
+            events_supported: string[];
+            events_requested: string[];
+            events_delivered: string[];
+            delivery: {
+              method: string;
+              endpoint_url: string;
+            };
+            min_verification_interval: number;
+            description?: string;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A stream’s status */
+  getSsfStatus: {
+    parameters: {
+      query: {
+        /** @description the stream, as its configuration names it */
+        stream_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            stream_id: string;
+            status: "enabled" | "paused" | "disabled";
+            reason?: string;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A stream enabled, paused (its events kept) or disabled (its events dropped) */
+  postSsfStatus: {
+    requestBody: {
+      content: {
+        "application/json": {
+          stream_id: string;
+          status: "enabled" | "paused" | "disabled";
+          reason?: string;
+          /** @description with client_secret or client_assertion */
+          client_id?: unknown;
+          /** @description client_secret_post */
+          client_secret?: unknown;
+          /** @description private_key_jwt */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt */
+          client_assertion?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            stream_id: string;
+            status: "enabled" | "paused" | "disabled";
+            reason?: string;
+          };
+        };
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** A verification event asked for on a stream (at most once a minute) */
+  postSsfVerify: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the stream, as its configuration names it */
+          stream_id: string;
+          state?: string;
+          /** @description with client_secret or client_assertion */
+          client_id?: unknown;
+          /** @description client_secret_post */
+          client_secret?: unknown;
+          /** @description private_key_jwt */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt */
+          client_assertion?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description done; no body */
+      204: {
+        content: never;
+      };
+      /** @description an error */
+      "4XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+      /** @description an error */
+      "5XX": {
+        content: {
+          "application/json": {
+            /** @description RFC 6749 §5.2 or RFC 6750 §3.1: invalid_request, invalid_client, invalid_grant, ... */
+            error: string;
+            /** @description what went wrong, for a developer to read */
+            error_description: string;
+          };
+        };
+      };
+    };
+  };
+  /** Poll delivery (RFC 8936): acknowledge SETs, and take those waiting */
+  postSsfPollByStreamId: {
+    parameters: {
+      path: {
+        /** @description the stream, as its configuration names it */
+        stream_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description at most 100 */
+          maxEvents?: number;
+          /** @description every poll is answered at once */
+          returnImmediately?: boolean;
+          ack?: string[];
+          setErrs?: {
+            [key: string]: {
+              err: string;
+              description?: string;
+            };
+          };
+          /** @description with client_secret or client_assertion */
+          client_id?: unknown;
+          /** @description client_secret_post */
+          client_secret?: unknown;
+          /** @description private_key_jwt */
+          client_assertion_type?: unknown;
+          /** @description private_key_jwt */
+          client_assertion?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description each SET by its jti */
+            sets: {
+              [key: string]: string;
+            };
+            moreAvailable: boolean;
           };
         };
       };
