@@ -7,6 +7,7 @@ import {
   CallsignNetworkError,
   createServerClient,
   verifyAccessToken,
+  verifySecurityEvent,
   verifyWebhook,
   WebhookVerificationError,
 } from '@callsign/client/server';
@@ -14,7 +15,7 @@ import { signDelivery } from '../../src/domain/webhooks/signature.js';
 import { uniquePhone } from '../helpers/app.ts';
 import { type ListeningApp, listeningApp, signUpWith } from '../helpers/client-app.ts';
 import { freePort } from '../helpers/free-port.ts';
-import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
+import { ADMIN_TOKEN, adminRequest, basicAuth, registerClient } from '../helpers/oauth.ts';
 
 // @callsign/client/server: a backend's check of access tokens (the service's JWKS, fetched over HTTP) and of
 // webhook deliveries (signed by the service's own signing code), and reading users with a server API key.
@@ -63,6 +64,35 @@ describe('@callsign/client/server', () => {
       alg: 'RS256',
     });
     assert.equal((await refused(idToken)).code, 'INVALID_TOKEN', 'an ID token is no access token');
+  });
+
+  test('verifySecurityEvent: a SET of a stream, as its receiver gets it; no other token passes as one', async () => {
+    const client = await registerClient(s.t, { token_endpoint_auth_method: 'client_secret_basic' });
+    const authorization = basicAuth({ id: client.client_id, secret: client.client_secret as string });
+    const ssf = (path: string, body: unknown) =>
+      s.t.request('POST', path, { body, headers: { authorization } });
+    const stream = (
+      await ssf('/ssf/streams', { events_requested: ['urn:callsign:secevent:event-type:phone-risk'] })
+    ).body.stream_id;
+    assert.equal((await ssf('/ssf/verify', { stream_id: stream, state: 'hello' })).status, 204);
+    const [set] = Object.values<string>((await ssf(`/ssf/poll/${stream}`, {})).body.sets);
+    const event = await verifySecurityEvent(set, { issuer: ISSUER, audience: client.client_id, jwksUrl });
+    assert.equal(event.type, 'https://schemas.openid.net/secevent/ssf/event-type/verification');
+    assert.deepEqual(event.event, { state: 'hello' });
+    assert.deepEqual(event.subject, { format: 'opaque', id: stream });
+    assert.equal(typeof event.jti, 'string');
+
+    const session = await signedIn();
+    const refused = (token: string, audience = client.client_id) =>
+      verifySecurityEvent(token, { issuer: ISSUER, audience, jwksUrl }).catch((e) => e);
+    for (const wrong of [
+      await refused(set, 'another-app'),
+      await refused(session.accessToken, 'callsign'),
+      await refused(`${set.slice(0, -4)}AAAA`),
+    ]) {
+      assert.ok(wrong instanceof CallsignError, String(wrong));
+      assert.equal(wrong.code, 'INVALID_TOKEN');
+    }
   });
 
   test('verifyAccessToken: an expired token is TOKEN_EXPIRED; unreachable keys a CallsignNetworkError', async () => {

@@ -27,7 +27,8 @@ export interface VerifyOptions {
 
 const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
-function keySetAt(url: string) {
+/** The service's keys at `url`, fetched once and kept by jose. */
+export function keySetAt(url: string) {
   let keys = keySets.get(url);
   if (!keys) {
     keys = createRemoteJWKSet(new URL(url));

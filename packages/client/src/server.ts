@@ -1,10 +1,16 @@
-// @callsign/client/server: for an app's backend. Checks the access tokens its app sends and the webhooks
-// Callsign delivers, and reads users with a server API key.
+// @callsign/client/server: for an app's backend. Checks the access tokens its app sends, the webhooks and the
+// security event tokens Callsign delivers, and reads users with a server API key.
 import type { ServerUser, ServerUserMatch } from './api-types.js';
 import { type Fetch, Transport } from './transport.js';
 
 export { type AccessTokenClaims, type VerifyOptions, verifyAccessToken } from './access-tokens.js';
 export { CallsignError, type CallsignErrorCode, CallsignNetworkError } from './errors.js';
+export {
+  type SecurityEvent,
+  type SecurityEventOptions,
+  type SecuritySubject,
+  verifySecurityEvent,
+} from './security-events.js';
 export {
   verifyWebhook,
   type WebhookEvent,
