@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { CodeEconomics } from '../domain/operators/code-economics.ts';
+import type { PurposeKeys } from '../domain/purpose-keys.ts';
 import type { AccessTokens } from '../domain/sessions/access-tokens.ts';
+import type { SecurityEventTokens } from '../domain/signals/security-event-tokens.ts';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Clock } from '../providers/clock.ts';
@@ -12,6 +14,7 @@ import { codeEconomicsRollup } from '../workers/code-economics-rollup.ts';
 import { housekeeping } from '../workers/housekeeping.ts';
 import { purgeDeletedAccounts } from '../workers/purge-deleted-accounts.ts';
 import { WorkerRunner } from '../workers/runner.ts';
+import { SsfPushWorker } from '../workers/ssf-push.ts';
 import { WebhookDeliveryWorker } from '../workers/webhook-delivery.ts';
 
 export interface BackgroundParts {
@@ -26,9 +29,14 @@ export interface BackgroundParts {
   metrics: Metrics;
   /** the economics of codes, rolled up every hour */
   codeEconomics: CodeEconomics;
+  /** what pushed Shared Signals are made and sent with */
+  signals: { tokens: SecurityEventTokens; headerKeys: PurposeKeys };
 }
 
-/** The work beside the requests: webhook deliveries, back-channel logouts, periodic jobs, and their metrics. */
+/**
+ * The work beside the requests: webhook deliveries, back-channel logouts, pushed Shared Signals, periodic jobs,
+ * and their metrics.
+ */
 export function backgroundWork({
   config,
   db,
@@ -39,6 +47,7 @@ export function backgroundWork({
   sender: given,
   metrics,
   codeEconomics,
+  signals,
 }: BackgroundParts) {
   const sender = given ?? new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
   const deliveries = new WebhookDeliveryWorker({
@@ -57,12 +66,13 @@ export function backgroundWork({
     tokens,
     attempts: metrics.backchannelLogoutAttempts,
   });
+  const ssfPushes = new SsfPushWorker({ db, clock, logger, sender, ...signals });
   const worker = new WorkerRunner(
     db,
     clock,
     logger,
     [purgeDeletedAccounts(db), housekeeping(db, config), codeEconomicsRollup(codeEconomics)],
-    [deliveries, backchannelLogouts],
+    [deliveries, backchannelLogouts, ssfPushes],
   );
-  return { sender, metrics, deliveries, backchannelLogouts, worker };
+  return { sender, metrics, deliveries, backchannelLogouts, ssfPushes, worker };
 }

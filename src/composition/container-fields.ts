@@ -62,6 +62,7 @@ import type { Random } from '../providers/random.ts';
 import type { Database } from '../storage/db.ts';
 import type { BackchannelLogoutWorker } from '../workers/backchannel-logout.ts';
 import type { WorkerRunner } from '../workers/runner.ts';
+import type { SsfPushWorker } from '../workers/ssf-push.ts';
 import type { WebhookDeliveryWorker } from '../workers/webhook-delivery.ts';
 
 // Every service the HTTP surfaces, the workers and the command line are given, by name.
@@ -161,6 +162,8 @@ export interface Container {
   deliveries: WebhookDeliveryWorker;
   /** Sends due back-channel logouts; the worker runner starts and stops it */
   backchannelLogouts: BackchannelLogoutWorker;
+  /** pushes Shared Signals to the streams that take them by push */
+  ssfPushes: SsfPushWorker;
   /** periodic jobs and webhook delivery; `callsign serve` and `callsign worker` start it */
   worker: WorkerRunner;
   /** the service's Prometheus counters and histograms */

@@ -37,6 +37,7 @@ export function clientAndOperatorServices(
     kycPhotos: PurposeKeys;
     dpopNonces: PurposeKeys;
     signingKeys: KeyRing;
+    ssfHeaders: PurposeKeys;
   },
 ) {
   const { config, db, clock, random, events, tokens } = f;
@@ -73,11 +74,13 @@ export function clientAndOperatorServices(
   });
   const codeExchanges = new CodeExchanges(db);
   const authorization = new AuthorizationService({ db, clock, random });
-  const oauthProtocol = oauthProtocolServices(f, clients, authorization, sealing);
+  const { signalPush, ...oauthProtocol } = oauthProtocolServices(f, clients, authorization, sealing);
   const { dpop, deviceAuthorizations } = oauthProtocol;
   return {
     // client authentication by key, request objects and PAR, DPoP, self-registration, the device grant
     oauthProtocol,
+    // what pushed Shared Signals are made and sent with
+    signalPush,
     logos,
     clients,
     connectedApps,
@@ -103,7 +106,7 @@ function oauthProtocolServices(
   f: Foundation,
   clients: ClientService,
   authorization: AuthorizationService,
-  keys: { dpopNonces: PurposeKeys; signingKeys: KeyRing },
+  keys: { dpopNonces: PurposeKeys; signingKeys: KeyRing; ssfHeaders: PurposeKeys },
 ) {
   const { config, db, clock, random, tokens } = f;
   const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
@@ -149,14 +152,18 @@ function oauthProtocolServices(
     ttlSeconds: config.oauth.deviceCodeTtlSeconds,
     verificationUri: `${config.authUrl}/device`,
   });
+  const securityEventTokens = new SecurityEventTokens(keys.signingKeys, config.baseUrl);
   const signals = new Signals({
     ...{ db, clock, random, issuer: config.baseUrl, baseUrl: config.baseUrl },
-    tokens: new SecurityEventTokens(keys.signingKeys, config.baseUrl),
+    tokens: securityEventTokens,
+    headerKeys: keys.ssfHeaders,
+    allowPrivateNetworks,
   });
   return {
     dpop,
     deviceAuthorizations,
     signals,
+    signalPush: { tokens: securityEventTokens, headerKeys: keys.ssfHeaders },
     clientRegistration,
     authorizationRequests,
     clientKeySets: keySets,

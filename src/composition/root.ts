@@ -71,11 +71,25 @@ async function keysOf({ secrets, db, clock }: Opened) {
     kyc_photos: keysFor('kyc-photos'),
     recovery_code_sets: keysFor('recovery-code-sets'),
     operator_client_keys: keysFor('operator-client-keys'),
+    ssf_push_headers: keysFor('ssf-push-authorization'),
   };
   const keys = new KeyRing(db, sealing.signing_keys, clock);
   await keys.load();
   return { keysFor, sealing, keys };
 }
+
+/** What the work beside the requests uses: the clients' and operators' services, the metrics, the sender. */
+const backgroundParts = (
+  services: ReturnType<typeof clientAndOperatorServices>,
+  metrics: Metrics,
+  sender: WebhookSender | undefined,
+) => ({
+  codeEconomics: services.operators.codeEconomics,
+  signals: services.signalPush,
+  webhooks: services.webhooks,
+  metrics,
+  sender,
+});
 
 /** Every service, by name. */
 export async function compose(o: Opened): Promise<Container> {
@@ -101,14 +115,9 @@ export async function compose(o: Opened): Promise<Container> {
     kycPhotos: sealing.kyc_photos,
     dpopNonces: keysFor('dpop-nonces'),
     signingKeys: keys,
+    ssfHeaders: sealing.ssf_push_headers,
   });
-  const background = backgroundWork({
-    ...base,
-    metrics,
-    codeEconomics: services.operators.codeEconomics,
-    webhooks: services.webhooks,
-    sender: o.webhookSender,
-  });
+  const background = backgroundWork({ ...base, ...backgroundParts(services, metrics, o.webhookSender) });
   const { worker, sender } = background;
   return {
     config,
@@ -150,6 +159,7 @@ export async function compose(o: Opened): Promise<Container> {
     // work in the background
     deliveries: background.deliveries,
     backchannelLogouts: background.backchannelLogouts,
+    ssfPushes: background.ssfPushes,
     reencryption: new KeyReencryption({ db, keys: sealing }),
     adminActions: new AdminActionLog({ db, clock }),
     consoleCallMark: random.token(24),

@@ -139,6 +139,7 @@ describe('KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FALLBACK
         kyc_photos: { resealed: 2, unreadable: 0 },
         recovery_code_sets: { resealed: 1, unreadable: 0 },
         operator_client_keys: { resealed: 0, unreadable: 0 },
+        ssf_push_headers: { resealed: 0, unreadable: 0 },
       });
       const second = await adminRequest(changingApp, 'POST', '/keys/reencrypt');
       assert.deepEqual(second.body, {
@@ -147,6 +148,7 @@ describe('KEY_ENCRYPTION_KEY changes, the old one as KEY_ENCRYPTION_KEY_FALLBACK
         kyc_photos: { resealed: 0, unreadable: 0 },
         recovery_code_sets: { resealed: 0, unreadable: 0 },
         operator_client_keys: { resealed: 0, unreadable: 0 },
+        ssf_push_headers: { resealed: 0, unreadable: 0 },
       });
     } finally {
       await changingApp.close();

@@ -3,36 +3,22 @@ import { after, before, describe, test } from 'node:test';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { housekeeping } from '../../src/workers/housekeeping.ts';
 import { createTestApp, type SignedUp, signUp, type TestApp, verifiedTempToken } from '../helpers/app.ts';
+import { ADMIN_TOKEN, adminRequest, basicAuth } from '../helpers/oauth.ts';
 import {
-  ADMIN_TOKEN,
-  adminRequest,
-  authorizationParams,
-  authorizeWithPin,
-  basicAuth,
-  pkce,
-  REDIRECT,
-  registerClient,
-  tokenRequest,
-} from '../helpers/oauth.ts';
+  ALL_EVENTS,
+  CAEP,
+  type SignalsClient as Client,
+  confidentialClient as newClient,
+  RISC,
+  sessionWith as sessionOf,
+  ssfCall,
+} from '../helpers/signals.ts';
 
 // The Shared Signals transmitter (SSF 1.0) with poll delivery (RFC 8936): streams a client keeps for itself,
 // events made by their real causes over HTTP (a session ended, a PIN reset, an account deleted), each SET
 // verified with jose against the published keys; one client's stream never carries another's subjects.
 
 const BASE = 'http://callsign.test';
-const CAEP = 'https://schemas.openid.net/secevent/caep/event-type';
-const RISC = 'https://schemas.openid.net/secevent/risc/event-type';
-const ALL_EVENTS = [
-  `${CAEP}/session-revoked`,
-  `${CAEP}/credential-change`,
-  `${RISC}/account-purged`,
-  'urn:callsign:secevent:event-type:phone-risk',
-];
-
-interface Client {
-  id: string;
-  secret: string;
-}
 
 describe('the Shared Signals transmitter', () => {
   let t: TestApp;
@@ -43,22 +29,10 @@ describe('the Shared Signals transmitter', () => {
   });
   after(() => t.close());
 
-  const confidentialClient = async (): Promise<Client> => {
-    const c = await registerClient(t, { token_endpoint_auth_method: 'client_secret_basic' });
-    return { id: c.client_id, secret: c.client_secret as string };
-  };
+  const confidentialClient = () => newClient(t);
   const ssf = (client: Client, method: string, path: string, body?: unknown) =>
-    t.request(method, path, { body, headers: { authorization: basicAuth(client) } });
-  /** A session of `u` with the client, through the hosted page and the token endpoint. */
-  async function sessionWith(client: Client, u: SignedUp) {
-    const { verifier, challenge } = pkce();
-    const back = await authorizeWithPin(t, authorizationParams(client.id, challenge), u);
-    const code = back.searchParams.get('code') as string;
-    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier };
-    const res = await tokenRequest(t, form, client);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body as { access_token: string; refresh_token: string };
-  }
+    ssfCall(t, client, method, path, body);
+  const sessionWith = (client: Client, u: SignedUp) => sessionOf(t, client, u);
   const newStream = async (client: Client, events = ALL_EVENTS) => {
     const res = await ssf(client, 'POST', '/ssf/streams', {
       events_requested: events,
@@ -98,7 +72,7 @@ describe('the Shared Signals transmitter', () => {
       spec_version: '1_0',
       issuer: BASE,
       jwks_uri: `${BASE}/.well-known/jwks.json`,
-      delivery_methods_supported: ['urn:ietf:rfc:8936'],
+      delivery_methods_supported: ['urn:ietf:rfc:8935', 'urn:ietf:rfc:8936'],
       configuration_endpoint: `${BASE}/ssf/streams`,
       status_endpoint: `${BASE}/ssf/status`,
       verification_endpoint: `${BASE}/ssf/verify`,
@@ -142,7 +116,7 @@ describe('the Shared Signals transmitter', () => {
 
     const push = await ssf(a, 'POST', '/ssf/streams', {
       events_requested: ALL_EVENTS,
-      delivery: { method: 'urn:ietf:rfc:8935', endpoint_url: 'https://rp.example/events' },
+      delivery: { method: 'urn:example:carrier-pigeon' },
     });
     assert.equal(push.status, 400);
     assert.equal(push.body.error, 'invalid_request');

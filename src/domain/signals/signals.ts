@@ -1,6 +1,6 @@
 // The signals room: telling relying parties, by the OpenID Shared Signals Framework, that an account they know
 // is at risk or changed. It owns the streams each client keeps, what they carry, their status and verification,
-// and the delivery of their Security Event Tokens by poll (RFC 8936).
+// and the delivery of their Security Event Tokens by poll (RFC 8936) or push (RFC 8935, workers/ssf-push.ts).
 //
 // Rules it enforces:
 // - A client sees and changes only its own streams; another client's stream is "no such stream".
@@ -8,6 +8,8 @@
 //   knows (storage/repositories/ssf-events.ts); an event about one session goes to that session's client.
 // - A paused stream keeps its events until it is enabled again; a disabled one drops them and queues none.
 // - A receiver may ask for a verification event at most once a minute (MIN_VERIFICATION_INTERVAL).
+// - A stream is pushed only to an address the outbound rules allow; its Authorization header is kept sealed and
+//   never shown again.
 // - A poll answers at most MOST_EVENTS_A_POLL events, oldest first, and says whether more wait; an event is
 //   answered again until it is acknowledged (or reported in `setErrs`), so none is lost to a failed answer.
 import type { Clock } from '../../providers/clock.ts';
@@ -18,6 +20,8 @@ import { ssfEventsRepo } from '../../storage/repositories/ssf-events.ts';
 import { type StreamRow, type StreamStatus, ssfStreamsRepo } from '../../storage/repositories/ssf-streams.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
+import type { PurposeKeys } from '../purpose-keys.ts';
+import { parseOutboundUrl } from '../webhooks/webhook-addresses.ts';
 import { EVENTS_SUPPORTED, sourceTypesOf, VERIFICATION } from './event-types.ts';
 import type { SecurityEventTokens } from './security-event-tokens.ts';
 
@@ -31,7 +35,7 @@ export const MOST_EVENTS_A_POLL = 100;
 export interface StreamInput {
   events_requested?: string[];
   description?: string | null;
-  delivery?: { method: string; endpoint_url?: string | null };
+  delivery?: { method: string; endpoint_url?: string | null; authorization_header?: string };
 }
 
 /** A poll as RFC 8936 §2.4 asks it. */
@@ -50,6 +54,10 @@ export interface SignalsDeps {
   issuer: string;
   /** where a stream's poll endpoint is: BASE_URL */
   baseUrl: string;
+  /** seals a pushed stream's Authorization header */
+  headerKeys: PurposeKeys;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: whether a push may go to a private address */
+  allowPrivateNetworks: boolean;
 }
 
 type Client = Pick<ClientRow, 'client_id' | 'id_token_signed_response_alg'>;
@@ -69,7 +77,10 @@ export class Signals {
       events_supported: EVENTS_SUPPORTED,
       events_requested: s.events_requested,
       events_delivered: delivered,
-      delivery: { method: s.delivery_method, endpoint_url: `${this.d.baseUrl}/ssf/poll/${s.id}` },
+      delivery: {
+        method: s.delivery_method,
+        endpoint_url: s.endpoint_url ?? `${this.d.baseUrl}/ssf/poll/${s.id}`,
+      },
       min_verification_interval: MIN_VERIFICATION_INTERVAL,
       ...(s.description ? { description: s.description } : {}),
     };
@@ -198,16 +209,27 @@ export class Signals {
         'events_requested',
         `ask for one or more of ${EVENTS_SUPPORTED.join(', ')}`,
       );
-    const method = input.delivery?.method ?? POLL;
-    if (method !== POLL)
-      throw fieldError('INVALID_REQUEST', 'delivery.method', `the delivery offered is ${POLL} (poll)`);
     return {
       description: input.description ?? null,
-      delivery_method: method,
-      endpoint_url: null,
-      authorization_header_enc: null,
+      ...this.#delivery(input.delivery ?? { method: POLL }),
       events_requested: requested,
       source_types: sourceTypesOf(requested.filter((e) => EVENTS_SUPPORTED.includes(e))),
     };
+  }
+
+  /**
+   * A poll, or a push to an address the outbound rules allow (an HTTPS address that is not private), with the
+   * Authorization header to send kept sealed.
+   */
+  #delivery(d: NonNullable<StreamInput['delivery']>) {
+    if (d.method === POLL)
+      return { delivery_method: POLL, endpoint_url: null, authorization_header_enc: null };
+    if (d.method !== PUSH)
+      throw fieldError('INVALID_REQUEST', 'delivery.method', `delivery is ${PUSH} (push) or ${POLL} (poll)`);
+    const url = parseOutboundUrl(d.endpoint_url, 'delivery.endpoint_url', this.d.allowPrivateNetworks);
+    const header = d.authorization_header
+      ? this.d.headerKeys.seal(Buffer.from(d.authorization_header))
+      : null;
+    return { delivery_method: PUSH, endpoint_url: url, authorization_header_enc: header };
   }
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
-import { POLL } from '../../domain/signals/signals.ts';
+import { POLL, PUSH } from '../../domain/signals/signals.ts';
 
 /** The services this route uses. */
 type Services = Pick<Container, 'config'>;
@@ -38,7 +38,7 @@ export function ssfConfigurationRoute(fastify: FastifyInstance, c: Services) {
         spec_version: '1_0',
         issuer: base,
         jwks_uri: `${base}/.well-known/jwks.json`,
-        delivery_methods_supported: [POLL],
+        delivery_methods_supported: [PUSH, POLL],
         configuration_endpoint: `${base}/ssf/streams`,
         status_endpoint: `${base}/ssf/status`,
         verification_endpoint: `${base}/ssf/verify`,

@@ -13,8 +13,18 @@ export const clientFields = {
 };
 
 const Delivery = Type.Object({
-  method: Type.String({ description: 'urn:ietf:rfc:8936 (poll)' }),
-  endpoint_url: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'set by Callsign' })),
+  method: Type.String({ description: 'urn:ietf:rfc:8935 (push) or urn:ietf:rfc:8936 (poll)' }),
+  endpoint_url: Type.Optional(
+    Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], {
+      description: 'push: where SETs go (HTTPS); poll: set by Callsign',
+    }),
+  ),
+  authorization_header: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      description: 'push: the Authorization header to send; never shown again',
+    }),
+  ),
 });
 
 export const StreamSettings = {

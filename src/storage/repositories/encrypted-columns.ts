@@ -11,6 +11,7 @@ export const ENCRYPTED_COLUMNS = {
   kyc_photos: { table: 'kyc_photos', key: 'id', columns: ['data_enc'] },
   recovery_code_sets: { table: 'recovery_code_sets', key: 'user_id', columns: ['code_key_enc'] },
   operator_client_keys: { table: 'operator_client_keys', key: 'kid', columns: ['private_key_enc'] },
+  ssf_push_headers: { table: 'ssf_streams', key: 'id', columns: ['authorization_header_enc'] },
 } as const;
 
 export type EncryptedPlace = keyof typeof ENCRYPTED_COLUMNS;

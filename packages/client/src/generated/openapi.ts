@@ -4571,10 +4571,12 @@ export interface operations {
           events_requested?: string[];
           description?: string | null;
           delivery?: {
-            /** @description urn:ietf:rfc:8936 (poll) */
+            /** @description urn:ietf:rfc:8935 (push) or urn:ietf:rfc:8936 (poll) */
             method: string;
-            /** @description set by Callsign */
+            /** @description push: where SETs go (HTTPS); poll: set by Callsign */
             endpoint_url?: string | null;
+            /** @description push: the Authorization header to send; never shown again */
+            authorization_header?: string;
           };
           /** @description with client_secret or client_assertion */
           client_id?: unknown;
@@ -4640,10 +4642,12 @@ export interface operations {
           events_requested?: string[];
           description?: string | null;
           delivery?: {
-            /** @description urn:ietf:rfc:8936 (poll) */
+            /** @description urn:ietf:rfc:8935 (push) or urn:ietf:rfc:8936 (poll) */
             method: string;
-            /** @description set by Callsign */
+            /** @description push: where SETs go (HTTPS); poll: set by Callsign */
             endpoint_url?: string | null;
+            /** @description push: the Authorization header to send; never shown again */
+            authorization_header?: string;
           };
           /** @description with client_secret or client_assertion */
           client_id?: unknown;
@@ -4748,10 +4752,12 @@ export interface operations {
           events_requested?: string[];
           description?: string | null;
           delivery?: {
-            /** @description urn:ietf:rfc:8936 (poll) */
+            /** @description urn:ietf:rfc:8935 (push) or urn:ietf:rfc:8936 (poll) */
             method: string;
-            /** @description set by Callsign */
+            /** @description push: where SETs go (HTTPS); poll: set by Callsign */
             endpoint_url?: string | null;
+            /** @description push: the Authorization header to send; never shown again */
+            authorization_header?: string;
           };
           /** @description with client_secret or client_assertion */
           client_id?: unknown;
