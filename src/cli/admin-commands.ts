@@ -109,6 +109,7 @@ export async function adminCommand(config: AdminClientSettings, args: string[]):
         kyc_photos: 'KYC photos',
         recovery_code_sets: 'recovery-code keys',
         operator_client_keys: 'the mobile operators’ client key',
+        ssf_push_headers: 'security-event push headers',
       };
       const lines = Object.entries(counts).map(
         ([kind, n]) =>

@@ -90,7 +90,7 @@ export function clientAndOperatorServices(
     oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges, dpop }),
     tokenGrants: { db, clock, sessions, tokens, codeExchanges, deviceAuthorizations } satisfies GrantDeps,
     operators: {
-      adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps }),
+      adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps, events }),
       userImport: new UserImport({ db, clock, random, events }),
       consoleSessions: new ConsoleSessionService({ db, clock, random, adminToken: config.adminToken ?? '' }),
       codeEconomics: new CodeEconomics({ db, clock }),

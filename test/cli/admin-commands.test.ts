@@ -216,6 +216,7 @@ test('`callsign clients|api-keys|keys` drive the running server through its admi
         'KYC photos: 0 sealed again with KEY_ENCRYPTION_KEY',
         'recovery-code keys: 0 sealed again with KEY_ENCRYPTION_KEY',
         'the mobile operators’ client key: 0 sealed again with KEY_ENCRYPTION_KEY',
+        'security-event push headers: 0 sealed again with KEY_ENCRYPTION_KEY',
       ].join('\n'),
     );
     assert.deepEqual(JSON.parse(cli('keys', 'reencrypt', '--json').out).signing_keys, {

@@ -23,6 +23,8 @@ export const RISC = 'https://schemas.openid.net/secevent/risc/event-type';
 export const ALL_EVENTS = [
   `${CAEP}/session-revoked`,
   `${CAEP}/credential-change`,
+  `${RISC}/account-disabled`,
+  `${RISC}/account-enabled`,
   `${RISC}/account-purged`,
   'urn:callsign:secevent:event-type:phone-risk',
 ];

@@ -223,6 +223,21 @@ describe('the Shared Signals transmitter', () => {
     assert.equal(await queued(), 0);
   });
 
+  test('an operator’s lock and unlock reach the stream as RISC account-disabled and account-enabled', async () => {
+    const a = await confidentialClient();
+    const stream = await newStream(a);
+    const u = await signUp(t);
+    await sessionWith(a, u);
+    for (const step of ['lock', 'unlock'])
+      assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/${step}`)).status, 200);
+    const types = (await poll(a, stream)).map((e) => e.type);
+    assert.deepEqual(types, [
+      `${CAEP}/session-revoked`,
+      `${RISC}/account-disabled`,
+      `${RISC}/account-enabled`,
+    ]);
+  });
+
   async function signInRest(u: SignedUp, pin: string) {
     const res = await t.request('POST', '/auth/signin', { body: { phone: u.phone, pin } });
     assert.equal(res.status, 200, JSON.stringify(res.body));

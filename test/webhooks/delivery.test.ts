@@ -148,8 +148,15 @@ describe('webhook delivery (spec "Events")', () => {
         body: { current_pin: recovered.pin, new_pin: '730194' },
       });
       assert.equal(changed.status, 200, 'user.pin_changed');
+      for (const step of ['lock', 'unlock'])
+        assert.equal(
+          (await t.request('POST', `/admin/v1/users/${s.user.id}/${step}`, { token: ADMIN_TOKEN })).status,
+          200,
+          `user.${step}ed`,
+        );
+      const last = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: '730194' } });
       await t.request('DELETE', '/users/me', {
-        token: recovered.access_token,
+        token: last.body.data.access_token,
         body: { pin: '730194', confirmation: 'DELETE MY ACCOUNT' },
       });
       assert.ok((await t.c.deliveries.deliverDue()) >= ACCOUNT_EVENTS.length);
@@ -233,7 +240,10 @@ describe('webhook delivery (spec "Events")', () => {
         'user_id',
       ]);
       const revoked = receiver.envelopes().filter((e) => e.type === 'session.revoked');
-      assert.deepEqual(revoked.map((e) => e.data.reason).sort(), ['account_deleted', 'logout', 'pin_reset']); // D34
+      assert.deepEqual(
+        revoked.map((e) => e.data.reason).sort(),
+        ['account_deleted', 'admin', 'logout', 'pin_reset'], // D34; `admin`: the operator's lock
+      );
       const log = await deliveriesOf(t, id);
       assert.ok(
         log.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1),

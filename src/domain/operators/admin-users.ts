@@ -12,6 +12,7 @@ import { noSuchUser } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { KycService } from '../kyc/kyc.ts';
 import type { SessionService } from '../sessions/sessions.ts';
+import type { Events } from '../webhooks/events.ts';
 import { cursorOf, parseUserSearch, type UserSearchQuery } from './user-search.ts';
 
 export interface AdminUserDeps {
@@ -20,6 +21,7 @@ export interface AdminUserDeps {
   sessions: SessionService;
   kyc: KycService;
   connectedApps: ConnectedApps;
+  events: Events;
 }
 
 /** The operator's view of accounts (D36): find, inspect, end sessions, lock. */
@@ -62,14 +64,24 @@ export class AdminUserService {
       if (!user) throw noSuchUser();
       await this.d.sessions.revokeAllOfUser(tx, id, 'admin');
       await ssoSessionsRepo.removeAllOfUser(tx, id);
+      await this.d.events.emit(tx, 'user.locked', {
+        user_id: id,
+        locked_at: this.d.clock.now().toISOString(),
+      });
       return user;
     });
   }
 
   async unlock(id: string): Promise<UserRow> {
-    const user = isUuid(id) ? await usersRepo.setAdminLock(this.d.db, id, null) : undefined;
-    if (!user) throw noSuchUser();
-    return user;
+    return this.d.db.transaction(async (tx) => {
+      const user = isUuid(id) ? await usersRepo.setAdminLock(tx, id, null) : undefined;
+      if (!user) throw noSuchUser();
+      await this.d.events.emit(tx, 'user.unlocked', {
+        user_id: id,
+        unlocked_at: this.d.clock.now().toISOString(),
+      });
+      return user;
+    });
   }
 
   async revokeSession(userId: string, sessionId: string): Promise<void> {

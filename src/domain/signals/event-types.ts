@@ -4,7 +4,8 @@
 // - Each event a stream may ask for is made only from the account events listed for it here, and says only
 //   what that event says: never a phone number, a PIN, a code or a token.
 // - A session's end is told as CAEP session-revoked; a PIN reset or change, a passkey added or removed and
-//   recovery codes made or used as CAEP credential-change; an account deleted as RISC account-purged; a SIM
+//   recovery codes made or used as CAEP credential-change; an operator's lock and unlock as RISC
+//   account-disabled and account-enabled; an account deleted as RISC account-purged; a SIM
 //   swap or a recycled number found at a code step as Callsign's own phone-risk event.
 import type { EventPayloads, EventType } from '../webhooks/events.ts';
 
@@ -14,6 +15,8 @@ const RISC = 'https://schemas.openid.net/secevent/risc/event-type';
 export const SESSION_REVOKED = `${CAEP}/session-revoked`;
 export const CREDENTIAL_CHANGE = `${CAEP}/credential-change`;
 export const ACCOUNT_PURGED = `${RISC}/account-purged`;
+export const ACCOUNT_DISABLED = `${RISC}/account-disabled`;
+export const ACCOUNT_ENABLED = `${RISC}/account-enabled`;
 /** Callsign's own event: a code step found the number's SIM swapped recently, or the number recycled. */
 export const PHONE_RISK = 'urn:callsign:secevent:event-type:phone-risk';
 /** SSF §8.1.4: the event a receiver's verification request is answered with. */
@@ -70,6 +73,8 @@ export const MADE_FROM: { [T in EventType]?: Maker<T> } = {
   'recovery_codes.generated': (d, at) => credentialChange('recovery-code', 'create')(d.user_id, at),
   'recovery_code.used': (d, at) => credentialChange('recovery-code', 'revoke')(d.user_id, at),
   'user.deleted': (d) => ({ type: ACCOUNT_PURGED, userId: d.user_id, members: {} }),
+  'user.locked': (d) => ({ type: ACCOUNT_DISABLED, userId: d.user_id, members: {} }),
+  'user.unlocked': (d) => ({ type: ACCOUNT_ENABLED, userId: d.user_id, members: {} }),
   'user.phone_risk': (d, at) => ({
     type: PHONE_RISK,
     userId: d.user_id,
@@ -83,7 +88,14 @@ export const MADE_FROM: { [T in EventType]?: Maker<T> } = {
 };
 
 /** The events a stream may ask for. */
-export const EVENTS_SUPPORTED = [SESSION_REVOKED, CREDENTIAL_CHANGE, ACCOUNT_PURGED, PHONE_RISK];
+export const EVENTS_SUPPORTED = [
+  SESSION_REVOKED,
+  CREDENTIAL_CHANGE,
+  ACCOUNT_DISABLED,
+  ACCOUNT_ENABLED,
+  ACCOUNT_PURGED,
+  PHONE_RISK,
+];
 
 /** Each supported event's account event types. */
 const SOURCES: Record<string, EventType[]> = {
@@ -96,6 +108,8 @@ const SOURCES: Record<string, EventType[]> = {
     'recovery_codes.generated',
     'recovery_code.used',
   ],
+  [ACCOUNT_DISABLED]: ['user.locked'],
+  [ACCOUNT_ENABLED]: ['user.unlocked'],
   [ACCOUNT_PURGED]: ['user.deleted'],
   [PHONE_RISK]: ['user.phone_risk'],
 };

@@ -53,6 +53,8 @@ export interface EventPayloads {
     removed: { passkeys: number; recovery_codes: boolean };
   };
   'user.pin_changed': { user_id: string; changed_at: string; sessions_ended: number };
+  'user.locked': { user_id: string; locked_at: string };
+  'user.unlocked': { user_id: string; unlocked_at: string };
   'user.phone_risk': {
     user_id: string;
     reason: 'sim_swap' | 'number_recycled';
@@ -80,6 +82,8 @@ export const EVENT_CATALOGUE = {
   'user.pin_reset':
     'a PIN is reset, by a code to the phone or a recovery code; says what else the reset removed',
   'user.pin_changed': 'a person changes their PIN, giving the one before; the other sessions end',
+  'user.locked': 'an operator locks an account: its sessions end and it cannot sign in until unlocked',
+  'user.unlocked': 'an operator unlocks an account',
   'user.phone_risk': 'a code step is refused: the number’s SIM changed recently, or the number was recycled',
 } as const satisfies Record<EventType, string>;
 

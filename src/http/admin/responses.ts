@@ -44,6 +44,7 @@ export const Reencrypted = Type.Object({
   kyc_photos: Resealed,
   recovery_code_sets: Resealed,
   operator_client_keys: Resealed,
+  ssf_push_headers: Resealed,
 });
 
 /** A list: `{data: [...]}`. */
