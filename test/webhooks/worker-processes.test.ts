@@ -62,6 +62,8 @@ async function makeStore(): Promise<Store> {
 function spawnWorker(env: Record<string, string>): {
   child: ChildProcess;
   exited: Promise<number | null>;
+  /** the worker has started and stops gracefully on SIGTERM from now on */
+  running: Promise<void>;
   output: () => string;
 } {
   const child = spawn(process.execPath, [BIN, 'worker'], {
@@ -70,13 +72,19 @@ function spawnWorker(env: Record<string, string>): {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let started: () => void = () => {};
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
   child.stdout?.on('data', (c) => {
     out += c;
+    if (out.includes('Callsign worker running')) started();
   });
   child.stderr?.on('data', (c) => {
     out += c;
   });
-  return { child, exited: new Promise((r) => child.once('exit', (code) => r(code))), output: () => out };
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, exited, running, output: () => out };
 }
 
 /** n events of one type in one transaction, as the domain writes them (fan-out included). */
@@ -205,6 +213,8 @@ describe('webhook delivery across worker processes', () => {
       for (const w of workers) cleanup.push(async () => w.child.kill('SIGKILL'));
       await receiver.waitFor(1000);
       for (const w of workers) {
+        // One may still be starting when the other has sent them all: its SIGTERM waits until it runs.
+        await w.running;
         w.child.kill('SIGTERM');
         assert.equal(await w.exited, 0, w.output());
       }
