@@ -66,6 +66,9 @@ describe('Shared Signals pushed (RFC 8935)', () => {
       400,
       'a pushed stream is not polled',
     );
+    const patched = await ssfCall(t, a, 'PATCH', '/ssf/streams', { stream_id: stream, description: 'shop' });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.deepEqual(patched.body.delivery, created.body.delivery, 'a PATCH naming no delivery keeps it');
 
     const u = await signUp(t);
     const statuses = [500, 202];

@@ -62,6 +62,13 @@ export interface SignalsDeps {
 
 type Client = Pick<ClientRow, 'client_id' | 'id_token_signed_response_alg'>;
 
+/** A stored stream's delivery, as its settings hold it. */
+const deliveryOf = (s: StreamRow) => ({
+  delivery_method: s.delivery_method,
+  endpoint_url: s.endpoint_url,
+  authorization_header_enc: s.authorization_header_enc,
+});
+
 const noSuchStream = () => new DomainError('NOT_FOUND', 'no such stream');
 
 export class Signals {
@@ -94,7 +101,8 @@ export class Signals {
       client_id: client.client_id,
       now: this.d.clock.now(),
     });
-    return this.configuration(row as StreamRow);
+    if (!row) throw new Error('a stream that was just written is not there');
+    return this.configuration(row);
   }
 
   /** One stream of the client's, or all of them. */
@@ -107,20 +115,18 @@ export class Signals {
   /** PATCH (only what is given changes) or PUT (what is not given is cleared). */
   async update(client: Client, streamId: string, input: StreamInput, replace: boolean) {
     const s = await this.#stream(client, streamId);
-    const merged: StreamInput = replace
-      ? input
-      : {
-          events_requested: input.events_requested ?? s.events_requested,
-          description: input.description === undefined ? s.description : input.description,
-          delivery: input.delivery ?? { method: s.delivery_method },
-        };
-    const row = await ssfStreamsRepo.update(
-      this.d.db,
-      client.client_id,
-      s.id,
-      this.#settings(merged),
-      this.d.clock.now(),
+    const settings = this.#settings(
+      replace
+        ? input
+        : {
+            events_requested: input.events_requested ?? s.events_requested,
+            description: input.description === undefined ? s.description : input.description,
+            delivery: input.delivery ?? { method: POLL },
+          },
     );
+    // A PATCH that names no delivery keeps the stream's own: its endpoint and its sealed header.
+    const kept = replace || input.delivery ? settings : { ...settings, ...deliveryOf(s) };
+    const row = await ssfStreamsRepo.update(this.d.db, client.client_id, s.id, kept, this.d.clock.now());
     if (!row) throw noSuchStream();
     return this.configuration(row);
   }

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
 import { MOST_EVENTS_A_POLL } from '../../domain/signals/signals.ts';
 import { NoContent } from '../admin/responses.ts';
@@ -16,8 +16,6 @@ const tags = ['Shared Signals'];
 /** A route of the typed app these routes are declared on. */
 const typed = (fastify: FastifyInstance) => fastify.withTypeProvider<TypeBoxTypeProvider>();
 type TypedApp = ReturnType<typeof typed>;
-
-const answer = <T extends TSchema>(schema: T, status: 200 | 201 | 204 = 200) => oauthAnswer(schema, status);
 
 /** Stream configurations and SETs are the client's own: never kept by a cache. */
 const noStore = {
@@ -55,7 +53,7 @@ function streamRoutes(app: TypedApp, c: Services, client: ClientOf) {
         tags,
         summary: 'A receiver creates an event stream for its client',
         body: Type.Object({ ...StreamSettings, ...clientFields }),
-        response: answer(StreamConfiguration, 201),
+        response: oauthAnswer(StreamConfiguration, 201),
       },
       ...noStore,
     },
@@ -71,7 +69,7 @@ function streamRoutes(app: TypedApp, c: Services, client: ClientOf) {
         tags,
         summary: 'A stream’s configuration, or without stream_id all of the client’s streams',
         querystring: Type.Object({ stream_id: Type.Optional(streamId) }),
-        response: answer(Type.Union([StreamConfiguration, Type.Array(StreamConfiguration)])),
+        response: oauthAnswer(Type.Union([StreamConfiguration, Type.Array(StreamConfiguration)])),
       },
       ...noStore,
     },
@@ -88,7 +86,7 @@ function streamRoutes(app: TypedApp, c: Services, client: ClientOf) {
         tags,
         summary: replace ? 'A stream’s configuration replaced' : 'A stream’s configuration changed in part',
         body: Type.Object({ stream_id: streamId, ...StreamSettings, ...clientFields }),
-        response: answer(StreamConfiguration),
+        response: oauthAnswer(StreamConfiguration),
       },
       ...noStore,
       handler: async (request, reply) =>
@@ -106,7 +104,7 @@ function streamRoutes(app: TypedApp, c: Services, client: ClientOf) {
         tags,
         summary: 'A stream deleted, with the events it held',
         querystring: Type.Object({ stream_id: streamId }),
-        response: answer(NoContent, 204),
+        response: oauthAnswer(NoContent, 204),
       },
     },
     async (request, reply) => {
@@ -125,7 +123,7 @@ function statusRoutes(app: TypedApp, c: Services, client: ClientOf) {
         tags,
         summary: 'A stream’s status',
         querystring: Type.Object({ stream_id: streamId }),
-        response: answer(StreamStatus),
+        response: oauthAnswer(StreamStatus),
       },
       ...noStore,
     },
@@ -138,7 +136,7 @@ function statusRoutes(app: TypedApp, c: Services, client: ClientOf) {
         tags,
         summary: 'A stream enabled, paused (its events kept) or disabled (its events dropped)',
         body: Type.Object({ ...StreamStatus.properties, ...clientFields }),
-        response: answer(StreamStatus),
+        response: oauthAnswer(StreamStatus),
       },
       ...noStore,
     },
@@ -161,7 +159,7 @@ function statusRoutes(app: TypedApp, c: Services, client: ClientOf) {
           state: Type.Optional(Type.String({ maxLength: 500 })),
           ...clientFields,
         }),
-        response: answer(NoContent, 204),
+        response: oauthAnswer(NoContent, 204),
       },
     },
     async (request, reply) => {
@@ -201,7 +199,7 @@ function pollRoute(app: TypedApp, c: Services, client: ClientOf) {
           ),
           ...clientFields,
         }),
-        response: answer(
+        response: oauthAnswer(
           Type.Object({
             sets: Type.Record(Type.String(), Type.String(), { description: 'each SET by its jti' }),
             moreAvailable: Type.Boolean(),

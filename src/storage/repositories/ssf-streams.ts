@@ -3,22 +3,6 @@ import { all, first, sql } from '../sql.ts';
 
 export type StreamStatus = 'enabled' | 'paused' | 'disabled';
 
-/** A client's event stream as stored. */
-export interface StreamRow {
-  id: string;
-  client_id: string;
-  description: string | null;
-  delivery_method: string;
-  endpoint_url: string | null;
-  authorization_header_enc: string | null;
-  events_requested: string[];
-  source_types: string[];
-  status: StreamStatus;
-  status_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
 /** What a stream's owner may set. */
 export interface StreamSettings {
   description: string | null;
@@ -27,6 +11,16 @@ export interface StreamSettings {
   authorization_header_enc: string | null;
   events_requested: string[];
   source_types: string[];
+}
+
+/** A client's event stream as stored. */
+export interface StreamRow extends StreamSettings {
+  id: string;
+  client_id: string;
+  status: StreamStatus;
+  status_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const ssfStreamsRepo = {
