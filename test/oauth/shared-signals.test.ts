@@ -238,6 +238,19 @@ describe('the Shared Signals transmitter', () => {
     ]);
   });
 
+  test('a poll answers at most maxEvents, and says more wait', async () => {
+    const a = await confidentialClient();
+    const stream = await newStream(a);
+    const u = await signUp(t);
+    await sessionWith(a, u);
+    for (const step of ['lock', 'unlock'])
+      assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/${step}`)).status, 200);
+    const one = await ssf(a, 'POST', `/ssf/poll/${stream}`, { maxEvents: 1 });
+    assert.equal(Object.keys(one.body.sets).length, 1, 'at most maxEvents');
+    assert.equal(one.body.moreAvailable, true);
+    assert.equal((await poll(a, stream)).length, 3, 'all of them on a poll that takes them');
+  });
+
   async function signInRest(u: SignedUp, pin: string) {
     const res = await t.request('POST', '/auth/signin', { body: { phone: u.phone, pin } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
