@@ -28,6 +28,7 @@ import type { AuthorizationService } from '../domain/oauth/authorization.ts';
 import type { AuthorizationRequests } from '../domain/oauth/authorization-requests.ts';
 import type { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
 import type { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
+import type { ClientTokens } from '../domain/oauth/client-tokens.ts';
 import type { DeviceAuthorizations } from '../domain/oauth/device-authorizations.ts';
 import type { Dpop } from '../domain/oauth/dpop.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
@@ -129,6 +130,8 @@ export interface Container {
   deviceAuthorizations: DeviceAuthorizations;
   /** the Shared Signals transmitter: each client's event streams and their delivery */
   signals: Signals;
+  /** a client's own access tokens (client_credentials) */
+  clientTokens: ClientTokens;
   /** authorization requests as sent, signed (request objects) or pushed first (PAR), checked alike */
   authorizationRequests: AuthorizationRequests;
   /** who a client is, at the endpoints where it authenticates (a secret or a signed assertion) */

@@ -9,6 +9,7 @@ import { AuthorizationService } from '../domain/oauth/authorization.ts';
 import { AuthorizationRequests } from '../domain/oauth/authorization-requests.ts';
 import { ClientAuthenticator } from '../domain/oauth/client-authentication.ts';
 import { ClientKeySets } from '../domain/oauth/client-key-sets.ts';
+import { ClientTokens } from '../domain/oauth/client-tokens.ts';
 import { DeviceAuthorizations } from '../domain/oauth/device-authorizations.ts';
 import { Dpop } from '../domain/oauth/dpop.ts';
 import type { GrantDeps } from '../domain/oauth/grants/index.ts';
@@ -75,7 +76,7 @@ export function clientAndOperatorServices(
   const codeExchanges = new CodeExchanges(db);
   const authorization = new AuthorizationService({ db, clock, random });
   const { signalPush, ...oauthProtocol } = oauthProtocolServices(f, clients, authorization, sealing);
-  const { dpop, deviceAuthorizations } = oauthProtocol;
+  const { dpop, deviceAuthorizations, clientTokens } = oauthProtocol;
   return {
     // client authentication by key, request objects and PAR, DPoP, self-registration, the device grant
     oauthProtocol,
@@ -87,8 +88,14 @@ export function clientAndOperatorServices(
     webhooks,
     kyc,
     authorization,
-    oauthTokens: new TokenEndpointService({ db, clock, clients, sessions, tokens, codeExchanges, dpop }),
-    tokenGrants: { db, clock, sessions, tokens, codeExchanges, deviceAuthorizations } satisfies GrantDeps,
+    oauthTokens: new TokenEndpointService({
+      ...{ db, clock, clients, sessions, tokens, codeExchanges },
+      ...{ dpop, clientTokens },
+    }),
+    tokenGrants: {
+      ...{ db, clock, sessions, tokens, codeExchanges },
+      ...{ deviceAuthorizations, clientTokens },
+    } satisfies GrantDeps,
     operators: {
       adminUsers: new AdminUserService({ db, clock, sessions, kyc, connectedApps, events }),
       userImport: new UserImport({ db, clock, random, events }),
@@ -110,6 +117,7 @@ function oauthProtocolServices(
 ) {
   const { config, db, clock, random, tokens } = f;
   const allowPrivateNetworks = config.webhookAllowPrivateNetworks;
+  const { accessTokenAlg } = config.oauth;
   const keySets = new ClientKeySets({ clock, fetchJwks: jwksFetcher({ allowPrivateNetworks }) });
   const clientAuthenticator = new ClientAuthenticator({
     db,
@@ -162,6 +170,7 @@ function oauthProtocolServices(
   return {
     dpop,
     deviceAuthorizations,
+    clientTokens: new ClientTokens(keys.signingKeys, clock, random, config.baseUrl, dpop, accessTokenAlg),
     signals,
     signalPush: { tokens: securityEventTokens, headerKeys: keys.ssfHeaders },
     clientRegistration,

@@ -2,8 +2,12 @@ import { fieldError } from '../errors.ts';
 import { parseOutboundUrl } from '../webhooks/webhook-addresses.ts';
 import { type ClientBranding, parseBranding } from './client-branding.ts';
 import { type ClientKeys, hasKeys, parseClientKeys } from './client-keys.ts';
+import { assertClientScopeRules, CLIENT_CREDENTIALS_GRANT, SSF_MANAGE } from './client-scopes.ts';
 
-/** Profile reads; profile:write changes the profile and account:delete deletes the account on /api/v1. */
+/**
+ * Profile reads; profile:write changes the profile and account:delete deletes the account on /api/v1;
+ * ssf.manage is the client's own, for its Shared Signals streams.
+ */
 export const OAUTH_SCOPES = [
   'openid',
   'profile',
@@ -12,12 +16,18 @@ export const OAUTH_SCOPES = [
   'email',
   'kyc',
   'account:delete',
+  SSF_MANAGE,
 ] as const;
 /** RFC 8628 §3.4: the device authorization grant's type. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-export const GRANT_TYPES = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT] as const;
-/** The grants a person signs in for: a client needs one of them. */
-const SIGN_IN_GRANTS: readonly string[] = ['authorization_code', DEVICE_CODE_GRANT];
+export const GRANT_TYPES = [
+  'authorization_code',
+  'refresh_token',
+  DEVICE_CODE_GRANT,
+  CLIENT_CREDENTIALS_GRANT,
+] as const;
+/** The grants a client is given tokens by: one a person signs in for, or its own credentials. */
+const TOKEN_GRANTS: readonly string[] = ['authorization_code', DEVICE_CODE_GRANT, CLIENT_CREDENTIALS_GRANT];
 export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 /** The methods that authenticate by a secret this service gives out. */
@@ -95,6 +105,26 @@ const listOf = (value: unknown, field: string, allowed: readonly string[], fallb
   return [...new Set(value as string[])];
 };
 
+/** The scopes a registration asks for, or the defaults: the client's own where it only has its credentials. */
+function scopesOf(scope: unknown, grantTypes: string[]): string[] {
+  const onlyItsOwn = grantTypes.every((g) => g === CLIENT_CREDENTIALS_GRANT);
+  const scopes =
+    scope === undefined
+      ? onlyItsOwn
+        ? [SSF_MANAGE]
+        : ['openid', 'profile', 'phone']
+      : typeof scope === 'string'
+        ? scope.split(' ').filter(Boolean)
+        : [];
+  if (!scopes.length || scopes.some((s) => !(OAUTH_SCOPES as readonly string[]).includes(s)))
+    throw fieldError(
+      'INVALID_REQUEST',
+      'scope',
+      `scope must be space-separated values of ${OAUTH_SCOPES.join(', ')}`,
+    );
+  return scopes;
+}
+
 /**
  * D19 (RFC 7591 names, and OIDC Back-Channel Logout 1.0 §2.2's): validates a client registration and
  * fills its defaults. The logout URI is called by this service, so the rules for webhook URLs hold.
@@ -110,11 +140,11 @@ export function parseClientSpec(
     'authorization_code',
     'refresh_token',
   ]);
-  if (!grant_types.some((g) => SIGN_IN_GRANTS.includes(g)))
+  if (!grant_types.some((g) => TOKEN_GRANTS.includes(g)))
     throw fieldError(
       'INVALID_REQUEST',
       'grant_types',
-      `grant_types must include authorization_code or ${DEVICE_CODE_GRANT}`,
+      `grant_types must include authorization_code, ${DEVICE_CODE_GRANT} or ${CLIENT_CREDENTIALS_GRANT}`,
     );
   // A device's client (RFC 8628) is sent back nowhere, so it may have no redirect URIs.
   const redirectUris = body.redirect_uris ?? (grant_types.includes('authorization_code') ? undefined : []);
@@ -132,19 +162,7 @@ export function parseClientSpec(
       'post_logout_redirect_uris must be a list',
     );
   for (const [i, uri] of logoutUris.entries()) assertRedirectUri(uri, `post_logout_redirect_uris.${i}`);
-  const scopes =
-    body.scope === undefined
-      ? ['openid', 'profile', 'phone']
-      : typeof body.scope === 'string'
-        ? body.scope.split(' ').filter(Boolean)
-        : [];
-  if (!scopes.length || scopes.some((s) => !(OAUTH_SCOPES as readonly string[]).includes(s))) {
-    throw fieldError(
-      'INVALID_REQUEST',
-      'scope',
-      `scope must be space-separated values of ${OAUTH_SCOPES.join(', ')}`,
-    );
-  }
+  const scopes = scopesOf(body.scope, grant_types);
   const method = body.token_endpoint_auth_method ?? 'client_secret_basic';
   if (!AUTH_METHODS.includes(method as AuthMethod)) {
     throw fieldError(
@@ -153,6 +171,7 @@ export function parseClientSpec(
       `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`,
     );
   }
+  assertClientScopeRules(grant_types, scopes, method as string);
   if (body.first_party !== undefined && typeof body.first_party !== 'boolean') {
     throw fieldError('INVALID_REQUEST', 'first_party', 'first_party must be true or false');
   }

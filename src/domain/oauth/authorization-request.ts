@@ -1,4 +1,5 @@
 import type { ClientRow } from '../../storage/repositories/clients.ts';
+import { personScopesOf } from '../clients/client-scopes.ts';
 import { isWellFormedChallenge } from './pkce.ts';
 import { type RequestParametersDeps, requestParameters } from './request-parameters.ts';
 import { requestedAcr } from './requested-acr.ts';
@@ -174,9 +175,9 @@ async function checkParameters(
   if (!state) return fail('invalid_request', 'state is required');
   const scopes = (single(q, 'scope') ?? '').split(' ').filter(Boolean);
   if (!scopes.length) return fail('invalid_request', 'scope is required');
-  const allowed = client.scope.split(' ');
+  const allowed = personScopesOf(client.scope);
   if (scopes.some((s) => !allowed.includes(s)))
-    return fail('invalid_scope', `this client may ask for: ${client.scope}`);
+    return fail('invalid_scope', `this client may ask for: ${allowed.join(' ')}`);
   // RFC 9700 §2.1.1, D24: PKCE with S256 always; `plain` is refused.
   const challenge = single(q, 'code_challenge');
   if (!challenge) return fail('invalid_request', 'code_challenge is required (PKCE)');

@@ -12,6 +12,7 @@ import {
   pollDeviceCode,
 } from '../../storage/rules/device-authorizations.ts';
 import { DEVICE_CODE_GRANT } from '../clients/client-rules.ts';
+import { personScopesOf } from '../clients/client-scopes.ts';
 import { sha256 } from '../crypto.ts';
 import type { AuthorizationService, SignedIn } from './authorization.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
@@ -62,9 +63,9 @@ export class DeviceAuthorizations {
     const scopes = typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
     // RFC 6749 §3.3: without a default scope, a request that names none is refused.
     if (!scopes.length) throw new OAuthError('invalid_scope', 'scope is required');
-    const allowed = client.scope.split(' ');
+    const allowed = personScopesOf(client.scope);
     if (scopes.some((s) => !allowed.includes(s)))
-      throw new OAuthError('invalid_scope', `this client may ask for: ${client.scope}`);
+      throw new OAuthError('invalid_scope', `this client may ask for: ${allowed.join(' ')}`);
     const deviceCode = this.d.random.token(32);
     const now = this.d.clock.now();
     for (;;) {

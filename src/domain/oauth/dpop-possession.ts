@@ -20,7 +20,11 @@ export interface PresentedToken {
   url: string;
 }
 
-export async function provePossession(dpop: Dpop, claims: AccessClaims, presented: PresentedToken) {
+export async function provePossession(
+  dpop: Dpop,
+  claims: Pick<AccessClaims, 'cnf'>,
+  presented: PresentedToken,
+) {
   const jkt = claims.cnf?.jkt;
   if (!jkt) {
     if (presented.scheme === 'DPoP')

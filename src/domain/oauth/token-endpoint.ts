@@ -10,6 +10,7 @@ import { authenticationClaims, authOfSession } from '../sessions/authentication.
 import type { SessionService } from '../sessions/sessions.ts';
 import { isSigningAlg } from '../sessions/signing-algorithms.ts';
 import { type UserClaims, userinfoClaims } from './claims.ts';
+import type { ClientTokens } from './client-tokens.ts';
 import type { Dpop } from './dpop.ts';
 import { type PresentedToken, provePossession } from './dpop-possession.ts';
 import { OAuthError } from './oauth-error.ts';
@@ -24,6 +25,8 @@ export interface TokenEndpointDeps {
   codeExchanges: CodeExchanges;
   /** DPoP proofs of the tokens bound to a key */
   dpop: Dpop;
+  /** a client's own tokens (client_credentials) */
+  clientTokens: ClientTokens;
 }
 
 /** RFC 7662 §2.2: `active`, and for an active token what the resource server may know of it. */
@@ -81,7 +84,8 @@ export class TokenEndpointService {
       };
     }
     const claims = await this.d.tokens.verify(token, client.client_id).catch(() => undefined);
-    if (!claims || !(await this.liveHolder(claims))) return { active: false };
+    if (!claims) return this.introspectClientToken(client, token);
+    if (!(await this.liveHolder(claims))) return { active: false };
     return {
       active: true,
       token_type: 'Bearer',
@@ -99,6 +103,13 @@ export class TokenEndpointService {
         ? {}
         : { auth_time: claims.auth_time, amr: claims.amr, acr: claims.acr }),
     };
+  }
+
+  /** A client's own token is active while unexpired, and shown only to that client. */
+  private async introspectClientToken(client: ClientRow, token: string): Promise<Introspection> {
+    const claims = await this.d.clientTokens.verify(token).catch(() => undefined);
+    if (claims?.client_id !== client.client_id) return { active: false };
+    return { active: true, token_type: claims.cnf ? 'DPoP' : 'Bearer', ...claims };
   }
 
   /**

@@ -17,8 +17,9 @@ export const sendLogQuery = Type.Object({
 export const clientFields = described({
   client_name: 'shown on the consent page and in the sessions list',
   redirect_uris: 'https URIs (http only on localhost, or an app scheme), compared exactly',
-  grant_types: 'authorization_code, refresh_token',
-  scope: 'the scopes the client may ask for, space-separated',
+  grant_types:
+    'authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code, client_credentials (a client that authenticates, for its own scopes)',
+  scope: 'the scopes the client may ask for, space-separated; ssf.manage is its own, with client_credentials',
   token_endpoint_auth_method:
     'none (public, PKCE only), client_secret_basic, client_secret_post, or private_key_jwt (a JWT signed with a key of jwks or jwks_uri)',
   first_party: 'true: no consent page',

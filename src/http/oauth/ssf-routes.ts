@@ -4,12 +4,16 @@ import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
 import { MOST_EVENTS_A_POLL } from '../../domain/signals/signals.ts';
 import { NoContent } from '../admin/responses.ts';
-import { authenticatedClient, type ClientFields } from './client-credentials.ts';
+import type { ClientFields } from './client-credentials.ts';
 import { oauthAnswer } from './responses.ts';
+import { ssfCaller } from './ssf-caller.ts';
 import { clientFields, StreamConfiguration, StreamSettings, StreamStatus, streamId } from './ssf-schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'clientAuthenticator' | 'config' | 'rateLimiter' | 'signals'>;
+type Services = Pick<
+  Container,
+  'clientAuthenticator' | 'clientTokens' | 'clients' | 'config' | 'rateLimiter' | 'signals'
+>;
 
 const tags = ['Shared Signals'];
 
@@ -24,21 +28,20 @@ const noStore = {
   },
 };
 
-/** The client a Shared Signals call authenticates as, as at the token endpoint, counted against `ssf_client`. */
+/** The client a Shared Signals call is for (ssf-caller.ts). */
 type ClientOf = (
   request: FastifyRequest,
   reply: FastifyReply,
   body?: ClientFields,
-) => ReturnType<typeof authenticatedClient>;
+) => ReturnType<typeof ssfCaller>;
 
 /**
  * The Shared Signals transmitter's stream management (SSF 1.0 §8.1) and poll delivery (RFC 8936): each call
- * authenticated as the client the stream is for.
+ * made by the client the stream is for, with its own access token or its credentials.
  */
 export function ssfRoutes(fastify: FastifyInstance, c: Services) {
   const app = typed(fastify);
-  const client: ClientOf = (request, reply, body) =>
-    authenticatedClient(c, request, reply, 'ssf_client', body);
+  const client: ClientOf = (request, reply, body) => ssfCaller(c, request, reply, body);
   streamRoutes(app, c, client);
   statusRoutes(app, c, client);
   pollRoute(app, c, client);

@@ -36,13 +36,15 @@ export function tokenRoutes(fastify: FastifyInstance, c: Services) {
         summary: 'Token endpoint (RFC 6749 §3.2); a DPoP header (RFC 9449) binds the tokens to its key',
         response: oauthAnswer(TokenResponse),
         body: described({
-          grant_type: 'authorization_code, refresh_token or urn:ietf:params:oauth:grant-type:device_code',
+          grant_type:
+            'authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code or client_credentials',
           code: 'authorization_code: the code from the redirect (single use, 60 s)',
           redirect_uri: 'authorization_code: the redirect_uri of the authorization request',
           code_verifier: 'authorization_code: the PKCE verifier (43-128 characters, RFC 7636)',
           refresh_token: 'refresh_token: the latest refresh token (rotated on every use)',
           device_code:
             'device_code: the device_code of POST /oauth/device_authorization, every interval seconds',
+          scope: "client_credentials: the client's own scopes asked for (ssf.manage); all of them if absent",
           ...clientFields,
         }),
       },

@@ -3569,7 +3569,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/x-www-form-urlencoded": {
-          /** @description authorization_code, refresh_token or urn:ietf:params:oauth:grant-type:device_code */
+          /** @description authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code or client_credentials */
           grant_type?: unknown;
           /** @description authorization_code: the code from the redirect (single use, 60 s) */
           code?: unknown;
@@ -3581,6 +3581,8 @@ export interface operations {
           refresh_token?: unknown;
           /** @description device_code: the device_code of POST /oauth/device_authorization, every interval seconds */
           device_code?: unknown;
+          /** @description client_credentials: the client's own scopes asked for (ssf.manage); all of them if absent */
+          scope?: unknown;
           /** @description the client (public clients, client_secret_post; optional with a client assertion) */
           client_id?: unknown;
           /** @description a confidential client: here, or in Authorization: Basic (one of the two) */
@@ -4025,9 +4027,9 @@ export interface operations {
           client_name?: unknown;
           /** @description https URIs (http only on localhost, or an app scheme), compared exactly */
           redirect_uris?: unknown;
-          /** @description authorization_code, refresh_token */
+          /** @description authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code, client_credentials (a client that authenticates, for its own scopes) */
           grant_types?: unknown;
-          /** @description the scopes the client may ask for, space-separated */
+          /** @description the scopes the client may ask for, space-separated; ssf.manage is its own, with client_credentials */
           scope?: unknown;
           /** @description none (public, PKCE only), client_secret_basic, client_secret_post, or private_key_jwt (a JWT signed with a key of jwks or jwks_uri) */
           token_endpoint_auth_method?: unknown;
@@ -4225,9 +4227,9 @@ export interface operations {
           client_name?: unknown;
           /** @description https URIs (http only on localhost, or an app scheme), compared exactly */
           redirect_uris?: unknown;
-          /** @description authorization_code, refresh_token */
+          /** @description authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code, client_credentials (a client that authenticates, for its own scopes) */
           grant_types?: unknown;
-          /** @description the scopes the client may ask for, space-separated */
+          /** @description the scopes the client may ask for, space-separated; ssf.manage is its own, with client_credentials */
           scope?: unknown;
           /** @description none (public, PKCE only), client_secret_basic, client_secret_post, or private_key_jwt (a JWT signed with a key of jwks or jwks_uri) */
           token_endpoint_auth_method?: unknown;

@@ -1,7 +1,8 @@
-// The token endpoint's grants, one file each (RFC 6749 §4.1.3 with RFC 7636, §6; RFC 8628 §3.4), looked up by `grant_type`
+// The token endpoint's grants, one file each (RFC 6749 §4.1.3 with RFC 7636, §4.4, §6; RFC 8628 §3.4), looked up by `grant_type`
 // as node-oidc-provider does: each reads its own parameters, then handles the request.
 import type { ClientRow } from '../../../storage/repositories/clients.ts';
 import { DEVICE_CODE_GRANT } from '../../clients/client-rules.ts';
+import { CLIENT_CREDENTIALS_GRANT } from '../../clients/client-scopes.ts';
 import { OAuthError } from '../oauth-error.ts';
 import type { TokenRequestContext, TokenResponse } from './access-response.ts';
 import {
@@ -9,11 +10,19 @@ import {
   authorizationCodeGrant,
   authorizationCodeParameters,
 } from './authorization-code.ts';
+import {
+  type ClientCredentialsGrantDeps,
+  clientCredentialsGrant,
+  clientCredentialsParameters,
+} from './client-credentials.ts';
 import { type DeviceCodeGrantDeps, deviceCodeGrant, deviceCodeParameters } from './device-code.ts';
 import { type RefreshTokenGrantDeps, refreshTokenGrant, refreshTokenParameters } from './refresh-token.ts';
 
 /** What every grant may use. */
-export type GrantDeps = AuthorizationCodeGrantDeps & RefreshTokenGrantDeps & DeviceCodeGrantDeps;
+export type GrantDeps = AuthorizationCodeGrantDeps &
+  RefreshTokenGrantDeps &
+  DeviceCodeGrantDeps &
+  ClientCredentialsGrantDeps;
 
 /** A grant: its parameters read from the request's body, and its handling of them. */
 export interface Grant<P> {
@@ -38,6 +47,7 @@ export const GRANTS = {
   authorization_code: grant(authorizationCodeParameters, authorizationCodeGrant),
   refresh_token: grant(refreshTokenParameters, refreshTokenGrant),
   [DEVICE_CODE_GRANT]: grant(deviceCodeParameters, deviceCodeGrant),
+  [CLIENT_CREDENTIALS_GRANT]: grant(clientCredentialsParameters, clientCredentialsGrant),
 };
 
 export type GrantType = keyof typeof GRANTS;
