@@ -24,6 +24,8 @@ export interface SentRows {
   receiverKeyType: 'uuid' | 'text';
   /** the condition on `r` of a receiver that still takes its rows */
   live: string;
+  /** a condition on `r` and a row `d` of it that the row must meet too; every row of a live receiver if absent */
+  rowLive?: string;
 }
 
 /** A claim: the rows' columns its UPDATE returns, and the SELECT that reads them (from `claimed`) with more. */
@@ -53,7 +55,7 @@ export function claimDueRows<T>(q: Queryable, rows: SentRows, c: ClaimStatement)
            CROSS JOIN LATERAL (
              SELECT d.id, d.next_attempt_at FROM ${sql.constant(rows.table)} d
              WHERE d.${sql.constant(rows.receiverColumn)} = r.${sql.constant(rows.receiverKey)} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now}
-               AND (d.locked_until IS NULL OR d.locked_until <= ${c.now})
+               AND (d.locked_until IS NULL OR d.locked_until <= ${c.now}) AND ${sql.constant(rows.rowLive ?? 'true')}
              ORDER BY d.next_attempt_at LIMIT greatest(${c.bounds.perReceiver} - coalesce(busy.n, 0), 0)
              FOR UPDATE SKIP LOCKED) d
          WHERE ${sql.constant(rows.live)}

@@ -7,9 +7,9 @@
 // - A stream carries only the events it asked for that Callsign supports, and only about accounts its client
 //   knows (storage/repositories/ssf-events.ts); an event about one session goes to that session's client.
 // - A paused stream keeps its events until it is enabled again; a disabled one drops them and queues none.
+// - A status set by the operator is told to the receiver by a stream-updated event, whatever the status.
 // - A receiver may ask for a verification event at most once a minute (MIN_VERIFICATION_INTERVAL).
-// - A stream is pushed only to an address the outbound rules allow; its Authorization header is kept sealed and
-//   never shown again.
+// - A stream's settings are checked as stream-settings.ts says.
 // - A poll answers at most MOST_EVENTS_A_POLL events, oldest first, and says whether more wait; an event is
 //   answered again until it is acknowledged (or reported in `setErrs`), so none is lost to a failed answer.
 import type { Clock } from '../../providers/clock.ts';
@@ -21,22 +21,13 @@ import { type StreamRow, type StreamStatus, ssfStreamsRepo } from '../../storage
 import { DomainError, fieldError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
-import { parseOutboundUrl } from '../webhooks/webhook-addresses.ts';
-import { EVENTS_SUPPORTED, sourceTypesOf, VERIFICATION } from './event-types.ts';
+import { EVENTS_SUPPORTED, STREAM_UPDATED, VERIFICATION } from './event-types.ts';
 import type { SecurityEventTokens } from './security-event-tokens.ts';
+import { deliveryOf, POLL, type StreamInput, streamSettings } from './stream-settings.ts';
 
-export const PUSH = 'urn:ietf:rfc:8935';
-export const POLL = 'urn:ietf:rfc:8936';
 /** The seconds a receiver waits between verification requests. */
 export const MIN_VERIFICATION_INTERVAL = 60;
 export const MOST_EVENTS_A_POLL = 100;
-
-/** A stream's configuration as a receiver sets it. */
-export interface StreamInput {
-  events_requested?: string[];
-  description?: string | null;
-  delivery?: { method: string; endpoint_url?: string | null; authorization_header?: string };
-}
 
 /** A poll as RFC 8936 §2.4 asks it. */
 export interface PollInput {
@@ -62,11 +53,11 @@ export interface SignalsDeps {
 
 type Client = Pick<ClientRow, 'client_id' | 'id_token_signed_response_alg'>;
 
-/** A stored stream's delivery, as its settings hold it. */
-const deliveryOf = (s: StreamRow) => ({
-  delivery_method: s.delivery_method,
-  endpoint_url: s.endpoint_url,
-  authorization_header_enc: s.authorization_header_enc,
+/** A stream's status as SSF §8.1.2 answers it. */
+const statusOf = (s: StreamRow) => ({
+  stream_id: s.id,
+  status: s.status,
+  ...(s.status_reason ? { reason: s.status_reason } : {}),
 });
 
 const noSuchStream = () => new DomainError('NOT_FOUND', 'no such stream');
@@ -94,7 +85,7 @@ export class Signals {
   }
 
   async create(client: Client, input: StreamInput) {
-    const settings = this.#settings(input);
+    const settings = streamSettings(this.d, input);
     const row = await ssfStreamsRepo.insert(this.d.db, {
       ...settings,
       id: this.d.random.uuid(),
@@ -112,10 +103,17 @@ export class Signals {
     return this.configuration(await this.#stream(client, streamId));
   }
 
+  /** The client's streams with their status, as the operator sees them. */
+  async withStatus(client: Client) {
+    const streams = await ssfStreamsRepo.ofClient(this.d.db, client.client_id);
+    return streams.map((s) => ({ ...this.configuration(s), ...statusOf(s) }));
+  }
+
   /** PATCH (only what is given changes) or PUT (what is not given is cleared). */
   async update(client: Client, streamId: string, input: StreamInput, replace: boolean) {
     const s = await this.#stream(client, streamId);
-    const settings = this.#settings(
+    const settings = streamSettings(
+      this.d,
       replace
         ? input
         : {
@@ -136,25 +134,30 @@ export class Signals {
   }
 
   async status(client: Client, streamId: string) {
-    const s = await this.#stream(client, streamId);
-    return { stream_id: s.id, status: s.status, ...(s.status_reason ? { reason: s.status_reason } : {}) };
+    return statusOf(await this.#stream(client, streamId));
   }
 
-  async setStatus(client: Client, streamId: string, status: StreamStatus, reason?: string) {
-    const row = await ssfStreamsRepo.setStatus(
-      this.d.db,
-      client.client_id,
-      this.#id(streamId),
-      status,
-      reason ?? null,
-      this.d.clock.now(),
-    );
+  /**
+   * A stream's status set; by the transmitter (an operator) rather than the receiver, the receiver is told by a
+   * stream-updated event (SSF §8.1.5), queued in the same transaction.
+   */
+  async setStatus(
+    client: Client,
+    streamId: string,
+    status: StreamStatus,
+    reason?: string,
+    byTransmitter = false,
+  ) {
+    const id = this.#id(streamId);
+    const now = this.d.clock.now();
+    const row = await this.d.db.transaction(async (tx) => {
+      const set = await ssfStreamsRepo.setStatus(tx, client.client_id, id, status, reason ?? null, now);
+      const told = { type: STREAM_UPDATED, members: { status, ...(reason ? { reason } : {}) } };
+      if (set && byTransmitter) await ssfEventsRepo.queueOwn(tx, id, this.d.random.uuid(), told, now);
+      return set;
+    });
     if (!row) throw noSuchStream();
-    return {
-      stream_id: row.id,
-      status: row.status,
-      ...(row.status_reason ? { reason: row.status_reason } : {}),
-    };
+    return statusOf(row);
   }
 
   /** SSF §8.1.4: a verification event, with the receiver's state, queued on the stream. */
@@ -204,38 +207,5 @@ export class Signals {
   #id(streamId: string): string {
     if (!isUuid(streamId)) throw noSuchStream();
     return streamId;
-  }
-
-  /** The settings of a stream as asked: known events only, and a delivery this service offers. */
-  #settings(input: StreamInput) {
-    const requested = input.events_requested ?? [];
-    if (!requested.length)
-      throw fieldError(
-        'INVALID_REQUEST',
-        'events_requested',
-        `ask for one or more of ${EVENTS_SUPPORTED.join(', ')}`,
-      );
-    return {
-      description: input.description ?? null,
-      ...this.#delivery(input.delivery ?? { method: POLL }),
-      events_requested: requested,
-      source_types: sourceTypesOf(requested.filter((e) => EVENTS_SUPPORTED.includes(e))),
-    };
-  }
-
-  /**
-   * A poll, or a push to an address the outbound rules allow (an HTTPS address that is not private), with the
-   * Authorization header to send kept sealed.
-   */
-  #delivery(d: NonNullable<StreamInput['delivery']>) {
-    if (d.method === POLL)
-      return { delivery_method: POLL, endpoint_url: null, authorization_header_enc: null };
-    if (d.method !== PUSH)
-      throw fieldError('INVALID_REQUEST', 'delivery.method', `delivery is ${PUSH} (push) or ${POLL} (poll)`);
-    const url = parseOutboundUrl(d.endpoint_url, 'delivery.endpoint_url', this.d.allowPrivateNetworks);
-    const header = d.authorization_header
-      ? this.d.headerKeys.seal(Buffer.from(d.authorization_header))
-      : null;
-    return { delivery_method: PUSH, endpoint_url: url, authorization_header_enc: header };
   }
 }

@@ -17,6 +17,7 @@ import { messageRoutes } from './message-routes.ts';
 import { networkRoutes } from './network-routes.ts';
 import { phoneRiskAdminRoutes } from './phone-risk-routes.ts';
 import { smsRoutes } from './sms-routes.ts';
+import { ssfStreamRoutes } from './ssf-stream-routes.ts';
 import { userAdminRoutes } from './user-routes.ts';
 import { userSearchRoutes } from './user-search-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
@@ -43,6 +44,7 @@ type Services = Pick<
   | 'smsBreaker'
   | 'messageRecords'
   | 'networkProofs'
+  | 'signals'
   | 'webhooks'
 >;
 
@@ -96,6 +98,7 @@ export async function adminSurface(app: FastifyInstance, c: Services) {
   messageRoutes(app, c);
   networkRoutes(app, c);
   await webhookRoutes(app, c);
+  ssfStreamRoutes(app, c);
   await kycAdminRoutes(app, c);
   userSearchRoutes(app, c);
   await userAdminRoutes(app, c);

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
-import { POLL, PUSH } from '../../domain/signals/signals.ts';
+import { POLL, PUSH } from '../../domain/signals/stream-settings.ts';
 
 /** The services this route uses. */
 type Services = Pick<Container, 'config'>;

@@ -29,6 +29,13 @@ export const SIGNALS_OF_EVENT_CTE = `signals AS (
                        WHERE s.id = (event.data->>'session_id')::uuid AND s.client_id = st.client_id))
      )`;
 
+/**
+ * Whether the queued row `e` is the stream's own notice that its status changed (SSF §8.1.5), which reaches the
+ * receiver whatever the status: it is how the receiver learns of it.
+ */
+export const STREAM_UPDATED_ROW = (e: string) =>
+  `${e}.own_event->>'type' = 'https://schemas.openid.net/secevent/ssf/event-type/stream-updated'`;
+
 export const ssfEventsRepo = {
   /** One of the stream's own events (verification, stream-updated), queued at `now`. */
   queueOwn: (q: Queryable, streamId: string, id: string, own: QueuedEvent['own_event'], now: Date) =>
@@ -38,14 +45,18 @@ export const ssfEventsRepo = {
         VALUES (${id}, ${streamId}, ${JSON.stringify(own)}::jsonb, ${now}, ${now})`,
     ),
 
-  /** Up to `max` of an enabled stream's events not yet acknowledged, oldest first, and whether more wait. */
+  /**
+   * Up to `max` of the stream's events not yet acknowledged, oldest first, and whether more wait: all of them
+   * while it is enabled, else only its notices of a status changed.
+   */
   pending: async (q: Queryable, streamId: string, max: number) => {
     const rows = await all<QueuedEvent>(
       q,
       sql`SELECT e.id, e.created_at, o.type, o.data, e.own_event
-        FROM ssf_events e JOIN ssf_streams st ON st.id = e.stream_id AND st.status = 'enabled'
+        FROM ssf_events e JOIN ssf_streams st ON st.id = e.stream_id
         LEFT JOIN outbox_events o ON o.id = e.event_id
         WHERE e.stream_id = ${streamId} AND e.status = 'pending'
+          AND (st.status = 'enabled' OR ${sql.constant(STREAM_UPDATED_ROW('e'))})
         ORDER BY e.created_at, e.id LIMIT ${max + 1}`,
     );
     return { events: rows.slice(0, max), more: rows.length > max };

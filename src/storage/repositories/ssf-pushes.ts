@@ -1,7 +1,7 @@
 import type { Queryable } from '../db.ts';
 import { type ClaimBounds, claimDueRows, type SentRows } from '../send-claims.ts';
 import { all, sql } from '../sql.ts';
-import type { QueuedEvent } from './ssf-events.ts';
+import { type QueuedEvent, STREAM_UPDATED_ROW } from './ssf-events.ts';
 
 /** A queued event claimed for a push, with where it goes and what its SET is made with. */
 export interface ClaimedPush extends QueuedEvent {
@@ -23,14 +23,18 @@ export interface PushResult {
   next_attempt_at: Date | null;
 }
 
-/** A pushed event's receiver is its stream, live while it is enabled, pushed, and its client is not deleted. */
+/**
+ * A pushed event's receiver is its stream, while it is pushed and its client is not deleted; its events go while
+ * it is enabled, and a notice of its status changed (STREAM_UPDATED_ROW) whatever the status.
+ */
 const PUSHES: SentRows = {
   table: 'ssf_events',
   receiverColumn: 'stream_id',
   receivers: 'ssf_streams',
   receiverKey: 'id',
   receiverKeyType: 'uuid',
-  live: `r.status = 'enabled' AND r.delivery_method = 'urn:ietf:rfc:8935'`,
+  live: `r.delivery_method = 'urn:ietf:rfc:8935'`,
+  rowLive: `(r.status = 'enabled' OR ${STREAM_UPDATED_ROW('d')})`,
 };
 
 export const ssfPushesRepo = {
