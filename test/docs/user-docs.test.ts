@@ -69,12 +69,12 @@ describe('links in the README and docs/', () => {
       .map((f) => `docs/${f}`),
     ...readdirSync(new URL('docs/decisions/', ROOT)).map((f) => `docs/decisions/${f}`),
   ];
-  /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+  /** GitHub's anchor of a heading: lower case, punctuation but - and _ dropped, spaces as hyphens. */
   const anchorOf = (heading: string) =>
     heading
       .trim()
       .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s-]/gu, '')
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
       .replace(/\s/g, '-');
 
   test('every relative link points at a file (and heading) inside the repository; nothing names ../shared', () => {
