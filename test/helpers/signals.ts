@@ -26,6 +26,7 @@ export const ALL_EVENTS = [
   `${RISC}/account-disabled`,
   `${RISC}/account-enabled`,
   `${RISC}/account-purged`,
+  `${RISC}/identifier-changed`,
   'urn:callsign:secevent:event-type:phone-risk',
 ];
 
@@ -38,10 +39,10 @@ export async function confidentialClient(t: TestApp): Promise<SignalsClient> {
 export const ssfCall = (t: TestApp, client: SignalsClient, method: string, path: string, body?: unknown) =>
   t.request(method, path, { body, headers: { authorization: basicAuth(client) } });
 
-/** A session of `u` with the client, through the hosted page and the token endpoint. */
-export async function sessionWith(t: TestApp, client: SignalsClient, u: SignedUp) {
+/** A session of `u` with the client (for these scopes), through the hosted page and the token endpoint. */
+export async function sessionWith(t: TestApp, client: SignalsClient, u: SignedUp, scope = 'openid phone') {
   const { verifier, challenge } = pkce();
-  const back = await authorizeWithPin(t, authorizationParams(client.id, challenge), u);
+  const back = await authorizeWithPin(t, authorizationParams(client.id, challenge, { scope }), u);
   const code = back.searchParams.get('code') as string;
   const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier };
   const res = await tokenRequest(t, form, client);

@@ -32,7 +32,7 @@ describe('the Shared Signals transmitter', () => {
   const confidentialClient = () => newClient(t);
   const ssf = (client: Client, method: string, path: string, body?: unknown) =>
     ssfCall(t, client, method, path, body);
-  const sessionWith = (client: Client, u: SignedUp) => sessionOf(t, client, u);
+  const sessionWith = (client: Client, u: SignedUp, scope?: string) => sessionOf(t, client, u, scope);
   const newStream = async (client: Client, events = ALL_EVENTS) => {
     const res = await ssf(client, 'POST', '/ssf/streams', {
       events_requested: events,
@@ -221,6 +221,35 @@ describe('the Shared Signals transmitter', () => {
     t.clock.advance(31 * 86_400);
     await housekeeping(t.c.db).run(t.clock.now());
     assert.equal(await queued(), 0);
+  });
+
+  test('a number moved reaches a client given the phone scope as RISC identifier-changed, and no other', async () => {
+    const a = await confidentialClient();
+    const b = await confidentialClient();
+    const [streamA, streamB] = [await newStream(a), await newStream(b)];
+    const u = await signUp(t);
+    await sessionWith(a, u, 'openid phone');
+    await sessionWith(b, u, 'openid profile');
+    const next = '+14155550187';
+    const asked = await t.request('POST', '/users/me/phone', {
+      token: u.access_token,
+      body: { phone: next },
+    });
+    assert.equal(asked.status, 200, JSON.stringify(asked.body));
+    const moved = await t.request('POST', '/users/me/phone/confirm', {
+      token: u.access_token,
+      body: { phone: next, code: t.sms.lastCode(next), pin: u.pin },
+    });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const told = (await poll(a, streamA)).map(({ type, members, subject }) => ({ type, members, subject }));
+    assert.deepEqual(told, [
+      {
+        type: `${RISC}/identifier-changed`,
+        members: { 'new-value': next },
+        subject: { format: 'phone_number', phone_number: u.phone },
+      },
+    ]);
+    assert.deepEqual(await poll(b, streamB), [], 'B was not given the phone: it hears nothing of it');
   });
 
   test('an operator’s lock and unlock reach the stream as RISC account-disabled and account-enabled', async () => {

@@ -155,8 +155,16 @@ describe('webhook delivery (spec "Events")', () => {
           `user.${step}ed`,
         );
       const last = await t.request('POST', '/auth/signin', { body: { phone: s.phone, pin: '730194' } });
+      const token = last.body.data.access_token;
+      const next = '+14155550142';
+      await t.request('POST', '/users/me/phone', { token, body: { phone: next } });
+      const moved = await t.request('POST', '/users/me/phone/confirm', {
+        token,
+        body: { phone: next, code: t.sms.lastCode(next), pin: '730194' },
+      });
+      assert.equal(moved.status, 200, 'user.phone_changed');
       await t.request('DELETE', '/users/me', {
-        token: last.body.data.access_token,
+        token,
         body: { pin: '730194', confirmation: 'DELETE MY ACCOUNT' },
       });
       assert.ok((await t.c.deliveries.deliverDue()) >= ACCOUNT_EVENTS.length);
@@ -192,7 +200,18 @@ describe('webhook delivery (spec "Events")', () => {
         'phone',
       ]);
       assert.equal(byType('user.created').user.phone, s.phone);
-      assert.deepEqual(byType('user.updated').changed_fields, ['name']);
+      assert.deepEqual(
+        { ...byType('user.phone_changed'), changed_at: undefined },
+        { user_id: s.user.id, previous_phone: s.phone, phone: '+14155550142', changed_at: undefined },
+      );
+      assert.deepEqual(
+        receiver
+          .envelopes()
+          .filter((e) => e.type === 'user.updated')
+          .map((e) => e.data.changed_fields.join())
+          .sort(),
+        ['name', 'phone'],
+      );
       assert.deepEqual(Object.keys(byType('user.updated').user).sort(), [
         'avatar_url',
         'handle',

@@ -14,9 +14,13 @@ export interface SecurityEventOptions {
   jwksUrl?: string;
 }
 
-/** A SET's subject (RFC 9493): `iss_sub` for an account, `opaque` (the stream) for a verification. */
+/**
+ * A SET's subject (RFC 9493): `iss_sub` for an account, `phone_number` (the previous number) for a number moved,
+ * `opaque` (the stream) for a verification or a stream's status changed.
+ */
 export type SecuritySubject =
   | { format: 'iss_sub'; iss: string; sub: string }
+  | { format: 'phone_number'; phone_number: string }
   | { format: 'opaque'; id: string }
   | { format: string; [member: string]: unknown };
 

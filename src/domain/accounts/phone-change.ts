@@ -60,7 +60,7 @@ export class PhoneChangeService {
 
   /**
    * Step 2: the PIN first (an attempt toward D9's lock, as on deletion), then, in one transaction, the
-   * code (5 evaluations; a match is used up) and the move with its user.updated.
+   * code (5 evaluations; a match is used up) and the move with its user.updated and user.phone_changed.
    * Sessions stay: the user is the same. The previous number is told afterwards.
    */
   async confirm(userId: string, body: { phone: string; code: string; pin: string }): Promise<UserRow> {
@@ -84,6 +84,12 @@ export class PhoneChangeService {
         // The code proved the new number: a recycling check counts from now.
         await phoneRiskRepo.proven(tx, userId, this.d.clock.now());
         await this.d.events.emit(tx, 'user.updated', payloads.userUpdated(move.account, ['phone']));
+        await this.d.events.emit(tx, 'user.phone_changed', {
+          user_id: userId,
+          previous_phone: user.phone,
+          phone: move.account.phone,
+          changed_at: move.account.updated_at.toISOString(),
+        });
         return move.account;
       });
     } catch (err) {

@@ -2,10 +2,12 @@
 //
 // Rules it enforces:
 // - Each event a stream may ask for is made only from the account events listed for it here, and says only
-//   what that event says: never a phone number, a PIN, a code or a token.
+//   what that event says: never a PIN, a code or a token, and a phone number only in identifier-changed,
+//   which goes only to a client given the phone scope (storage/repositories/ssf-events.ts).
 // - A session's end is told as CAEP session-revoked; a PIN reset or change, a passkey added or removed and
 //   recovery codes made or used as CAEP credential-change; an operator's lock and unlock as RISC
-//   account-disabled and account-enabled; an account deleted as RISC account-purged; a SIM
+//   account-disabled and account-enabled; an account deleted as RISC account-purged; a number moved as RISC
+//   identifier-changed, about the previous number with the new one as `new-value`; a SIM
 //   swap or a recycled number found at a code step as Callsign's own phone-risk event.
 import type { EventPayloads, EventType } from '../webhooks/events.ts';
 
@@ -17,6 +19,7 @@ export const CREDENTIAL_CHANGE = `${CAEP}/credential-change`;
 export const ACCOUNT_PURGED = `${RISC}/account-purged`;
 export const ACCOUNT_DISABLED = `${RISC}/account-disabled`;
 export const ACCOUNT_ENABLED = `${RISC}/account-enabled`;
+export const IDENTIFIER_CHANGED = `${RISC}/identifier-changed`;
 /** Callsign's own event: a code step found the number's SIM swapped recently, or the number recycled. */
 export const PHONE_RISK = 'urn:callsign:secevent:event-type:phone-risk';
 /** SSF §8.1.4: the event a receiver's verification request is answered with. */
@@ -24,11 +27,12 @@ export const VERIFICATION = 'https://schemas.openid.net/secevent/ssf/event-type/
 /** SSF §8.1.5: a stream's status changed by the transmitter. */
 export const STREAM_UPDATED = 'https://schemas.openid.net/secevent/ssf/event-type/stream-updated';
 
-/** One event's type and members, with the account it is about. */
+/** One event's type and members, with the account it is about, and its subject where it is not the account's sub. */
 export interface SecurityEvent {
   type: string;
   userId: string;
   members: Record<string, unknown>;
+  subject?: Record<string, string>;
 }
 
 type Maker<T extends EventType> = (data: EventPayloads[T], at: Date) => SecurityEvent;
@@ -75,6 +79,12 @@ export const MADE_FROM: { [T in EventType]?: Maker<T> } = {
   'user.deleted': (d) => ({ type: ACCOUNT_PURGED, userId: d.user_id, members: {} }),
   'user.locked': (d) => ({ type: ACCOUNT_DISABLED, userId: d.user_id, members: {} }),
   'user.unlocked': (d) => ({ type: ACCOUNT_ENABLED, userId: d.user_id, members: {} }),
+  'user.phone_changed': (d) => ({
+    type: IDENTIFIER_CHANGED,
+    userId: d.user_id,
+    subject: { format: 'phone_number', phone_number: d.previous_phone },
+    members: { 'new-value': d.phone },
+  }),
   'user.phone_risk': (d, at) => ({
     type: PHONE_RISK,
     userId: d.user_id,
@@ -94,6 +104,7 @@ export const EVENTS_SUPPORTED = [
   ACCOUNT_DISABLED,
   ACCOUNT_ENABLED,
   ACCOUNT_PURGED,
+  IDENTIFIER_CHANGED,
   PHONE_RISK,
 ];
 
@@ -111,6 +122,7 @@ const SOURCES: Record<string, EventType[]> = {
   [ACCOUNT_DISABLED]: ['user.locked'],
   [ACCOUNT_ENABLED]: ['user.unlocked'],
   [ACCOUNT_PURGED]: ['user.deleted'],
+  [IDENTIFIER_CHANGED]: ['user.phone_changed'],
   [PHONE_RISK]: ['user.phone_risk'],
 };
 

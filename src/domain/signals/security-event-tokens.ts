@@ -50,7 +50,7 @@ export class SecurityEventTokens {
     const event = e.type ? securityEventOf(e.type, e.data, e.created_at) : undefined;
     if (!event) return undefined;
     return {
-      subject: { format: 'iss_sub', iss: this.issuer, sub: event.userId },
+      subject: event.subject ?? { format: 'iss_sub', iss: this.issuer, sub: event.userId },
       type: event.type,
       members: event.members,
     };

@@ -55,6 +55,7 @@ export interface EventPayloads {
   'user.pin_changed': { user_id: string; changed_at: string; sessions_ended: number };
   'user.locked': { user_id: string; locked_at: string };
   'user.unlocked': { user_id: string; unlocked_at: string };
+  'user.phone_changed': { user_id: string; previous_phone: string; phone: string; changed_at: string };
   'user.phone_risk': {
     user_id: string;
     reason: 'sim_swap' | 'number_recycled';
@@ -84,6 +85,8 @@ export const EVENT_CATALOGUE = {
   'user.pin_changed': 'a person changes their PIN, giving the one before; the other sessions end',
   'user.locked': 'an operator locks an account: its sessions end and it cannot sign in until unlocked',
   'user.unlocked': 'an operator unlocks an account',
+  'user.phone_changed':
+    'a person moves the account to another phone number (a code to the new one, and the PIN); says both',
   'user.phone_risk': 'a code step is refused: the number’s SIM changed recently, or the number was recycled',
 } as const satisfies Record<EventType, string>;
 

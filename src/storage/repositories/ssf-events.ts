@@ -14,7 +14,8 @@ export interface QueuedEvent {
 /**
  * A CTE (`signals`) queueing the event of the CTE `event` on every stream of a live client that is not disabled, that asks for
  * what the event makes, and whose client knows the account: it held a session of it or was given consent. An
- * event about one session goes only to that session's client.
+ * event about one session goes only to that session's client; a number moved (which names both numbers) only
+ * to a client given the phone scope.
  */
 export const SIGNALS_OF_EVENT_CTE = `signals AS (
        INSERT INTO ssf_events (id, stream_id, event_id, next_attempt_at, created_at)
@@ -27,6 +28,11 @@ export const SIGNALS_OF_EVENT_CTE = `signals AS (
                        WHERE c.user_id = (event.data->>'user_id')::uuid AND c.client_id = st.client_id))
           AND (event.data->>'session_id' IS NULL OR EXISTS (SELECT 1 FROM sessions s
                        WHERE s.id = (event.data->>'session_id')::uuid AND s.client_id = st.client_id))
+          AND (event.type <> 'user.phone_changed'
+            OR EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = (event.data->>'user_id')::uuid
+                       AND s.client_id = st.client_id AND ' ' || s.scope || ' ' LIKE '% phone %')
+            OR EXISTS (SELECT 1 FROM consents c WHERE c.user_id = (event.data->>'user_id')::uuid
+                       AND c.client_id = st.client_id AND ' ' || c.scope || ' ' LIKE '% phone %'))
      )`;
 
 /**
