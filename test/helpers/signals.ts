@@ -23,6 +23,7 @@ export const RISC = 'https://schemas.openid.net/secevent/risc/event-type';
 export const ALL_EVENTS = [
   `${CAEP}/session-revoked`,
   `${CAEP}/credential-change`,
+  `${CAEP}/assurance-level-change`,
   `${RISC}/account-disabled`,
   `${RISC}/account-enabled`,
   `${RISC}/account-purged`,

@@ -3,11 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { housekeeping } from '../../src/workers/housekeeping.ts';
 import { createTestApp, type SignedUp, signUp, type TestApp, verifiedTempToken } from '../helpers/app.ts';
+import { SoftAuthenticator } from '../helpers/authenticator.ts';
 import { ADMIN_TOKEN, adminRequest, basicAuth } from '../helpers/oauth.ts';
 import {
   ALL_EVENTS,
   CAEP,
   type SignalsClient as Client,
+  endSession as endSessionOf,
   confidentialClient as newClient,
   RISC,
   sessionWith as sessionOf,
@@ -250,6 +252,49 @@ describe('the Shared Signals transmitter', () => {
       },
     ]);
     assert.deepEqual(await poll(b, streamB), [], 'B was not given the phone: it hears nothing of it');
+  });
+
+  test('a passkey’s sign-in raises the assurance of a client holding a one-factor session, and of no other', async () => {
+    const a = await confidentialClient();
+    const streamA = await newStream(a);
+    const u = await signUp(t);
+    const key = new SoftAuthenticator(BASE);
+    const options = await t.request('POST', '/passkeys/registration/options', { token: u.access_token });
+    const made = await t.request('POST', '/passkeys/registration', {
+      token: u.access_token,
+      body: { response: key.create(options.body.data) },
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const withA = await sessionWith(a, u);
+    const byPasskey = async () => {
+      const asked = await t.request('POST', '/auth/passkey/options', { body: {} });
+      const res = await t.request('POST', '/auth/passkey/verify', {
+        body: { response: key.get(asked.body.data) },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    const signedIn = await t.request('POST', '/auth/signin', { body: { phone: u.phone, pin: u.pin } });
+    assert.equal(signedIn.status, 200);
+    assert.deepEqual(await poll(a, streamA), [], 'a PIN’s sign-in raises nothing');
+    await byPasskey();
+    const raised = (await poll(a, streamA)).map(({ type, members }) => ({ type, members }));
+    assert.deepEqual(raised, [
+      {
+        type: `${CAEP}/assurance-level-change`,
+        members: {
+          namespace: 'NIST-AAL',
+          current_level: 'nist-aal2',
+          previous_level: 'nist-aal1',
+          change_direction: 'increase',
+          initiating_entity: 'user',
+          event_timestamp: Math.floor(t.clock.now().getTime() / 1000),
+        },
+      },
+    ]);
+    await endSessionOf(t, a, withA.refresh_token);
+    await poll(a, streamA);
+    await byPasskey();
+    assert.deepEqual(await poll(a, streamA), [], 'A holds no live one-factor session of the account now');
   });
 
   test('an operator’s lock and unlock reach the stream as RISC account-disabled and account-enabled', async () => {

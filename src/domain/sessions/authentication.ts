@@ -45,6 +45,9 @@ export const acrOf = (amr: readonly string[]) =>
 /** A session's methods as recorded, a PIN's where none were. */
 export const recordedAmr = (amr: string[] | null | undefined) => (amr?.length ? amr : AMR.pin);
 
+/** What the security signals know of a sign-in beyond its webhook payload: the class it reached. */
+export const signInFacts = (s: { amr?: string[] | null }) => ({ acr: acrOf(recordedAmr(s.amr)) });
+
 /** A session's sign-in as its row keeps it. */
 export const authOfSession = (s: { auth_time: Date; amr: string[] | null }): Authentication => ({
   time: s.auth_time,

@@ -10,7 +10,8 @@ import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { wholeNumberParam } from '../paging.ts';
-import { type Events, payloads, type SessionRevokeReason } from '../webhooks/events.ts';
+import { type Events, payloads, type SessionRevokeReason, sessionCreated } from '../webhooks/events.ts';
+
 import {
   invalidRefreshToken,
   REFRESH_TOKEN_TTL_SECONDS,
@@ -95,7 +96,7 @@ export class SessionService {
       write: {
         session,
         firstToken: { hash: sha256(refreshToken), expires_at: addSeconds(now, REFRESH_TOKEN_TTL_SECONDS) },
-        created: this.d.events.event('session.created', payloads.sessionCreated(session)),
+        created: this.d.events.event('session.created', ...sessionCreated(session)),
       },
       refreshToken,
     };

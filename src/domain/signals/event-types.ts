@@ -4,11 +4,14 @@
 // - Each event a stream may ask for is made only from the account events listed for it here, and says only
 //   what that event says: never a PIN, a code or a token, and a phone number only in identifier-changed,
 //   which goes only to a client given the phone scope (storage/repositories/ssf-events.ts).
+// - A sign-in with a passkey is told as CAEP assurance-level-change (NIST AAL1 to AAL2) to the clients whose
+//   session of the account was proved with one factor only;
 // - A session's end is told as CAEP session-revoked; a PIN reset or change, a passkey added or removed and
 //   recovery codes made or used as CAEP credential-change; an operator's lock and unlock as RISC
 //   account-disabled and account-enabled; an account deleted as RISC account-purged; a number moved as RISC
 //   identifier-changed, about the previous number with the new one as `new-value`; a SIM
 //   swap or a recycled number found at a code step as Callsign's own phone-risk event.
+import { ACR_PHISHING_RESISTANT } from '../sessions/authentication.ts';
 import type { EventPayloads, EventType } from '../webhooks/events.ts';
 
 const CAEP = 'https://schemas.openid.net/secevent/caep/event-type';
@@ -16,6 +19,7 @@ const RISC = 'https://schemas.openid.net/secevent/risc/event-type';
 
 export const SESSION_REVOKED = `${CAEP}/session-revoked`;
 export const CREDENTIAL_CHANGE = `${CAEP}/credential-change`;
+export const ASSURANCE_LEVEL_CHANGE = `${CAEP}/assurance-level-change`;
 export const ACCOUNT_PURGED = `${RISC}/account-purged`;
 export const ACCOUNT_DISABLED = `${RISC}/account-disabled`;
 export const ACCOUNT_ENABLED = `${RISC}/account-enabled`;
@@ -35,7 +39,17 @@ export interface SecurityEvent {
   subject?: Record<string, string>;
 }
 
-type Maker<T extends EventType> = (data: EventPayloads[T], at: Date) => SecurityEvent;
+/** What an account event's signals may know beyond its payload (outbox facts). */
+export interface EventFacts {
+  /** a sign-in's authentication context class */
+  acr?: string;
+}
+
+type Maker<T extends EventType> = (
+  data: EventPayloads[T],
+  at: Date,
+  facts: EventFacts,
+) => SecurityEvent | undefined;
 
 const eventTimestamp = (at: Date) => Math.floor(at.getTime() / 1000);
 
@@ -61,6 +75,23 @@ const SESSION_ENDED_BY: Record<EventPayloads['session.revoked']['reason'], strin
 
 /** The events made from each account event; an account event not listed here is told to no stream. */
 export const MADE_FROM: { [T in EventType]?: Maker<T> } = {
+  // A passkey's sign-in is NIST SP 800-63B's AAL2 (a multi-factor cryptographic authenticator); a PIN's or a
+  // code's is AAL1. It is told only to clients holding a one-factor session of the account.
+  'session.created': (d, at, facts) =>
+    facts.acr === ACR_PHISHING_RESISTANT
+      ? {
+          type: ASSURANCE_LEVEL_CHANGE,
+          userId: d.user_id,
+          members: {
+            namespace: 'NIST-AAL',
+            current_level: 'nist-aal2',
+            previous_level: 'nist-aal1',
+            change_direction: 'increase',
+            initiating_entity: 'user',
+            event_timestamp: eventTimestamp(at),
+          },
+        }
+      : undefined,
   'session.revoked': (d, at) => ({
     type: SESSION_REVOKED,
     userId: d.user_id,
@@ -101,6 +132,7 @@ export const MADE_FROM: { [T in EventType]?: Maker<T> } = {
 export const EVENTS_SUPPORTED = [
   SESSION_REVOKED,
   CREDENTIAL_CHANGE,
+  ASSURANCE_LEVEL_CHANGE,
   ACCOUNT_DISABLED,
   ACCOUNT_ENABLED,
   ACCOUNT_PURGED,
@@ -111,6 +143,7 @@ export const EVENTS_SUPPORTED = [
 /** Each supported event's account event types. */
 const SOURCES: Record<string, EventType[]> = {
   [SESSION_REVOKED]: ['session.revoked'],
+  [ASSURANCE_LEVEL_CHANGE]: ['session.created'],
   [CREDENTIAL_CHANGE]: [
     'user.pin_reset',
     'user.pin_changed',
@@ -131,7 +164,12 @@ export const sourceTypesOf = (delivered: string[]): EventType[] =>
   delivered.flatMap((uri) => SOURCES[uri] ?? []);
 
 /** The security event an account event makes, if any. */
-export function securityEventOf(type: string, data: unknown, at: Date): SecurityEvent | undefined {
+export function securityEventOf(
+  type: string,
+  data: unknown,
+  at: Date,
+  facts: EventFacts | null,
+): SecurityEvent | undefined {
   const make = MADE_FROM[type as EventType] as Maker<EventType> | undefined;
-  return make?.(data as EventPayloads[EventType], at);
+  return make?.(data as EventPayloads[EventType], at, facts ?? {});
 }

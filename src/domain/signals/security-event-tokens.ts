@@ -47,7 +47,7 @@ export class SecurityEventTokens {
   }
 
   #accountEvent(e: QueuedEvent) {
-    const event = e.type ? securityEventOf(e.type, e.data, e.created_at) : undefined;
+    const event = e.type ? securityEventOf(e.type, e.data, e.created_at, e.facts) : undefined;
     if (!event) return undefined;
     return {
       subject: event.subject ?? { format: 'iss_sub', iss: this.issuer, sub: event.userId },

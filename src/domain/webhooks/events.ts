@@ -6,6 +6,7 @@ import { type OutboxEvent, outboxRepo } from '../../storage/repositories/outbox.
 import type { SessionRow } from '../../storage/repositories/sessions.ts';
 import type { UserRow } from '../../storage/repositories/users.ts';
 import type { RejectionReason } from '../kyc/kyc-rules.ts';
+import { signInFacts } from '../sessions/authentication.ts';
 
 // The spec's "Event types and data": one entry per event type, so adding an event is one line here.
 export interface EventPayloads {
@@ -161,6 +162,14 @@ export const payloads = {
   }),
 };
 
+/** session.created's payload, and what the security signals know beside it: the class its sign-in reached. */
+export const sessionCreated = (
+  s: Parameters<typeof payloads.sessionCreated>[0] & { amr?: string[] | null },
+): [EventPayloads['session.created'], Record<string, unknown>] => [
+  payloads.sessionCreated(s),
+  signInFacts(s),
+];
+
 /** Events go into the outbox inside the caller's transaction, so a change and its event commit together. */
 export class Events {
   constructor(
@@ -168,9 +177,18 @@ export class Events {
     private readonly random: Random,
   ) {}
 
-  /** An event with its id and time, for a statement that writes it with the change it reports. */
-  event<T extends EventType>(type: T, data: EventPayloads[T]): OutboxEvent {
-    return { id: this.random.timeOrderedId(), type, data, createdAt: this.clock.now() };
+  /**
+   * An event with its id and time, for a statement that writes it with the change it reports; with the facts
+   * its security signals need beyond the payload.
+   */
+  event<T extends EventType>(type: T, data: EventPayloads[T], facts?: Record<string, unknown>): OutboxEvent {
+    return {
+      id: this.random.timeOrderedId(),
+      type,
+      data,
+      createdAt: this.clock.now(),
+      ...(facts ? { facts } : {}),
+    };
   }
 
   emit<T extends EventType>(tx: Queryable, type: T, data: EventPayloads[T]) {

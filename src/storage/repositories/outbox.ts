@@ -16,6 +16,8 @@ export interface OutboxEvent {
   type: string;
   data: unknown;
   createdAt: Date;
+  /** what the event's security signals need beyond its payload; never sent to webhooks */
+  facts?: Record<string, unknown>;
 }
 
 /**
@@ -27,10 +29,11 @@ export interface OutboxEvent {
  */
 export function outboxEventCtes(e: OutboxEvent, onlyFor?: Sql): Sql {
   return sql`event AS (
-      INSERT INTO outbox_events (id, type, data, created_at)
-      SELECT ${e.id}::uuid, ${e.type}::text, ${JSON.stringify(e.data)}::json, ${e.createdAt}::timestamptz
+      INSERT INTO outbox_events (id, type, data, created_at, facts)
+      SELECT ${e.id}::uuid, ${e.type}::text, ${JSON.stringify(e.data)}::json, ${e.createdAt}::timestamptz,
+        ${e.facts ? JSON.stringify(e.facts) : null}::jsonb
       ${onlyFor ? sql`FROM ${onlyFor}` : sql``}
-      RETURNING id, type, data, created_at
+      RETURNING id, type, data, created_at, facts
     ),
     ${sql.constant(DELIVERIES_OF_EVENT_CTE)},
     ${sql.constant(SIGNALS_OF_EVENT_CTE)}`;

@@ -43,7 +43,7 @@ export const ssfPushesRepo = {
     claimDueRows<ClaimedPush>(q, PUSHES, {
       returning: 'id, attempts, locked_until, stream_id, event_id, own_event, created_at',
       select: `SELECT cl.id, cl.attempts, cl.locked_until, cl.stream_id, cl.own_event, cl.created_at,
-                      o.type, o.data, st.client_id, st.endpoint_url, st.authorization_header_enc,
+                      o.type, o.data, o.facts, st.client_id, st.endpoint_url, st.authorization_header_enc,
                       c.id_token_signed_response_alg
                  FROM claimed cl JOIN ssf_streams st ON st.id = cl.stream_id
                  JOIN clients c ON c.client_id = st.client_id AND c.deleted_at IS NULL

@@ -18,6 +18,7 @@
 import type { Queryable } from '../db.ts';
 import { DELIVERIES_OF_EVENT_CTE } from '../repositories/outbox.ts';
 import type { NewSessionWrite } from '../repositories/sessions.ts';
+import { SIGNALS_OF_EVENT_CTE } from '../repositories/ssf-events.ts';
 import type { UserRow } from '../repositories/users.ts';
 import { all, type Sql, sql } from '../sql.ts';
 
@@ -47,7 +48,8 @@ function inputRow({ hash, opening }: CodeRedemption, k: number): Sql {
     ${session.device_name}::text, ${session.platform}::text, ${session.ip_address}::text, ${session.scope}::text,
     ${session.authTime ?? session.now}::timestamptz, ${session.amr ?? null}::text[], ${session.now}::timestamptz,
     ${firstToken.hash}::text, ${firstToken.expires_at}::timestamptz, ${session.dpopJkt ?? null}::text, ${created.id}::uuid, ${created.type}::text,
-    ${JSON.stringify(created.data)}::text, ${created.createdAt}::timestamptz)`;
+    ${JSON.stringify(created.data)}::text, ${created.createdAt}::timestamptz,
+    ${created.facts ? JSON.stringify(created.facts) : null}::jsonb)`;
 }
 
 /** The code of exchange `k` marked used, if nobody used it yet, as the CTE `code<k>`. */
@@ -78,7 +80,7 @@ export async function exchangeCodes(
   const rows = await all<UserRow & { k: number; refusal: CodeExchangeRefusal | null }>(
     q,
     sql`WITH input (k, code_hash, id, user_id, client_id, device_name, platform, ip_address, scope, auth_time, amr, now,
-        refresh_hash, refresh_expires_at, dpop_jkt, event_id, event_type, event_data, event_at)
+        refresh_hash, refresh_expires_at, dpop_jkt, event_id, event_type, event_data, event_at, event_facts)
       AS (VALUES ${sql.join(
         exchanges.map((e, i) => inputRow(e, i + 1)),
         ', ',
@@ -125,12 +127,13 @@ export async function exchangeCodes(
       RETURNING *
     ),
     event AS (
-      INSERT INTO outbox_events (id, type, data, created_at)
-      SELECT input.event_id, input.event_type, input.event_data::json, input.event_at
+      INSERT INTO outbox_events (id, type, data, created_at, facts)
+      SELECT input.event_id, input.event_type, input.event_data::json, input.event_at, input.event_facts
       FROM session JOIN input ON input.id = session.id
-      RETURNING id, type, created_at
+      RETURNING id, type, data, created_at, facts
     ),
-    ${sql.constant(DELIVERIES_OF_EVENT_CTE)}
+    ${sql.constant(DELIVERIES_OF_EVENT_CTE)},
+    ${sql.constant(SIGNALS_OF_EVENT_CTE)}
     SELECT input.k,
       CASE
         WHEN session.id IS NOT NULL THEN NULL
