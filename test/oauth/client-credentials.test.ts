@@ -23,7 +23,7 @@ describe('a client’s own token (client_credentials) manages its Shared Signals
   let issuer: string;
   let jwks: ReturnType<typeof createLocalJWKSet>;
   before(async () => {
-    ({ t, issuer } = await listeningApp());
+    ({ t, issuer } = await listeningApp({ RATE_LIMITS: 'ssf_client=6/60' }));
     jwks = createLocalJWKSet((await t.request('GET', '/.well-known/jwks.json')).body);
   });
   after(() => t.close());
@@ -124,6 +124,16 @@ describe('a client’s own token (client_credentials) manages its Shared Signals
     });
     assert.equal(polled.status, 200, JSON.stringify(polled.body));
     assert.ok(polled.headers['x-ratelimit-limit'], 'a token’s calls count against the client’s limit');
+  });
+
+  test('a client’s calls count against ssf_client, with its token and with its secret alike', async () => {
+    const c = await serviceClient();
+    const token = (await oidc.clientCredentialsGrant(c.config)).access_token;
+    const basic = `Basic ${Buffer.from(`${c.id}:${c.secret}`).toString('base64')}`;
+    const statuses = [];
+    for (const authorization of [...Array(3).fill(`Bearer ${token}`), ...Array(4).fill(basic)])
+      statuses.push((await t.request('GET', '/ssf/streams', { headers: { authorization } })).status);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429]);
   });
 
   test('a token that does not hold ssf.manage is refused with insufficient_scope (403)', async () => {

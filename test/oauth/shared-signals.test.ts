@@ -325,6 +325,28 @@ describe('the Shared Signals transmitter', () => {
     assert.equal((await poll(a, stream)).length, 3, 'all of them on a poll that takes them');
   });
 
+  test('a poll answers at most 100 however many it asks for', async () => {
+    const a = await confidentialClient();
+    const stream = await newStream(a);
+    // 101 events waiting: the stream's own (verification), queued as a verification request queues one.
+    for (let i = 0; i < 101; i++)
+      await t.c.db.query(
+        `INSERT INTO ssf_events (id, stream_id, own_event, next_attempt_at, created_at)
+         VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $3)`,
+        [
+          stream,
+          JSON.stringify({
+            type: 'https://schemas.openid.net/secevent/ssf/event-type/verification',
+            members: {},
+          }),
+          t.clock.now(),
+        ],
+      );
+    const res = await ssf(a, 'POST', `/ssf/poll/${stream}`, { maxEvents: 1000 });
+    assert.equal(Object.keys(res.body.sets).length, 100);
+    assert.equal(res.body.moreAvailable, true);
+  });
+
   async function signInRest(u: SignedUp, pin: string) {
     const res = await t.request('POST', '/auth/signin', { body: { phone: u.phone, pin } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
