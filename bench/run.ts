@@ -553,7 +553,8 @@ try {
   }
   if (runs('tracing')) {
     process.stderr.write('tracing: sign-in and refresh with OpenTelemetry traces off and on...\n');
-    lines.push(...(await tracingCostBenchmark(1000, limits)));
+    const database = DATABASE_URL ? () => createSchema(DATABASE_URL) : undefined;
+    lines.push(...(await tracingCostBenchmark(1000, limits, database)));
   }
   if (runs('network')) {
     process.stderr.write('network: numbers proven silently by a CAMARA operator, and by a code...\n');
