@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { type createLocalJWKSet, jwtVerify } from 'jose';
 import type { SignedUp, TestApp } from './app.ts';
 import {
   authorizationParams,
@@ -56,4 +57,21 @@ export async function endSession(t: TestApp, client: SignalsClient, refreshToken
   const body = new URLSearchParams({ token: refreshToken }).toString();
   const headers = { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(client) };
   assert.equal((await t.request('POST', '/oauth/revoke', { body, headers })).status, 200);
+}
+
+/** A SET verified as the receiver would (its keys, issuer, audience and type): its one event and its subject. */
+export async function readSet(
+  t: TestApp,
+  jwks: ReturnType<typeof createLocalJWKSet>,
+  set: string,
+  client: SignalsClient,
+) {
+  const { payload } = await jwtVerify(set, jwks, {
+    issuer: t.c.config.baseUrl,
+    audience: client.id,
+    typ: 'secevent+jwt',
+    currentDate: t.clock.now(),
+  });
+  const [[type, members]] = Object.entries(payload.events as Record<string, Record<string, unknown>>);
+  return { type, members, subject: payload.sub_id };
 }

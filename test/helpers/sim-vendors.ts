@@ -22,6 +22,17 @@ const camaraError = (status: number, code: string, message: string): VendorAnswe
   body: { status, code, message },
 });
 
+/** The test's CAMARA credentials, and a service's settings for the fake at `url` (with Number Recycling). */
+export const CAMARA_TEST = { clientId: 'callsign-test', clientSecret: 'camara-secret-0123456789' };
+export const camaraEnv = (url: string) => ({
+  SIM_CHECK_PROVIDER: 'camara',
+  CAMARA_API_ROOT: url,
+  CAMARA_TOKEN_URL: `${url}/token`,
+  CAMARA_CLIENT_ID: CAMARA_TEST.clientId,
+  CAMARA_CLIENT_SECRET: CAMARA_TEST.clientSecret,
+  NUMBER_RECYCLING_CHECK: 'true',
+});
+
 const CAMARA_SCOPES = ['sim-swap:check', 'sim-swap:retrieve-date', 'number-recycling:check'];
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet } from 'jose';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN, adminRequest } from '../helpers/oauth.ts';
 import {
@@ -8,6 +8,7 @@ import {
   CAEP,
   confidentialClient,
   endSession,
+  readSet,
   type SignalsClient,
   sessionWith,
   ssfCall,
@@ -18,7 +19,6 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 // paused or disabled by the operator, which the receiver is told by a stream-updated event (SSF §8.1.5) that
 // reaches it whatever the status, by poll and by push; a status the receiver sets itself is not told back.
 
-const BASE = 'http://callsign.test';
 const STREAM_UPDATED = 'https://schemas.openid.net/secevent/ssf/event-type/stream-updated';
 const POLL = { events_requested: ALL_EVENTS, delivery: { method: 'urn:ietf:rfc:8936' } };
 
@@ -38,16 +38,7 @@ describe('Shared Signals streams kept by the operator', () => {
 
   const streamsOf = (client: SignalsClient) => `/clients/${client.id}/ssf-streams`;
   /** A SET verified as the receiver would: its one event's type and members, and its subject. */
-  async function read(set: string, client: SignalsClient) {
-    const { payload } = await jwtVerify(set, jwks, {
-      issuer: BASE,
-      audience: client.id,
-      typ: 'secevent+jwt',
-      currentDate: t.clock.now(),
-    });
-    const [[type, members]] = Object.entries(payload.events as Record<string, Record<string, unknown>>);
-    return { type, members, subject: payload.sub_id };
-  }
+  const read = (set: string, client: SignalsClient) => readSet(t, jwks, set, client);
   async function poll(client: SignalsClient, stream: string) {
     const res = await ssfCall(t, client, 'POST', `/ssf/poll/${stream}`, { maxEvents: 100 });
     assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet } from 'jose';
 import { createTestApp, type SignedUp, signUp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_TOKEN } from '../helpers/oauth.ts';
 import {
   ALL_EVENTS,
   confidentialClient,
+  readSet,
   type SignalsClient,
   sessionWith,
   ssfCall,
 } from '../helpers/signals.ts';
-import { camara, type NumberTable } from '../helpers/sim-vendors.ts';
+import { CAMARA_TEST, camara, camaraEnv, type NumberTable } from '../helpers/sim-vendors.ts';
 import { VendorServer } from '../helpers/vendor-server.ts';
 
 // Callsign's phone-risk event made by its real cause: a CAMARA SIM Swap check (a local server that checks the
@@ -25,18 +26,13 @@ describe('a SIM swap or a recycled number found by the network reaches the apps'
   let t: TestApp;
   let jwks: ReturnType<typeof createLocalJWKSet>;
   const numbers: NumberTable = new Map();
-  const vendor = new VendorServer(camara('callsign-test', 'camara-secret-0123456789', numbers));
+  const vendor = new VendorServer(camara(CAMARA_TEST.clientId, CAMARA_TEST.clientSecret, numbers));
   before(async () => {
     const url = await vendor.start();
     t = await createTestApp({
       env: {
         ADMIN_TOKEN,
-        SIM_CHECK_PROVIDER: 'camara',
-        CAMARA_API_ROOT: url,
-        CAMARA_TOKEN_URL: `${url}/token`,
-        CAMARA_CLIENT_ID: 'callsign-test',
-        CAMARA_CLIENT_SECRET: 'camara-secret-0123456789',
-        NUMBER_RECYCLING_CHECK: 'true',
+        ...camaraEnv(url),
         SIGNIN_METHODS: 'pin,passkey,code',
       },
     });
@@ -51,16 +47,7 @@ describe('a SIM swap or a recycled number found by the network reaches the apps'
     const res = await ssfCall(t, client, 'POST', `/ssf/poll/${stream}`, { maxEvents: 100 });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const events = [];
-    for (const set of Object.values<string>(res.body.sets)) {
-      const { payload } = await jwtVerify(set, jwks, {
-        issuer: BASE,
-        audience: client.id,
-        typ: 'secevent+jwt',
-        currentDate: t.clock.now(),
-      });
-      const [[type, members]] = Object.entries(payload.events as Record<string, Record<string, unknown>>);
-      events.push({ type, members, subject: payload.sub_id });
-    }
+    for (const set of Object.values<string>(res.body.sets)) events.push(await readSet(t, jwks, set, client));
     await ssfCall(t, client, 'POST', `/ssf/poll/${stream}`, {
       maxEvents: 0,
       ack: Object.keys(res.body.sets),

@@ -9,7 +9,14 @@ import {
   type TestApp,
   uniqueIp,
 } from '../helpers/app.ts';
-import { camara, type NumberTable, ownService, twilioLookup } from '../helpers/sim-vendors.ts';
+import {
+  CAMARA_TEST,
+  camara,
+  camaraEnv,
+  type NumberTable,
+  ownService,
+  twilioLookup,
+} from '../helpers/sim-vendors.ts';
 import { VendorServer } from '../helpers/vendor-server.ts';
 
 // A code to the number does not sign in or reset the PIN when the number's SIM changed recently or the number
@@ -31,15 +38,8 @@ interface Provider {
 const PROVIDERS: Provider[] = [
   {
     name: 'camara',
-    env: (url) => ({
-      SIM_CHECK_PROVIDER: 'camara',
-      CAMARA_API_ROOT: url,
-      CAMARA_TOKEN_URL: `${url}/token`,
-      CAMARA_CLIENT_ID: 'callsign-test',
-      CAMARA_CLIENT_SECRET: 'camara-secret-0123456789',
-      NUMBER_RECYCLING_CHECK: 'true',
-    }),
-    behaviour: (numbers) => camara('callsign-test', 'camara-secret-0123456789', numbers),
+    env: camaraEnv,
+    behaviour: (numbers) => camara(CAMARA_TEST.clientId, CAMARA_TEST.clientSecret, numbers),
     recycling: true,
   },
   {
