@@ -12,6 +12,7 @@ import { modernOAuthBenchmark } from './modern-oauth.ts';
 import { networkProofBenchmark } from './network-verification.ts';
 import { oauthSteps } from './oauth-steps.ts';
 import { PACED_WARM_UP_SECONDS, pacedName, pacedRuns } from './paced.ts';
+import { roundTripCounts } from './round-trips.ts';
 import {
   comparisonTable,
   jobTimes,
@@ -34,7 +35,7 @@ import { requireWrk, type WrkLoop, wrk } from './wrk.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,network,modern-oauth,tracing,user-import runs only the scenarios named (the
+// BENCH_ONLY=refresh,signin,code,code-exchange,oauth-refresh,otp-send,oidc-provider,floor,webhooks,sim-check,network,modern-oauth,tracing,user-import,round-trips runs only the scenarios named (the
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
 // BENCH_SCALE=100k|1m runs the request scenarios again on a seeded database (bench/scale.ts).
 const SCALE = parseScale(process.env.BENCH_SCALE);
@@ -539,10 +540,19 @@ async function scaledRun(emptyRows: string[][]): Promise<string[]> {
 
 try {
   const rows: string[][] = [];
-  const ownServers = ['webhooks', 'sim-check', 'network', 'tracing', 'user-import'];
+  const ownServers = ['webhooks', 'sim-check', 'network', 'tracing', 'user-import', 'round-trips'];
   const requests = !ONLY?.every((s) => ownServers.includes(s));
   const lines = requests ? await requestScenarios(rows, await emptyTarget()) : [];
   if (SCALE && requests) lines.push(...(await scaledRun(rows)));
+  // Every run prints what each hot request asks of the database and Redis, so that a change that adds a
+  // round trip shows.
+  process.stderr.write('round trips: each hot request alone, as the service counts them...\n');
+  const roundTripSchema = DATABASE_URL ? await createSchema(DATABASE_URL) : undefined;
+  try {
+    lines.push(...(await roundTripCounts(limits, ADMIN_TOKEN, roundTripSchema, REDIS_URL)));
+  } finally {
+    await roundTripSchema?.drop();
+  }
   if (runs('sim-check')) {
     process.stderr.write('sim-check: PIN-reset code verifies without and with a SIM check provider...\n');
     lines.push(...(await simCheckBenchmark(500, limits)));

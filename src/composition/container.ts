@@ -4,11 +4,13 @@ import type { Config } from '../config/config.ts';
 import type { RedisSettings } from '../config/redis-settings.ts';
 import { resolveSecrets, type Secrets } from '../config/secrets.ts';
 import { createLogger } from '../observability/logger.ts';
+import { countRoundTrips } from '../observability/round-trips.ts';
 import { startTracing } from '../observability/tracing.ts';
 import { type Clock, systemClock } from '../providers/clock.ts';
 import { cryptoRandom, type Random } from '../providers/random.ts';
 import { logRedisOutages } from '../providers/redis-outage-log.ts';
 import type { WebhookSender } from '../providers/webhook-sender.ts';
+import { countedDatabase } from '../storage/counted-database.ts';
 import { type Database, openDatabase } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 import { tracedDatabase } from '../storage/traced-database.ts';
@@ -68,7 +70,10 @@ export async function buildContainer(config: Config, parts: ContainerParts = {})
   // Traces, where an OTLP endpoint is set: registered for the process, and every statement a span.
   const tracing = config.tracing ? startTracing(config.version) : undefined;
   const openedDb = parts.db ?? (await openDatabase(config, config.dataDir));
-  const db = tracing ? tracedDatabase(openedDb) : openedDb;
+  const traced = tracing ? tracedDatabase(openedDb) : openedDb;
+  // Round trips counted per request, where the operator asks (a diagnostic: the benchmark's).
+  if (config.roundTripCounts) countRoundTrips();
+  const db = config.roundTripCounts ? countedDatabase(traced) : traced;
   const redis = parts.redis ?? connectRedis(config);
   const opened: Opened = {
     config,

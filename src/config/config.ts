@@ -95,6 +95,8 @@ export interface Config
   logFormat: LogFormat;
   /** OpenTelemetry traces: an OTLP endpoint set (OTEL_EXPORTER_OTLP_ENDPOINT or _TRACES_ENDPOINT), not disabled */
   tracing: boolean;
+  /** ROUND_TRIP_COUNTS: each answer says the statements and round trips its request took (a diagnostic) */
+  roundTripCounts: boolean;
   rateLimits: RateLimits;
   /** HTTP worker processes (node:cluster); more than one needs PostgreSQL, since PGlite is one process's */
   webConcurrency: number;
@@ -171,6 +173,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     tracing:
       Boolean(r.str('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? r.str('OTEL_EXPORTER_OTLP_ENDPOINT')) &&
       !r.bool('OTEL_SDK_DISABLED', false),
+    roundTripCounts: r.bool('ROUND_TRIP_COUNTS', false),
     rateLimits,
     webConcurrency: webConcurrency(r),
     version: pkg.version,

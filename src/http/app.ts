@@ -18,7 +18,8 @@ import { hostedRoutes } from './pages/hosted-routes.ts';
 import { manageConnections } from './plugins/connections.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { requestId } from './plugins/request-id.ts';
-import { tracedServer, traceRoutes } from './plugins/request-trace.ts';
+import { traceRoutes } from './plugins/request-trace.ts';
+import { answerRoundTrips, serverFactoryOf } from './plugins/round-trip-counts.ts';
 import { registerTextGuard } from './plugins/text-guard.ts';
 import { restSurface } from './rest/index.ts';
 import { verifyPage } from './verify/verify-routes.ts';
@@ -63,6 +64,7 @@ export function buildMetricsApp(c: Container): FastifyInstance {
 
 /** Builds the HTTP application over a container; it does no I/O of its own until it listens. */
 export async function buildApp(c: Container): Promise<FastifyInstance> {
+  const serverFactory = serverFactoryOf(c.config);
   const app = Fastify({
     loggerInstance: c.logger as FastifyBaseLogger,
     genReqId: requestId,
@@ -80,10 +82,12 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     // ever; Node's own 300 s still lets 30 MiB of KYC photos come over a 1 Mbit/s phone connection.
     requestTimeout: REQUEST_TIMEOUT_MS,
     frameworkErrors: answerFrameworkError,
-    // With traces on, every request is handled inside its span (plugins/request-trace.ts).
-    ...(c.config.tracing ? { serverFactory: tracedServer } : {}),
+    // With traces on, every request is handled inside its span (plugins/request-trace.ts), and with round
+    // trips counted, with counts of its own (plugins/round-trip-counts.ts).
+    ...(serverFactory ? { serverFactory } : {}),
   });
   if (c.config.tracing) traceRoutes(app);
+  if (c.config.roundTripCounts) answerRoundTrips(app);
   // A route's response schemas document its answers and type its handler; the answer is written as the
   // handler built it, never filtered or coerced by them (tests hold the answers to the schemas).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

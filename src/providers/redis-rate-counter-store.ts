@@ -1,6 +1,7 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
 import type { RedisCounters } from '../domain/rate-counters-without-redis.ts';
+import { countRedisCommand } from '../observability/round-trips.ts';
 import { inSpan } from '../observability/tracing.ts';
 
 // INCRBY and EXPIRE as one atomic command (not MULTI), so ioredis can pipeline the hits of concurrent
@@ -33,6 +34,7 @@ export class RedisRateCounterStore implements RedisCounters {
 
   async add(key: string, windowStart: Date, windowSeconds: number, hits: number): Promise<number> {
     const redisKey = `${this.prefix}rl:${key}:${windowStart.getTime()}`;
+    countRedisCommand();
     return inSpan(
       'EVALSHA rate_add',
       REDIS_SPAN,
