@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../src/storage/repositories/users.ts';
-import { storeOtp, submitOtp, withdrawOtp } from '../../src/storage/rules/otp-codes.ts';
+import { storeOtp, submitCurrentOtp, submitOtp, withdrawOtp } from '../../src/storage/rules/otp-codes.ts';
 import { movePhone } from '../../src/storage/rules/phone-change.ts';
 import {
   clearPinFailures,
@@ -344,5 +344,62 @@ describe('otp-codes.ts', () => {
     const fresh = await newCode(phone());
     assert.deepEqual(await submit(fresh, 'right'), { kind: 'used' });
     assert.deepEqual(await submit(fresh, 'right'), { kind: 'gone' });
+  });
+
+  /** One submission against the phone's current code, with a temp token and a verified count on a match. */
+  const submitCurrent = (p: string, hash: string, token: string, now = T0) =>
+    submitCurrentOtp(
+      database.db,
+      { phone: p, purpose: 'signup', submittedHashes: [hash], maxAttempts: 5, now },
+      {
+        verifiedIn: 'ZZ',
+        tempToken: {
+          token_hash: token,
+          phone: p,
+          purpose: 'signup',
+          created_at: now,
+          expires_at: later(600, now),
+        },
+      },
+    );
+  const written = async (token: string) => ({
+    tokens: (await database.db.query('SELECT 1 FROM temp_tokens WHERE token_hash = $1', [token])).length,
+    verified: Number(
+      (
+        await database.db.query<{ n: number }>(
+          "SELECT coalesce(sum(verified), 0)::int AS n FROM sms_country_minutes WHERE country = 'ZZ'",
+        )
+      )[0].n,
+    ),
+  });
+
+  test('the current code: found, expired or none; only a match writes its temp token and its count', async () => {
+    const p = phone();
+    assert.deepEqual(await submitCurrent(p, 'right', 'tok-none'), { kind: 'none' }, 'no code sent');
+    await newCode(p);
+    assert.deepEqual(await submitCurrent(p, 'right', 'tok-late', later(300)), { kind: 'expired' });
+    const before = (await written('x')).verified;
+    assert.deepEqual(await submitCurrent(p, 'wrong', 'tok-wrong'), { kind: 'wrong', attemptsRemaining: 4 });
+    assert.deepEqual(
+      await written('tok-wrong'),
+      { tokens: 0, verified: before },
+      'a wrong code writes nothing',
+    );
+    const both = await Promise.all([submitCurrent(p, 'right', 'tok-a'), submitCurrent(p, 'right', 'tok-b')]);
+    const kinds = both.map((o) => o.kind);
+    assert.equal(
+      kinds.filter((k) => k === 'used').length,
+      1,
+      'of two right submissions at once, one uses the code',
+    );
+    assert.ok(
+      kinds.every((k) => k === 'used' || k === 'gone' || k === 'none'),
+      String(kinds),
+    );
+    const a = await written('tok-a');
+    const b = await written('tok-b');
+    assert.equal(a.tokens + b.tokens, 1, 'one temp token, the match’s');
+    assert.equal(a.verified, before + 1, 'counted once');
+    assert.deepEqual(await submitCurrent(p, 'right', 'tok-again'), { kind: 'none' }, 'used: no current code');
   });
 });

@@ -9,17 +9,16 @@ import type { Clock } from '../../providers/clock.ts';
 import { CHANNELS, type Channel } from '../../providers/messaging/provider.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
-import { otpsRepo } from '../../storage/repositories/otps.ts';
-import { tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
+import { type NewTempToken, tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
 import { usersRepo } from '../../storage/repositories/users.ts';
-import { submitOtp } from '../../storage/rules/otp-codes.ts';
+import { submitCurrentOtp } from '../../storage/rules/otp-codes.ts';
 import { consumeTempToken } from '../../storage/rules/temp-tokens.ts';
 import { assertPurposeOn } from '../accounts/sign-in-methods.ts';
 import { sha256 } from '../crypto.ts';
 import { DomainError, fieldError } from '../errors.ts';
 import type { Messenger } from '../messaging/messenger.ts';
 import type { SendQueue } from '../messaging/send-queue.ts';
-import { maskPhone } from '../phone.ts';
+import { countryOf, maskPhone } from '../phone.ts';
 import type { PhoneRiskService } from '../phone-risk/phone-risk.ts';
 import type { PurposeKeys } from '../purpose-keys.ts';
 import { AMR } from '../sessions/authentication.ts';
@@ -30,7 +29,7 @@ import {
   PROVEN_BY_NETWORK,
   TEMP_TOKEN_TTL_SECONDS,
   type TempTokenAnswer,
-  writeTempToken,
+  tempTokenOf,
 } from './proven-step.ts';
 import {
   type AccountPurpose,
@@ -141,19 +140,16 @@ export class OtpService {
     assertPurposeOn(this.d.signInMethods, purpose);
     const step = { phone, purpose };
     // A code that signs in or resets the PIN is checked against the number's SIM first (phone-risk room): the
-    // code is used up, then the check, then the token; otherwise the token comes with the code's use.
+    // code is used up, then the check, then the token; otherwise the token comes with the code's use, written
+    // by the statement that uses it.
     if (this.d.phoneRisk?.guards(purpose)) {
-      const refused = await this.d.db.transaction((tx) => this.submit(tx, phone, purpose, code));
+      const refused = await this.submit(this.d.db, phone, purpose, code);
       if (refused) throw refused;
       return afterProof(this.d, this.d.db, step);
     }
     const token = this.d.random.token(32);
-    const refusal = await this.d.db.transaction(async (tx) => {
-      const refused = await this.submit(tx, phone, purpose, code);
-      if (!refused) await writeTempToken(this.d, tx, token, step);
-      return refused;
-    });
-    if (refusal) throw refusal;
+    const refused = await this.submit(this.d.db, phone, purpose, code, tempTokenOf(this.d, token, step));
+    if (refused) throw refused;
     return { verified: true, temp_token: token, expires_in: TEMP_TOKEN_TTL_SECONDS };
   }
 
@@ -164,34 +160,35 @@ export class OtpService {
   }
 
   /**
-   * One submission of a code against the phone's current one, in the transaction that acts on it: a
-   * match uses the code up there and then (undefined is answered); otherwise the refusal to throw once
-   * that transaction has committed, so that a wrong submission stays counted.
+   * One submission of a code against the phone's current one, by one statement (in the caller's transaction,
+   * if it has one): a match uses the code up there and then, counts it verified for its country and writes
+   * `tempToken` (undefined is answered); otherwise the refusal to throw, the wrong submission counted.
    */
   async submit(
-    tx: Queryable,
+    q: Queryable,
     phone: string,
     purpose: OtpPurpose,
     codeInput: string,
+    tempToken?: NewTempToken,
   ): Promise<DomainError | undefined> {
     if (codeInput.length > 32) throw fieldError('INVALID_REQUEST', 'code', 'code must be a string');
-    const now = this.d.clock.now();
-    const otp = await otpsRepo.current(tx, phone, purpose);
-    if (!otp || otp.consumed_at) return noLongerValid();
-    if (otp.expires_at <= now)
-      return fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
     // A code sent before KEY_ENCRYPTION_KEY changed was hashed with the fallback's key.
     const submittedHashes = this.d.codeKeys.all.map((key) => codeHash(phone, purpose, codeInput, key));
-    const outcome = await submitOtp(tx, {
-      otpId: otp.id,
+    const country = this.d.testPhoneNumbers.has(phone) ? undefined : countryOf(phone);
+    const submission = {
+      phone,
+      purpose,
       submittedHashes,
       maxAttempts: OTP_MAX_ATTEMPTS,
-      now,
-    });
+      now: this.d.clock.now(),
+    };
+    const outcome = await submitCurrentOtp(q, submission, { verifiedIn: country, tempToken });
     switch (outcome.kind) {
       case 'used':
-        if (!this.d.testPhoneNumbers.has(phone)) await this.d.defence.verified(tx, phone, now);
+        if (country) this.d.defence.countedVerified(country);
         return undefined;
+      case 'expired':
+        return fieldError('OTP_EXPIRED', 'code', 'the code has expired; request a new one');
       case 'wrong':
         return fieldError('INVALID_OTP', 'code', 'the code is wrong', {
           attempts_remaining: outcome.attemptsRemaining,
@@ -201,6 +198,7 @@ export class OtpService {
           field: 'code',
           scope: 'otp_attempts',
         });
+      case 'none':
       case 'gone':
         return noLongerValid();
     }

@@ -4,7 +4,7 @@
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Queryable } from '../../storage/db.ts';
-import { tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
+import { type NewTempToken, tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
 import { sha256 } from '../crypto.ts';
 import type { PhoneRiskService } from '../phone-risk/phone-risk.ts';
 import type { PublicPurpose } from './purposes.ts';
@@ -26,6 +26,22 @@ export interface TempTokenAnswer {
   expires_in: number;
 }
 
+/** The row of a temp token for the step, made now. */
+export function tempTokenOf(
+  d: Pick<ProvenStepDeps, 'clock'>,
+  token: string,
+  step: { phone: string; purpose: PublicPurpose },
+): NewTempToken {
+  const now = d.clock.now();
+  return {
+    token_hash: sha256(token),
+    phone: step.phone,
+    purpose: step.purpose,
+    created_at: now,
+    expires_at: addSeconds(now, TEMP_TOKEN_TTL_SECONDS),
+  };
+}
+
 /** A temp token written by `q`; `provenBy` names how (unset: the channel of the phone's latest code). */
 export async function writeTempToken(
   d: ProvenStepDeps,
@@ -33,13 +49,7 @@ export async function writeTempToken(
   token: string,
   step: { phone: string; purpose: PublicPurpose; provenBy?: string },
 ): Promise<void> {
-  const now = d.clock.now();
-  const row = { token_hash: sha256(token), phone: step.phone, purpose: step.purpose, created_at: now };
-  await tempTokensRepo.insert(
-    q,
-    { ...row, expires_at: addSeconds(now, TEMP_TOKEN_TTL_SECONDS) },
-    step.provenBy,
-  );
+  await tempTokensRepo.insert(q, tempTokenOf(d, token, step), step.provenBy);
 }
 
 /** The SIM check where the step needs one, then the temp token, written by `q`. */

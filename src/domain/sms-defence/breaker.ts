@@ -158,11 +158,6 @@ export class SmsBreaker {
     return smsTrafficRepo.uncountSent(q, country, sentAt, attested);
   }
 
-  /** A code sent to the country was entered at `at`. */
-  verified(q: Queryable, country: string, at: Date): Promise<unknown> {
-    return smsTrafficRepo.countVerified(q, country, at);
-  }
-
   /** A send to the country was refused, for this reason. */
   refused(country: string, reason: SendRefusal): Promise<unknown> {
     return smsTrafficRepo.countRefused(this.d.db, country, reason, this.d.clock.now());

@@ -81,13 +81,11 @@ export const smsTrafficRepo = {
         WHERE country = ${country} AND minute = ${minuteOf(sentAt)}`,
     ),
 
-  /** One code of the country verified at `at`. */
-  countVerified: (q: Queryable, country: string, at: Date) =>
-    all(
-      q,
-      sql`INSERT INTO sms_country_minutes (country, minute, verified) VALUES (${country}, ${minuteOf(at)}, 1)
-        ON CONFLICT (country, minute) DO UPDATE SET verified = sms_country_minutes.verified + 1`,
-    ),
+  /** The statement that counts one code of the country verified at `at`, once for each row of the CTE `used`. */
+  countVerifiedOnUse: (country: string, at: Date) =>
+    sql`INSERT INTO sms_country_minutes (country, minute, verified)
+      SELECT ${country}, ${minuteOf(at)}, 1 FROM used
+      ON CONFLICT (country, minute) DO UPDATE SET verified = sms_country_minutes.verified + 1`,
 
   /** One send to the country refused at `at`, for this reason. */
   countRefused: (q: Queryable, country: string, reason: SendRefusal, at: Date) => {

@@ -14,8 +14,11 @@
 // - An expired or used code is not touched.
 // - Decoy codes (stored where no code was sent, so that enumeration protection answers alike) are
 //   ordinary rows whose hash no code matches: they count and burn the same way.
+// - What a match leads to (its country's verified count, the temp token of the next step) is written by the
+//   match's own statement, and only by a match (`submitCurrentOtp`).
 import type { Queryable } from '../db.ts';
 import { smsTrafficRepo } from '../repositories/sms-traffic.ts';
+import { type NewTempToken, tempTokensRepo } from '../repositories/temp-tokens.ts';
 import { all, first, sql } from '../sql.ts';
 
 /** A code as stored: its keyed hash, never the code. */
@@ -88,5 +91,66 @@ export async function submitOtp(q: Queryable, s: OtpSubmission): Promise<OtpAtte
   if (!row) return { kind: 'gone' };
   if (!row.spent) return { kind: 'wrong', attemptsRemaining: s.maxAttempts - row.attempts };
   // A match leaves the count as it was (at most the maximum); a burn takes it past the maximum.
+  return row.attempts > s.maxAttempts ? { kind: 'burnt' } : { kind: 'used' };
+}
+
+/** What one submission against the phone's current code found and did. */
+export type CurrentOtpOutcome = OtpAttemptOutcome | { kind: 'none' } | { kind: 'expired' };
+
+/** What a match writes beside it: its country's verified count, and the next step's temp token. */
+export interface WhenUsed {
+  verifiedIn?: string;
+  tempToken?: NewTempToken;
+}
+
+/**
+ * One submission against the phone's current code for the purpose, read and counted by one statement (as
+ * `submitOtp` counts it), with what a match writes beside it (`used`: a row only on a match).
+ */
+export async function submitCurrentOtp(
+  q: Queryable,
+  s: Omit<OtpSubmission, 'otpId'> & { phone: string; purpose: string },
+  whenUsed: WhenUsed = {},
+): Promise<CurrentOtpOutcome> {
+  const matches = sql`o.code_hash = ANY(${s.submittedHashes}::text[]) AND o.attempts < ${s.maxAttempts}`;
+  const alongside = [
+    ...(whenUsed.verifiedIn
+      ? [sql`counted AS (${smsTrafficRepo.countVerifiedOnUse(whenUsed.verifiedIn, s.now)})`]
+      : []),
+    ...(whenUsed.tempToken ? [sql`issued AS (${tempTokensRepo.insertOnUse(whenUsed.tempToken)})`] : []),
+  ];
+  const row = await first<{
+    found: boolean;
+    consumed: boolean;
+    expired: boolean;
+    attempts: number | null;
+    spent: boolean | null;
+  }>(
+    q,
+    sql`WITH cur AS (
+        SELECT id, consumed_at, expires_at FROM otps WHERE phone = ${s.phone} AND purpose = ${s.purpose}
+        ORDER BY consumed_at IS NULL DESC, created_at DESC LIMIT 1
+      ),
+      attempt AS (
+        UPDATE otps o SET
+          attempts = o.attempts + CASE WHEN ${matches} THEN 0 ELSE 1 END,
+          consumed_at = CASE
+            WHEN ${matches} THEN ${s.now}::timestamptz
+            WHEN o.attempts >= ${s.maxAttempts} THEN ${s.now}::timestamptz
+            ELSE NULL END,
+          verified_at = CASE WHEN ${matches} THEN ${s.now}::timestamptz ELSE NULL END
+        FROM cur WHERE o.id = cur.id AND o.consumed_at IS NULL AND o.expires_at > ${s.now}
+        RETURNING o.attempts, o.consumed_at IS NOT NULL AS spent
+      ),
+      used AS (SELECT 1 AS one FROM attempt WHERE spent AND attempts <= ${s.maxAttempts})
+      ${alongside.length ? sql`, ${sql.join(alongside, ', ')}` : sql``}
+      SELECT cur.id IS NOT NULL AS found, cur.consumed_at IS NOT NULL AS consumed,
+        cur.expires_at <= ${s.now}::timestamptz AS expired, attempt.attempts, attempt.spent
+      FROM (SELECT 1) one LEFT JOIN cur ON true LEFT JOIN attempt ON true`,
+  );
+  if (!row?.found || row.consumed) return { kind: 'none' };
+  if (row.expired) return { kind: 'expired' };
+  if (row.attempts === null) return { kind: 'gone' };
+  if (!row.spent) return { kind: 'wrong', attemptsRemaining: s.maxAttempts - row.attempts };
   return row.attempts > s.maxAttempts ? { kind: 'burnt' } : { kind: 'used' };
 }
