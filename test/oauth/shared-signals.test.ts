@@ -79,6 +79,7 @@ describe('the Shared Signals transmitter', () => {
       status_endpoint: `${BASE}/ssf/status`,
       verification_endpoint: `${BASE}/ssf/verify`,
       default_subjects: 'ALL',
+      authorization_schemes: [{ spec_urn: 'urn:ietf:rfc:6749' }],
     });
   });
 

@@ -17,6 +17,10 @@ const TransmitterConfiguration = Type.Object({
   status_endpoint: Type.String(),
   verification_endpoint: Type.String(),
   default_subjects: Type.String({ description: 'ALL: every account the client knows' }),
+  authorization_schemes: Type.Array(Type.Object({ spec_urn: Type.String() }), {
+    description:
+      'OAuth 2.0: a client token with ssf.manage (client_credentials), or the client authenticated',
+  }),
 });
 
 /** GET /.well-known/ssf-configuration: the Shared Signals transmitter's metadata. */
@@ -43,6 +47,7 @@ export function ssfConfigurationRoute(fastify: FastifyInstance, c: Services) {
         status_endpoint: `${base}/ssf/status`,
         verification_endpoint: `${base}/ssf/verify`,
         default_subjects: 'ALL',
+        authorization_schemes: [{ spec_urn: 'urn:ietf:rfc:6749' }],
       };
     },
   );

@@ -4469,6 +4469,10 @@ export interface operations {
             verification_endpoint: string;
             /** @description ALL: every account the client knows */
             default_subjects: string;
+            /** @description OAuth 2.0: a client token with ssf.manage (client_credentials), or the client authenticated */
+            authorization_schemes: {
+                spec_urn: string;
+              }[];
           };
         };
       };
