@@ -95,10 +95,11 @@ describe('the journeys on the hosted pages', () => {
         await page.getByRole('button', { name: say('auth.code_instead_sms') }).click();
         const resend = page.getByRole('button', { name: say('code.resend') });
         await resend.waitFor();
-        // The page's script disables the button once it runs, a moment after the button is there.
+        // The page's script disables the button once it runs, a moment after the button is there (on a loaded
+        // CI machine, seconds after): the wait ends as soon as it has.
         await page
           .waitForFunction("document.querySelector('button[data-wait-seconds]')?.disabled === true", null, {
-            timeout: 5000,
+            timeout: 20_000,
           })
           .catch(() => {});
         assert.equal(await resend.isDisabled(), true, 'the countdown holds "Send a new code"');
