@@ -298,13 +298,19 @@ describe('the Shared Signals transmitter', () => {
     assert.deepEqual(await poll(a, streamA), [], 'A holds no live one-factor session of the account now');
   });
 
-  test('an operator’s lock and unlock reach the stream as RISC account-disabled and account-enabled', async () => {
+  /** A stream of a client that knows an account the operator then locked and unlocked. */
+  async function lockedAndUnlocked() {
     const a = await confidentialClient();
     const stream = await newStream(a);
     const u = await signUp(t);
     await sessionWith(a, u);
     for (const step of ['lock', 'unlock'])
       assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/${step}`)).status, 200);
+    return { a, stream };
+  }
+
+  test('an operator’s lock and unlock reach the stream as RISC account-disabled and account-enabled', async () => {
+    const { a, stream } = await lockedAndUnlocked();
     const types = (await poll(a, stream)).map((e) => e.type);
     assert.deepEqual(types, [
       `${CAEP}/session-revoked`,
@@ -314,12 +320,7 @@ describe('the Shared Signals transmitter', () => {
   });
 
   test('a poll answers at most maxEvents, and says more wait', async () => {
-    const a = await confidentialClient();
-    const stream = await newStream(a);
-    const u = await signUp(t);
-    await sessionWith(a, u);
-    for (const step of ['lock', 'unlock'])
-      assert.equal((await adminRequest(t, 'POST', `/users/${u.user.id}/${step}`)).status, 200);
+    const { a, stream } = await lockedAndUnlocked();
     const one = await ssf(a, 'POST', `/ssf/poll/${stream}`, { maxEvents: 1 });
     assert.equal(Object.keys(one.body.sets).length, 1, 'at most maxEvents');
     assert.equal(one.body.moreAvailable, true);
