@@ -12,18 +12,30 @@ import { pacedLoop, type Result, type Step } from './load.ts';
  * slow answers, for reasons not pinned down; a paced figure is the steady state at that rate.
  */
 export const PACED_WARM_UP_SECONDS = 2;
-/** The paced runs' rate, as a share of the scenario's saturation rate (BENCH_PACED_SHARE; half unless set). */
-export const PACED_SHARE = Number(process.env.BENCH_PACED_SHARE ?? 0.5);
+/**
+ * The paced runs' rates, as shares of the scenario's saturation rate (BENCH_PACED_SHARES, comma-separated; a
+ * quarter and a half unless set): each scenario runs paced at each.
+ */
+export const PACED_SHARES = (process.env.BENCH_PACED_SHARES ?? '0.25,0.5').split(',').map(Number);
 
-export const pacedName = (name: string, saturation: number) =>
-  `${name} (paced at ${PACED_SHARE === 0.5 ? 'half' : PACED_SHARE}: ${(saturation * PACED_SHARE).toFixed(0)}/s)`;
+const shareName = (share: number) => ({ 0.25: 'a quarter', 0.5: 'half' })[share] ?? String(share);
+
+export const pacedName = (name: string, saturation: number, share: number) =>
+  `${name} (paced at ${shareName(share)}: ${(saturation * share).toFixed(0)}/s)`;
 
 /** Paced runs against one service, and a row of CPU figures for each. */
 export function pacedRuns(servicePid: number, seconds: number, lanes: number) {
   const cpuRows: string[][] = [];
-  /** The paced run at its share of `saturation`: its warm-up, then the seconds measured, with their CPU. */
-  const run = async (name: string, saturation: number, step: Step): Promise<Result> => {
-    const rate = saturation * PACED_SHARE;
+  /**
+   * The paced run at `rate`: its warm-up, then the seconds measured, with their CPU beside the service's CPU
+   * per request at saturation (`saturatedServiceMs`), when known.
+   */
+  const run = async (
+    name: string,
+    rate: number,
+    step: Step,
+    saturatedServiceMs?: number,
+  ): Promise<Result> => {
     await pacedLoop(rate, PACED_WARM_UP_SECONDS, lanes, step);
     const before = cpuSnapshot(servicePid);
     const runnerBefore = process.cpuUsage();
@@ -39,13 +51,17 @@ export function pacedRuns(servicePid: number, seconds: number, lanes: number) {
       name,
       rate.toFixed(0),
       `${(100 * (1 - c.idleShare)).toFixed(0)}%`,
-      ...[c.service, c.postgres, c.loadGenerator, c.machine].map((v) => v.toFixed(2)),
+      c.service.toFixed(2),
+      saturatedServiceMs
+        ? `${saturatedServiceMs.toFixed(2)} (${(c.service / saturatedServiceMs).toFixed(2)}x)`
+        : '-',
+      ...[c.postgres, c.loadGenerator, c.machine].map((v) => v.toFixed(2)),
     ]);
     return r;
   };
   const table = () => [
-    '| paced run | requests/s | cores busy | CPU ms per request: service | PostgreSQL | load generator (this process) | all cores |',
-    '|---|---|---|---|---|---|---|',
+    '| paced run | requests/s | cores busy | CPU ms per request: service | service at saturation (paced / saturated) | PostgreSQL | load generator (this process) | all cores |',
+    '|---|---|---|---|---|---|---|---|',
     ...cpuRows.map((r) => `| ${r.join(' | ')} |`),
   ];
   return { run, table };

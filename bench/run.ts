@@ -7,11 +7,13 @@ import { postgresDatabase } from '../src/storage/db.ts';
 import { hostLine, pinHashCeiling, rs256Ceiling } from './ceilings.ts';
 import { startFloor, startOidcProvider } from './comparison-servers.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-account.ts';
+import { cpuPinning, parsePinning } from './cpu-pinning.ts';
 import { type Client, client, percentile, type Result, type Step } from './load.ts';
 import { modernOAuthBenchmark } from './modern-oauth.ts';
 import { networkProofBenchmark } from './network-verification.ts';
 import { oauthSteps } from './oauth-steps.ts';
-import { PACED_WARM_UP_SECONDS, pacedName, pacedRuns } from './paced.ts';
+import { PACED_SHARES, PACED_WARM_UP_SECONDS, pacedName, pacedRuns } from './paced.ts';
+import { oidcProviderRefresh, pairedTails } from './peer-tail.ts';
 import { roundTripCounts } from './round-trips.ts';
 import {
   comparisonTable,
@@ -39,6 +41,9 @@ const REDIS_URL = process.env.BENCH_REDIS_URL;
 // webhook ones need BENCH_DATABASE_URL); without it, all of them.
 // BENCH_SCALE=100k|1m runs the request scenarios again on a seeded database (bench/scale.ts).
 const SCALE = parseScale(process.env.BENCH_SCALE);
+// BENCH_PIN_CPUS=service:0,load:1 keeps the load generator on cores of its own (bench/cpu-pinning.ts).
+const PINNING = cpuPinning(parsePinning(process.env.BENCH_PIN_CPUS));
+PINNING.start();
 const KEEP_DATA = ['1', 'true'].includes(process.env.BENCH_KEEP_DATA ?? '');
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
@@ -75,6 +80,8 @@ interface Summary {
   errors: number;
   /** the ceiling measured around the loop */
   around?: number;
+  /** the service's CPU milliseconds per request, at saturation */
+  serviceCpuMs?: number;
 }
 
 /** A ceiling: the best of the tries at the start of the run, and a way to take one more try. */
@@ -134,8 +141,8 @@ await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
 gateway.unref();
 const schema = DATABASE_URL ? await createSchema(DATABASE_URL) : undefined;
 /** The service on the given database (its own schema on BENCH_DATABASE_URL, or PGlite). */
-const startService = (databaseUrl: string | undefined, env: Record<string, string> = {}) =>
-  startServer({
+const startService = async (databaseUrl: string | undefined, env: Record<string, string> = {}) => {
+  const started = await startServer({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomInt(1e9)}:` } : {}),
     RATE_LIMITS: limits,
@@ -149,6 +156,9 @@ const startService = (databaseUrl: string | undefined, env: Record<string, strin
     SMS_BREAKER: 'min_sends=1000000000',
     ...env,
   });
+  PINNING.server(started.pid);
+  return started;
+};
 const server = await startService(schema?.url);
 const http = client(server.port, CHAINS);
 
@@ -252,7 +262,14 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
       ...[c.postgres, c.redis, c.loadGenerator, c.machine].map((v) => v.toFixed(2)),
       `${(100 * c.idleShare).toFixed(1)}%`,
     ]);
-    return { rps: completed / r.seconds, p50: r.p50, p99: r.p99, errors: r.errors, around };
+    return {
+      rps: completed / r.seconds,
+      p50: r.p50,
+      p99: r.p99,
+      errors: r.errors,
+      around,
+      serviceCpuMs: c.service,
+    };
   };
 
   /** ratio = signatures (or hashes) the scenario makes per second, over what all cores can make */
@@ -378,14 +395,18 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
   for (const s of scenarios) {
     if (!runs(s.key)) continue;
     process.stderr.write(`${s.name}: warm-up, saturation, then paced...\n`);
+    const saturated = await saturate(s.name, service, s.connections, s.loop, s.ceiling);
     const saturation = row(
       `${s.name} (saturation, ${s.connections} in flight)`,
-      await saturate(s.name, service, s.connections, s.loop, s.ceiling),
+      saturated,
       s.ceiling,
       s.perRequest,
     );
-    await s.beforePaced?.();
-    row(pacedName(s.name, saturation), paced(await pacedRun.run(s.name, saturation, s.step)), null);
+    for (const share of PACED_SHARES) {
+      await s.beforePaced?.();
+      const name = pacedName(s.name, saturation, share);
+      row(name, paced(await pacedRun.run(name, saturation * share, s.step, saturated.serviceCpuMs)), null);
+    }
   }
 
   // Issue 4's "authorization-code exchange" itself: POST /oauth/token on codes minted beforehand, so the
@@ -398,31 +419,31 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
     const combined = Number(rows.find((r) => r[0].startsWith('oauth code exchange (authorize'))?.[1]);
     const estimate = 4 * (combined || 1000);
     const pool = (rate: number, seconds: number) => oauth.mintCodes(Math.ceil(rate * seconds), CHAINS);
-    const saturation = row(
-      `${name} (saturation, ${CHAINS} in flight)`,
-      await saturate(
-        name,
-        service,
-        CHAINS,
-        async () => ({
-          mode: 'list',
-          path: '/oauth/token',
-          contentType: form,
-          inputs: (await pool(estimate, SECONDS)).map((code) => oauth.wrk.exchangeBody.replace('{}', code)),
-          exhausted: oauth.wrk.exchangeBody.replace('{}', 'never-issued'),
-        }),
-        rs256Yardstick,
-      ),
+    const saturated = await saturate(
+      name,
+      service,
+      CHAINS,
+      async () => ({
+        mode: 'list',
+        path: '/oauth/token',
+        contentType: form,
+        inputs: (await pool(estimate, SECONDS)).map((code) => oauth.wrk.exchangeBody.replace('{}', code)),
+        exhausted: oauth.wrk.exchangeBody.replace('{}', 'never-issued'),
+      }),
       rs256Yardstick,
-      2,
     );
-    // Twice what half the rate uses over the warm-up and the measured seconds together.
-    const pacedPool = await pool(saturation, SECONDS + PACED_WARM_UP_SECONDS);
-    row(
-      pacedName(name, saturation),
-      paced(await pacedRun.run(name, saturation, oauth.exchangeStep(pacedPool))),
-      null,
-    );
+    const saturation = row(`${name} (saturation, ${CHAINS} in flight)`, saturated, rs256Yardstick, 2);
+    for (const share of PACED_SHARES) {
+      // Twice what the rate uses over the warm-up and the measured seconds together.
+      const pacedPool = await pool(2 * share * saturation, SECONDS + PACED_WARM_UP_SECONDS);
+      const paceName = pacedName(name, saturation, share);
+      const step = oauth.exchangeStep(pacedPool);
+      row(
+        paceName,
+        paced(await pacedRun.run(paceName, saturation * share, step, saturated.serviceCpuMs)),
+        null,
+      );
+    }
   }
 
   // The same refresh scenario against oidc-provider, in a process of its own (issue 4's comparison).
@@ -430,6 +451,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
   if (runs('oidc-provider') && target.comparisons) {
     process.stderr.write('oidc-provider refresh: warm-up, saturation...\n');
     const other = await startOidcProvider(CHAINS);
+    PINNING.server(other.pid);
     const theirRate = row(
       `oidc-provider refresh (saturation, ${CHAINS} in flight)`,
       await saturate(
@@ -448,6 +470,22 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
       rs256Yardstick,
     );
     comparison.push(`oidc-provider peak RSS: ${other.peakRssMb().toFixed(0)} MB`);
+    if (runs('oauth-refresh')) {
+      process.stderr.write('OAuth refresh of both, paced at half of oidc-provider’s saturation rate...\n');
+      const chains: string[] = [];
+      const tails = await pairedTails({
+        offered: theirRate / 2,
+        seconds: SECONDS,
+        lanes: CHAINS,
+        callsign: { pid: service.pid, step: oauth.refreshStep, before: oauth.freshChains },
+        oidcProvider: {
+          pid: other.pid,
+          step: oidcProviderRefresh(other.port, CHAINS, chains),
+          before: async () => chains.splice(0, chains.length, ...(await other.tokens())),
+        },
+      });
+      comparison.push(...tails);
+    }
     other.stop();
     const ourRate = Number(rows.find((r) => r[0].startsWith('oauth refresh (saturation'))?.[1]);
     if (ourRate)
@@ -460,6 +498,7 @@ async function requestScenarios(rows: string[][], target: Target): Promise<strin
   if (runs('floor') && target.comparisons) {
     process.stderr.write('floor: warm-up, saturation...\n');
     const floor = await startFloor(WORKERS);
+    PINNING.server(floor.pid);
     row(
       `floor: Fastify + one RS256 signature, no storage (saturation, ${CHAINS} in flight)`,
       await saturate(
@@ -595,6 +634,7 @@ try {
     [
       `\nCallsign benchmark on ${storage} (${WORKERS} service process${WORKERS > 1 ? 'es' : ''}), ${SECONDS} s per scenario, load generator on 127.0.0.1`,
       hostLine(),
+      `cores: ${PINNING.describe()}`,
       ...lines,
       '',
     ].join('\n'),
@@ -602,4 +642,5 @@ try {
 } finally {
   await server.stop();
   await schema?.drop();
+  PINNING.release();
 }

@@ -7,7 +7,8 @@ import {
   withRoundTripCounts,
 } from '../../src/observability/round-trips.ts';
 import { countedDatabase } from '../../src/storage/counted-database.ts';
-import { signUp, type TestApp } from '../helpers/app.ts';
+import { signUp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
+import { TEST_REDIS_URL } from '../helpers/database.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { listeningApp } from '../helpers/relying-party.ts';
 
@@ -40,6 +41,24 @@ describe('round trips counted per request', () => {
     assert.ok(counts.statements >= 1, JSON.stringify(counts));
     assert.equal(counts.database, counts.statements, 'no transaction: a round trip a statement');
     assert.equal(counts.redis > 0, counts['redis-commands'] > 0);
+  });
+
+  test('a code’s send reads once, stores its code, records its message; its limits are one Redis round trip', async () => {
+    const send = async () => {
+      const res = await fetch(`${issuer}/auth/otp/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() },
+        body: JSON.stringify({ phone: uniquePhone(), purpose: 'signup' }),
+      });
+      assert.equal(res.status, 200);
+      return countsOf(res.headers.get('x-round-trips'));
+    };
+    await send(); // what a first request caches
+    const counts = await send();
+    // Without Redis, each of its three limits (its address, its number, the number's block) is a statement.
+    const limitStatements = TEST_REDIS_URL ? 0 : 3;
+    assert.equal(counts.database, 3 + limitStatements, JSON.stringify(counts));
+    assert.equal(counts.redis, TEST_REDIS_URL ? 1 : 0, JSON.stringify(counts));
   });
 
   test('a transaction’s BEGIN and COMMIT are round trips; a tick’s Redis commands share one', async () => {

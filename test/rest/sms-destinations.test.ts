@@ -4,8 +4,8 @@ import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { createTestApp, signUp, type TestApp, uniqueIp } from '../helpers/app.ts';
 
 // Toll-fraud defence, where codes may go: countries allowed and blocked, number types refused, and at most 10
-// codes an hour to one block of 1,000 consecutive numbers, on every path that sends a code; the configured
-// test numbers are exempt.
+// requests for codes an hour to one block of 1,000 consecutive numbers, on every path that sends a code; the
+// configured test numbers are exempt.
 
 const US_PREMIUM = '+19002345678';
 const US_TOLL_FREE = '+18002345678';
@@ -128,5 +128,26 @@ describe('codes to one block of 1,000 numbers', () => {
     assert.equal((await send(t, '+16503001500')).status, 200, 'a test number in the spent block');
     t.clock.advance(3600);
     assert.equal((await send(t, '+16503001097')).status, 200, 'the next hour');
+  });
+
+  test('a request its number’s limit refuses counts for the block; a refused destination and a test number do not', async () => {
+    t.clock.advance(3600);
+    const again = '+16503003000';
+    for (let i = 0; i < 3; i++) assert.equal((await send(t, again)).status, 200);
+    const refused = await send(t, again);
+    assert.equal(refused.body.error.details.scope, 'otp_send_phone');
+    // Never counted for the block: a number of a type codes never go to, and a test number.
+    const premium = await send(t, '+19002345678');
+    assert.equal(premium.body.error.details.reason, 'number_type_not_allowed');
+    for (let i = 0; i < 3; i++) assert.equal((await send(t, '+16503001500')).status, 200, 'a test number');
+    // Four requests counted for the block +1650300 3xxx: six more numbers, and the seventh is refused.
+    for (let i = 1; i <= 6; i++) assert.equal((await send(t, `+1650300300${i}`)).status, 200);
+    const over = await send(t, '+16503003007');
+    assert.equal(over.body.error.details.scope, 'otp_send_prefix');
+    const counted = await t.c.db.query<{ refused_prefix: number; rate_limited: number }>(
+      'SELECT sum(refused_prefix)::int AS refused_prefix, sum(rate_limited)::int AS rate_limited FROM sms_country_minutes WHERE minute >= $1',
+      [new Date(Math.floor(t.clock.now().getTime() / 3_600_000) * 3_600_000)],
+    );
+    assert.deepEqual(counted[0], { refused_prefix: 1, rate_limited: 1 }, 'each refusal counted for operators');
   });
 });

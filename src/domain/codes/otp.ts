@@ -10,7 +10,6 @@ import { CHANNELS, type Channel } from '../../providers/messaging/provider.ts';
 import type { Random } from '../../providers/random.ts';
 import type { Database, Queryable } from '../../storage/db.ts';
 import { type NewTempToken, tempTokensRepo } from '../../storage/repositories/temp-tokens.ts';
-import { usersRepo } from '../../storage/repositories/users.ts';
 import { submitCurrentOtp } from '../../storage/rules/otp-codes.ts';
 import { consumeTempToken } from '../../storage/rules/temp-tokens.ts';
 import { assertPurposeOn } from '../accounts/sign-in-methods.ts';
@@ -96,7 +95,7 @@ export class OtpService {
     assertPurposeOn(this.d.signInMethods, purpose);
     // The channel the code would go by is the answer's also where no code goes, so the answers are alike.
     const planned = this.d.messenger.channelFor(phone, channel);
-    const registered = !!(await usersRepo.findLiveByPhone(this.d.db, phone));
+    const { registered, window } = await this.d.defence.firstReads(phone);
     const goes = whatGoes(purpose, registered, this.d.enumerationProtection);
     // The SMS defence is asked the same for every number, so its refusals do not tell the two apart; a
     // configured test number passes it with its fixed code.
@@ -106,7 +105,7 @@ export class OtpService {
       fixed ??
       (await (before
         ? this.d.defence.admitted(phone, spend)
-        : this.d.defence.admit(phone, { ...proof, purpose }, spend)));
+        : this.d.defence.admit(phone, { ...proof, purpose }, { ...spend, window })));
     const answer = {
       expires_in: OTP_TTL_SECONDS,
       message: `Verification code sent to ${maskPhone(phone)}`,

@@ -23,6 +23,7 @@ import {
 } from '../../storage/repositories/sms-breaker-openings.ts';
 import {
   type CountryTotals,
+  type CountryWindow,
   type RefusalCounts,
   type SendRefusal,
   smsTrafficRepo,
@@ -77,10 +78,23 @@ export class SmsBreaker {
   readonly #seenOpen = new Map<string, boolean>();
   constructor(private readonly d: SmsBreakerDeps) {}
 
-  /** Whether the country's breaker is open now. */
-  async isOpen(country: string): Promise<boolean> {
-    const since = addSeconds(this.d.clock.now(), -this.d.settings.windowSeconds);
-    const { override, ...totals } = await smsTrafficRepo.windowOf(this.d.db, country, since);
+  /** Where the window ending now starts. */
+  private windowStart(): Date {
+    return addSeconds(this.d.clock.now(), -this.d.settings.windowSeconds);
+  }
+
+  /**
+   * The window of the number's country (none without one) read with whether a live account holds the number,
+   * in one round trip: a code's send needs both first.
+   */
+  windowWithHolder(phone: string, country: string | undefined) {
+    return smsTrafficRepo.windowOfNumber(this.d.db, phone, country, this.windowStart());
+  }
+
+  /** Whether the country's breaker is open now; `read` is its window as read just now, if it was. */
+  async isOpen(country: string, read?: CountryWindow): Promise<boolean> {
+    const window = read ?? (await smsTrafficRepo.windowOf(this.d.db, country, this.windowStart()));
+    const { override, ...totals } = window;
     const open = override ? override === 'open' : opens(totals, this.d.settings);
     const seen = this.#seenOpen.get(country);
     if (seen === open) return open;

@@ -4,14 +4,14 @@
 // a code's send asks it once before (`admit`) and tells the pass it answers once after (`sent` or `unsent`);
 // a code entered is told with `verified`. Nothing else writes the ledger.
 //
-// What a code's send must pass: where it may go, its block of numbers, the country's breaker, the challenge it
-// asks for, the cap on codes to a country whose breaker is open, and the day's budget. Each refusal is
-// counted per country, for the operators.
+// What a code's send must pass: its request's limits (send-limits.ts), where it may go, the country's
+// breaker, the challenge it asks for, the cap on codes to a country whose breaker is open, and the day's
+// budget. Each refusal is counted per country, for the operators.
 //
 // Rules it enforces:
 // - Where codes may go: destinations.ts.
-// - At most `otp_send_prefix` (10) codes an hour go to one block of 1,000 consecutive numbers: past it,
-//   RATE_LIMITED.
+// - At most `otp_send_prefix` (10) requests for codes an hour count against one block of 1,000 consecutive
+//   numbers: past it, RATE_LIMITED. The request's own limits count it (send-limits.ts), with the others.
 // - CHALLENGE_MODE=always: every send needs a solved challenge; `breaker` (the default): a send to a country
 //   whose breaker is open does; `off`: none does.
 // - While a country's breaker is open, at most `open_cap` codes an hour go there, challenge or not: past it,
@@ -23,21 +23,28 @@
 // - A re-send of a code whose delivery failed spends the day's budget and counts for the country's breaker
 //   like a first send; it is skipped (and the reason recorded) while the country's breaker is open or once the
 //   budget is spent, since an attacker aiming codes at unreachable numbers would otherwise double the spend.
-// - A send refused by a limit on codes (`otp_send_phone`, `otp_send_address`) before it reached the defence is
-//   counted per country too, so the operators see every refused send in one place.
+// - A send refused by a limit on codes before it reached the defence is counted per country too, so the
+//   operators see every refused send in one place: its block's limit as `prefix`, the others as `rate_limited`.
 
 import type { Logger } from 'pino';
 import type { ChallengeMode, DestinationPolicy } from '../../config/sms-defence-settings.ts';
 import type { Queryable } from '../../storage/db.ts';
-import { REFUSALS, type SendRefusal } from '../../storage/repositories/sms-traffic.ts';
+import { type CountryWindow, REFUSALS, type SendRefusal } from '../../storage/repositories/sms-traffic.ts';
 import type { Count } from '../counts.ts';
 import { DomainError } from '../errors.ts';
 import { countryOf } from '../phone.ts';
 import type { RateLimiter } from '../rate-limiter.ts';
 import { attestedSend, personCheckNeeded, type SendAttestation } from './attested-send.ts';
 import type { SmsBreaker } from './breaker.ts';
-import { destinationError, destinationRefusal, numberBlock } from './destinations.ts';
+import { destinationError, destinationRefusal } from './destinations.ts';
 import type { PersonCheck, SendProof } from './person-check.ts';
+
+/** The limits on codes a request counts against before the defence is asked, and the refusal each counts as. */
+const CODE_LIMIT_REFUSALS = new Map<unknown, SendRefusal>([
+  ['otp_send_phone', 'rate_limited'],
+  ['otp_send_address', 'rate_limited'],
+  ['otp_send_prefix', 'prefix'],
+]);
 
 /** Why a failed code's re-send was not made. */
 export type ResendRefusal = 'daily_limit' | 'country_breaker' | 'no_route';
@@ -89,8 +96,12 @@ export class SendDefence {
    * E.164 number, and uses up the proof given; with `spend`, a message goes now and spends the day's budget.
    * Answers the pass the send's code is stored and counted with.
    */
-  async admit(phone: string, proof: SendProof, { spend }: { spend: boolean }): Promise<SendPass> {
-    const attested = await this.check(phone, proof);
+  async admit(
+    phone: string,
+    proof: SendProof,
+    { spend, window }: { spend: boolean; window?: CountryWindow },
+  ): Promise<SendPass> {
+    const attested = await this.check(phone, proof, window);
     if (spend) await this.spend(phone);
     return this.passFor(phone, attested);
   }
@@ -102,6 +113,14 @@ export class SendDefence {
   async admitted(phone: string, { spend }: { spend: boolean }): Promise<SendPass> {
     if (spend) await this.spend(phone);
     return this.passFor(phone, false);
+  }
+
+  /**
+   * A send's first reads, in one round trip: the breaker's window of the number's country (for `admit`) and
+   * whether a live account holds the number (what is sent depends on it).
+   */
+  firstReads(phone: string): Promise<{ registered: boolean; window: CountryWindow | undefined }> {
+    return this.d.breaker.windowWithHolder(phone, countryOf(phone));
   }
 
   /** What the codes room tells of a send the defence let through, bound to its number's country. */
@@ -121,10 +140,9 @@ export class SendDefence {
   }
 
   /**
-   * Where the code may go, its block of numbers, the app's attestation or the country's breaker and its
-   * challenge, and its cap. Answers whether an app attested the send.
+   * Where the code may go, the app's attestation or the country's breaker and its challenge, and its cap. Answers whether an app attested the send.
    */
-  private async check(phone: string, proof: SendProof): Promise<boolean> {
+  private async check(phone: string, proof: SendProof, window: CountryWindow | undefined): Promise<boolean> {
     const country = countryOf(phone);
     let attested = false;
     /** Counts the refusal for the operators, then throws it. */
@@ -137,12 +155,10 @@ export class SendDefence {
     };
     const destination = destinationRefusal(phone, this.d.destinations);
     if (destination) await refused(destination, destinationError(destination));
-    const block = await this.d.rateLimiter.hit([['otp_send_prefix', numberBlock(phone)]]);
-    if (block.exceeded) await refused('prefix', block.exceeded);
     attested = await attestedSend(this.d.attestation, phone, proof).catch((err: unknown) =>
       refused('challenge', err),
     );
-    const open = country ? await this.d.breaker.isOpen(country) : false;
+    const open = country ? await this.d.breaker.isOpen(country, window) : false;
     const { challengeMode, attestation } = this.d;
     if (personCheckNeeded({ attested, mode: attestation?.mode, challengeMode, breakerOpen: open }))
       await this.d.challenges.redeem(proof).catch((err: unknown) => refused('challenge', err));
@@ -206,11 +222,12 @@ export class SendDefence {
   async rateLimited(refusal: unknown, phone: string | undefined): Promise<void> {
     const scope =
       refusal instanceof DomainError && refusal.code === 'RATE_LIMITED' ? refusal.details.scope : '';
-    if (!phone || (scope !== 'otp_send_phone' && scope !== 'otp_send_address')) return;
+    const reason = CODE_LIMIT_REFUSALS.get(scope);
+    if (!phone || !reason) return;
     const country = countryOf(phone);
     if (!country) return;
-    this.d.sends?.inc({ country, outcome: REFUSALS.rate_limited, attested: 'false' });
-    await this.d.breaker.refused(country, 'rate_limited');
+    this.d.sends?.inc({ country, outcome: REFUSALS[reason], attested: 'false' });
+    await this.d.breaker.refused(country, reason);
   }
 
   /** A code of the country verified (its statement counted it): the metric follows. */

@@ -7,6 +7,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { SignedIn } from '../../domain/oauth/authorization.ts';
 import { parsePhoneIn } from '../../domain/phone.ts';
 import type { SendProof } from '../../domain/sms-defence/person-check.ts';
+import { blockCounting, codeSendLimits } from '../../domain/sms-defence/send-limits.ts';
 import type { PageFlow } from '../oauth/authorization-steps.ts';
 import {
   type PhoneStep,
@@ -49,10 +50,7 @@ export function accountPhoneRoutes(
   ) => {
     const { who, step, proof } = sending;
     try {
-      await flow.page.limit(request, [
-        ['otp_send_address', request.ip],
-        ['otp_send_phone', step.phone],
-      ]);
+      await flow.page.limit(request, codeSendLimits(request.ip, step.phone, blockCounting(c.config)));
       await c.phoneChange.start(who.userId, step.phone, step.phone, {
         proof,
         languageWishes: [step.view.lang],

@@ -7,6 +7,7 @@ import { DomainError, fieldError } from '../../domain/errors.ts';
 import { parseChannel } from '../../domain/messaging/texts.ts';
 import { maskPhone, parsePhoneIn } from '../../domain/phone.ts';
 import type { SendProof } from '../../domain/sms-defence/person-check.ts';
+import { blockCounting, codeSendLimits } from '../../domain/sms-defence/send-limits.ts';
 import type { Channel } from '../../providers/messaging/provider.ts';
 import { pageForm } from '../described.ts';
 import { formProblem } from '../errors/page-messages.ts';
@@ -118,10 +119,7 @@ export function codeRoutes(fastify: FastifyInstance, c: Services, flow: PageFlow
   ) => {
     const { st, ctx, phone, purpose } = o;
     try {
-      await limit(reply.request, [
-        ['otp_send_address', reply.request.ip],
-        ['otp_send_phone', phone],
-      ]);
+      await limit(reply.request, codeSendLimits(reply.request.ip, phone, blockCounting(c.config)));
       // The code's text is in the page's language; a phone's browser may be proven by its network first.
       const codeState = codeStateOf(st, phone, purpose, c.clock.now());
       const codeCtx = { ...ctx, state: sealed(codeState, ctx.csrf) };

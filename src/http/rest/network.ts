@@ -73,7 +73,7 @@ export function networkRoutes(fastify: FastifyInstance, c: Services) {
           'a check to open on the device, or a code sent',
         ),
       },
-      config: { rateLimit: otpSendLimits },
+      config: { rateLimit: otpSendLimits(c.config) },
     },
     async (request) => {
       const { purpose, channel } = request.body;
@@ -141,7 +141,7 @@ export function networkRoutes(fastify: FastifyInstance, c: Services) {
         }),
         response: restAnswer(Type.Union([Proven, CodeInstead]), 'what the network said'),
       },
-      config: { rateLimit: otpSendLimits },
+      config: { rateLimit: otpSendLimits(c.config) },
     },
     async (request) => {
       const { purpose, channel, operator_token } = request.body;

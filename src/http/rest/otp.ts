@@ -2,10 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../composition/container.ts';
+import type { Config } from '../../config/config.ts';
 import type { RateLimitName } from '../../config/rate-limits.ts';
 import { OTP_PURPOSES } from '../../domain/codes/purposes.ts';
 import { parsePhone } from '../../domain/phone.ts';
 import type { SendProof } from '../../domain/sms-defence/person-check.ts';
+import { blockCounting, codeSendLimits } from '../../domain/sms-defence/send-limits.ts';
 import { acceptedLanguages, pickLanguage } from '../../i18n/languages.ts';
 import { attestationField } from './attestation.ts';
 import { ok } from './envelope.ts';
@@ -16,14 +18,11 @@ import { text } from './schemas.ts';
 /** The services these routes use. */
 type Services = Pick<Container, 'challenges' | 'config' | 'otp'>;
 
-/** Spec "Limits" and D28: a code sent counts 3 per hour per phone and 10 per hour per client address. */
-export function otpSendLimits(request: FastifyRequest): Array<[RateLimitName, string]> {
-  const phone = phoneKey(request);
-  return [
-    ['otp_send_address', request.ip],
-    ...(phone ? [['otp_send_phone', phone] as [RateLimitName, string]] : []),
-  ];
-}
+/** A REST request for a code counts against its address, its number and the number's block (send-limits.ts). */
+export const otpSendLimits =
+  (config: Pick<Config, 'smsDestinations' | 'testPhoneNumbers'>) =>
+  (request: FastifyRequest): Array<[RateLimitName, string]> =>
+    codeSendLimits(request.ip, phoneKey(request), blockCounting(config));
 
 const purpose = Type.Enum(OTP_PURPOSES, {
   description: 'signup, pin_reset, or signin (a code to sign in with, where the service offers it)',
@@ -92,7 +91,7 @@ export function otpRoutes(fastify: FastifyInstance, c: Services) {
         ),
         response: restAnswer(CodeSent, 'a code was sent'),
       },
-      config: { rateLimit: otpSendLimits },
+      config: { rateLimit: otpSendLimits(c.config) },
     },
     async (request) => {
       const { phone, purpose, channel } = request.body;

@@ -13,7 +13,7 @@ import { CodeSent, PublicProfile, RestUser, restAnswer } from './responses.ts';
 import { callerOf, nullableText, secured, text } from './schemas.ts';
 
 /** The services these routes use. */
-type Services = Pick<Container, 'deletion' | 'phoneChange' | 'pinChange' | 'profiles'>;
+type Services = Pick<Container, 'config' | 'deletion' | 'phoneChange' | 'pinChange' | 'profiles'>;
 
 export function userRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -120,7 +120,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
       config: {
         auth: true,
         // The caller's REST limit, and otp/send's for the new number and the address.
-        rateLimit: (request) => [...restLimits(request), ...otpSendLimits(request)],
+        rateLimit: (request) => [...restLimits(request), ...otpSendLimits(c.config)(request)],
       },
     },
     async (request) =>

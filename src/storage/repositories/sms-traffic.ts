@@ -26,6 +26,9 @@ export type RefusalCounts = Record<SendRefusal, number>;
 
 export type BreakerOverride = 'open' | 'closed';
 
+/** A country's totals over the breaker's window, and the operator's override. */
+export type CountryWindow = CountryTotals & { override: BreakerOverride | null };
+
 export const smsTrafficRepo = {
   /** The countries codes went to or were entered in from `since` on, with their totals. */
   countriesSince: (q: Queryable, since: Date) =>
@@ -98,16 +101,35 @@ export const smsTrafficRepo = {
   },
 
   /** Codes sent to and verified in the country from `since` on, and an operator's override of its breaker. */
-  windowOf: async (
-    q: Queryable,
-    country: string,
-    since: Date,
-  ): Promise<CountryTotals & { override: BreakerOverride | null }> =>
-    (await first<CountryTotals & { override: BreakerOverride | null }>(
+  windowOf: async (q: Queryable, country: string, since: Date): Promise<CountryWindow> =>
+    (await first<CountryWindow>(
       q,
       sql`SELECT coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified,
           coalesce(sum(attested), 0)::int AS attested,
           (SELECT state FROM sms_breaker_overrides WHERE country = ${country}) AS override
         FROM sms_country_minutes WHERE country = ${country} AND minute >= ${minuteOf(since)}`,
     )) ?? { sent: 0, verified: 0, attested: 0, override: null },
+
+  /**
+   * What a code's send reads before anything is spent, in one round trip: whether a live account holds the
+   * number (what is sent depends on it), and its country's window as `windowOf` reads it (none without one).
+   */
+  windowOfNumber: async (
+    q: Queryable,
+    phone: string,
+    country: string | undefined,
+    since: Date,
+  ): Promise<{ registered: boolean; window: CountryWindow | undefined }> => {
+    const row = await first<CountryWindow & { registered: boolean }>(
+      q,
+      sql`SELECT EXISTS (SELECT 1 FROM users WHERE phone = ${phone} AND deleted_at IS NULL) AS registered,
+          coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified,
+          coalesce(sum(attested), 0)::int AS attested,
+          (SELECT state FROM sms_breaker_overrides WHERE country = ${country ?? null}) AS override
+        FROM sms_country_minutes WHERE country = ${country ?? null} AND minute >= ${minuteOf(since)}`,
+    );
+    if (!row) throw new Error('an aggregate answers one row');
+    const { registered, ...window } = row;
+    return { registered, window: country ? window : undefined };
+  },
 };
