@@ -8,8 +8,7 @@ import {
 } from '../../src/observability/round-trips.ts';
 import { countedDatabase } from '../../src/storage/counted-database.ts';
 import { signUp, type TestApp, uniqueIp, uniquePhone } from '../helpers/app.ts';
-import { TEST_REDIS_URL } from '../helpers/database.ts';
-import { freshDatabase } from '../helpers/database.ts';
+import { freshDatabase, TEST_REDIS_URL } from '../helpers/database.ts';
 import { listeningApp } from '../helpers/relying-party.ts';
 
 // ROUND_TRIP_COUNTS: each answer says what its request asked of the database and Redis (the benchmark prints

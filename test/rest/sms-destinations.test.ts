@@ -148,6 +148,10 @@ describe('codes to one block of 1,000 numbers', () => {
       'SELECT sum(refused_prefix)::int AS refused_prefix, sum(rate_limited)::int AS rate_limited FROM sms_country_minutes WHERE minute >= $1',
       [new Date(Math.floor(t.clock.now().getTime() / 3_600_000) * 3_600_000)],
     );
-    assert.deepEqual(counted[0], { refused_prefix: 1, rate_limited: 1 }, 'each refusal counted for operators');
+    assert.deepEqual(
+      counted[0],
+      { refused_prefix: 1, rate_limited: 1 },
+      'each refusal counted for operators',
+    );
   });
 });
