@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { sessionsRepo } from '../../src/storage/repositories/sessions.ts';
 import { type UserRow, usersRepo } from '../../src/storage/repositories/users.ts';
-import { storeOtp, submitCurrentOtp, submitOtp, withdrawOtp } from '../../src/storage/rules/otp-codes.ts';
+import { storeOtp, submitCurrentOtp, withdrawOtp } from '../../src/storage/rules/otp-codes.ts';
 import { movePhone } from '../../src/storage/rules/phone-change.ts';
 import {
   clearPinFailures,
@@ -323,27 +323,38 @@ describe('otp-codes.ts', () => {
     });
     return id;
   };
-  const submit = (otpId: string, hash: string, now = T0) =>
-    submitOtp(database.db, { otpId, submittedHashes: [hash], maxAttempts: 5, now });
+  const submit = (p: string, hash: string, now = T0) =>
+    submitCurrentOtp(database.db, {
+      phone: p,
+      purpose: 'signup',
+      submittedHashes: [hash],
+      maxAttempts: 5,
+      now,
+    });
 
   test('a new code ends the one before; a withdrawn or expired code takes no submission', async () => {
     const p = phone();
-    const old = await newCode(p);
+    await newCode(p, 'old');
     const current = await newCode(p);
-    assert.deepEqual(await submit(old, 'right'), { kind: 'gone' }, 'replaced');
+    assert.deepEqual(await submit(p, 'old'), { kind: 'wrong', attemptsRemaining: 4 }, 'replaced');
     await withdrawOtp(database.db, current, T0);
-    assert.deepEqual(await submit(current, 'right'), { kind: 'gone' }, 'withdrawn');
-    assert.deepEqual(await submit(await newCode(phone()), 'right', later(300)), { kind: 'gone' }, 'expired');
+    assert.deepEqual(await submit(p, 'right'), { kind: 'none' }, 'withdrawn');
+    const late = phone();
+    await newCode(late);
+    assert.deepEqual(await submit(late, 'right', later(300)), { kind: 'expired' }, 'expired');
+    assert.deepEqual(await submit(late, 'right'), { kind: 'used' }, 'an expired submission did not end it');
   });
 
   test('wrong submissions count down; after the maximum the next burns the code; a right one is used once', async () => {
-    const id = await newCode(phone());
+    const p = phone();
+    await newCode(p);
     for (let left = 4; left >= 0; left--)
-      assert.deepEqual(await submit(id, 'wrong'), { kind: 'wrong', attemptsRemaining: left });
-    assert.deepEqual(await submit(id, 'right'), { kind: 'burnt' });
-    const fresh = await newCode(phone());
+      assert.deepEqual(await submit(p, 'wrong'), { kind: 'wrong', attemptsRemaining: left });
+    assert.deepEqual(await submit(p, 'right'), { kind: 'burnt' });
+    const fresh = phone();
+    await newCode(fresh);
     assert.deepEqual(await submit(fresh, 'right'), { kind: 'used' });
-    assert.deepEqual(await submit(fresh, 'right'), { kind: 'gone' });
+    assert.deepEqual(await submit(fresh, 'right'), { kind: 'none' });
   });
 
   /** One submission against the phone's current code, with a temp token and a verified count on a match. */

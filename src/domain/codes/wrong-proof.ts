@@ -4,18 +4,16 @@
 // statement counts and burns).
 import type { Clock } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
-import { otpsRepo } from '../../storage/repositories/otps.ts';
-import { submitOtp } from '../../storage/rules/otp-codes.ts';
+import { submitCurrentOtp } from '../../storage/rules/otp-codes.ts';
 import { OTP_MAX_ATTEMPTS } from './otp.ts';
 import type { OtpPurpose } from './purposes.ts';
 
 /** Counts one wrong attempt against the number's live code for the purpose, where there is one. */
 export async function countWrongProof(d: { db: Database; clock: Clock }, phone: string, purpose: OtpPurpose) {
-  const otp = await otpsRepo.current(d.db, phone, purpose);
-  if (!otp || otp.consumed_at) return;
   // No submitted hash: nothing can match, so the statement counts it wrong.
-  await submitOtp(d.db, {
-    otpId: otp.id,
+  await submitCurrentOtp(d.db, {
+    phone,
+    purpose,
     submittedHashes: [],
     maxAttempts: OTP_MAX_ATTEMPTS,
     now: d.clock.now(),

@@ -140,7 +140,8 @@ export class SendDefence {
   }
 
   /**
-   * Where the code may go, the app's attestation or the country's breaker and its challenge, and its cap. Answers whether an app attested the send.
+   * Where the code may go, the app's attestation or the country's breaker and its challenge, and its cap.
+   * Answers whether an app attested the send.
    */
   private async check(phone: string, proof: SendProof, window: CountryWindow | undefined): Promise<boolean> {
     const country = countryOf(phone);

@@ -19,10 +19,11 @@ import { text } from './schemas.ts';
 type Services = Pick<Container, 'challenges' | 'config' | 'otp'>;
 
 /** A REST request for a code counts against its address, its number and the number's block (send-limits.ts). */
-export const otpSendLimits =
-  (config: Pick<Config, 'smsDestinations' | 'testPhoneNumbers'>) =>
-  (request: FastifyRequest): Array<[RateLimitName, string]> =>
-    codeSendLimits(request.ip, phoneKey(request), blockCounting(config));
+export function otpSendLimits(config: Pick<Config, 'smsDestinations' | 'testPhoneNumbers'>) {
+  const counting = blockCounting(config);
+  return (request: FastifyRequest): Array<[RateLimitName, string]> =>
+    codeSendLimits(request.ip, phoneKey(request), counting);
+}
 
 const purpose = Type.Enum(OTP_PURPOSES, {
   description: 'signup, pin_reset, or signin (a code to sign in with, where the service offers it)',

@@ -108,6 +108,7 @@ export function userRoutes(fastify: FastifyInstance, c: Services) {
 /** A new phone number, proven by a code sent to it, then confirmed with that code and the PIN. */
 export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const codeLimits = otpSendLimits(c.config);
   app.post(
     '/users/me/phone',
     {
@@ -120,7 +121,7 @@ export function phoneChangeRoutes(fastify: FastifyInstance, c: Services) {
       config: {
         auth: true,
         // The caller's REST limit, and otp/send's for the new number and the address.
-        rateLimit: (request) => [...restLimits(request), ...otpSendLimits(c.config)(request)],
+        rateLimit: (request) => [...restLimits(request), ...codeLimits(request)],
       },
     },
     async (request) =>

@@ -29,6 +29,13 @@ export type BreakerOverride = 'open' | 'closed';
 /** A country's totals over the breaker's window, and the operator's override. */
 export type CountryWindow = CountryTotals & { override: BreakerOverride | null };
 
+/** The rest of a SELECT answering a country's window in one aggregate row: its totals from `since` on, its override. */
+const windowAggregate = (country: string | null, since: Date) =>
+  sql`coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified,
+    coalesce(sum(attested), 0)::int AS attested,
+    (SELECT state FROM sms_breaker_overrides WHERE country = ${country}) AS override
+  FROM sms_country_minutes WHERE country = ${country} AND minute >= ${minuteOf(since)}`;
+
 export const smsTrafficRepo = {
   /** The countries codes went to or were entered in from `since` on, with their totals. */
   countriesSince: (q: Queryable, since: Date) =>
@@ -102,13 +109,12 @@ export const smsTrafficRepo = {
 
   /** Codes sent to and verified in the country from `since` on, and an operator's override of its breaker. */
   windowOf: async (q: Queryable, country: string, since: Date): Promise<CountryWindow> =>
-    (await first<CountryWindow>(
-      q,
-      sql`SELECT coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified,
-          coalesce(sum(attested), 0)::int AS attested,
-          (SELECT state FROM sms_breaker_overrides WHERE country = ${country}) AS override
-        FROM sms_country_minutes WHERE country = ${country} AND minute >= ${minuteOf(since)}`,
-    )) ?? { sent: 0, verified: 0, attested: 0, override: null },
+    (await first<CountryWindow>(q, sql`SELECT ${windowAggregate(country, since)}`)) ?? {
+      sent: 0,
+      verified: 0,
+      attested: 0,
+      override: null,
+    },
 
   /**
    * What a code's send reads before anything is spent, in one round trip: whether a live account holds the
@@ -123,10 +129,7 @@ export const smsTrafficRepo = {
     const row = await first<CountryWindow & { registered: boolean }>(
       q,
       sql`SELECT EXISTS (SELECT 1 FROM users WHERE phone = ${phone} AND deleted_at IS NULL) AS registered,
-          coalesce(sum(sent), 0)::int AS sent, coalesce(sum(verified), 0)::int AS verified,
-          coalesce(sum(attested), 0)::int AS attested,
-          (SELECT state FROM sms_breaker_overrides WHERE country = ${country ?? null}) AS override
-        FROM sms_country_minutes WHERE country = ${country ?? null} AND minute >= ${minuteOf(since)}`,
+          ${windowAggregate(country ?? null, since)}`,
     );
     if (!row) throw new Error('an aggregate answers one row');
     const { registered, ...window } = row;

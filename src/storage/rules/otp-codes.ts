@@ -58,44 +58,26 @@ export async function withdrawOtp(q: Queryable, otpId: string, now: Date): Promi
   await all(q, sql`UPDATE otps SET consumed_at = ${now} WHERE id = ${otpId} AND consumed_at IS NULL`);
 }
 
-/** What one submission did to the code. */
+/** What one submission against the phone's current code found and did. */
 export type OtpAttemptOutcome =
   | { kind: 'used' }
   | { kind: 'wrong'; attemptsRemaining: number }
   | { kind: 'burnt' }
-  /** no live code by that id: used, burnt or expired meanwhile */
+  /** no live code for the phone and purpose: none sent, or the latest used or burnt */
+  | { kind: 'none' }
+  /** the current code has expired: not touched */
+  | { kind: 'expired' }
+  /** the current code was used, burnt or expired between its read and its count, by a submission alongside */
   | { kind: 'gone' };
 
 export interface OtpSubmission {
-  otpId: string;
-  /** the keyed hashes of the submitted code, one per key a stored code may have been hashed with */
+  phone: string;
+  purpose: string;
+  /** the keyed hashes of the submitted code, one per key a stored code may have been hashed with (none: wrong) */
   submittedHashes: string[];
   maxAttempts: number;
   now: Date;
 }
-
-export async function submitOtp(q: Queryable, s: OtpSubmission): Promise<OtpAttemptOutcome> {
-  const matches = sql`code_hash = ANY(${s.submittedHashes}::text[]) AND attempts < ${s.maxAttempts}`;
-  const row = await first<{ attempts: number; spent: boolean }>(
-    q,
-    sql`UPDATE otps SET
-      attempts = attempts + CASE WHEN ${matches} THEN 0 ELSE 1 END,
-      consumed_at = CASE
-        WHEN ${matches} THEN ${s.now}::timestamptz
-        WHEN attempts >= ${s.maxAttempts} THEN ${s.now}::timestamptz
-        ELSE NULL END,
-      verified_at = CASE WHEN ${matches} THEN ${s.now}::timestamptz ELSE NULL END
-    WHERE id = ${s.otpId} AND consumed_at IS NULL AND expires_at > ${s.now}
-    RETURNING attempts, consumed_at IS NOT NULL AS spent`,
-  );
-  if (!row) return { kind: 'gone' };
-  if (!row.spent) return { kind: 'wrong', attemptsRemaining: s.maxAttempts - row.attempts };
-  // A match leaves the count as it was (at most the maximum); a burn takes it past the maximum.
-  return row.attempts > s.maxAttempts ? { kind: 'burnt' } : { kind: 'used' };
-}
-
-/** What one submission against the phone's current code found and did. */
-export type CurrentOtpOutcome = OtpAttemptOutcome | { kind: 'none' } | { kind: 'expired' };
 
 /** What a match writes beside it: its country's verified count, and the next step's temp token. */
 export interface WhenUsed {
@@ -104,14 +86,14 @@ export interface WhenUsed {
 }
 
 /**
- * One submission against the phone's current code for the purpose, read and counted by one statement (as
- * `submitOtp` counts it), with what a match writes beside it (`used`: a row only on a match).
+ * One submission against the phone's current code for the purpose, read and counted by one statement, with
+ * what a match writes beside it (`used`: a row only on a match).
  */
 export async function submitCurrentOtp(
   q: Queryable,
-  s: Omit<OtpSubmission, 'otpId'> & { phone: string; purpose: string },
+  s: OtpSubmission,
   whenUsed: WhenUsed = {},
-): Promise<CurrentOtpOutcome> {
+): Promise<OtpAttemptOutcome> {
   const matches = sql`o.code_hash = ANY(${s.submittedHashes}::text[]) AND o.attempts < ${s.maxAttempts}`;
   const alongside = [
     ...(whenUsed.verifiedIn
@@ -152,5 +134,6 @@ export async function submitCurrentOtp(
   if (row.expired) return { kind: 'expired' };
   if (row.attempts === null) return { kind: 'gone' };
   if (!row.spent) return { kind: 'wrong', attemptsRemaining: s.maxAttempts - row.attempts };
+  // A match leaves the count as it was (at most the maximum); a burn takes it past the maximum.
   return row.attempts > s.maxAttempts ? { kind: 'burnt' } : { kind: 'used' };
 }
