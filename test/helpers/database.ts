@@ -1,37 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import type { Secrets } from '../../src/config/secrets.ts';
-import { PurposeKeys } from '../../src/domain/purpose-keys.ts';
-import { KeyRing } from '../../src/domain/sessions/key-ring.ts';
-import { systemClock } from '../../src/providers/clock.ts';
+import { hmac } from '../../src/domain/crypto.ts';
 import { type Database, pgliteDatabase, postgresDatabase, type Queryable } from '../../src/storage/db.ts';
-import { migrate } from '../../src/storage/migrate.ts';
+import { testPglite } from './pglite-template.ts';
+import { giveBackSchema, takeSchema } from './postgres-schemas.ts';
 
 // Tests run on PGlite by default and on PostgreSQL when TEST_DATABASE_URL is set; every test app gets a
-// database of its own, so tests never see each other's rows.
+// database of its own (a PGlite, or a schema), so tests never see each other's rows.
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
-/** One set of secrets per test process, so a cloned template's encrypted signing key opens. */
-export const testSecrets: Secrets = { pinPepper: randomBytes(32), keyEncryptionKey: randomBytes(32) };
-
-let template: Promise<PGlite> | undefined;
-
-/** Migrated once per process, with its signing key made; each test clones it (much faster than a new one). */
-function pgliteTemplate(): Promise<PGlite> {
-  template ??= (async () => {
-    const lite = await PGlite.create();
-    const db = pgliteDatabase(lite);
-    await migrate(db);
-    await new KeyRing(
-      db,
-      PurposeKeys.derive(testSecrets.keyEncryptionKey, undefined, 'signing-keys'),
-      systemClock,
-    ).load();
-    return lite;
-  })();
-  return template;
-}
+/**
+ * One set of secrets per run of the suite: `npm test` gives its files one seed (TEST_SECRETS_SEED), so the
+ * database template one file made opens in every other; a file run alone makes its own.
+ */
+const secretsSeed = process.env.TEST_SECRETS_SEED
+  ? Buffer.from(process.env.TEST_SECRETS_SEED, 'hex')
+  : randomBytes(32);
+export const testSecrets: Secrets = {
+  pinPepper: hmac(secretsSeed, 'PIN pepper'),
+  keyEncryptionKey: hmac(secretsSeed, 'key-encryption key'),
+};
 
 export interface TestDatabase {
   db: Database;
@@ -43,24 +32,21 @@ export interface TestDatabase {
 /** A database of its own, migrated to the latest version unless `empty` (for a test of the migrations). */
 export async function freshDatabase(opts: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
-    const db = pgliteDatabase(opts.empty ? await PGlite.create() : await (await pgliteTemplate()).clone());
+    const db = pgliteDatabase(await testPglite(testSecrets, opts));
     // A test may have closed it already, to see how the service copes without a database.
     return { db, drop: () => db.close().catch(() => {}) };
   }
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = postgresDatabase(TEST_DATABASE_URL, { max: 1 });
-  await admin.exec(`CREATE SCHEMA ${schema}`);
-  const db = postgresDatabase(TEST_DATABASE_URL, { schema, max: 20 });
-  if (!opts.empty) await migrate(db);
-  const url = new URL(TEST_DATABASE_URL);
+  const serverUrl = TEST_DATABASE_URL;
+  const schema = await takeSchema(serverUrl, opts);
+  const db = postgresDatabase(serverUrl, { schema, max: 20 });
+  const url = new URL(serverUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     db,
     url: url.toString(),
     async drop() {
       await db.close().catch(() => {});
-      await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.close();
+      await giveBackSchema(serverUrl, schema, opts);
     },
   };
 }
