@@ -12,7 +12,7 @@ if (process.env.TEST_DATABASE_URL)
   console.log(
     `# on PostgreSQL + Redis: ${files.length} files; ${sameOnEitherDatabase().length} that never reach the database run on PGlite only`,
   );
-// The files share one set of test secrets and one migrated database to copy (see test/helpers/database.ts),
+// The files share one set of test secrets and one migrated PGlite database to load (test/helpers/pglite-template.ts),
 // made by whichever file first needs it, in a folder that goes when the run ends.
 const templates = mkdtempSync(join(tmpdir(), 'callsign-test-'));
 const env = {
