@@ -3,6 +3,7 @@
 // process's, from its start to its end. With --test-force-exit the runner may stop before a reporter's last
 // words, so they are also written as the process exits.
 import { writeFileSync, writeSync } from 'node:fs';
+import { relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { spec, tap } from 'node:test/reporters';
 
@@ -32,6 +33,16 @@ function slowestLines(/** @type {Map<string, number>} */ files, /** @type {numbe
   ].join('');
 }
 
+/**
+ * The test file a file the runner ran stands for: itself, or the one its bundle was made from (the same path
+ * under TEST_BUNDLES_DIR, `.mjs` for `.ts`: scripts/test-build.mjs).
+ * @param {string} file
+ */
+function testFile(file) {
+  const bundles = process.env.TEST_BUNDLES_DIR;
+  return bundles && file.startsWith(bundles) ? relative(bundles, file).replace(/\.mjs$/, '.ts') : file;
+}
+
 /** @param {AsyncIterable<import('node:test/reporters').TestEvent>} source the runner's events */
 export default async function* report(source) {
   const startedAt = performance.now();
@@ -45,7 +56,7 @@ export default async function* report(source) {
     for await (const event of source) {
       if (event.type === 'test:complete') {
         const { file, name, nesting, details } = event.data;
-        if (file && name === file && nesting === 0) files.set(file, details.duration_ms);
+        if (file && name === file && nesting === 0) files.set(testFile(file), details.duration_ms);
       }
       yield event;
     }

@@ -12,6 +12,7 @@ import {
   uniquePhone,
 } from '../helpers/app.ts';
 import { SoftAuthenticator } from '../helpers/authenticator.ts';
+import { sourceFilesThatRan } from '../helpers/coverage.ts';
 import {
   ADMIN_TOKEN,
   adminRequest,
@@ -98,10 +99,9 @@ describe('each traced request runs through the files the architecture page names
     await run();
     const { result } = await inspector.post('Profiler.takePreciseCoverage');
     return new Set(
-      result
-        .filter((script) => script.url.startsWith(`file://${SRC}`))
-        .filter((script) => script.functions.some((f) => f.ranges[0].count > 0))
-        .map((script) => script.url.slice(`file://${SRC}`.length)),
+      [...sourceFilesThatRan(result)]
+        .filter((url) => url.startsWith(`file://${SRC}`))
+        .map((url) => url.slice(`file://${SRC}`.length)),
     );
   }
 

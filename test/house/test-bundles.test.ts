@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join, relative } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleTestFiles } from '../../scripts/test-build.mjs';
+import report from '../../scripts/test-report.mjs';
+import { sourceFilesThatRan } from '../helpers/coverage.ts';
+
+// `npm test` runs each test file bundled with the sources it reaches. A bundled source still finds the files
+// beside it by its own address, a command's `#!` line does not break it, the packages of many small files are
+// in the bundle and the rest load from node_modules, coverage names the source a function was written in, and
+// the report names the test file, not its bundle.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CACHE = join(ROOT, 'node_modules/.cache');
+let sources: string;
+let bundles: string;
+let bundle: string;
+
+before(async () => {
+  mkdirSync(CACHE, { recursive: true });
+  // In the project, as the test files are: a package left out of the bundle resolves from node_modules.
+  sources = mkdtempSync(join(CACHE, 'test-bundles-sources-'));
+  bundles = mkdtempSync(join(CACHE, 'test-bundles-out-'));
+  writeFileSync(
+    join(sources, 'beside.ts'),
+    'export const besideUrl: string = import.meta.url;\nexport function answer(): number {\n  return 42;\n}\n',
+  );
+  writeFileSync(
+    join(sources, 'command.mjs'),
+    '#!/usr/bin/env node\nexport const commandUrl = import.meta.url;\n',
+  );
+  writeFileSync(
+    join(sources, 'entry.test.ts'),
+    [
+      "import pg from 'pg';",
+      "import { Type } from 'typebox';",
+      "export { answer, besideUrl } from './beside.ts';",
+      "export { commandUrl } from './command.mjs';",
+      'export const entryUrl = import.meta.url;',
+      'export const schemaType: string = Type.String().type;',
+      'export const poolType = typeof pg.Pool;',
+      '',
+    ].join('\n'),
+  );
+  [bundle] = await bundleTestFiles([join(sources, 'entry.test.ts')], bundles);
+});
+after(() => {
+  rmSync(sources, { recursive: true, force: true });
+  rmSync(bundles, { recursive: true, force: true });
+});
+
+test('a bundled source keeps its own address, a command included', async () => {
+  assert.ok(bundle.startsWith(bundles) && bundle.endsWith('entry.test.mjs'), bundle);
+  const loaded = await import(pathToFileURL(bundle).href);
+  assert.equal(loaded.entryUrl, pathToFileURL(join(sources, 'entry.test.ts')).href);
+  assert.equal(loaded.besideUrl, pathToFileURL(join(sources, 'beside.ts')).href);
+  assert.equal(loaded.commandUrl, pathToFileURL(join(sources, 'command.mjs')).href);
+  assert.equal(loaded.answer(), 42);
+});
+
+test('a package of many small files is in the bundle; the others load from node_modules', async () => {
+  const loaded = await import(pathToFileURL(bundle).href);
+  assert.equal(loaded.schemaType, 'string');
+  assert.equal(loaded.poolType, 'function');
+  const written = [bundle, ...chunksOf(bundle)].map((file) => readFileSync(file, 'utf8')).join('\n');
+  assert.match(written, /from "pg"/);
+  assert.doesNotMatch(written, /from "typebox"/);
+});
+
+test('coverage of a bundle names the source each function that ran was written in', async () => {
+  const { answer } = await import(pathToFileURL(bundle).href);
+  const inspector = new Session();
+  inspector.connect();
+  try {
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    await inspector.post('Profiler.takePreciseCoverage');
+    answer();
+    const { result } = await inspector.post('Profiler.takePreciseCoverage');
+    const ran = [...sourceFilesThatRan(result)].filter((url) => url.startsWith(pathToFileURL(sources).href));
+    assert.deepEqual(ran, [pathToFileURL(join(sources, 'beside.ts')).href]);
+  } finally {
+    await inspector.post('Profiler.stopPreciseCoverage');
+    inspector.disconnect();
+  }
+});
+
+test("the report gives a bundle's time to the test file it was made from", async () => {
+  const times = join(bundles, 'times.txt');
+  const saved = { dir: process.env.TEST_BUNDLES_DIR, times: process.env.TEST_TIMES_FILE };
+  process.env.TEST_BUNDLES_DIR = bundles;
+  process.env.TEST_TIMES_FILE = times;
+  try {
+    async function* events() {
+      yield {
+        type: 'test:complete' as const,
+        data: { file: bundle, name: bundle, nesting: 0, details: { duration_ms: 1500 } },
+      };
+    }
+    const lines: string[] = [];
+    for await (const line of report(events() as never)) lines.push(String(line));
+    const entry = relative(ROOT, join(sources, 'entry.test.ts'));
+    assert.equal(readFileSync(times, 'utf8'), `1.5\t${entry}\n`);
+  } finally {
+    restore('TEST_BUNDLES_DIR', saved.dir);
+    restore('TEST_TIMES_FILE', saved.times);
+  }
+});
+
+function restore(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+/** The chunks a bundle imports, read from its import lines. */
+function chunksOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)].map((m) =>
+    fileURLToPath(new URL(m[1], pathToFileURL(file))),
+  );
+}
