@@ -11,9 +11,10 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * The packages written into each bundle: plain ES modules of many small files (typebox alone loads 679), which
- * no package the bundle leaves out imports at run time, so that there is never a second copy of one. Every
- * other package is loaded from node_modules as the sources load it.
+ * The packages written into each bundle: modules of many small files (typebox alone loads 679) that only the
+ * sources use, or, for jose and uuid, that a package left out loads a copy of its own of, which never meets
+ * the sources' copy (openid-client's jose in the tests' relying party, ioredis's uuid). Every other package
+ * is loaded from node_modules as the sources load it.
  */
 const BUNDLED_PACKAGES = new Set([
   'typebox',

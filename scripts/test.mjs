@@ -1,4 +1,5 @@
-// `npm test`: the test runner on the files `test-files.mjs` chooses, two files at a time (the machine's cores),
+// `npm test`: the test runner on the files `test-files.mjs` chooses, two files at a time (the machine's cores;
+// TEST_CONCURRENCY to change it),
 // with the report that ends with the slowest files. Each file runs bundled with the sources it reaches
 // (test-build.mjs). Its exit code is the runner's.
 import { spawnSync } from 'node:child_process';

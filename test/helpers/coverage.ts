@@ -18,8 +18,7 @@ export function sourceFilesThatRan(scripts: Profiler.ScriptCoverage[]): Set<stri
       files.add(script.url);
       continue;
     }
-    const bundle = new BundleLines(readFileSync(fileURLToPath(script.url), 'utf8'));
-    const map = new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')));
+    const { bundle, map } = bundleOf(script.url, mapFile);
     for (const fn of ran) {
       const { line, column } = bundle.at(fn.ranges[0].startOffset);
       const entry = map.findEntry(line, column);
@@ -29,6 +28,20 @@ export function sourceFilesThatRan(scripts: Profiler.ScriptCoverage[]): Set<stri
     }
   }
   return files;
+}
+
+/** Each bundle's lines and source map, read once: a test takes its coverage again for every request. */
+const bundles = new Map<string, { bundle: BundleLines; map: SourceMap }>();
+function bundleOf(url: string, mapFile: string): { bundle: BundleLines; map: SourceMap } {
+  let read = bundles.get(url);
+  if (!read) {
+    read = {
+      bundle: new BundleLines(readFileSync(fileURLToPath(url), 'utf8')),
+      map: new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))),
+    };
+    bundles.set(url, read);
+  }
+  return read;
 }
 
 /** A script's text, to turn an offset into it into a line and a column (both from 0, as source maps count). */
