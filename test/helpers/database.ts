@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Secrets } from '../../src/config/secrets.ts';
 import { hmac } from '../../src/domain/crypto.ts';
 import { type Database, pgliteDatabase, postgresDatabase, type Queryable } from '../../src/storage/db.ts';
-import { testPglite } from './pglite-template.ts';
+import { giveBackPglite, testPglite } from './pglite-template.ts';
 import { giveBackSchema, takeSchema } from './postgres-schemas.ts';
 
 // Tests run on PGlite by default and on PostgreSQL when TEST_DATABASE_URL is set; every test app gets a
@@ -32,9 +32,9 @@ export interface TestDatabase {
 /** A database of its own, migrated to the latest version unless `empty` (for a test of the migrations). */
 export async function freshDatabase(opts: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
-    const db = pgliteDatabase(await testPglite(testSecrets, opts));
-    // A test may have closed it already, to see how the service copes without a database.
-    return { db, drop: () => db.close().catch(() => {}) };
+    const lite = await testPglite(testSecrets, opts);
+    // Given back for the next test, unless the test closed it (to see how the service copes without one).
+    return { db: pgliteDatabase(lite), drop: () => giveBackPglite(lite, opts) };
   }
   const serverUrl = TEST_DATABASE_URL;
   const schema = await takeSchema(serverUrl, opts);

@@ -1,11 +1,13 @@
 // A test's schema on PostgreSQL, made quickly: migrating a schema costs the server most of a second, so a
 // schema a test has finished with is emptied (a few milliseconds) and the next test of the same process
-// takes it. What a test leaves is its rows and its sequences' values; both go. Every schema is dropped when
-// the process's tests end.
+// takes it. What a test leaves is its rows and its sequences' values; both go. A schema a test changed (a
+// table, column, trigger or function added or dropped) is dropped instead, and so is every schema when the
+// process's tests end.
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import { type Database, postgresDatabase } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
+import { schemaDigest } from './schema-digest.ts';
 
 /** The table that says which migrations a schema holds: kept when the rest is emptied. */
 const MIGRATIONS_TABLE = 'schema_migrations';
@@ -14,6 +16,8 @@ const MIGRATIONS_TABLE = 'schema_migrations';
 const emptiedSchemas: string[] = [];
 /** Whether this process's tests have ended: a schema given back then is dropped. */
 let testsEnded = false;
+/** The digest of a freshly migrated schema, read from the first this process migrates. */
+let migratedDigest: string | undefined;
 
 /** A schema for one test: migrated to the latest version (one emptied, if there is one) unless `empty`. */
 export async function takeSchema(url: string, opts: { empty?: boolean }): Promise<string> {
@@ -25,6 +29,7 @@ export async function takeSchema(url: string, opts: { empty?: boolean }): Promis
     const db = postgresDatabase(url, { schema, max: 1 });
     try {
       await migrate(db);
+      migratedDigest ??= await schemaDigest((sql, params) => db.query(sql, params), schema);
     } finally {
       await db.close();
     }
@@ -43,8 +48,13 @@ export async function giveBackSchema(url: string, schema: string, opts: { empty?
   });
 }
 
-/** Every row of the schema's tables deleted (but the migrations'), its sequences back at their start. */
+/**
+ * Every row of the schema's tables deleted (but the migrations'), its sequences back at their start; false
+ * for a schema whose tables, triggers or functions a test changed.
+ */
 async function emptied(admin: Database, schema: string): Promise<boolean> {
+  if ((await schemaDigest((sql, params) => admin.query(sql, params), schema)) !== migratedDigest)
+    return false;
   const tables = await admin.query<{ name: string }>(
     'SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> $2',
     [schema, MIGRATIONS_TABLE],

@@ -3,10 +3,11 @@ import { describe, test } from 'node:test';
 import type { Database } from '../../src/storage/db.ts';
 import { LATEST_MIGRATION } from '../../src/storage/migrate.ts';
 import { freshDatabase, TEST_DATABASE_URL } from '../helpers/database.ts';
+import { pglitesStarted } from '../helpers/pglite-template.ts';
 
 // What every test may count on from the database the helpers give it, however quickly it was made: migrated
 // to the latest version, with the signing key of the test secrets on PGlite, and holding no row another test
-// wrote, nor a sequence another test moved.
+// wrote, no sequence another test moved, no table or trigger another test made and no setting of its session.
 
 /** One operator action written, and the id its identity sequence gave it. */
 async function writeAction(db: Database): Promise<number> {
@@ -28,14 +29,67 @@ describe('the databases tests are given', () => {
     assert.equal(await writeAction(first.db), 2);
     await first.drop();
 
+    const started = pglitesStarted();
     const second = await freshDatabase();
     try {
-      // On PostgreSQL the schema given back is taken again: the same one, emptied.
+      // The schema or PGlite given back is taken again: the same one, emptied.
       if (TEST_DATABASE_URL) assert.equal(second.url, first.url, 'the schema is reused');
+      else assert.equal(pglitesStarted(), started, 'the PGlite is reused');
       assert.equal(await latestMigration(second.db), LATEST_MIGRATION, 'its migrations are kept');
       const [{ n }] = await second.db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin_actions');
       assert.equal(n, 0, 'no row of the test before');
       assert.equal(await writeAction(second.db), 1, 'its sequences start again');
+    } finally {
+      await second.drop();
+    }
+  });
+
+  test('a table a test made is not there for the next test', async () => {
+    const first = await freshDatabase();
+    await first.db.exec('CREATE TABLE made_by_a_test (v int)');
+    await first.db.exec('INSERT INTO made_by_a_test VALUES (1)');
+    await first.drop();
+
+    const second = await freshDatabase();
+    try {
+      const tables = await second.db.query(
+        "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'made_by_a_test'",
+      );
+      assert.equal(tables.length, 0);
+    } finally {
+      await second.drop();
+    }
+  });
+
+  test('the rows a fresh database holds (the signing keys) are there again for the next test', async () => {
+    const keys = (db: Database) => db.query('SELECT * FROM signing_keys ORDER BY kid');
+    const first = await freshDatabase();
+    const held = await keys(first.db);
+    // On PGlite the template holds the signing key of the test secrets; on PostgreSQL the app makes it.
+    if (!TEST_DATABASE_URL) assert.notEqual(held.length, 0, 'the signing keys are there');
+    await first.db.exec('DELETE FROM signing_keys');
+    await first.drop();
+
+    const second = await freshDatabase();
+    try {
+      assert.deepEqual(await keys(second.db), held);
+    } finally {
+      await second.drop();
+    }
+  });
+
+  test("a setting of the test before's session is gone", async () => {
+    const timeZone = async (db: Database) =>
+      (await db.query<{ z: string }>('SELECT current_setting($1) AS z', ['TimeZone']))[0].z;
+    const first = await freshDatabase();
+    const fresh = await timeZone(first.db);
+    await first.db.exec("SET TIME ZONE 'Asia/Kolkata'");
+    assert.equal(await timeZone(first.db), 'Asia/Kolkata');
+    await first.drop();
+
+    const second = await freshDatabase();
+    try {
+      assert.equal(await timeZone(second.db), fresh);
     } finally {
       await second.drop();
     }
