@@ -67,19 +67,30 @@ const ownAddress = {
 export const bundlesDir = () => join(root, 'node_modules/.cache/callsign-test-files', String(process.pid));
 
 /**
- * Bundles `files` (paths from the project, or absolute paths in it) into `outDir`, each to its path from the
- * project with `.mjs` for `.ts`, with a source map beside it. Resolves to the bundles' paths, in the files'
- * order.
+ * The folder of a file's bundle that keeps the files' order: Node's runner sorts the files it is given by
+ * path, so each bundle goes under its place in the list (`0000/test/pages/...`), and the runner starts the
+ * files in the order `files` has them.
+ * @param {number} place
+ */
+export const orderFolder = (place) => String(place).padStart(4, '0');
+
+/**
+ * Bundles `files` (paths from the project, or absolute paths in it) into `outDir`, each to its place's folder
+ * and its path from the project with `.mjs` for `.ts`, with a source map beside it. Resolves to the bundles'
+ * paths, in the files' order, which is also the order of the paths.
  * @param {string[]} files
  * @param {string} outDir
  */
 export async function bundleTestFiles(files, outDir) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
+  const fromRoot = files.map((file) => relative(root, resolve(root, file)));
   await build({
-    entryPoints: files.map((file) => resolve(root, file)),
+    entryPoints: fromRoot.map((file, place) => ({
+      in: join(root, file),
+      out: join(orderFolder(place), file.replace(/\.ts$/, '')),
+    })),
     outdir: outDir,
-    outbase: root,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: true,
@@ -99,5 +110,5 @@ export async function bundleTestFiles(files, outDir) {
     plugins: [ownAddress],
     logLevel: 'warning',
   });
-  return files.map((file) => join(outDir, relative(root, resolve(root, file)).replace(/\.ts$/, '.mjs')));
+  return fromRoot.map((file, place) => join(outDir, orderFolder(place), file.replace(/\.ts$/, '.mjs')));
 }

@@ -33,14 +33,20 @@ function slowestLines(/** @type {Map<string, number>} */ files, /** @type {numbe
   ].join('');
 }
 
+/** The folder of its place in the run that a bundle's path starts with (scripts/test-build.mjs). */
+const ORDER_FOLDER = /^\d{4}\//;
+
 /**
  * The test file a file the runner ran stands for: itself, or the one its bundle was made from (the same path
- * under TEST_BUNDLES_DIR, `.mjs` for `.ts`: scripts/test-build.mjs).
+ * under TEST_BUNDLES_DIR and its place's folder, `.mjs` for `.ts`: scripts/test-build.mjs).
  * @param {string} file
  */
 function testFile(file) {
   const bundles = process.env.TEST_BUNDLES_DIR;
-  return bundles && file.startsWith(bundles) ? relative(bundles, file).replace(/\.mjs$/, '.ts') : file;
+  if (!bundles || !file.startsWith(bundles)) return file;
+  return relative(bundles, file)
+    .replace(ORDER_FOLDER, '')
+    .replace(/\.mjs$/, '.ts');
 }
 
 /** @param {AsyncIterable<import('node:test/reporters').TestEvent>} source the runner's events */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join, relative } from 'node:path';
@@ -10,8 +11,8 @@ import { sourceFilesThatRan } from '../helpers/coverage.ts';
 
 // `npm test` runs each test file bundled with the sources it reaches. A bundled source still finds the files
 // beside it by its own address, a command's `#!` line does not break it, the packages of many small files are
-// in the bundle and the rest load from node_modules, coverage names the source a function was written in, and
-// the report names the test file, not its bundle.
+// in the bundle and the rest load from node_modules, coverage names the source a function was written in, the
+// runner starts the files in the order they were given, and the report names the test file, not its bundle.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache');
@@ -107,6 +108,33 @@ test("the report gives a bundle's time to the test file it was made from", async
   } finally {
     restore('TEST_BUNDLES_DIR', saved.dir);
     restore('TEST_TIMES_FILE', saved.times);
+  }
+});
+
+test('the runner starts the bundled files in the order they were given, not by their names', async () => {
+  const started = join(sources, 'started.txt');
+  const order = ['zeta', 'alpha', 'mu'];
+  for (const name of order)
+    writeFileSync(
+      join(sources, `${name}.test.ts`),
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(started)}, '${name}\\n');\n`,
+    );
+  const out = mkdtempSync(join(CACHE, 'test-bundles-order-'));
+  try {
+    const files = await bundleTestFiles(
+      order.map((name) => join(sources, `${name}.test.ts`)),
+      out,
+    );
+    // A runner of its own: without the variable that tells a file it runs under this one.
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], {
+      encoding: 'utf8',
+      env,
+    });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.deepEqual(readFileSync(started, 'utf8').trim().split('\n'), order);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 });
 
