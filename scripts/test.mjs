@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundlesDir, bundleTestFiles } from './test-build.mjs';
 import { sameOnEitherDatabase, testFiles } from './test-files.mjs';
-import { dropWaitingSchemas } from './test-schemas.mjs';
 
 const files = testFiles();
 if (process.env.TEST_DATABASE_URL)
@@ -20,11 +19,8 @@ const bundles = bundlesDir();
 // The files share one set of test secrets and one migrated PGlite database to load (test/helpers/pglite-template.ts),
 // made by whichever file first needs it, in a folder that goes when the run ends.
 const templates = mkdtempSync(join(tmpdir(), 'callsign-test-'));
-// The run's id names the PostgreSQL schemas its files pass on to each other (test/helpers/postgres-schemas.ts).
-const run = randomBytes(8).toString('hex');
 const env = {
   ...process.env,
-  TEST_RUN_ID: run,
   TEST_TEMPLATE_DIR: templates,
   TEST_SECRETS_SEED: randomBytes(32).toString('hex'),
   TEST_BUNDLES_DIR: bundles,
@@ -49,7 +45,6 @@ try {
   );
   status = run.status ?? 1;
 } finally {
-  if (process.env.TEST_DATABASE_URL) await dropWaitingSchemas(process.env.TEST_DATABASE_URL, run);
   rmSync(templates, { recursive: true, force: true });
   rmSync(bundles, { recursive: true, force: true });
 }

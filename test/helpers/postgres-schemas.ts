@@ -1,13 +1,10 @@
 // A test's schema on PostgreSQL, made quickly: migrating a schema costs the server most of a second, so a
 // schema a test has finished with is emptied (a few milliseconds) and the next test of the same process
 // takes it. What a test leaves is its rows and its sequences' values; both go. A schema a test changed (a
-// table, column, trigger or function added or dropped) is dropped instead. When a process's tests end, its
-// emptied schemas wait, renamed, for the next file of the same run of `npm test` (TEST_RUN_ID), which takes
-// one by renaming it again (one rename wins); the run drops those left when it ends (`scripts/test.mjs`).
-// Outside such a run they are dropped.
+// table, column, trigger or function added or dropped) is dropped instead, and so is every schema when the
+// process's tests end.
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
-import { waitingPrefix } from '../../scripts/test-schemas.mjs';
 import { type Database, postgresDatabase } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { schemaDigest } from './schema-digest.ts';
@@ -22,12 +19,9 @@ let testsEnded = false;
 /** The digest of a freshly migrated schema, read from the first this process migrates. */
 let migratedDigest: string | undefined;
 
-/**
- * A schema for one test: migrated to the latest version (one emptied by this process or an earlier file of
- * the run, if there is one) unless `empty`.
- */
+/** A schema for one test: migrated to the latest version (one emptied, if there is one) unless `empty`. */
 export async function takeSchema(url: string, opts: { empty?: boolean }): Promise<string> {
-  const reused = opts.empty ? undefined : (emptiedSchemas.pop() ?? (await takeWaiting(url)));
+  const reused = opts.empty ? undefined : emptiedSchemas.pop();
   if (reused) return reused;
   const schema = `t_${randomBytes(6).toString('hex')}`;
   await withAdmin(url, (admin) => admin.exec(`CREATE SCHEMA ${schema}`));
@@ -87,51 +81,6 @@ async function emptied(admin: Database, schema: string): Promise<boolean> {
   );
 }
 
-/** A schema an earlier file of the run left waiting, renamed to be this test's; none if there is none. */
-async function takeWaiting(url: string): Promise<string | undefined> {
-  const prefix = waitingPrefix(process.env.TEST_RUN_ID);
-  if (!prefix) return undefined;
-  return withAdmin(url, async (admin) => {
-    const waiting = await admin.query<{ name: string }>(
-      'SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY random()',
-      [prefix],
-    );
-    for (const { name } of waiting) {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      // Two files may reach for the same one: the rename of the first wins, the second finds it gone.
-      const taken = await admin.exec(`ALTER SCHEMA ${name} RENAME TO ${schema}`).then(
-        () => true,
-        () => false,
-      );
-      if (!taken) continue;
-      migratedDigest ??= await schemaDigest((sql, params) => admin.query(sql, params), schema);
-      return schema;
-    }
-    return undefined;
-  });
-}
-
-/**
- * This process's emptied schemas, once its tests have ended: renamed to wait for the run's next file, or
- * dropped outside a run.
- */
-export async function leaveEmptiedSchemas(url: string): Promise<void> {
-  const schemas = emptiedSchemas.splice(0);
-  if (schemas.length === 0) return;
-  const prefix = waitingPrefix(process.env.TEST_RUN_ID);
-  await withAdmin(url, (admin) =>
-    admin.exec(
-      schemas
-        .map((schema) =>
-          prefix
-            ? `ALTER SCHEMA ${schema} RENAME TO ${prefix}${randomBytes(6).toString('hex')}`
-            : `DROP SCHEMA ${schema} CASCADE`,
-        )
-        .join(';'),
-    ),
-  );
-}
-
 async function withAdmin<T>(url: string, use: (admin: Database) => Promise<T>): Promise<T> {
   const admin = postgresDatabase(url, { max: 1 });
   try {
@@ -141,11 +90,14 @@ async function withAdmin<T>(url: string, use: (admin: Database) => Promise<T>): 
   }
 }
 
-// The process's emptied schemas are left when its tests have ended. This hook runs before a test file's own
+// The process's emptied schemas go when its tests have ended. This hook runs before a test file's own
 // (the file imports this first), so a schema the file gives back in its own is dropped there and then.
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-if (testDatabaseUrl)
-  after(() => {
+if (process.env.TEST_DATABASE_URL)
+  after(async () => {
     testsEnded = true;
-    return leaveEmptiedSchemas(testDatabaseUrl);
+    const schemas = emptiedSchemas.splice(0);
+    if (schemas.length > 0)
+      await withAdmin(process.env.TEST_DATABASE_URL as string, (admin) =>
+        admin.exec(schemas.map((schema) => `DROP SCHEMA ${schema} CASCADE`).join(';')),
+      );
   });

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { dropWaitingSchemas } from '../../scripts/test-schemas.mjs';
-import { type Database, postgresDatabase } from '../../src/storage/db.ts';
+import type { Database } from '../../src/storage/db.ts';
 import { LATEST_MIGRATION } from '../../src/storage/migrate.ts';
 import { freshDatabase, TEST_DATABASE_URL } from '../helpers/database.ts';
 import { pglitesStarted } from '../helpers/pglite-template.ts';
-import { leaveEmptiedSchemas } from '../helpers/postgres-schemas.ts';
 
 // What every test may count on from the database the helpers give it, however quickly it was made: migrated
 // to the latest version, with the signing key of the test secrets on PGlite, and holding no row another test
@@ -20,6 +17,11 @@ async function writeAction(db: Database): Promise<number> {
   );
   return Number(row.id);
 }
+
+/** Whether the database's own schema holds the table. */
+const hasTable = async (db: Database, name: string) =>
+  (await db.query('SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1', [name]))
+    .length > 0;
 
 const latestMigration = async (db: Database) =>
   (await db.query<{ v: number }>('SELECT max(version)::int AS v FROM schema_migrations'))[0].v;
@@ -55,12 +57,16 @@ describe('the databases tests are given', () => {
 
     const second = await freshDatabase();
     try {
-      const tables = await second.db.query(
-        "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'made_by_a_test'",
-      );
-      assert.equal(tables.length, 0);
+      assert.equal(await hasTable(second.db, 'made_by_a_test'), false);
     } finally {
       await second.drop();
+    }
+    // The one made anew in its place is reused in turn, like the first of the process.
+    const third = await freshDatabase();
+    try {
+      if (TEST_DATABASE_URL) assert.equal(third.url, second.url, 'the schema made anew is reused');
+    } finally {
+      await third.drop();
     }
   });
 
@@ -98,57 +104,6 @@ describe('the databases tests are given', () => {
     }
   });
 
-  test(
-    "on PostgreSQL, a file's emptied schemas wait when its tests end, and the run's next file takes one",
-    {
-      skip: !TEST_DATABASE_URL,
-    },
-    async () => {
-      const url = TEST_DATABASE_URL as string;
-      const saved = process.env.TEST_RUN_ID;
-      const run = randomBytes(8).toString('hex');
-      process.env.TEST_RUN_ID = run;
-      const admin = postgresDatabase(url, { max: 1 });
-      const oids = async (where: string, param: string) =>
-        (
-          await admin.query<{ oid: string }>(`SELECT oid::text FROM pg_namespace WHERE ${where}`, [param])
-        ).map(({ oid }) => oid);
-      try {
-        const first = await freshDatabase();
-        await writeAction(first.db);
-        await first.drop();
-        await leaveEmptiedSchemas(url); // as when a file's tests end
-        const waiting = await oids('starts_with(nspname, $1)', `waiting_${run}_`);
-        assert.notEqual(waiting.length, 0, 'the emptied schemas wait');
-
-        const second = await freshDatabase(); // as the run's next file
-        try {
-          const [{ schema }] = await second.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-          const [own] = await oids('nspname = $1', schema);
-          assert.ok(waiting.includes(own), 'one of those waiting is taken, not a schema migrated anew');
-          const [{ n }] = await second.db.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM admin_actions',
-          );
-          assert.equal(n, 0, 'no row of the file before');
-        } finally {
-          await second.drop();
-        }
-        await leaveEmptiedSchemas(url);
-        await dropWaitingSchemas(url, run); // as when the run ends
-        assert.deepEqual(
-          await oids('starts_with(nspname, $1)', `waiting_${run}_`),
-          [],
-          'none left at the end',
-        );
-      } finally {
-        if (saved === undefined) delete process.env.TEST_RUN_ID;
-        else process.env.TEST_RUN_ID = saved;
-        await dropWaitingSchemas(url, run);
-        await admin.close();
-      }
-    },
-  );
-
   test('two at once are two databases', async () => {
     const [a, b] = await Promise.all([freshDatabase(), freshDatabase()]);
     try {
@@ -163,10 +118,7 @@ describe('the databases tests are given', () => {
   test('an empty one, for a test of the migrations, has no tables', async () => {
     const empty = await freshDatabase({ empty: true });
     try {
-      const tables = await empty.db.query(
-        "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'schema_migrations'",
-      );
-      assert.equal(tables.length, 0);
+      assert.equal(await hasTable(empty.db, 'schema_migrations'), false);
     } finally {
       await empty.drop();
     }
