@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Database } from '../../src/storage/db.ts';
 import { LATEST_MIGRATION } from '../../src/storage/migrate.ts';
-import { freshDatabase, TEST_DATABASE_URL } from '../helpers/database.ts';
+import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database.ts';
 import { pglitesStarted } from '../helpers/pglite-template.ts';
 
 // What every test may count on from the database the helpers give it, however quickly it was made: migrated
@@ -22,6 +22,17 @@ async function writeAction(db: Database): Promise<number> {
 const hasTable = async (db: Database, name: string) =>
   (await db.query('SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1', [name]))
     .length > 0;
+
+/** A database used as one test uses it: taken, handed to `use`, given back for the next test. */
+async function asOneTest(use: (database: TestDatabase) => Promise<void>): Promise<TestDatabase> {
+  const database = await freshDatabase();
+  try {
+    await use(database);
+  } finally {
+    await database.drop();
+  }
+  return database;
+}
 
 const latestMigration = async (db: Database) =>
   (await db.query<{ v: number }>('SELECT max(version)::int AS v FROM schema_migrations'))[0].v;
@@ -50,58 +61,40 @@ describe('the databases tests are given', () => {
   });
 
   test('a table a test made is not there for the next test', async () => {
-    const first = await freshDatabase();
-    await first.db.exec('CREATE TABLE made_by_a_test (v int)');
-    await first.db.exec('INSERT INTO made_by_a_test VALUES (1)');
-    await first.drop();
-
-    const second = await freshDatabase();
-    try {
-      assert.equal(await hasTable(second.db, 'made_by_a_test'), false);
-    } finally {
-      await second.drop();
-    }
+    await asOneTest(async ({ db }) => {
+      await db.exec('CREATE TABLE made_by_a_test (v int)');
+      await db.exec('INSERT INTO made_by_a_test VALUES (1)');
+    });
+    const second = await asOneTest(async ({ db }) =>
+      assert.equal(await hasTable(db, 'made_by_a_test'), false),
+    );
     // The one made anew in its place is reused in turn, like the first of the process.
-    const third = await freshDatabase();
-    try {
-      if (TEST_DATABASE_URL) assert.equal(third.url, second.url, 'the schema made anew is reused');
-    } finally {
-      await third.drop();
-    }
+    const third = await asOneTest(async () => {});
+    if (TEST_DATABASE_URL) assert.equal(third.url, second.url, 'the schema made anew is reused');
   });
 
   test('the rows a fresh database holds (the signing keys) are there again for the next test', async () => {
     const keys = (db: Database) => db.query('SELECT * FROM signing_keys ORDER BY kid');
-    const first = await freshDatabase();
-    const held = await keys(first.db);
-    // On PGlite the template holds the signing key of the test secrets; on PostgreSQL the app makes it.
-    if (!TEST_DATABASE_URL) assert.notEqual(held.length, 0, 'the signing keys are there');
-    await first.db.exec('DELETE FROM signing_keys');
-    await first.drop();
-
-    const second = await freshDatabase();
-    try {
-      assert.deepEqual(await keys(second.db), held);
-    } finally {
-      await second.drop();
-    }
+    let held: unknown[] = [];
+    await asOneTest(async ({ db }) => {
+      held = await keys(db);
+      // On PGlite the template holds the signing key of the test secrets; on PostgreSQL the app makes it.
+      if (!TEST_DATABASE_URL) assert.notEqual(held.length, 0, 'the signing keys are there');
+      await db.exec('DELETE FROM signing_keys');
+    });
+    await asOneTest(async ({ db }) => assert.deepEqual(await keys(db), held));
   });
 
   test("a setting of the test before's session is gone", async () => {
     const timeZone = async (db: Database) =>
       (await db.query<{ z: string }>('SELECT current_setting($1) AS z', ['TimeZone']))[0].z;
-    const first = await freshDatabase();
-    const fresh = await timeZone(first.db);
-    await first.db.exec("SET TIME ZONE 'Asia/Kolkata'");
-    assert.equal(await timeZone(first.db), 'Asia/Kolkata');
-    await first.drop();
-
-    const second = await freshDatabase();
-    try {
-      assert.equal(await timeZone(second.db), fresh);
-    } finally {
-      await second.drop();
-    }
+    let fresh = '';
+    await asOneTest(async ({ db }) => {
+      fresh = await timeZone(db);
+      await db.exec("SET TIME ZONE 'Asia/Kolkata'");
+      assert.equal(await timeZone(db), 'Asia/Kolkata');
+    });
+    await asOneTest(async ({ db }) => assert.equal(await timeZone(db), fresh));
   });
 
   test('two at once are two databases', async () => {
