@@ -19,6 +19,7 @@ import { manageConnections } from './plugins/connections.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { requestId } from './plugins/request-id.ts';
 import { traceRoutes } from './plugins/request-trace.ts';
+import { requestValidators } from './plugins/request-validators.ts';
 import { answerRoundTrips, serverFactoryOf } from './plugins/round-trip-counts.ts';
 import { registerTextGuard } from './plugins/text-guard.ts';
 import { restSurface } from './rest/index.ts';
@@ -72,6 +73,8 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Strings stay strings: a PIN sent as a number is a client bug to report, not to coerce.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // The validators are compiled once for the process (plugins/request-validators.ts).
+    schemaController: { compilersFactory: { buildValidator: requestValidators } },
     // Idle kept-alive sockets close as the server stops; a request still arriving on a busy one is answered
     // in its surface's format (plugins/connections.ts), not in Fastify's own.
     forceCloseConnections: 'idle',
