@@ -7,15 +7,12 @@
 //   nor one closed, nor one left inside a transaction.
 import type { PGlite } from '@electric-sql/pglite';
 import { schemaDigest } from './schema-digest.ts';
-
-/** The table that says which migrations a database holds: kept when the rest is emptied. */
-const MIGRATIONS_TABLE = 'schema_migrations';
+import { emptyingStatements, type Fillable, fillableOf } from './schema-emptying.ts';
 
 /** What a PGlite fresh from the template holds, read once per process. */
 interface TemplateState {
   schemaDigest: string;
-  tables: string[];
-  sequences: string[];
+  fillable: Fillable;
   /** each table the template has rows in, with its rows as JSON */
   rows: { table: string; json: string }[];
 }
@@ -28,24 +25,17 @@ const emptied: PGlite[] = [];
 export function noteTemplate(fresh: PGlite): Promise<TemplateState> {
   template ??= (async () => {
     const schemaDigest = await digest(fresh);
-    const tables = (
-      await fresh.query<{ name: string }>(
-        `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> $1`,
-        [MIGRATIONS_TABLE],
-      )
-    ).rows.map(({ name }) => name);
-    const sequences = (
-      await fresh.query<{ name: string }>(
-        `SELECT sequencename AS name FROM pg_sequences WHERE schemaname = 'public'`,
-      )
-    ).rows.map(({ name }) => name);
+    const fillable = await fillableOf(
+      async (sql, params) => (await fresh.query<{ name: string }>(sql, params)).rows,
+      'public',
+    );
     const held = await fresh.query<{ table: string; json: string | null }>(
-      tables
+      fillable.tables
         .map((t) => `SELECT '${t}' AS table, json_agg(r)::text AS json FROM "${t}" r`)
         .join(' UNION ALL '),
     );
     const rows = held.rows.flatMap(({ table, json }) => (json ? [{ table, json }] : []));
-    return { schemaDigest, tables, sequences, rows };
+    return { schemaDigest, fillable, rows };
   })();
   return template;
 }
@@ -62,14 +52,7 @@ export async function emptiedForReuse(lite: PGlite): Promise<boolean> {
     // Outside a transaction only: one a test left open makes this fail, and the PGlite is not reused.
     await lite.exec('DISCARD ALL');
     await lite.transaction(async (tx) => {
-      // Replica mode skips the foreign keys' triggers, so the tables empty in any order.
-      await tx.exec(
-        [
-          'SET LOCAL session_replication_role = replica',
-          ...state.tables.map((t) => `DELETE FROM "${t}"`),
-          ...state.sequences.map((s) => `ALTER SEQUENCE "${s}" RESTART`),
-        ].join(';\n'),
-      );
+      await tx.exec(emptyingStatements(state.fillable).join(';\n'));
       for (const { table, json } of state.rows)
         await tx.query(`INSERT INTO "${table}" SELECT * FROM json_populate_recordset(null::"${table}", $1)`, [
           json,

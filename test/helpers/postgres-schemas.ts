@@ -8,16 +8,16 @@ import { after } from 'node:test';
 import { type Database, postgresDatabase } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { schemaDigest } from './schema-digest.ts';
-
-/** The table that says which migrations a schema holds: kept when the rest is emptied. */
-const MIGRATIONS_TABLE = 'schema_migrations';
+import { emptyingStatements, type Fillable, fillableOf } from './schema-emptying.ts';
 
 /** Schemas of this process, migrated and emptied, for the next test. */
 const emptiedSchemas: string[] = [];
 /** Whether this process's tests have ended: a schema given back then is dropped. */
 let testsEnded = false;
-/** The digest of a freshly migrated schema, read from the first this process migrates. */
+/** The digest of a freshly migrated schema, and its tables and sequences, read from the first this process
+ * migrates: a schema with the same digest has the same. */
 let migratedDigest: string | undefined;
+let migratedFillable: Fillable | undefined;
 
 /** A schema for one test: migrated to the latest version (one emptied, if there is one) unless `empty`. */
 export async function takeSchema(url: string, opts: { empty?: boolean }): Promise<string> {
@@ -30,6 +30,7 @@ export async function takeSchema(url: string, opts: { empty?: boolean }): Promis
     try {
       await migrate(db);
       migratedDigest ??= await schemaDigest((sql, params) => db.query(sql, params), schema);
+      migratedFillable ??= await fillableOf((sql, params) => db.query<{ name: string }>(sql, params), schema);
     } finally {
       await db.close();
     }
@@ -53,24 +54,9 @@ export async function giveBackSchema(url: string, schema: string, opts: { empty?
  * for a schema whose tables, triggers or functions a test changed.
  */
 async function emptied(admin: Database, schema: string): Promise<boolean> {
-  if ((await schemaDigest((sql, params) => admin.query(sql, params), schema)) !== migratedDigest)
-    return false;
-  const tables = await admin.query<{ name: string }>(
-    'SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> $2',
-    [schema, MIGRATIONS_TABLE],
-  );
-  const sequences = await admin.query<{ name: string }>(
-    'SELECT sequencename AS name FROM pg_sequences WHERE schemaname = $1',
-    [schema],
-  );
-  // Replica mode skips the foreign keys' triggers, so the tables empty in any order.
-  const statements = [
-    'BEGIN',
-    'SET LOCAL session_replication_role = replica',
-    ...tables.map(({ name }) => `DELETE FROM ${schema}."${name}"`),
-    ...sequences.map(({ name }) => `ALTER SEQUENCE ${schema}."${name}" RESTART`),
-    'COMMIT',
-  ];
+  const digest = await schemaDigest((sql, params) => admin.query(sql, params), schema);
+  if (digest !== migratedDigest || !migratedFillable) return false;
+  const statements = ['BEGIN', ...emptyingStatements(migratedFillable, schema), 'COMMIT'];
   return admin.exec(statements.join(';\n')).then(
     () => true,
     () =>

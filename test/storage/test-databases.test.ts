@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Database } from '../../src/storage/db.ts';
 import { LATEST_MIGRATION } from '../../src/storage/migrate.ts';
+import { createTestApp, signUp } from '../helpers/app.ts';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/database.ts';
 import { pglitesStarted } from '../helpers/pglite-template.ts';
 
@@ -22,6 +23,19 @@ async function writeAction(db: Database): Promise<number> {
 const hasTable = async (db: Database, name: string) =>
   (await db.query('SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1', [name]))
     .length > 0;
+
+/** How many rows each table of the database's own schema holds, by table name. */
+async function rowsByTable(db: Database): Promise<Record<string, number>> {
+  const tables = await db.query<{ name: string }>(
+    'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename',
+  );
+  const counts = await db.query<{ name: string; n: number }>(
+    tables
+      .map(({ name }) => `SELECT '${name}' AS name, count(*)::int AS n FROM "${name}"`)
+      .join(' UNION ALL '),
+  );
+  return Object.fromEntries(counts.map(({ name, n }) => [name, n]));
+}
 
 /** A database used as one test uses it: taken, handed to `use`, given back for the next test. */
 async function asOneTest(use: (database: TestDatabase) => Promise<void>): Promise<TestDatabase> {
@@ -58,6 +72,22 @@ describe('the databases tests are given', () => {
     } finally {
       await second.drop();
     }
+  });
+
+  test('an account signed up, and every row it wrote, are gone for the next test', async () => {
+    let fresh: Record<string, number> = {};
+    await asOneTest(async (database) => {
+      fresh = await rowsByTable(database.db);
+      const t = await createTestApp({ database: database.db });
+      try {
+        await signUp(t);
+      } finally {
+        await t.close();
+      }
+      const written = await rowsByTable(database.db);
+      assert.ok(written.users > fresh.users, 'the sign-up wrote the account');
+    });
+    await asOneTest(async ({ db }) => assert.deepEqual(await rowsByTable(db), fresh));
   });
 
   test('a table a test made is not there for the next test', async () => {
