@@ -116,6 +116,16 @@ describe('signing algorithms: a key of each, chosen per client, and the access t
     const honest = signJwt('RS256', { kid, typ: 'JWT' }, claims, privateKey);
     assert.equal((await t.request('GET', '/users/me', { token: honest })).status, 200);
   });
+
+  test("a client's token naming the RS256 key but signed as PS256 with it is refused too", async () => {
+    const issued = t.c.clientTokens.issue({ clientId: 'c_signing_algs', scope: 'openid' });
+    const claims = await t.c.clientTokens.verify(issued);
+    const { kid, privateKey } = t.c.keys.signingKey('RS256');
+    const forged = signJwt('PS256', { kid, typ: 'at+jwt' }, { ...claims }, privateKey);
+    await assert.rejects(t.c.clientTokens.verify(forged), { error: 'invalid_token' });
+    const honest = signJwt('RS256', { kid, typ: 'at+jwt' }, { ...claims }, privateKey);
+    assert.deepEqual(await t.c.clientTokens.verify(honest), claims);
+  });
 });
 
 describe('ACCESS_TOKEN_ALG', () => {

@@ -75,7 +75,7 @@ export class ClientTokens {
   /** The claims of a client's token of ours, unexpired; invalid_token for anything else, a person's token too. */
   async verify(token: string): Promise<ClientTokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, {
+      const { payload } = await jwtVerify(token, this.keys.verificationKey, {
         issuer: this.issuer,
         audience: this.issuer,
         algorithms: [...SIGNING_ALGS],
@@ -92,11 +92,4 @@ export class ClientTokens {
       throw new OAuthError('invalid_token', 'the access token is invalid');
     }
   }
-
-  /** The public key a token's kid names, for the algorithm it was made for only. */
-  #key = async (header: { kid?: string; alg?: string }) => {
-    const key = await this.keys.publicKey(header.kid);
-    if (!key || key.alg !== header.alg) throw new errors.JWKSNoMatchingKey();
-    return key.publicKey;
-  };
 }

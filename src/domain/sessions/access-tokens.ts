@@ -102,16 +102,6 @@ export class AccessTokens {
   }
 
   /**
-   * The public key a token's kid names (a retired one too, while it is published), for the algorithm it was
-   * made for only: a token naming an RS256 key's kid with PS256 is refused.
-   */
-  #key = async (header: { kid?: string; alg?: string }) => {
-    const key = await this.keys.publicKey(header.kid);
-    if (!key || key.alg !== header.alg) throw new errors.JWKSNoMatchingKey();
-    return key.publicKey;
-  };
-
-  /**
    * An ID token of ours given back as `id_token_hint` (on GET /authorize, and OIDC RP-Initiated Logout
    * §2): its signature and issuer must hold; an expired one still names its client and user. Undefined for
    * anything else.
@@ -119,7 +109,7 @@ export class AccessTokens {
   async idTokenHint(token: string): Promise<{ aud: string; sub: string } | undefined> {
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, this.#key, {
+      ({ payload } = await jwtVerify(token, this.keys.verificationKey, {
         issuer: this.issuer,
         algorithms: [...SIGNING_ALGS],
         currentDate: this.clock.now(),
@@ -162,7 +152,7 @@ export class AccessTokens {
    */
   async verify(token: string, audience?: string): Promise<AccessClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, {
+      const { payload } = await jwtVerify(token, this.keys.verificationKey, {
         issuer: this.issuer,
         audience,
         algorithms: [...SIGNING_ALGS],

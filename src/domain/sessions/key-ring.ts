@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
+import { calculateJwkThumbprint, errors, exportJWK, type JWK } from 'jose';
 import { addSeconds, type Clock } from '../../providers/clock.ts';
 import type { Database } from '../../storage/db.ts';
 import { type SigningKeyRow, signingKeysRepo } from '../../storage/repositories/signing-keys.ts';
@@ -211,6 +211,17 @@ export class KeyRing {
     }
     return this.#published.get(kid);
   }
+
+  /**
+   * The key that checks a token of ours (jose's key lookup): the public key its kid names, a retired one too
+   * while it is published, for the algorithm it was made for only. A token naming an RS256 key's kid with
+   * PS256 is refused.
+   */
+  verificationKey = async (header: { kid?: string; alg?: string }): Promise<KeyObject> => {
+    const key = await this.publicKey(header.kid);
+    if (!key || key.alg !== header.alg) throw new errors.JWKSNoMatchingKey();
+    return key.publicKey;
+  };
 
   jwks(): { keys: JWK[] } {
     return { keys: [...this.#published.values()].map((k) => k.jwk) };
