@@ -2,7 +2,7 @@
 // module, as `npm start` runs the service (scripts/bundle.mjs), so that no test process loads tsx's loader or
 // its five hundred modules one by one: that was most of a test file's start. The bundles are written under
 // `node_modules/.cache/`, where a package the bundle leaves out resolves as it does from the sources.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -67,29 +67,35 @@ const ownAddress = {
 export const bundlesDir = () => join(root, 'node_modules/.cache/callsign-test-files', String(process.pid));
 
 /**
- * The folder of a file's bundle that keeps the files' order: Node's runner sorts the files it is given by
- * path, so each bundle goes under its place in the list (`0000/test/pages/...`), and the runner starts the
- * files in the order `files` has them.
+ * The folder of a process's bundles that keeps the processes' order: Node's runner sorts the files it is given
+ * by path, so each process's files go under its place in the list (`0000/test/pages/...`), and the runner
+ * starts them in the order they were given.
  * @param {number} place
  */
 export const orderFolder = (place) => String(place).padStart(4, '0');
 
+/** The file a process of several test files runs, in its place's folder: it imports their bundles in order. */
+export const TOGETHER = 'files-together.mjs';
+
 /**
- * Bundles `files` (paths from the project, or absolute paths in it) into `outDir`, each to its place's folder
- * and its path from the project with `.mjs` for `.ts`, with a source map beside it. Resolves to the bundles'
- * paths, in the files' order, which is also the order of the paths.
- * @param {string[]} files
+ * Bundles the test files of each process in `groups` (paths from the project, or absolute paths in it) into
+ * `outDir`: each file to its process's folder and its path from the project with `.mjs` for `.ts`, with a
+ * source map beside it. Resolves to what the runner runs, one file per process in the groups' order (which is
+ * also the order of the paths): a file's bundle where it runs alone, and where several share a process, a
+ * file that imports their bundles one after the other, so that their tests run in that order.
+ * @param {string[][]} groups
  * @param {string} outDir
  */
-export async function bundleTestFiles(files, outDir) {
+export async function bundleTestFiles(groups, outDir) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const fromRoot = files.map((file) => relative(root, resolve(root, file)));
+  const placed = groups.map((files, place) =>
+    files.map((file) => join(orderFolder(place), relative(root, resolve(root, file)).replace(/\.ts$/, ''))),
+  );
   await build({
-    entryPoints: fromRoot.map((file, place) => ({
-      in: join(root, file),
-      out: join(orderFolder(place), file.replace(/\.ts$/, '')),
-    })),
+    entryPoints: groups.flatMap((files, place) =>
+      files.map((file, i) => ({ in: resolve(root, file), out: placed[place][i] })),
+    ),
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -110,5 +116,13 @@ export async function bundleTestFiles(files, outDir) {
     plugins: [ownAddress],
     logLevel: 'warning',
   });
-  return fromRoot.map((file, place) => join(outDir, orderFolder(place), file.replace(/\.ts$/, '.mjs')));
+  return placed.map((bundles, place) => {
+    if (bundles.length === 1) return join(outDir, `${bundles[0]}.mjs`);
+    const together = join(outDir, orderFolder(place), TOGETHER);
+    const imports = bundles.map(
+      (bundle) => `import ${JSON.stringify(`./${relative(orderFolder(place), bundle)}.mjs`)};`,
+    );
+    writeFileSync(together, `${imports.join('\n')}\n`);
+    return together;
+  });
 }

@@ -5,6 +5,9 @@
 // the config, the commands run against a server on PGlite of its own) runs the same on either, so the second
 // run would only repeat the first. The files that drive Chromium come first: they are the longest, and a
 // long file started near the end would run alone while the other core waits.
+// The files then run a few to a process (`testGroups`): a process's start (loading the sources, starting a
+// PGlite, compiling the first app) is most of a short file's time. A file that drives Chromium, or changes or
+// measures its process (its environment, its globals, its memory, what it has loaded, what ran in it), runs in a process of its own.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +17,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const NAMES_THE_DATABASE = /\bTEST_(?:DATABASE|REDIS)_URL\b/;
 /** What a file holds when it launches Chromium: the call of the browser helper. */
 const LAUNCHES_CHROMIUM = /\blaunchBrowser\(/;
+/** What a file holds when it changes or measures the process it runs in: such a file runs in its own. */
+const TOUCHES_ITS_PROCESS =
+  /process\.env\.\w+\s*=(?!=)|process\.env\[[^\]]+\]\s*=(?!=)|delete process\.env|globalThis\.|memoryUsage|\/proc\/self|process\.chdir|['"]node:inspector/;
+/** How many test files share a process, where they may. */
+const FILES_PER_PROCESS = 4;
 /** The relative imports of a test file or helper (`from './x.ts'`, `import('./x.ts')`). */
 const RELATIVE_IMPORT = /(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+\.(?:ts|mjs|js))['"]/g;
 
@@ -65,6 +73,34 @@ export function testFiles(env = process.env) {
   const files = env.TEST_DATABASE_URL ? all.filter((file) => dependsOnDatabase(file)) : all;
   const browsing = files.filter((file) => drivesBrowser(file));
   return [...browsing, ...files.filter((file) => !browsing.includes(file))];
+}
+
+/** Whether a file, itself, changes or measures the process it runs in. @param {string} file */
+export const touchesItsProcess = (file) =>
+  TOUCHES_ITS_PROCESS.test(readFileSync(resolve(root, file), 'utf8'));
+
+/**
+ * The files to run, in their order, as the processes that run them: a file that drives Chromium or touches
+ * its process alone, the others FILES_PER_PROCESS at a time, in the order of `files`.
+ * @param {string[]} files
+ * @returns {string[][]}
+ */
+export function testGroups(files) {
+  /** @type {string[][]} */
+  const groups = [];
+  /** @type {string[]} */
+  let sharing = [];
+  for (const file of files) {
+    if (drivesBrowser(file) || touchesItsProcess(file)) {
+      groups.push([file]);
+      sharing = [];
+    } else {
+      if (sharing.length === 0) groups.push(sharing);
+      sharing.push(file);
+      if (sharing.length === FILES_PER_PROCESS) sharing = [];
+    }
+  }
+  return groups;
 }
 
 /** The files `testFiles` leaves out on PostgreSQL + Redis. */

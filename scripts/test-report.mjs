@@ -1,6 +1,6 @@
 // The test runner's report: the usual one (spec in a terminal, TAP otherwise, as `node --test` chooses), then
-// the slowest test files, so that a slow file is seen where it is added. Each file's time is its own
-// process's, from its start to its end. With --test-force-exit the runner may stop before a reporter's last
+// the slowest test files, so that a slow file is seen where it is added. A file that ran in a process of its
+// own is timed from the process's start to its end; a file that shared one, by its tests' own times. With --test-force-exit the runner may stop before a reporter's last
 // words, so they are also written as the process exits.
 import { writeFileSync, writeSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -35,6 +35,8 @@ function slowestLines(/** @type {Map<string, number>} */ files, /** @type {numbe
 
 /** The folder of its place in the run that a bundle's path starts with (scripts/test-build.mjs). */
 const ORDER_FOLDER = /^\d{4}\//;
+/** The file of a process that runs several test files: `0012/files-together.mjs` (scripts/test-build.mjs). */
+const TOGETHER = /^\d{4}\/files-together\.mjs$/;
 
 /**
  * The test file a file the runner ran stands for: itself, or the one its bundle was made from (the same path
@@ -47,6 +49,12 @@ function testFile(file) {
   return relative(bundles, file)
     .replace(ORDER_FOLDER, '')
     .replace(/\.mjs$/, '.ts');
+}
+
+/** Whether the runner's file is a process's of several test files. @param {string} file */
+function ranTogether(file) {
+  const bundles = process.env.TEST_BUNDLES_DIR;
+  return !!bundles && file.startsWith(bundles) && TOGETHER.test(relative(bundles, file));
 }
 
 /** @param {AsyncIterable<import('node:test/reporters').TestEvent>} source the runner's events */
@@ -62,7 +70,11 @@ export default async function* report(source) {
     for await (const event of source) {
       if (event.type === 'test:complete') {
         const { file, name, nesting, details } = event.data;
-        if (file && name === file && nesting === 0) files.set(testFile(file), details.duration_ms);
+        // A process's own end (its file's name) comes after its tests': it is the time of a file run alone.
+        if (file && nesting === 0 && name === file) {
+          if (!ranTogether(file)) files.set(testFile(file), details.duration_ms);
+        } else if (file && nesting === 0)
+          files.set(testFile(file), (files.get(testFile(file)) ?? 0) + details.duration_ms);
       }
       yield event;
     }

@@ -1,5 +1,5 @@
-// `npm test`: the test runner on the files `test-files.mjs` chooses, two files at a time (the machine's cores;
-// TEST_CONCURRENCY to change it),
+// `npm test`: the test runner on the files `test-files.mjs` chooses, a few to a process where they may, two
+// processes at a time (the machine's cores; TEST_CONCURRENCY to change it),
 // with the report that ends with the slowest files. Each file runs bundled with the sources it reaches
 // (test-build.mjs). Its exit code is the runner's.
 import { spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundlesDir, bundleTestFiles } from './test-build.mjs';
-import { sameOnEitherDatabase, testFiles } from './test-files.mjs';
+import { sameOnEitherDatabase, testFiles, testGroups } from './test-files.mjs';
 
 const files = testFiles();
 if (process.env.TEST_DATABASE_URL)
@@ -39,7 +39,7 @@ try {
       `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
       '--test-force-exit',
       '--test-reporter=./scripts/test-report.mjs',
-      ...(await bundleTestFiles(files, bundles)),
+      ...(await bundleTestFiles(testGroups(files), bundles)),
     ],
     { stdio: 'inherit', env },
   );

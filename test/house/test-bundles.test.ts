@@ -12,7 +12,8 @@ import { sourceFilesThatRan } from '../helpers/coverage.ts';
 // `npm test` runs each test file bundled with the sources it reaches. A bundled source still finds the files
 // beside it by its own address, a command's `#!` line does not break it, the packages of many small files are
 // in the bundle and the rest load from node_modules, coverage names the source a function was written in, the
-// runner starts the files in the order they were given, and the report names the test file, not its bundle.
+// runner starts the files in the order they were given, files that share a process run there one after the
+// other, and the report names the test file, not its bundle.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache');
@@ -46,7 +47,7 @@ before(async () => {
       '',
     ].join('\n'),
   );
-  [bundle] = await bundleTestFiles([join(sources, 'entry.test.ts')], bundles);
+  [bundle] = await bundleTestFiles([[join(sources, 'entry.test.ts')]], bundles);
 });
 after(() => {
   rmSync(sources, { recursive: true, force: true });
@@ -122,7 +123,7 @@ test('the runner starts the bundled files in the order they were given, not by t
   const out = mkdtempSync(join(CACHE, 'test-bundles-order-'));
   try {
     const files = await bundleTestFiles(
-      order.map((name) => join(sources, `${name}.test.ts`)),
+      order.map((name) => [join(sources, `${name}.test.ts`)]),
       out,
     );
     // A runner of its own: without the variable that tells a file it runs under this one.
@@ -133,6 +134,61 @@ test('the runner starts the bundled files in the order they were given, not by t
     });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.deepEqual(readFileSync(started, 'utf8').trim().split('\n'), order);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test("files that share a process run in it one after the other, and the report gives each its tests' time", async () => {
+  const ran = join(sources, 'ran.txt');
+  const names = ['first', 'second', 'third'];
+  for (const name of names)
+    writeFileSync(
+      join(sources, `${name}.test.ts`),
+      [
+        "import { appendFileSync } from 'node:fs';",
+        "import { test } from 'node:test';",
+        `test('${name}', () => appendFileSync(${JSON.stringify(ran)}, \`${name} \${process.pid}\\n\`));`,
+        '',
+      ].join('\n'),
+    );
+  const out = mkdtempSync(join(CACHE, 'test-bundles-together-'));
+  const times = join(out, 'times.txt');
+  try {
+    const files = await bundleTestFiles(
+      [names.slice(0, 2).map((name) => join(sources, `${name}.test.ts`)), [join(sources, 'third.test.ts')]],
+      out,
+    );
+    assert.equal(files.length, 2, 'two processes');
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--test',
+        '--test-concurrency=1',
+        `--test-reporter=${join(ROOT, 'scripts/test-report.mjs')}`,
+        ...files,
+      ],
+      { encoding: 'utf8', env: { ...env, TEST_BUNDLES_DIR: out, TEST_TIMES_FILE: times } },
+    );
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    const lines = readFileSync(ran, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
+    assert.deepEqual(
+      lines.map(([name]) => name),
+      names,
+      'in the order given',
+    );
+    assert.equal(lines[0][1], lines[1][1], 'the first two in one process');
+    assert.notEqual(lines[2][1], lines[0][1], 'the third in its own');
+    const timed = readFileSync(times, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')[1])
+      .sort();
+    assert.deepEqual(timed, names.map((name) => relative(ROOT, join(sources, `${name}.test.ts`))).sort());
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

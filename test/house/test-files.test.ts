@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allTestFiles, drivesBrowser, sameOnEitherDatabase, testFiles } from '../../scripts/test-files.mjs';
+import {
+  allTestFiles,
+  drivesBrowser,
+  sameOnEitherDatabase,
+  testFiles,
+  testGroups,
+  touchesItsProcess,
+} from '../../scripts/test-files.mjs';
 
 const onPostgres = { TEST_DATABASE_URL: 'postgres://127.0.0.1/test' };
 
@@ -36,4 +43,26 @@ test('on PostgreSQL + Redis the files the database matters to run, and only thos
   ])
     assert.ok(!chosen.includes(file), file);
   assert.deepEqual([...chosen, ...sameOnEitherDatabase()].sort(), allTestFiles());
+});
+
+test('files share a process a few at a time, in their order; one that drives Chromium or touches its process runs alone', () => {
+  for (const env of [{}, onPostgres]) {
+    const files = testFiles(env);
+    const groups = testGroups(files);
+    assert.deepEqual(groups.flat(), files);
+    assert.ok(groups.length < files.length / 2, `${groups.length} processes for ${files.length} files`);
+    for (const group of groups) {
+      assert.ok(group.length >= 1 && group.length <= 4, group.join(', '));
+      if (group.length > 1)
+        for (const file of group) assert.ok(!drivesBrowser(file) && !touchesItsProcess(file), file);
+    }
+  }
+  const alone = (file: string) => testGroups(testFiles({})).some((g) => g.length === 1 && g[0] === file);
+  // Chromium; its environment; its memory; the libraries it has loaded.
+  for (const file of [
+    'test/pages/hosted-look.test.ts',
+    'test/service/tracing.test.ts',
+    'test/service/heap-growth.test.ts',
+  ])
+    assert.ok(alone(file), file);
 });
