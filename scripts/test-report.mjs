@@ -60,21 +60,23 @@ function ranTogether(file) {
 /** @param {AsyncIterable<import('node:test/reporters').TestEvent>} source the runner's events */
 export default async function* report(source) {
   const startedAt = performance.now();
-  /** each test file's time, in ms */
-  const files = new Map();
+  /** each file's process's time, for a file that ran alone, in ms */
+  const processes = new Map();
+  /** each file's tests' times added up, in ms */
+  const tests = new Map();
+  /** each test file's time: its process's where it ran alone, else its tests' */
+  const files = () => new Map([...tests, ...processes]);
   let told = false;
   process.on('exit', () => {
-    if (!told) writeSync(1, slowestLines(files, startedAt));
+    if (!told) writeSync(1, slowestLines(files(), startedAt));
   });
   async function* watched() {
     for await (const event of source) {
-      if (event.type === 'test:complete') {
-        const { file, name, nesting, details } = event.data;
-        // A process's own end (its file's name) comes after its tests': it is the time of a file run alone.
-        if (file && nesting === 0 && name === file) {
-          if (!ranTogether(file)) files.set(testFile(file), details.duration_ms);
-        } else if (file && nesting === 0)
-          files.set(testFile(file), (files.get(testFile(file)) ?? 0) + details.duration_ms);
+      if (event.type === 'test:complete' && event.data.file && event.data.nesting === 0) {
+        const { file, name, details } = event.data;
+        // The runner names a process by its file; the process's tests come before or after it.
+        if (name !== file) tests.set(testFile(file), (tests.get(testFile(file)) ?? 0) + details.duration_ms);
+        else if (!ranTogether(file)) processes.set(testFile(file), details.duration_ms);
       }
       yield event;
     }
@@ -82,5 +84,5 @@ export default async function* report(source) {
   if (process.stdout.isTTY) yield* Readable.from(watched()).pipe(new spec());
   else yield* tap(watched());
   told = true;
-  yield slowestLines(files, startedAt);
+  yield slowestLines(files(), startedAt);
 }

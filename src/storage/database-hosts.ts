@@ -11,6 +11,8 @@ import { isDatabaseUnavailable } from './database-errors.ts';
 // - An error that says the database cannot take the request (gone, restarting, read-only) starts one search,
 //   however many requests meet it: each host in the order named, the first writable one wins. The requests
 //   that met it are answered 503; the pool drops the connections that failed.
+// - A failure met while a search is under way starts one more after it, for all that meet one meanwhile: the
+//   search under way may have found its host writable just before that host went away.
 
 /** The URLs of each host a multi-host URL names, in its order; a URL of one host as it is. */
 export function urlsOfHosts(url: string): string[] {
@@ -29,6 +31,8 @@ const HOST_CHECK_MS = 2000;
 export class PrimaryFinder {
   #current: string;
   #searching: Promise<void> | undefined;
+  /** the search after the one under way, asked for meanwhile */
+  #searchingNext: Promise<void> | undefined;
   constructor(
     private readonly urls: string[],
     private readonly connection: Omit<Connection, 'connectionString'>,
@@ -40,12 +44,19 @@ export class PrimaryFinder {
     return this.#current;
   }
 
-  /** Searches the hosts for the primary; one search at a time. */
+  /** Searches the hosts for the primary: one search at a time, and one more after it if asked meanwhile. */
   search(): Promise<void> {
-    this.#searching ??= this.#find().finally(() => {
-      this.#searching = undefined;
+    if (!this.#searching) {
+      this.#searching = this.#find().finally(() => {
+        this.#searching = undefined;
+      });
+      return this.#searching;
+    }
+    this.#searchingNext ??= this.#searching.then(() => {
+      this.#searchingNext = undefined;
+      return this.search();
     });
-    return this.#searching;
+    return this.#searchingNext;
   }
 
   async #find(): Promise<void> {

@@ -25,6 +25,12 @@ describe('a DATABASE_URL of several hosts', () => {
 /** A TCP proxy to the test server: a host of its own, which can go away with its connections. */
 async function proxyTo(target: URL) {
   const sockets = new Set<Socket>();
+  /** while set, a client that closes its connection is not answered (its close waits), and is kept here */
+  let heldCloses: Socket[] | undefined;
+  let firstHeld: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    firstHeld = resolve;
+  });
   const server: Server = createServer((client) => {
     const upstream = createConnection(Number(target.port || 5432), target.hostname);
     for (const s of [client, upstream]) {
@@ -32,12 +38,31 @@ async function proxyTo(target: URL) {
       s.on('error', () => {});
       s.on('close', () => sockets.delete(s));
     }
-    client.pipe(upstream).pipe(client);
+    const holding = heldCloses;
+    client.pipe(upstream);
+    upstream.pipe(client, { end: !holding });
+    if (holding)
+      client.on('end', () => {
+        holding.push(client);
+        firstHeld();
+      });
   });
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     host: `127.0.0.1:${port}`,
+    /** From now on a client's close of a connection waits; `held` settles at the first one. */
+    holdCloses() {
+      heldCloses = [];
+    },
+    held,
+    /** The closes held answered. */
+    answerCloses() {
+      for (const client of heldCloses ?? []) client.end();
+      heldCloses = undefined;
+    },
+    /** Refuses new connections; those open stay. */
+    refuseNew: () => new Promise<void>((resolve) => server.close(() => resolve())),
     /** Gone: no new connection, and every one open is cut. */
     async stop() {
       for (const s of sockets) s.destroy();
@@ -73,6 +98,25 @@ describe(
       assert.equal(finder.current(), urlOf([dead]));
       await finder.search();
       assert.equal(finder.current(), urlOf([a.host]));
+    });
+
+    test('a failure met while a search is under way starts one more: the host that search found may be gone', async () => {
+      const c = await proxyTo(server);
+      try {
+        const finder = new PrimaryFinder(urlsOfHosts(urlOf([dead, c.host, b.host])), {});
+        // The search finds c writable, and is still closing its connection to c when c goes away.
+        c.holdCloses();
+        const first = finder.search();
+        await c.held;
+        assert.equal(finder.current(), urlOf([c.host]));
+        await c.refuseNew();
+        const second = finder.search();
+        c.answerCloses();
+        await Promise.all([first, second]);
+        assert.equal(finder.current(), urlOf([b.host]), 'the search after it skipped the host gone');
+      } finally {
+        await c.stop();
+      }
     });
 
     test('LISTEN at several hosts listens on the primary among them, past a host that does not answer', async () => {
