@@ -117,86 +117,86 @@ test("the report gives a bundle's process's time to the test file it was made fr
   }
 });
 
-test('the runner starts the bundled files in the order they were given, not by their names', async () => {
-  const started = join(sources, 'started.txt');
-  const order = ['zeta', 'alpha', 'mu'];
-  for (const name of order)
-    writeFileSync(
-      join(sources, `${name}.test.ts`),
-      `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(started)}, '${name}\\n');\n`,
-    );
-  const out = mkdtempSync(join(CACHE, 'test-bundles-order-'));
+/**
+ * Bundles the files of `sources` named in `groups` (one process each) and runs them with a runner of its own,
+ * one process at a time, with the report's variables; resolves to how many files the runner was given.
+ */
+async function runBundled(groups: string[][], more: { reporter?: string; timesFile?: string } = {}) {
+  const out = mkdtempSync(join(CACHE, 'test-bundles-run-'));
   try {
     const files = await bundleTestFiles(
-      order.map((name) => [join(sources, `${name}.test.ts`)]),
+      groups.map((names) => names.map((name) => join(sources, `${name}.test.ts`))),
       out,
     );
-    // A runner of its own: without the variable that tells a file it runs under this one.
+    // Without the variable that tells a file it runs under this test's runner.
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-    const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], {
+    const reporter = more.reporter ? [`--test-reporter=${more.reporter}`] : [];
+    const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...reporter, ...files], {
       encoding: 'utf8',
-      env,
+      env: { ...env, TEST_BUNDLES_DIR: out, ...(more.timesFile ? { TEST_TIMES_FILE: more.timesFile } : {}) },
     });
     assert.equal(run.status, 0, run.stdout + run.stderr);
-    assert.deepEqual(readFileSync(started, 'utf8').trim().split('\n'), order);
+    return files.length;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+/** Writes `sources/<name>.test.ts`, which appends its name and its process's id to `log` as it runs. */
+function writeLoggingTest(name: string, log: string) {
+  writeFileSync(
+    join(sources, `${name}.test.ts`),
+    [
+      "import { appendFileSync } from 'node:fs';",
+      "import { test } from 'node:test';",
+      `test('${name}', () => appendFileSync(${JSON.stringify(log)}, \`${name} \${process.pid}\\n\`));`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The lines `log` holds, each as its name and process id. */
+const logged = (log: string) =>
+  readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' '));
+
+test('the runner starts the bundled files in the order they were given, not by their names', async () => {
+  const started = join(sources, 'started.txt');
+  const order = ['zeta', 'alpha', 'mu'];
+  for (const name of order) writeLoggingTest(name, started);
+  await runBundled(order.map((name) => [name]));
+  assert.deepEqual(
+    logged(started).map(([name]) => name),
+    order,
+  );
 });
 
 test("files that share a process run in it one after the other, and the report gives each its tests' time", async () => {
   const ran = join(sources, 'ran.txt');
+  const times = join(sources, 'times.txt');
   const names = ['first', 'second', 'third'];
-  for (const name of names)
-    writeFileSync(
-      join(sources, `${name}.test.ts`),
-      [
-        "import { appendFileSync } from 'node:fs';",
-        "import { test } from 'node:test';",
-        `test('${name}', () => appendFileSync(${JSON.stringify(ran)}, \`${name} \${process.pid}\\n\`));`,
-        '',
-      ].join('\n'),
-    );
-  const out = mkdtempSync(join(CACHE, 'test-bundles-together-'));
-  const times = join(out, 'times.txt');
-  try {
-    const files = await bundleTestFiles(
-      [names.slice(0, 2).map((name) => join(sources, `${name}.test.ts`)), [join(sources, 'third.test.ts')]],
-      out,
-    );
-    assert.equal(files.length, 2, 'two processes');
-    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-    const run = spawnSync(
-      process.execPath,
-      [
-        '--test',
-        '--test-concurrency=1',
-        `--test-reporter=${join(ROOT, 'scripts/test-report.mjs')}`,
-        ...files,
-      ],
-      { encoding: 'utf8', env: { ...env, TEST_BUNDLES_DIR: out, TEST_TIMES_FILE: times } },
-    );
-    assert.equal(run.status, 0, run.stdout + run.stderr);
-    const lines = readFileSync(ran, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => line.split(' '));
-    assert.deepEqual(
-      lines.map(([name]) => name),
-      names,
-      'in the order given',
-    );
-    assert.equal(lines[0][1], lines[1][1], 'the first two in one process');
-    assert.notEqual(lines[2][1], lines[0][1], 'the third in its own');
-    const timed = readFileSync(times, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => line.split('\t')[1])
-      .sort();
-    assert.deepEqual(timed, names.map((name) => relative(ROOT, join(sources, `${name}.test.ts`))).sort());
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
+  for (const name of names) writeLoggingTest(name, ran);
+  const processes = await runBundled([names.slice(0, 2), ['third']], {
+    reporter: join(ROOT, 'scripts/test-report.mjs'),
+    timesFile: times,
+  });
+  assert.equal(processes, 2);
+  const lines = logged(ran);
+  assert.deepEqual(
+    lines.map(([name]) => name),
+    names,
+    'in the order given',
+  );
+  assert.equal(lines[0][1], lines[1][1], 'the first two in one process');
+  assert.notEqual(lines[2][1], lines[0][1], 'the third in its own');
+  const timed = readFileSync(times, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t')[1])
+    .sort();
+  assert.deepEqual(timed, names.map((name) => relative(ROOT, join(sources, `${name}.test.ts`))).sort());
 });
 
 function restore(name: string, value: string | undefined) {
