@@ -39,16 +39,18 @@ const ORDER_FOLDER = /^\d{4}\//;
 const TOGETHER = /^\d{4}\/files-together\.mjs$/;
 
 /**
- * The test file a file the runner ran stands for: itself, or the one its bundle was made from (the same path
- * under TEST_BUNDLES_DIR and its place's folder, `.mjs` for `.ts`: scripts/test-build.mjs).
+ * The test file, from the project, that a file the runner names stands for: a bundle's source (the same path
+ * under TEST_BUNDLES_DIR and its place's folder, `.mjs` for `.ts`: scripts/test-build.mjs), or, where a test's
+ * place is read through its source map, that source itself.
  * @param {string} file
  */
 function testFile(file) {
   const bundles = process.env.TEST_BUNDLES_DIR;
-  if (!bundles || !file.startsWith(bundles)) return file;
-  return relative(bundles, file)
-    .replace(ORDER_FOLDER, '')
-    .replace(/\.mjs$/, '.ts');
+  if (bundles && file.startsWith(bundles))
+    return relative(bundles, file)
+      .replace(ORDER_FOLDER, '')
+      .replace(/\.mjs$/, '.ts');
+  return file.startsWith(`${process.cwd()}/`) ? relative(process.cwd(), file) : file;
 }
 
 /** Whether the runner's file is a process's of several test files. @param {string} file */

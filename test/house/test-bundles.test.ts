@@ -131,7 +131,9 @@ async function runBundled(groups: string[][], more: { reporter?: string; timesFi
     // Without the variable that tells a file it runs under this test's runner.
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
     const reporter = more.reporter ? [`--test-reporter=${more.reporter}`] : [];
-    const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...reporter, ...files], {
+    // As `npm test` runs them: a test's place is then read through its bundle's source map.
+    const runner = ['--enable-source-maps', '--test', '--test-concurrency=1', ...reporter];
+    const run = spawnSync(process.execPath, [...runner, ...files], {
       encoding: 'utf8',
       env: { ...env, TEST_BUNDLES_DIR: out, ...(more.timesFile ? { TEST_TIMES_FILE: more.timesFile } : {}) },
     });
