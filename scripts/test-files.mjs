@@ -7,7 +7,8 @@
 // long file started near the end would run alone while the other core waits.
 // The files then run a few to a process (`testGroups`): a process's start (loading the sources, starting a
 // PGlite, compiling the first app) is most of a short file's time. A file that drives Chromium, or changes or
-// measures its process (its environment, its globals, its memory, what it has loaded, what ran in it), runs in a process of its own.
+// measures its process (its environment, its globals, its memory, what it has loaded, what ran in it), runs
+// in a process of its own.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,9 +76,9 @@ export function testFiles(env = process.env) {
   return [...browsing, ...files.filter((file) => !browsing.includes(file))];
 }
 
-/** Whether a file, itself, changes or measures the process it runs in. @param {string} file */
-export const touchesItsProcess = (file) =>
-  TOUCHES_ITS_PROCESS.test(readFileSync(resolve(root, file), 'utf8'));
+/** Whether a file (its path from the project or absolute), itself or through a file of `test/` it imports,
+ * changes or measures the process it runs in. @param {string} file */
+export const touchesItsProcess = (file) => reaches(resolve(root, file), TOUCHES_ITS_PROCESS);
 
 /**
  * The files to run, in their order, as the processes that run them: a file that drives Chromium or touches

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   allTestFiles,
@@ -65,4 +67,22 @@ test('files share a process a few at a time, in their order; one that drives Chr
     'test/service/heap-growth.test.ts',
   ])
     assert.ok(alone(file), file);
+});
+
+test('a file that touches its process through a helper it imports runs alone too', () => {
+  // Under test/, where the imports are followed; named so that no run takes them for test files.
+  const folder = mkdtempSync(join(process.cwd(), 'test', '.touches-'));
+  try {
+    writeFileSync(
+      join(folder, 'helper.ts'),
+      'export const mark = () => {\n  globalThis.marked = true;\n};\n',
+    );
+    writeFileSync(join(folder, 'quiet-helper.ts'), 'export const answer = () => 42;\n');
+    writeFileSync(join(folder, 'uses-helper.ts'), "import { mark } from './helper.ts';\nmark();\n");
+    writeFileSync(join(folder, 'uses-quiet.ts'), "import { answer } from './quiet-helper.ts';\nanswer();\n");
+    assert.equal(touchesItsProcess(join(folder, 'uses-helper.ts')), true);
+    assert.equal(touchesItsProcess(join(folder, 'uses-quiet.ts')), false);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
