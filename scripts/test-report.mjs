@@ -1,7 +1,8 @@
 // The test runner's report: the usual one (spec in a terminal, TAP otherwise, as `node --test` chooses), then
 // the slowest test files, so that a slow file is seen where it is added. A file that ran in a process of its
-// own is timed from the process's start to its end; a file that shared one, by its tests' own times. With --test-force-exit the runner may stop before a reporter's last
-// words, so they are also written as the process exits.
+// own is timed from the process's start to its end; a file that shared one, by its tests' own times. With
+// --test-force-exit the runner may stop before a reporter's last words, so they are also written as the
+// process exits.
 import { writeFileSync, writeSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Readable } from 'node:stream';

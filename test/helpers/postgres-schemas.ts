@@ -14,10 +14,9 @@ import { emptyingStatements, type Fillable, fillableOf } from './schema-emptying
 const emptiedSchemas: string[] = [];
 /** Whether this process's tests have ended: a schema given back then is dropped. */
 let testsEnded = false;
-/** The digest of a freshly migrated schema, and its tables and sequences, read from the first this process
- * migrates: a schema with the same digest has the same. */
-let migratedDigest: string | undefined;
-let migratedFillable: Fillable | undefined;
+/** A freshly migrated schema's digest, and its tables and sequences, read from the first this process
+ * migrates: a schema with the same digest has the same tables and sequences. */
+let migrated: { digest: string; fillable: Fillable } | undefined;
 
 /** A schema for one test: migrated to the latest version (one emptied, if there is one) unless `empty`. */
 export async function takeSchema(url: string, opts: { empty?: boolean }): Promise<string> {
@@ -29,8 +28,10 @@ export async function takeSchema(url: string, opts: { empty?: boolean }): Promis
     const db = postgresDatabase(url, { schema, max: 1 });
     try {
       await migrate(db);
-      migratedDigest ??= await schemaDigest((sql, params) => db.query(sql, params), schema);
-      migratedFillable ??= await fillableOf((sql, params) => db.query<{ name: string }>(sql, params), schema);
+      migrated ??= {
+        digest: await schemaDigest((sql, params) => db.query(sql, params), schema),
+        fillable: await fillableOf((sql, params) => db.query<{ name: string }>(sql, params), schema),
+      };
     } finally {
       await db.close();
     }
@@ -55,8 +56,8 @@ export async function giveBackSchema(url: string, schema: string, opts: { empty?
  */
 async function emptied(admin: Database, schema: string): Promise<boolean> {
   const digest = await schemaDigest((sql, params) => admin.query(sql, params), schema);
-  if (digest !== migratedDigest || !migratedFillable) return false;
-  const statements = ['BEGIN', ...emptyingStatements(migratedFillable, schema), 'COMMIT'];
+  if (!migrated || digest !== migrated.digest) return false;
+  const statements = ['BEGIN', ...emptyingStatements(migrated.fillable, schema), 'COMMIT'];
   return admin.exec(statements.join(';\n')).then(
     () => true,
     () =>
