@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,12 +192,15 @@ describe('the callsign command', () => {
 
   test('--help, help and <command> --help start with Usage: and exit 0, starting nothing', () => {
     // The command as `npx callsign` runs it: the sources bundled first, then the bundle, with no TypeScript
-    // loaded (a hook names each module the process loads).
+    // loaded (a hook names each module the process loads, in a file: the hooks run on a thread of their own,
+    // whose writes to stderr may not be out yet when the command exits).
     const hooks = mkdtempSync(join(tmpdir(), 'callsign-loads-'));
+    const loadedList = join(hooks, 'loaded.txt');
     writeFileSync(
       join(hooks, 'hooks.mjs'),
-      'export async function load(url, context, next) {\n' +
-        "  if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n');\n" +
+      "import { appendFileSync } from 'node:fs';\n" +
+        'export async function load(url, context, next) {\n' +
+        `  if (url.startsWith('file:')) appendFileSync(${JSON.stringify(loadedList)}, 'loaded ' + url + '\\n');\n` +
         '  return next(url, context);\n}\n',
     );
     writeFileSync(
@@ -209,10 +212,11 @@ describe('the callsign command', () => {
       ['--import', join(hooks, 'register.mjs'), SOURCE_BIN, '--help'],
       { env: baseEnv, cwd: CHILD_CWD, encoding: 'utf8' },
     );
+    const loadedText = existsSync(loadedList) ? readFileSync(loadedList, 'utf8') : '';
     rmSync(hooks, { recursive: true, force: true });
     assert.equal(fromCommand.status, 0, fromCommand.stderr);
     assert.match(fromCommand.stdout, /^Usage: callsign <command> \[options\]\n/);
-    const loaded = [...fromCommand.stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]);
+    const loaded = [...loadedText.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]);
     assert.ok(
       loaded.some((url) => url.endsWith('/dist/callsign.mjs')),
       'the bundle ran',
